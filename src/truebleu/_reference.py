@@ -1,0 +1,80 @@
+"""BLEU's sufficient statistics in plain Python: the specification.
+
+This module is written to be read beside Papineni et al. (2002), section 2:
+
+* a candidate's n-grams are counted (``ngram_counts``);
+* each n-gram's count is *clipped* to the largest number of times it occurs
+  in any single reference (``ReferenceInfo.max_counts``);
+* the clipped counts (``matches``) and the candidate's n-gram counts
+  (``totals``) are summed over the corpus, as are the candidate length ``c``
+  and the *best match length* ``r``: the reference length closest to the
+  candidate's, ties going to the shorter reference (sacreBLEU's rule).
+
+The compiled core must produce exactly these numbers; tests run both.
+Tokenization happens before: these functions take lists of tokens.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple, Sequence
+
+
+def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter:
+    """Counts of every n-gram (as a tuple of tokens), 1 <= n <= max_order."""
+    counts: Counter = Counter()
+    for n in range(1, max_order + 1):
+        for start in range(len(tokens) - n + 1):
+            counts[tuple(tokens[start:start + n])] += 1
+    return counts
+
+
+def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    """The reference length closest to ``hyp_len``; ties go to the shorter one.
+
+    With no references at all (every reference of the segment missing) the
+    length is -1, as in sacreBLEU.
+    """
+    best = -1
+    for ref_len in ref_lens:
+        if best == -1:
+            best = ref_len
+            continue
+        diff, best_diff = abs(hyp_len - ref_len), abs(hyp_len - best)
+        if diff < best_diff or (diff == best_diff and ref_len < best):
+            best = ref_len
+    return best
+
+
+class ReferenceInfo(NamedTuple):
+    """What a segment's references contribute: clip counts and lengths."""
+
+    max_counts: dict
+    lengths: list[int]
+
+
+def reference_info(references: Sequence[Sequence[str]], max_order: int) -> ReferenceInfo:
+    """Clip counts (max over references of each n-gram's count) and lengths."""
+    max_counts: dict = {}
+    lengths = []
+    for tokens in references:
+        lengths.append(len(tokens))
+        for ngram, count in ngram_counts(tokens, max_order).items():
+            if count > max_counts.get(ngram, 0):
+                max_counts[ngram] = count
+    return ReferenceInfo(max_counts, lengths)
+
+
+def segment_row(hypothesis: Sequence[str], refs: ReferenceInfo, max_order: int) -> list[int]:
+    """One statistics row: [c, r, matches_1..N, totals_1..N]."""
+    matches = [0] * max_order
+    totals = [0] * max_order
+    max_counts = refs.max_counts
+    for ngram, count in ngram_counts(hypothesis, max_order).items():
+        n = len(ngram) - 1
+        totals[n] += count
+        clip = max_counts.get(ngram)
+        if clip:
+            matches[n] += min(count, clip)
+    hyp_len = len(hypothesis)
+    return [hyp_len, closest_ref_len(hyp_len, refs.lengths), *matches, *totals]

@@ -1,0 +1,97 @@
+"""Backends that turn text into :class:`~truebleu.stats.Statistics`.
+
+Two backends implement the same two calls:
+
+``prepare_references(segments, tokenizer, lowercase, max_order)``
+    ``segments[i]`` is the list of reference strings of segment ``i`` (missing
+    references already removed). Returns an opaque object, reusable for any
+    number of hypothesis sets (reference caching).
+``statistics(hypotheses, prepared, tokenizer, lowercase, max_order, threads=None)``
+    One statistics row per hypothesis, in input order.
+
+``python`` is the readable specification (:mod:`truebleu._reference`);
+``native`` is the compiled core, used by default when it is importable.
+``TRUEBLEU_BACKEND=python|native`` forces one.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from typing import Protocol, Sequence
+
+from . import _reference
+from .stats import Statistics
+from .tokenizers import Tokenizer
+
+
+def segment_tokens(line: str, tokenizer: Tokenizer, lowercase: bool) -> list[str]:
+    """sacreBLEU's preprocessing: lowercase, strip trailing whitespace, tokenize, split."""
+    if lowercase:
+        line = line.lower()
+    return tokenizer(line.rstrip()).split()
+
+
+class Backend(Protocol):
+    name: str
+
+    def prepare_references(self, segments: Sequence[Sequence[str]], tokenizer: Tokenizer,
+                           lowercase: bool, max_order: int) -> object: ...
+
+    def statistics(self, hypotheses: Sequence[str], prepared: object, tokenizer: Tokenizer,
+                   lowercase: bool, max_order: int, threads: int | None = None) -> Statistics: ...
+
+
+class PythonBackend:
+    """The pure-Python backend: slow, obviously correct, always available."""
+
+    name = "python"
+
+    def prepare_references(self, segments, tokenizer, lowercase, max_order):
+        return [
+            _reference.reference_info(
+                [segment_tokens(ref, tokenizer, lowercase) for ref in refs], max_order)
+            for refs in segments
+        ]
+
+    def statistics(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads=None):
+        if len(hypotheses) != len(prepared):
+            raise ValueError(
+                f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
+        data = array("q")
+        for hyp, refs in zip(hypotheses, prepared):
+            data.extend(_reference.segment_row(
+                segment_tokens(hyp, tokenizer, lowercase), refs, max_order))
+        return Statistics(max_order, data)
+
+
+_BACKENDS: dict[str, Backend] = {}
+
+
+def _load(name: str) -> Backend:
+    if name not in _BACKENDS:
+        if name == "python":
+            _BACKENDS[name] = PythonBackend()
+        elif name == "native":
+            from ._native_backend import NativeBackend  # ImportError if not built
+
+            _BACKENDS[name] = NativeBackend()
+        else:
+            raise ValueError(f"unknown backend {name!r}; choose 'python' or 'native'")
+    return _BACKENDS[name]
+
+
+def get_backend(name: str | None = None) -> Backend:
+    """The backend to use: ``name``, else ``$TRUEBLEU_BACKEND``, else the best available."""
+    name = name or os.environ.get("TRUEBLEU_BACKEND") or None
+    if name:
+        return _load(name.lower())
+    try:
+        return _load("native")
+    except ImportError:
+        return _load("python")
+
+
+def active_backend() -> str:
+    """Name of the backend used by default in this process."""
+    return get_backend().name

@@ -1,0 +1,231 @@
+"""The BLEU metric object: sacreBLEU's ``BLEU`` class, on truebleu's layers.
+
+``BLEU(...)`` fixes the configuration (tokenizer, case, smoothing, order);
+``corpus_score`` and ``sentence_score`` take text and return
+:class:`~truebleu.score.BLEUScore`; ``get_signature`` names the configuration.
+Keyword names and defaults are sacreBLEU 2.x's. What truebleu adds is
+keyword-only: ``spm_model``, ``backend``, ``threads``.
+"""
+
+from __future__ import annotations
+
+import logging
+import numbers
+from collections.abc import Sequence
+from typing import Optional
+
+from .backends import get_backend
+from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, score_from_row
+from .signature import Signature, smoothing_text
+from .stats import Statistics
+from .tokenizers import LANGUAGE_DEFAULTS, TOKENIZERS, default_tokenizer, get_tokenizer
+
+logger = logging.getLogger("truebleu")
+
+_TOKENIZED_PERIOD_WARNING_AT = 100
+
+
+def _check_str_sequence(value, what: str) -> None:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(f"{what} must be a sequence of strings, got {type(value).__name__}")
+
+
+def reference_segments(references: Sequence[Sequence[Optional[str]]]) -> tuple[list[list[str]], int]:
+    """Transpose reference streams into per-segment lists, dropping ``None``.
+
+    Returns the segments and the number of references (-1 when it varies from
+    segment to segment, shown as ``nrefs:var``). Streams of unequal length are
+    an error: sacreBLEU would silently cut the longer ones.
+    """
+    _check_str_sequence(references, "references")
+    if len(references) == 0:
+        raise ValueError("references: at least one reference stream is needed")
+    streams = []
+    for k, stream in enumerate(references):
+        _check_str_sequence(stream, f"references[{k}]")
+        streams.append(stream)
+    lengths = {len(stream) for stream in streams}
+    if len(lengths) > 1:
+        raise ValueError(
+            "reference streams differ in length: "
+            + ", ".join(f"references[{k}] has {len(s)}" for k, s in enumerate(streams)))
+    segments, counts = [], set()
+    for i, refs in enumerate(zip(*streams)):
+        present = []
+        for k, ref in enumerate(refs):
+            if ref is None:
+                continue
+            if not isinstance(ref, str):
+                raise TypeError(f"references[{k}][{i}] must be a string or None, "
+                                f"got {type(ref).__name__}")
+            present.append(ref)
+        counts.add(len(present))
+        segments.append(present)
+    num_refs = counts.pop() if len(counts) == 1 else -1
+    return segments, num_refs
+
+
+class BLEU:
+    """BLEU with a fixed configuration, as ``sacrebleu.BLEU``.
+
+    :param lowercase: compute case-insensitive BLEU.
+    :param force: do not warn about input that looks tokenized.
+    :param tokenize: tokenizer name; ``None`` picks by ``trg_lang`` (zh, ja, ko), else ``13a``.
+    :param smooth_method: ``exp`` (default), ``floor``, ``add-k`` or ``none``.
+    :param smooth_value: value for ``floor`` (0.1) and ``add-k`` (1); ``None`` for the default.
+    :param max_ngram_order: largest n-gram order (4).
+    :param effective_order: leave out orders with no n-grams (for sentence BLEU).
+    :param trg_lang: target language code, used to choose the tokenizer.
+    :param references: reference streams to prepare once and reuse across systems.
+    :param spm_model: path of the SentencePiece model for ``flores101``/``flores200``/``spm``.
+    :param backend: ``"native"`` or ``"python"``; default: ``$TRUEBLEU_BACKEND`` or the best available.
+    :param threads: worker threads of the native backend (default: the available cores).
+    """
+
+    SMOOTH_DEFAULTS = SMOOTH_DEFAULTS
+    TOKENIZERS = TOKENIZERS
+    TOKENIZER_DEFAULT = "13a"
+
+    def __init__(self, lowercase: bool = False, force: bool = False,
+                 tokenize: Optional[str] = None, smooth_method: str = "exp",
+                 smooth_value: Optional[float] = None,
+                 max_ngram_order: int = MAX_NGRAM_ORDER, effective_order: bool = False,
+                 trg_lang: str = "",
+                 references: Optional[Sequence[Sequence[str]]] = None, *,
+                 spm_model: Optional[str] = None, backend: Optional[str] = None,
+                 threads: Optional[int] = None) -> None:
+        if smooth_method not in SMOOTH_DEFAULTS:
+            raise ValueError(f"unknown smooth_method {smooth_method!r}; "
+                             f"choose one of: {', '.join(SMOOTH_DEFAULTS)}")
+        if smooth_value is not None and (isinstance(smooth_value, bool)
+                                         or not isinstance(smooth_value, numbers.Real)):
+            raise TypeError(f"smooth_value must be a number or None, got {smooth_value!r}")
+        if (isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, numbers.Integral)
+                or max_ngram_order < 1):
+            raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
+        if threads is not None and (not isinstance(threads, numbers.Integral) or threads < 1):
+            raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
+
+        self.lowercase = bool(lowercase)
+        self._force = bool(force)
+        self.trg_lang = trg_lang or ""
+        self.smooth_method = smooth_method
+        self.smooth_value = smooth_value
+        self.max_ngram_order = int(max_ngram_order)
+        self.effective_order = bool(effective_order)
+        self.threads = threads
+        self.n_bootstrap: Optional[int] = None
+        self.seed: Optional[str] = None
+        self.num_refs: Optional[int] = None
+
+        if tokenize is None:
+            tokenize = default_tokenizer(self.trg_lang)
+        else:
+            preferred = LANGUAGE_DEFAULTS.get(self.trg_lang)
+            if preferred and tokenize != preferred:
+                logger.warning("Consider using the %r tokenizer for target language %r.",
+                               preferred, self.trg_lang)
+        self.tokenizer = get_tokenizer(tokenize, spm_model=spm_model)
+        self.tokenizer_signature = self.tokenizer.signature()
+        self._backend = get_backend(backend)
+        self._ref_cache = None
+        if references is not None:
+            self._ref_cache = self._prepare(references)
+
+    # -- statistics ---------------------------------------------------------
+
+    @property
+    def backend(self) -> str:
+        """Name of the backend computing the statistics (``native`` or ``python``)."""
+        return self._backend.name
+
+    def _prepare(self, references):
+        segments, self.num_refs = reference_segments(references)
+        prepared = self._backend.prepare_references(
+            segments, self.tokenizer, self.lowercase, self.max_ngram_order)
+        return len(segments), prepared
+
+    def corpus_statistics(self, hypotheses: Sequence[str],
+                          references: Optional[Sequence[Sequence[str]]] = None) -> Statistics:
+        """Per-segment statistics of ``hypotheses`` (one row each, in order).
+
+        Without ``references`` the ones given to the constructor are used.
+        """
+        _check_str_sequence(hypotheses, "hypotheses")
+        for i, hyp in enumerate(hypotheses):
+            if not isinstance(hyp, str):
+                raise TypeError(f"hypotheses[{i}] must be a string, got {type(hyp).__name__}")
+        if references is not None:
+            n_refs, prepared = self._prepare(references)
+        elif self._ref_cache is not None:
+            n_refs, prepared = self._ref_cache
+        else:
+            raise ValueError("no references given, and none were given to BLEU(references=...)")
+        if n_refs != len(hypotheses):
+            raise ValueError(f"{len(hypotheses)} hypotheses but {n_refs} reference segments")
+        if not self._force:
+            self._warn_if_tokenized(hypotheses)
+        return self._backend.statistics(hypotheses, prepared, self.tokenizer, self.lowercase,
+                                        self.max_ngram_order, self.threads)
+
+    @staticmethod
+    def _warn_if_tokenized(hypotheses: Sequence[str]) -> None:
+        tokenized = sum(1 for hyp in hypotheses if hyp.endswith(" ."))
+        if tokenized >= _TOKENIZED_PERIOD_WARNING_AT:
+            logger.warning("That's 100 lines that end in a tokenized period ('.')")
+            logger.warning("It looks like you forgot to detokenize your test data, "
+                           "which may hurt your score.")
+            logger.warning("If you insist your data is detokenized, or don't care, "
+                           "you can suppress this message with the `force` parameter.")
+
+    # -- scores -------------------------------------------------------------
+
+    def score_from_statistics(self, totals: Sequence) -> BLEUScore:
+        """BLEU from summed statistics ``[c, r, matches..., totals...]``."""
+        return score_from_row(totals, self.max_ngram_order, self.smooth_method,
+                              self.smooth_value, self.effective_order)
+
+    # sacreBLEU's name for the same thing (used by its significance code)
+    _compute_score_from_stats = score_from_statistics
+
+    def corpus_score(self, hypotheses: Sequence[str],
+                     references: Optional[Sequence[Sequence[str]]] = None,
+                     n_bootstrap: int = 1) -> BLEUScore:
+        """Corpus BLEU; ``n_bootstrap > 1`` adds a bootstrap 95% confidence interval."""
+        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral):
+            raise TypeError(f"n_bootstrap must be an integer, got {n_bootstrap!r}")
+        stats = self.corpus_statistics(hypotheses, references)
+        score = self.score_from_statistics(stats.sum())
+        if n_bootstrap > 1:
+            from .significance import bootstrap_confidence
+
+            self.n_bootstrap = int(n_bootstrap)
+            self.seed, score._mean, score._ci = bootstrap_confidence(stats, self, n_bootstrap)
+        return score
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
+        """BLEU of one hypothesis against its references."""
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
+        _check_str_sequence(references, "references")
+        if not self.effective_order:
+            logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+        return self.corpus_score([hypothesis], [[ref] for ref in references])
+
+    # -- signature ----------------------------------------------------------
+
+    def get_signature(self) -> Signature:
+        """The reproducibility signature (after scoring: ``nrefs`` is known then)."""
+        if self.num_refs is None:
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        return Signature(
+            nrefs="var" if self.num_refs == -1 else self.num_refs,
+            bs=self.n_bootstrap,
+            seed=self.seed,
+            case="lc" if self.lowercase else "mixed",
+            eff="yes" if self.effective_order else "no",
+            tok=self.tokenizer_signature,
+            smooth=smoothing_text(self.smooth_method, self.smooth_value,
+                                  SMOOTH_DEFAULTS[self.smooth_method]),
+            order=None if self.max_ngram_order == MAX_NGRAM_ORDER else self.max_ngram_order,
+        )

@@ -1,0 +1,1 @@
+"""Turning scores into text: sacreBLEU's formats, and truebleu's own."""

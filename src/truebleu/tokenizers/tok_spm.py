@@ -1,0 +1,81 @@
+"""`flores101`, `flores200`, `spBLEU-1K` (and the old alias `spm`): SentencePiece.
+
+spBLEU tokenizes with a fixed SentencePiece model. truebleu never downloads
+it: the model is given by path (``spm_model=`` / ``--spm-model``) or found by
+its file name in a cache folder: ``$TRUEBLEU_CACHE`` (default
+``~/.cache/truebleu``), then sacreBLEU's ``$SACREBLEU/models`` (default
+``~/.sacrebleu/models``), so a model sacreBLEU already fetched is reused.
+The signature names the model family, as sacreBLEU's does.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from .base import Tokenizer
+
+# registry name -> (signature, model file name, where the file is published)
+SPM_MODELS = {
+    "spm": ("flores101", "sacrebleu_tokenizer_spm.model",
+            "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model"),
+    "flores101": ("flores101", "sacrebleu_tokenizer_spm.model",
+                  "https://dl.fbaipublicfiles.com/fairseq/models/flores/sacrebleu_tokenizer_spm.model"),
+    "flores200": ("flores200", "flores200sacrebleuspm",
+                  "https://tinyurl.com/flores200sacrebleuspm"),
+    "spBLEU-1K": ("spBLEU-1K", "spbleu-1k_tokenizer_spm.model",
+                  "https://www.dlnlp.ai/spBLEU-1K/spbleu-1k_tokenizer_spm.model"),
+}
+
+
+def cache_folders() -> list[Path]:
+    """Folders searched for a model file, in order."""
+    home = Path.home()
+    truebleu = Path(os.environ.get("TRUEBLEU_CACHE", home / ".cache" / "truebleu"))
+    sacrebleu = Path(os.environ.get("SACREBLEU", home / ".sacrebleu")) / "models"
+    return [truebleu, sacrebleu]
+
+
+def find_model(key: str, model_path: str | os.PathLike | None = None) -> Path:
+    """The model file for tokenizer ``key``: the given path, else the cache."""
+    if model_path is not None:
+        path = Path(model_path)
+        if not path.is_file():
+            raise FileNotFoundError(f"SentencePiece model not found: {path}")
+        return path
+    _, filename, url = SPM_MODELS[key]
+    for folder in cache_folders():
+        candidate = folder / filename
+        if candidate.is_file():
+            return candidate
+    searched = ", ".join(str(folder / filename) for folder in cache_folders())
+    raise FileNotFoundError(
+        f"the {key!r} tokenizer needs the SentencePiece model {filename!r}; "
+        f"looked in: {searched}. Download it from {url} into one of these "
+        f"places, or pass its path with spm_model= (CLI: --spm-model)."
+    )
+
+
+class TokenizerSPM(Tokenizer):
+    def __init__(self, key: str = "flores101", model_path: str | os.PathLike | None = None) -> None:
+        if key not in SPM_MODELS:
+            raise ValueError(f"unknown SentencePiece tokenizer {key!r}")
+        try:
+            import sentencepiece
+        except ImportError as exc:
+            raise ImportError(
+                f"the {key!r} tokenizer needs sentencepiece: pip install 'truebleu[spm]'"
+            ) from exc
+        self.name = key
+        self._signature = SPM_MODELS[key][0]
+        self.model_path = find_model(key, model_path)
+        self._processor = sentencepiece.SentencePieceProcessor()
+        self._processor.Load(str(self.model_path))
+
+    def signature(self) -> str:
+        return self._signature
+
+    @lru_cache(maxsize=2**16)
+    def __call__(self, line: str) -> str:
+        return " ".join(self._processor.EncodeAsPieces(line))
