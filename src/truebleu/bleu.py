@@ -59,6 +59,8 @@ def reference_segments(references: Sequence[Sequence[Optional[str]]]) -> tuple[l
                 raise TypeError(f"references[{k}][{i}] must be a string or None, "
                                 f"got {type(ref).__name__}")
             present.append(ref)
+        if not present:
+            raise ValueError(f"segment {i} has no reference (every reference is None)")
         counts.add(len(present))
         segments.append(present)
     num_refs = counts.pop() if len(counts) == 1 else -1
@@ -190,8 +192,12 @@ class BLEU:
 
     def corpus_score(self, hypotheses: Sequence[str],
                      references: Optional[Sequence[Sequence[str]]] = None,
-                     n_bootstrap: int = 1) -> BLEUScore:
-        """Corpus BLEU; ``n_bootstrap > 1`` adds a bootstrap 95% confidence interval."""
+                     n_bootstrap: int = 1, *, seed=None) -> BLEUScore:
+        """Corpus BLEU; ``n_bootstrap > 1`` adds a bootstrap 95% confidence interval.
+
+        ``seed`` (truebleu's addition) fixes the resampling; by default it is
+        ``$SACREBLEU_SEED`` or 12345, as in sacreBLEU.
+        """
         if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral):
             raise TypeError(f"n_bootstrap must be an integer, got {n_bootstrap!r}")
         stats = self.corpus_statistics(hypotheses, references)
@@ -200,7 +206,8 @@ class BLEU:
             from .significance import bootstrap_confidence
 
             self.n_bootstrap = int(n_bootstrap)
-            self.seed, score._mean, score._ci = bootstrap_confidence(stats, self, n_bootstrap)
+            self.seed, score._mean, score._ci = bootstrap_confidence(
+                stats, self, n_bootstrap, seed=seed)
         return score
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:

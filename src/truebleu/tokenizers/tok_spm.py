@@ -10,6 +10,7 @@ The signature names the model family, as sacreBLEU's does.
 
 from __future__ import annotations
 
+import logging
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -67,6 +68,9 @@ class TokenizerSPM(Tokenizer):
             raise ImportError(
                 f"the {key!r} tokenizer needs sentencepiece: pip install 'truebleu[spm]'"
             ) from exc
+        if key == "spm":
+            logging.getLogger("truebleu").warning(
+                "Tokenizer 'spm' is the old name of 'flores101' (its signature says flores101).")
         self.name = key
         self._signature = SPM_MODELS[key][0]
         self.model_path = find_model(key, model_path)

@@ -1,0 +1,339 @@
+"""The ``truebleu`` command: sacreBLEU's BLEU command lines, and more.
+
+``truebleu REF... -i HYP... [sacreBLEU flags]`` prints what ``sacrebleu``
+prints for the same flags (the signature's version aside). The CLI is thin:
+arguments -> configuration -> API -> report. Extra sub-commands:
+``truebleu explain ...`` (the BLEU tables of one sentence) and
+``truebleu compare ...`` (all-pairs significance); ``--dialect NAME`` scores
+in another tool's dialect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import logging
+import os
+import sys
+from collections import defaultdict
+from typing import Sequence
+
+from ._version import __version__
+from .io import InputError, read_lines, read_stdin_lines
+from .score import SMOOTH_DEFAULTS
+from .tokenizers import TOKENIZERS
+
+logger = logging.getLogger("truebleu")
+
+OUTPUT_FORMATS = ("json", "text", "latex")
+
+
+class UsageError(Exception):
+    """A command line that cannot be run; exit status 1, as sacreBLEU."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="truebleu",
+        description="truebleu: exact, fast BLEU; accepts sacreBLEU's BLEU command lines.\n"
+                    "    truebleu REF [REF ...] -i HYP [HYP ...]      (or HYP on stdin)\n"
+                    "    truebleu --sample                           (score the bundled sample)\n"
+                    "    truebleu explain --hyp TEXT --ref TEXT ...  (BLEU's tables for one sentence)\n"
+                    "    truebleu compare REF -i SYS1 SYS2 ...       (all-pairs significance)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--input", "-i", type=str, nargs="*", default=None,
+                        help="Read input from file(s) instead of STDIN.")
+    parser.add_argument("refs", nargs="*", default=[],
+                        help="Reference file(s); give them before -i/--input.")
+    parser.add_argument("--num-refs", "-nr", type=int, default=1,
+                        help="Split the reference stream on tabs into this many references.")
+    parser.add_argument("--encoding", "-e", type=str, default="utf-8",
+                        help="Encoding of the input files (default: %(default)s).")
+    parser.add_argument("--metrics", "-m", nargs="+", default=["bleu"],
+                        help="Metrics to compute; truebleu computes BLEU only.")
+    parser.add_argument("--sentence-level", "-sl", action="store_true",
+                        help="Compute the metric for each sentence.")
+    parser.add_argument("--language-pair", "-l", dest="langpair", default=None,
+                        help="Source-target language pair; the target picks the tokenizer.")
+    parser.add_argument("--test-set", "-t", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--sample", action="store_true",
+                        help="Score the small sample shipped with truebleu.")
+
+    bleu = parser.add_argument_group("BLEU related arguments")
+    bleu.add_argument("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp",
+                      help="Smoothing method (default: %(default)s).")
+    bleu.add_argument("--smooth-value", "-sv", type=float, default=None,
+                      help="Smoothing value for floor (0.1) and add-k (1).")
+    bleu.add_argument("--tokenize", "-tok", choices=list(TOKENIZERS), default=None,
+                      help="Tokenizer (default: zh, ja-mecab or ko-mecab by target language, else 13a).")
+    bleu.add_argument("--lowercase", "-lc", action="store_true", help="Case-insensitive BLEU.")
+    bleu.add_argument("--force", action="store_true",
+                      help="Insist that your tokenized input is actually detokenized.")
+    bleu.add_argument("--max-ngram-order", type=int, default=4,
+                      help="Largest n-gram order (default: %(default)s).")
+    bleu.add_argument("--effective-order", action="store_true",
+                      help="Leave out n-gram orders with no n-grams.")
+    bleu.add_argument("--spm-model", default=None,
+                      help="Path of the SentencePiece model for flores101/flores200/spm.")
+    bleu.add_argument("--dialect", default="sacrebleu",
+                      help="Score as another tool does (nltk, mteval-v13a, multi-bleu, ...).")
+
+    ci = parser.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
+    ci.add_argument("--confidence", "-ci", action="store_true",
+                    help="Report a confidence interval using bootstrap resampling.")
+    ci.add_argument("--confidence-n", "-cin", type=int, default=1000,
+                    help="Number of bootstrap resamples (default: %(default)s).")
+    paired = parser.add_argument_group("Paired significance testing for multi-system evaluation")
+    choice = paired.add_mutually_exclusive_group()
+    choice.add_argument("--paired-ar", "-par", action="store_true",
+                        help="Paired approximate randomization test.")
+    choice.add_argument("--paired-bs", "-pbs", action="store_true",
+                        help="Paired bootstrap resampling test.")
+    paired.add_argument("--paired-ar-n", "-parn", type=int, default=10000,
+                        help="Trials of approximate randomization (default: %(default)s).")
+    paired.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000,
+                        help="Resamples of paired bootstrap (default: %(default)s).")
+    paired.add_argument("--paired-jobs", "-j", type=int, default=1,
+                        help="Accepted for compatibility; truebleu's tests are vectorised.")
+    paired.add_argument("--seed", default=None,
+                        help="Random seed (default: $SACREBLEU_SEED, else 12345; 'none' for OS entropy).")
+
+    report = parser.add_argument_group("Reporting related arguments")
+    report.add_argument("--quiet", "-q", action="store_true", help="Suppress verbose messages.")
+    report.add_argument("--short", "-sh", action="store_true", help="Shorter signature.")
+    report.add_argument("--score-only", "-b", action="store_true", help="Print only the score.")
+    report.add_argument("--width", "-w", type=int, default=1,
+                        help="Floating point width (default: %(default)s).")
+    report.add_argument("--no-color", "-nc", action="store_true", help="No terminal colours.")
+    report.add_argument("--format", "-f", default="json", choices=OUTPUT_FORMATS,
+                        help="Output format (default: %(default)s; $SACREBLEU_FORMAT overrides).")
+    report.add_argument("--backend", choices=("native", "python"), default=None,
+                        help="Statistics backend (default: native when built).")
+    report.add_argument("--threads", type=int, default=None,
+                        help="Worker threads of the native backend (default: all cores).")
+    parser.add_argument("--version", "-V", action="version", version=version_text())
+    return parser
+
+
+def version_text() -> str:
+    from .backends import active_backend
+
+    try:
+        backend = active_backend()
+    except (ImportError, ValueError) as exc:
+        backend = f"unavailable ({exc})"
+    return f"truebleu {__version__} (backend: {backend})"
+
+
+# -- reading ---------------------------------------------------------------
+
+def read_references(paths: Sequence[str], num_refs: int, encoding: str) -> list[list[str]]:
+    """Reference streams, one per file, or ``num_refs`` tab-separated ones in one file."""
+    if num_refs == 1:
+        return [[line.rstrip() for line in read_lines(path, encoding)] for path in paths]
+    streams: list[list[str]] = [[] for _ in range(num_refs)]
+    path = paths[0]
+    for line_no, line in enumerate(read_lines(path, encoding), 1):
+        fields = line.rstrip().split("\t", num_refs - 1)
+        if len(fields) != num_refs:
+            raise InputError(f"{path}, line {line_no}: expected {num_refs} tab-separated "
+                             f"references, found {len(fields)}")
+        for stream, ref in zip(streams, fields):
+            stream.append(ref)
+    return streams
+
+
+def read_systems(inputs: Sequence[str] | None, encoding: str,
+                 paired: bool) -> tuple[list[list[str]], list[str]]:
+    """System outputs and their names: from ``-i`` files or tab-separated stdin."""
+    if inputs is None:
+        lines = read_stdin_lines(encoding)
+        first = lines[0].rstrip().split("\t") if lines else [""]
+        systems = [[field] for field in first]
+        for line_no, line in enumerate(lines[1:], 2):
+            fields = line.rstrip().split("\t")
+            if len(fields) != len(systems):
+                raise InputError(f"<stdin>, line {line_no}: {len(fields)} tab-separated systems, "
+                                 f"but line 1 has {len(systems)}")
+            for system, field in zip(systems, fields):
+                system.append(field.rstrip())
+        names = [f"System {i + 1}" for i in range(len(systems))]
+        if paired:
+            names = ["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)]
+        return systems, names
+
+    systems, names = [], []
+    for path in inputs:
+        if path in names:
+            if paired and path == names[0]:
+                logger.info("Ignoring %r as it was also given as the baseline.", path)
+                continue
+            raise UsageError(f"{path!r} already used to name a system; give each system a "
+                             "different file name")
+        systems.append([line.rstrip() for line in read_lines(path, encoding)])
+        names.append(path)
+    if paired and names:
+        names[0] = f"Baseline: {names[0]}"
+    return systems, names
+
+
+def check_lengths(systems, names, references, ref_names) -> None:
+    for system, name in zip(systems, names):
+        for refs, ref_name in zip(references, ref_names):
+            if len(system) != len(refs):
+                raise InputError(
+                    f"{name} has {len(system)} lines but {ref_name} has {len(refs)} lines; "
+                    "hypotheses and references must have one line per segment")
+
+
+# -- running ---------------------------------------------------------------
+
+def _validate(args) -> None:
+    metrics = [m.lower() for m in args.metrics]
+    if metrics != ["bleu"]:
+        raise UsageError(f"truebleu computes BLEU only (-m bleu); got -m {' '.join(args.metrics)}")
+    if args.test_set is not None:
+        raise UsageError("truebleu does not download test sets (-t); give reference files")
+    if args.num_refs < 1:
+        raise UsageError("--num-refs must be >= 1")
+    if args.num_refs != 1 and len(args.refs) > 1:
+        raise UsageError("--num-refs reads tab-separated references from one file; "
+                         "give one reference file")
+    if not args.refs:
+        raise UsageError("give reference file(s) before -i/--input (or use --sample)")
+    if args.width < 0:
+        raise UsageError("--width must be >= 0")
+    if args.paired_bs and args.paired_bs_n < 1 or args.paired_ar and args.paired_ar_n < 1:
+        raise UsageError("the number of samples of a paired test must be >= 1")
+    if args.confidence and args.confidence_n < 1:
+        raise UsageError("--confidence-n must be >= 1")
+
+
+def make_metric(args, references):
+    from .bleu import BLEU
+
+    trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
+    return BLEU(lowercase=args.lowercase, force=args.force, tokenize=args.tokenize,
+                smooth_method=args.smooth_method, smooth_value=args.smooth_value,
+                max_ngram_order=args.max_ngram_order, effective_order=args.effective_order,
+                trg_lang=trg_lang, references=references, spm_model=args.spm_model,
+                backend=args.backend, threads=args.threads)
+
+
+def run(args) -> str:
+    """Everything the command prints on stdout for parsed ``args``."""
+    from .reports.single import single_results_text
+    from .reports.table import results_table
+
+    if args.sample:
+        from .sample import sample_files
+
+        hyp, refs = sample_files()
+        args.refs, args.input = refs, [hyp]
+    _validate(args)
+    paired = args.paired_bs or args.paired_ar
+
+    references = read_references(args.refs, args.num_refs, args.encoding)
+    ref_names = args.refs if args.num_refs == 1 else [
+        f"{args.refs[0]} (reference {k + 1})" for k in range(args.num_refs)]
+    systems, names = read_systems(args.input, args.encoding, paired)
+    check_lengths(systems, names if args.input is not None else ["<stdin>"] * len(systems),
+                  references, ref_names)
+
+    if args.sentence_level:
+        if len(systems) > 1:
+            raise UsageError("Only one system can be evaluated in sentence-level mode.")
+        if args.confidence or paired:
+            raise UsageError("Statistical tests are unavailable in sentence-level mode.")
+        args.effective_order = True
+    if paired and len(systems) == 1:
+        raise UsageError("Paired tests require multiple input systems given to --input (-i).")
+    if len(systems) > 1 and args.confidence:
+        raise UsageError("Use paired tests (--paired) for multiple systems.")
+
+    metric = make_metric(args, references)
+
+    if args.sentence_level:
+        stats = metric.corpus_statistics(systems[0])
+        signature = metric.get_signature().format(args.short)
+        return "\n".join(metric.score_from_statistics(row).format(args.width, args.score_only,
+                                                                   signature)
+                         for row in stats.rows())
+
+    if len(systems) == 1:
+        n_bootstrap = args.confidence_n if args.confidence else 1
+        score = metric.corpus_score(systems[0], None, n_bootstrap=n_bootstrap, seed=args.seed)
+        signature = metric.get_signature().format(args.short if args.format != "json" else False)
+        return single_results_text(
+            [score.format(args.width, args.score_only, signature, args.format == "json")],
+            args.format)
+
+    if paired:
+        from .significance import paired_test_report
+
+        test_type = "bs" if args.paired_bs else "ar"
+        n_samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
+        return paired_test_report(list(zip(names, systems)), metric, test_type, n_samples,
+                                  args.format, args.width, args.short, seed=args.seed)
+
+    logger.info("Found %d systems.", len(systems))
+    scores: dict = defaultdict(list)
+    scores["System"] = names
+    signatures = {}
+    for system in systems:
+        score = metric.corpus_score(system, None)
+        signatures[score.name] = metric.get_signature().format(args.short)
+        scores[score.name].append(score.format(args.width, True))
+    return results_table(dict(scores), signatures, args.format, args.width)
+
+
+def _configure_output(args) -> None:
+    if args.no_color:
+        from .reports.color import Color
+
+        Color.enabled = False
+    if not args.quiet:
+        logging.basicConfig(level=logging.INFO, format="truebleu: %(message)s")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("explain", "compare") and not os.path.exists(argv[0]):
+        if argv[0] == "explain":
+            from .explain import main as explain_main
+
+            return explain_main(argv[1:])
+        from .significance.cli import main as compare_main
+
+        return compare_main(argv[1:])
+    args = build_parser().parse_args(argv)
+    if args.dialect != "sacrebleu":
+        from .dialects.cli import main as dialect_main
+
+        return dialect_main(argv)
+    for variable in ("TRUEBLEU_FORMAT", "SACREBLEU_FORMAT"):
+        value = os.environ.get(variable, "").lower()
+        if value in OUTPUT_FORMATS:
+            args.format = value
+            break
+    _configure_output(args)
+    try:
+        text = run(args)
+    except (InputError, UsageError, ValueError, ImportError, FileNotFoundError) as exc:
+        print(f"truebleu: error: {exc}", file=sys.stderr)
+        return 1
+    out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n",
+                           write_through=True) if hasattr(sys.stdout, "buffer") else sys.stdout
+    try:
+        out.write(text + "\n")
+        out.flush()
+    except BrokenPipeError:
+        pass
+    finally:
+        if out is not sys.stdout:
+            out.detach()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
