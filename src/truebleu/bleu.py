@@ -67,6 +67,21 @@ def reference_segments(references: Sequence[Sequence[Optional[str]]]) -> tuple[l
     return segments, num_refs
 
 
+def count_tokenized_periods(hypotheses: Sequence[str]) -> int:
+    """Lines ending in " .": a sign of tokenized (not detokenized) output."""
+    return sum(1 for hyp in hypotheses if hyp.endswith(" ."))
+
+
+def warn_if_tokenized(count: int) -> None:
+    """sacreBLEU's warning when 100 or more lines look tokenized."""
+    if count >= _TOKENIZED_PERIOD_WARNING_AT:
+        logger.warning("That's 100 lines that end in a tokenized period ('.')")
+        logger.warning("It looks like you forgot to detokenize your test data, "
+                       "which may hurt your score.")
+        logger.warning("If you insist your data is detokenized, or don't care, "
+                       "you can suppress this message with the `force` parameter.")
+
+
 class BLEU:
     """BLEU with a fixed configuration, as ``sacrebleu.BLEU``.
 
@@ -137,6 +152,11 @@ class BLEU:
     # -- statistics ---------------------------------------------------------
 
     @property
+    def force(self) -> bool:
+        """True when the already-tokenized warning is switched off."""
+        return self._force
+
+    @property
     def backend(self) -> str:
         """Name of the backend computing the statistics (``native`` or ``python``)."""
         return self._backend.name
@@ -148,10 +168,13 @@ class BLEU:
         return len(segments), prepared
 
     def corpus_statistics(self, hypotheses: Sequence[str],
-                          references: Optional[Sequence[Sequence[str]]] = None) -> Statistics:
+                          references: Optional[Sequence[Sequence[str]]] = None, *,
+                          check_tokenized: bool = True) -> Statistics:
         """Per-segment statistics of ``hypotheses`` (one row each, in order).
 
         Without ``references`` the ones given to the constructor are used.
+        ``check_tokenized=False`` leaves the already-tokenized warning to the
+        caller (streaming counts it over the whole file).
         """
         _check_str_sequence(hypotheses, "hypotheses")
         for i, hyp in enumerate(hypotheses):
@@ -165,20 +188,10 @@ class BLEU:
             raise ValueError("no references given, and none were given to BLEU(references=...)")
         if n_refs != len(hypotheses):
             raise ValueError(f"{len(hypotheses)} hypotheses but {n_refs} reference segments")
-        if not self._force:
-            self._warn_if_tokenized(hypotheses)
+        if check_tokenized and not self._force:
+            warn_if_tokenized(count_tokenized_periods(hypotheses))
         return self._backend.statistics(hypotheses, prepared, self.tokenizer, self.lowercase,
                                         self.max_ngram_order, self.threads)
-
-    @staticmethod
-    def _warn_if_tokenized(hypotheses: Sequence[str]) -> None:
-        tokenized = sum(1 for hyp in hypotheses if hyp.endswith(" ."))
-        if tokenized >= _TOKENIZED_PERIOD_WARNING_AT:
-            logger.warning("That's 100 lines that end in a tokenized period ('.')")
-            logger.warning("It looks like you forgot to detokenize your test data, "
-                           "which may hurt your score.")
-            logger.warning("If you insist your data is detokenized, or don't care, "
-                           "you can suppress this message with the `force` parameter.")
 
     # -- scores -------------------------------------------------------------
 

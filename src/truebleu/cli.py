@@ -232,6 +232,9 @@ def run(args) -> str:
         args.refs, args.input = refs, [hyp]
     _validate(args)
     paired = args.paired_bs or args.paired_ar
+    if (args.input is not None and len(args.input) == 1 and args.num_refs == 1
+            and not (paired or args.confidence or args.sentence_level)):
+        return run_streaming(args)
 
     references = read_references(args.refs, args.num_refs, args.encoding)
     ref_names = args.refs if args.num_refs == 1 else [
@@ -285,6 +288,18 @@ def run(args) -> str:
         signatures[score.name] = metric.get_signature().format(args.short)
         scores[score.name].append(score.format(args.width, True))
     return results_table(dict(scores), signatures, args.format, args.width)
+
+
+def run_streaming(args) -> str:
+    """One system from a file: scored chunk by chunk, in bounded memory."""
+    from .reports.single import single_results_text
+    from .streaming import score_files
+
+    metric = make_metric(args, None)
+    score = score_files(args.input[0], args.refs, metric, encoding=args.encoding).score
+    signature = metric.get_signature().format(args.short if args.format != "json" else False)
+    return single_results_text(
+        [score.format(args.width, args.score_only, signature, args.format == "json")], args.format)
 
 
 def _configure_output(args) -> None:
