@@ -3,23 +3,48 @@
 Bit-identical to sacreBLEU 2.x by default (``corpus_bleu``, ``sentence_bleu``,
 ``BLEU`` take the same arguments), computed by a compiled core when it is
 available and by a readable pure-Python specification otherwise.
+
+The public names are loaded on first use, so that ``import truebleu`` costs
+next to nothing in programs (and command lines) that only need part of it.
 """
 
-from ._version import __version__
-from .backends import active_backend
-from .bleu import BLEU
-from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
-from .score import BLEUScore, compute_bleu
-from .stats import Statistics
+from __future__ import annotations
 
-__all__ = [
-    "__version__",
-    "BLEU",
-    "BLEUScore",
-    "Statistics",
-    "active_backend",
-    "compute_bleu",
-    "corpus_bleu",
-    "raw_corpus_bleu",
-    "sentence_bleu",
-]
+from ._version import __version__
+
+# public name -> module that defines it
+_LAZY = {
+    "BLEU": "bleu",
+    "BLEUScore": "score",
+    "Statistics": "stats",
+    "active_backend": "backends",
+    "compute_bleu": "score",
+    "corpus_bleu": "compat",
+    "raw_corpus_bleu": "compat",
+    "sentence_bleu": "compat",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        from importlib import import_module
+
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'truebleu' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from .backends import active_backend
+    from .bleu import BLEU
+    from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
+    from .score import BLEUScore, compute_bleu
+    from .stats import Statistics
