@@ -186,3 +186,35 @@ def test_sample_runs_anywhere():
 def test_version_names_backend():
     result = run("truebleu", ["--version"])
     assert result.stdout.startswith(f"truebleu {truebleu.__version__} (backend: ")
+
+
+@pytest.mark.parametrize("flags", [
+    ["-ci", "-cin", "200"], ["-ci", "-cin", "200", "-f", "text"],
+    ["-pbs", "-pbsn", "200"], ["-pbs", "-pbsn", "200", "-f", "text"],
+    ["-par", "-parn", "300"], ["-par", "-parn", "300", "-f", "text", "-w", "3"],
+], ids=" ".join)
+def test_significance_flags(files, flags):
+    pytest.importorskip("numpy")
+    hyps = [files["hyp_a"]] if "-ci" in flags else [files["hyp_a"], files["hyp_b"]]
+    args = [files["ref_1"], files["ref_2"], "-i", *hyps, *flags]
+    theirs, ours = run("sacrebleu", args), run("truebleu", args)
+    assert theirs.returncode == 0, theirs.stderr
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stdout == ours_expected(theirs.stdout)
+
+
+def test_seed_flag_is_the_environment_variable_of_sacrebleu(files):
+    pytest.importorskip("numpy")
+    args = [files["ref_1"], "-i", files["hyp_a"], files["hyp_b"], "-pbs", "-pbsn", "100"]
+    theirs = subprocess.run([sys.executable, "-m", "sacrebleu", *args], capture_output=True,
+                            text=True, env={**ENV, "SACREBLEU_SEED": "7"})
+    ours = run("truebleu", [*args, "--seed", "7"])
+    assert ours.stdout == ours_expected(theirs.stdout)
+
+
+@pytest.mark.parametrize("flags,message", [
+    (["-pbs"], "multiple input systems"), (["-pbs", "-pbsn", "0"], "must be >= 1"),
+    (["-ci", "-cin", "0"], "must be >= 1")], ids=str)
+def test_significance_usage_errors(files, flags, message):
+    result = run("truebleu", [files["ref_1"], "-i", files["hyp_a"], *flags])
+    assert result.returncode == 1 and message in result.stderr

@@ -276,8 +276,9 @@ def run(args) -> str:
 
         test_type = "bs" if args.paired_bs else "ar"
         n_samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
-        return paired_test_report(list(zip(names, systems)), metric, test_type, n_samples,
-                                  args.format, args.width, args.short, seed=args.seed)
+        report = paired_test_report(list(zip(names, systems)), metric, test_type, n_samples,
+                                    args.format, args.width, args.short, seed=args.seed)
+        return report.removesuffix("\n")
 
     logger.info("Found %d systems.", len(systems))
     scores: dict = defaultdict(list)

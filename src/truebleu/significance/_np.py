@@ -1,0 +1,22 @@
+"""NumPy, imported only when a statistical test actually runs.
+
+NumPy is the optional extra ``truebleu[stats]``: scoring text never needs it.
+"""
+
+from __future__ import annotations
+
+_NUMPY = None
+
+
+def numpy():
+    """The ``numpy`` module, or an ImportError that names the extra to install."""
+    global _NUMPY
+    if _NUMPY is None:
+        try:
+            import numpy as np
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError(
+                "truebleu's significance tests need NumPy: "
+                "pip install 'truebleu[stats]'") from exc
+        _NUMPY = np
+    return _NUMPY

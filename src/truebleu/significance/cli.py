@@ -1,0 +1,122 @@
+"""``truebleu compare REF... -i SYS1 SYS2 ...``: all pairs, clusters, reports.
+
+``main(argv)`` takes the arguments after the word ``compare`` and returns the
+exit status (0 fine, 1 bad input, 2 bad usage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Optional, Sequence
+
+from .formats import FORMATS, render
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="truebleu compare",
+        description="Compare every pair of systems with a paired significance test and "
+                    "rank them into clusters of systems that are not significantly different.")
+    parser.add_argument("refs", nargs="+", metavar="REF", help="reference file(s)")
+    parser.add_argument("-i", "--input", nargs="+", required=True, metavar="SYS",
+                        help="system output files (at least two)")
+    parser.add_argument("--test", choices=("bs", "ar"), default="bs",
+                        help="paired bootstrap (bs, default) or approximate randomization (ar)")
+    parser.add_argument("-n", "--samples", type=int, default=None,
+                        help="resamples (bs, default 1000) or trials (ar, default 10000)")
+    parser.add_argument("--seed", default=None,
+                        help="random seed (default: $SACREBLEU_SEED or 12345; 'none' for OS entropy)")
+    parser.add_argument("--bootstrap-statistic", choices=("centered", "sacrebleu"),
+                        default="centered",
+                        help="bootstrap p-value statistic: centered (default; nominal type-I "
+                             "error) or sacrebleu (sacreBLEU's -pbs numbers)")
+    parser.add_argument("--holm", action="store_true",
+                        help="Holm-Bonferroni correction over all pairs")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
+    parser.add_argument("--sentence", action="store_true",
+                        help="add segment-level comparisons of each system with the first")
+    parser.add_argument("-f", "--format", choices=FORMATS, default="text")
+    parser.add_argument("-w", "--width", type=int, default=2, help="decimals shown")
+    parser.add_argument("-tok", "--tokenize", default=None, help="tokenizer (default 13a)")
+    parser.add_argument("-lc", "--lowercase", action="store_true")
+    parser.add_argument("-s", "--smooth-method", default="exp",
+                        choices=("none", "floor", "add-k", "exp"))
+    parser.add_argument("-sv", "--smooth-value", type=float, default=None)
+    parser.add_argument("--max-ngram-order", type=int, default=4)
+    return parser
+
+
+def _names(paths: Sequence[str]) -> list[str]:
+    """Short, unique system names: file names without their shared prefix and suffix.
+
+    ``newstest2021.en-de.hyp.UEdin.de`` and ``...hyp.ICL.de`` become ``UEdin``
+    and ``ICL``; the full paths are used when file names clash.
+    """
+    base = [os.path.basename(p) for p in paths]
+    if len(set(base)) != len(base):
+        return list(paths)
+    prefix = os.path.commonprefix(base)
+    suffix = os.path.commonprefix([b[::-1] for b in base])[::-1]
+    if len(prefix) + len(suffix) >= min(len(b) for b in base):
+        return base
+    short = [b[len(prefix):len(b) - len(suffix)] for b in base]
+    return short if len(set(short)) == len(short) else base
+
+
+def run(args: argparse.Namespace) -> str:
+    from ..bleu import BLEU
+    from ..io import read_lines
+    from .compat import seed_setting
+    from .multi import compare_all
+    from .scoring import BLEUBatchScorer
+    from .sentence import compare_sentences
+
+    if len(args.input) < 2:
+        raise ValueError("compare needs at least two systems given to -i")
+    if len(set(args.input)) != len(args.input):
+        raise ValueError("a system file is given twice")
+    refs = [read_lines(path) for path in args.refs]
+    metric = BLEU(lowercase=args.lowercase, tokenize=args.tokenize,
+                  smooth_method=args.smooth_method, smooth_value=args.smooth_value,
+                  max_ngram_order=args.max_ngram_order, references=refs, force=True)
+    names = _names(args.input)
+    stats = []
+    for name, path in zip(names, args.input):
+        hyps = read_lines(path)
+        if len(hyps) != len(refs[0]):
+            raise ValueError(f"{path} has {len(hyps)} lines but {args.refs[0]} has "
+                             f"{len(refs[0])}; systems and references must align")
+        stats.append((name, metric.corpus_statistics(hyps).to_numpy()))
+    _, seed = seed_setting(args.seed)
+    scorer = BLEUBatchScorer.from_metric(metric)
+    result = compare_all(stats, scorer, test=args.test, n_samples=args.samples, seed=seed,
+                         alpha=args.alpha, holm_correction=args.holm,
+                         statistic=args.bootstrap_statistic)
+    sentences = []
+    if args.sentence:
+        sentence_scorer = BLEUBatchScorer.from_metric(metric, effective_order=True)
+        sentences = [compare_sentences(stats[0][1], other, sentence_scorer, seed=seed,
+                                       names=(stats[0][0], name))
+                     for name, other in stats[1:]]
+    return render(result, args.format, args.width, sentences)
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse has printed the usage message
+        return int(exc.code or 0)
+    try:
+        report = run(args)
+    except (ValueError, ImportError, OSError) as exc:
+        print(f"truebleu compare: error: {exc}", file=sys.stderr)
+        return 1
+    sys.stdout.write(report)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,162 @@
+"""sacreBLEU 2.6.0's ``-ci``, ``-pbs`` and ``-par``: same numbers, same report.
+
+Seeds as sacreBLEU takes them: an explicit ``seed`` wins, else the
+``SACREBLEU_SEED`` environment variable, else 12345; the text ``none`` (any
+case) draws fresh entropy from the OS. One deliberate difference: sacreBLEU
+silently replaces seed 0 by fresh entropy for the compared systems (but not
+for the baseline); truebleu uses 0 as a seed like any other number.
+
+These functions also keep sacreBLEU's p-value statistics, including the strict
+``>`` (a system compared with itself gets p = 1/(n+1), as in sacreBLEU) and its
+bootstrap statistic; truebleu's own API corrects both (see :mod:`.paired`).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics as pystats
+from typing import Optional, Sequence, Union
+
+from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value, bootstrap_scores,
+                     check_same_shape, check_samples, interval, randomization_p_values)
+from .progress import Progress
+from .resampling import bootstrap_indices, make_rng, swap_masks
+from .scoring import BLEUBatchScorer
+
+Seed = Union[int, str, None]
+
+
+def seed_setting(seed: Seed = None) -> tuple[str, Optional[int]]:
+    """(the text sacreBLEU would show, the value for NumPy) for a seed request.
+
+    ``None`` means "not given": ``$SACREBLEU_SEED`` or 12345.
+    """
+    text = os.environ.get("SACREBLEU_SEED", "12345") if seed is None else str(seed)
+    if text.strip().lower() == "none":
+        return "none", None
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"seed must be an integer or 'none', got {text!r}") from None
+    return text.lower(), value
+
+
+def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
+    """``(seed text, mean, ci)`` for ``BLEU.corpus_score(n_bootstrap=n)`` (sacreBLEU's ``-ci``).
+
+    ``mean`` is :func:`statistics.mean` of the resampled scores and ``ci`` half
+    the 2.5%-97.5% spread, as sacreBLEU's ``Score.estimate_ci``.
+    """
+    n_bootstrap = check_samples(n_bootstrap, "n_bootstrap")
+    text, value = seed_setting(seed)
+    matrix = as_matrix(stats)
+    scorer = BLEUBatchScorer.from_metric(metric, in_place=True)
+    indices = bootstrap_indices(make_rng(value), matrix.shape[0], n_bootstrap)
+    with Progress(n_bootstrap, "bootstrap") as bar:
+        scores = sorted(bootstrap_scores(indices, [matrix], scorer, bar)[:, 0].tolist())
+    lower = len(scores) // 40
+    upper = len(scores) - lower - 1
+    return text, pystats.mean(scores), 0.5 * (scores[upper] - scores[lower])
+
+
+class PairedCell:
+    """One metric cell of sacreBLEU's paired table (attributes in its JSON order)."""
+
+    def __init__(self, score: float, p_value: Optional[float] = None,
+                 mean: Optional[float] = None, ci: Optional[float] = None) -> None:
+        self.score = score
+        self.p_value = p_value
+        self.mean = mean
+        self.ci = ci
+
+    def __repr__(self) -> str:
+        return ",".join(f"{k}={v}" for k, v in vars(self).items())
+
+
+def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
+                 test_type: str = "bs", n_samples: Optional[int] = None,
+                 seed: Seed = None) -> tuple[str, list[PairedCell]]:
+    """Every system against the first: (seed text, one cell per system).
+
+    The numbers are sacreBLEU's ``PairedTest`` results for the same seed.
+    """
+    if test_type not in DEFAULT_SAMPLES:
+        raise ValueError(f"test_type must be 'bs' or 'ar', got {test_type!r}")
+    n_samples = DEFAULT_SAMPLES[test_type] if n_samples is None else check_samples(n_samples)
+    if len(named_systems) < 2:
+        raise ValueError("paired tests need a baseline and at least one other system")
+    names = [name for name, _ in named_systems]
+    matrices = [as_matrix(metric.corpus_statistics(hyps), name) for name, hyps in named_systems]
+    check_same_shape(matrices, names)
+    _, seed_value = seed_setting(seed)
+    scores = [metric.score_from_statistics(m.sum(axis=0).tolist()).score for m in matrices]
+    scorer = BLEUBatchScorer.from_metric(metric, in_place=True)
+    n_segments = matrices[0].shape[0]
+    if test_type == "bs":
+        cells = _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments)
+    else:
+        cells = _randomization_cells(matrices, scores, scorer, n_samples, seed_value, n_segments)
+    return ("none" if seed_value is None else str(seed_value)), cells
+
+
+def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments):
+    with Progress(n_samples * (len(matrices) if seed_value is None else 1), "paired bootstrap") as bar:
+        indices = bootstrap_indices(make_rng(seed_value), n_segments, n_samples)
+        if seed_value is not None:  # every system draws the same samples as the baseline
+            table = bootstrap_scores(indices, matrices, scorer, bar)
+            baseline_scores, columns = table[:, 0], [table[:, k] for k in range(1, len(matrices))]
+            paired_baselines = [baseline_scores] * len(columns)
+        else:  # fresh entropy: each comparison has its own samples
+            baseline_scores = bootstrap_scores(indices, matrices[:1], scorer, bar)[:, 0]
+            columns, paired_baselines = [], []
+            for matrix in matrices[1:]:
+                own = bootstrap_indices(make_rng(None), n_segments, n_samples)
+                pair = bootstrap_scores(own, [matrices[0], matrix], scorer, bar)
+                paired_baselines.append(pair[:, 0])
+                columns.append(pair[:, 1])
+    mean, ci = interval(baseline_scores)
+    cells = [PairedCell(scores[0], mean=mean, ci=ci)]
+    for k, column in enumerate(columns, start=1):
+        p = bootstrap_p_value(paired_baselines[k - 1], column, abs(scores[0] - scores[k]),
+                              statistic="sacrebleu")
+        mean, ci = interval(column)
+        cells.append(PairedCell(scores[k], p, mean, ci))
+    return cells
+
+
+def _randomization_cells(matrices, scores, scorer, n_samples, seed_value, n_segments):
+    observed = [abs(scores[0] - s) for s in scores[1:]]
+    with Progress(n_samples * (len(matrices) - 1 if seed_value is None else 1),
+                  "approximate randomization") as bar:
+        if seed_value is not None:
+            masks = swap_masks(make_rng(seed_value), n_segments, n_samples)
+            p_values = randomization_p_values(masks, matrices[0], matrices[1:], scorer,
+                                              observed, bar, strict=True)
+        else:
+            p_values = []
+            for matrix, obs in zip(matrices[1:], observed):
+                masks = swap_masks(make_rng(None), n_segments, n_samples)
+                p_values += randomization_p_values(masks, matrices[0], [matrix], scorer,
+                                                   [obs], bar, strict=True)
+    return [PairedCell(scores[0])] + [PairedCell(s, p) for s, p in zip(scores[1:], p_values)]
+
+
+def paired_test_report(named_systems: list[tuple[str, list[str]]], metric, test_type: str,
+                       n_samples: int, fmt: str = "text", width: int = 1, short: bool = False,
+                       seed: Seed = None) -> str:
+    """The whole stdout of ``sacrebleu REF -i SYS... -pbs|-par`` (ends with a newline).
+
+    ``named_systems[0]`` is the baseline, already named ``Baseline: ...``;
+    ``metric`` holds the references. Write the result with ``sys.stdout.write``.
+    """
+    from ..reports.table import results_table
+
+    seed_text, cells = paired_cells(named_systems, metric, test_type, n_samples, seed)
+    signature = metric.get_signature()
+    signature.update("seed", seed_text)
+    signature.update(test_type, n_samples)
+    name = getattr(metric, "name", "BLEU")
+    scores = {"System": [n for n, _ in named_systems], name: cells}
+    text = results_table(scores, {name: signature.format(short)}, fmt=fmt, width=width,
+                         paired=test_type, n_samples=n_samples)
+    return text + "\n"

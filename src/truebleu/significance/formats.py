@@ -1,0 +1,147 @@
+"""Reports of a :class:`~truebleu.significance.multi.MultiComparison`.
+
+``text`` for the terminal, ``json`` for programs (every number, full
+precision), ``latex`` for a paper (booktabs; one block per cluster), ``tsv``
+for spreadsheets (a systems table, a blank line, a pairs table).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Optional, Sequence
+
+from .multi import MultiComparison
+from .sentence import SentenceComparison
+
+FORMATS = ("text", "json", "latex", "tsv")
+TEST_TITLES = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}
+
+
+def describe(result: MultiComparison) -> str:
+    """One sentence naming the procedure, for captions and footers."""
+    seed = "OS entropy" if result.seed is None else f"seed {result.seed}"
+    correction = "Holm-Bonferroni-adjusted " if result.holm else ""
+    unit = "trials" if result.test == "ar" else "resamples"
+    statistic = f", {result.statistic} statistic" if result.statistic else ""
+    return (f"{TEST_TITLES[result.test].capitalize()} ({result.n_samples} {unit}, {seed}"
+            f"{statistic}); "
+            f"clusters: systems not significantly different at {correction}p < {result.alpha:g}.")
+
+
+def resolution_note(result: MultiComparison) -> str:
+    """A warning when too few samples make significance unreachable, else ''."""
+    m = len(result.pairs) if result.holm else 1
+    if m / (result.n_samples + 1) < result.alpha:
+        return ""
+    needed = int(m / result.alpha)
+    return (f"Note: with {result.n_samples} samples no p-value is below 1/{result.n_samples + 1}"
+            + (f"; Holm over {m} pairs" if result.holm else "")
+            + f" cannot reach p < {result.alpha:g}: use at least {needed} samples (-n).")
+
+
+def to_text(result: MultiComparison, width: int = 2,
+            sentences: Sequence[SentenceComparison] = ()) -> str:
+    rows = [("Rank", "Cluster", "System", result.metric, "95% CI")]
+    for s in result.systems:
+        rows.append((str(s.rank), str(s.cluster), s.name, f"{s.score:.{width}f}",
+                     f"{s.mean:.{width}f} ± {s.ci:.{width}f}"))
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+    lines = []
+    for k, row in enumerate(rows):
+        if k > 1 and result.systems[k - 1].cluster != result.systems[k - 2].cluster:
+            lines.append("-" * (sum(widths) + 2 * (len(widths) - 1)))
+        lines.append("  ".join(cell.rjust(w) if c in (0, 1, 3) else cell.ljust(w)
+                               for c, (cell, w) in enumerate(zip(row, widths))).rstrip())
+    lines.insert(1, "=" * (sum(widths) + 2 * (len(widths) - 1)))
+    lines += ["", describe(result)]
+    if resolution_note(result):
+        lines.append(resolution_note(result))
+    lines += ["", "Pairwise comparisons (better system first):"]
+    p_title = "p (Holm)" if result.holm else "p"
+    for pair in result.pairs:
+        mark = "*" if pair.significant else " "
+        adjusted = f"  {p_title} = {pair.p_adjusted:.4f}" if result.holm else ""
+        lines.append(f"  {pair.a} vs {pair.b}: delta = {pair.delta:.{width}f}, "
+                     f"p = {pair.p_value:.4f}{adjusted} {mark}".rstrip())
+    if sentences:
+        lines += ["", "Segment-level comparison (B against A):"]
+        for s in sentences:
+            lines.append(
+                f"  {s.name_b} vs {s.name_a}: B better on {s.wins_b}, worse on {s.wins_a}, "
+                f"tied on {s.ties} of {s.n_segments} (share {s.share_b:.3f}, "
+                f"95% CI {s.share_low:.3f}-{s.share_high:.3f}); sign test p = {s.sign_test_p:.4g}; "
+                f"mean delta {s.mean_delta:.{width}f} "
+                f"[{s.delta_low:.{width}f}, {s.delta_high:.{width}f}]")
+    return "\n".join(lines) + "\n"
+
+
+def to_json(result: MultiComparison, sentences: Sequence[SentenceComparison] = ()) -> str:
+    record = asdict(result)
+    record["procedure"] = describe(result)
+    record["note"] = resolution_note(result) or None
+    if sentences:
+        record["sentences"] = [asdict(s) for s in sentences]
+    return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+
+
+_LATEX_SPECIALS = {
+    "\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
+
+
+def to_latex(result: MultiComparison, width: int = 1, caption: Optional[str] = None,
+             label: str = "tab:significance") -> str:
+    """A booktabs table: rank, system, score with its 95% CI, one block per cluster."""
+    caption = caption or (f"{latex_escape(result.metric)} with 95\\% bootstrap confidence "
+                          f"intervals. {latex_escape(describe(result))}")
+    lines = [r"\begin{table}[t]", r"\centering", r"\begin{tabular}{rlr}", r"\toprule",
+             f"Rank & System & {latex_escape(result.metric)} \\\\", r"\midrule"]
+    previous = None
+    for s in result.systems:
+        if previous is not None and s.cluster != previous:
+            lines.append(r"\midrule")
+        previous = s.cluster
+        lines.append(f"{s.rank} & {latex_escape(s.name)} & "
+                     f"{s.score:.{width}f} {{\\small $\\pm$ {s.ci:.{width}f}}} \\\\")
+    lines += [r"\bottomrule", r"\end{tabular}", f"\\caption{{{caption}}}",
+              f"\\label{{{label}}}", r"\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def _tsv_cell(value) -> str:
+    text = repr(value) if isinstance(value, float) else str(value)
+    return text.replace("\t", " ").replace("\n", " ")
+
+
+def to_tsv(result: MultiComparison) -> str:
+    lines = ["\t".join(("rank", "cluster", "system", "score", "mean", "ci"))]
+    for s in result.systems:
+        lines.append("\t".join(_tsv_cell(v) for v in (s.rank, s.cluster, s.name, s.score,
+                                                      s.mean, s.ci)))
+    lines += ["", "\t".join(("system_a", "system_b", "score_a", "score_b", "delta",
+                             "p_value", "p_adjusted", "significant"))]
+    for p in result.pairs:
+        lines.append("\t".join(_tsv_cell(v) for v in (p.a, p.b, p.score_a, p.score_b, p.delta,
+                                                      p.p_value, p.p_adjusted,
+                                                      "yes" if p.significant else "no")))
+    return "\n".join(lines) + "\n"
+
+
+def render(result: MultiComparison, fmt: str = "text", width: int = 2,
+           sentences: Sequence[SentenceComparison] = ()) -> str:
+    """The report in ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt == "text":
+        return to_text(result, width, sentences)
+    if fmt == "json":
+        return to_json(result, sentences)
+    if fmt == "latex":
+        return to_latex(result, width)
+    if fmt == "tsv":
+        return to_tsv(result)
+    raise ValueError(f"unknown format {fmt!r}; choose one of: {', '.join(FORMATS)}")

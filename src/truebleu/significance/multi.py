@@ -1,0 +1,230 @@
+"""All-pairs comparison of N systems, Holm-Bonferroni, and significance clusters.
+
+Procedure (what the clusters mean, and why this one)
+----------------------------------------------------
+1. Every pair of systems is tested with a paired test (bootstrap or
+   approximate randomization). All pairs share one set of bootstrap samples /
+   randomization trials drawn from the given seed, so one matrix product
+   serves all systems, and the comparison of the first system with any other
+   is sacreBLEU's ``-par`` result, or ``-pbs`` with
+   ``statistic="sacrebleu"``, for that seed (the default bootstrap statistic
+   is corrected; see :mod:`.paired`).
+2. Optionally the ``N(N-1)/2`` p-values are adjusted with Holm's step-down
+   procedure, which controls the family-wise error rate at ``alpha`` under any
+   dependence between the tests (the tests share data, so independence-based
+   corrections such as Šidák's would not be justified). Holm is uniformly
+   more powerful than plain Bonferroni.
+3. Systems are sorted by score (best first) and cut into clusters greedily: a
+   system joins the current cluster when it is *not* significantly different
+   from *every* member already in it, otherwise it opens the next cluster.
+   Hence (a) no two systems in one cluster differ significantly, (b) clusters
+   are contiguous in the score ranking, so a cluster never skips a system
+   that scores in between, and (c) the result is deterministic. Because
+   significance is not transitive, other partitions can satisfy (a) too; the
+   greedy top-down cut is the usual, easily explained choice (as in WMT's
+   ranking clusters) and is reported together with the full p-value matrix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Optional, Sequence, Union
+
+from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value,
+                     bootstrap_scores, check_same_shape, check_samples, check_statistic,
+                     interval,
+                     randomization_p_values, score_of)
+from .progress import Progress
+from .resampling import bootstrap_indices, make_rng, swap_masks
+
+
+TEST_LABEL = {"bs": "paired bootstrap", "ar": "approximate randomization"}
+
+
+@dataclass(frozen=True)
+class SystemSummary:
+    name: str
+    score: float
+    mean: float  # bootstrap mean of the score
+    ci: float  # bootstrap 95% half-width
+    rank: int  # 1 = best score
+    cluster: int  # 1 = best cluster
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One pair of the all-pairs comparison (``b`` scores no higher than ``a``)."""
+
+    a: str
+    b: str
+    score_a: float
+    score_b: float
+    p_value: float
+    p_adjusted: float  # Holm-adjusted when requested, else equal to p_value
+    significant: bool
+
+    @property
+    def delta(self) -> float:
+        return self.score_a - self.score_b
+
+
+@dataclass(frozen=True)
+class Cluster:
+    index: int
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MultiComparison:
+    metric: str
+    test: str
+    n_samples: int
+    seed: Optional[int]
+    alpha: float
+    holm: bool
+    systems: tuple[SystemSummary, ...]  # best first
+    pairs: tuple[PairResult, ...]
+    clusters: tuple[Cluster, ...]
+    statistic: Optional[str] = None  # bootstrap p-value statistic (bs only)
+
+    def p_value(self, a: str, b: str, adjusted: bool = True) -> float:
+        for pair in self.pairs:
+            if {pair.a, pair.b} == {a, b}:
+                return pair.p_adjusted if adjusted else pair.p_value
+        raise KeyError(f"no comparison between {a!r} and {b!r}")
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values, in the input order.
+
+    The i-th smallest p is multiplied by (m - i + 1); a running maximum keeps
+    the adjusted values monotone; values are capped at 1.
+    """
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def clusters_from(ordered: Sequence[str], different) -> list[list[str]]:
+    """Greedy top-down clusters of ``ordered`` (best first); see the module docstring."""
+    clusters: list[list[str]] = []
+    for name in ordered:
+        if clusters and not any(different(member, name) for member in clusters[-1]):
+            clusters[-1].append(name)
+        else:
+            clusters.append([name])
+    return clusters
+
+
+def _pairwise_bootstrap(matrices, scores, scorer, n_samples, rng, bar, statistic):
+    indices = bootstrap_indices(rng, matrices[0].shape[0], n_samples)
+    table = bootstrap_scores(indices, matrices, scorer, bar)
+    p = {}
+    for i in range(len(matrices)):
+        for j in range(i + 1, len(matrices)):
+            p[i, j] = bootstrap_p_value(table[:, i], table[:, j], scores[j] - scores[i],
+                                        statistic)
+    return p, [interval(table[:, k]) for k in range(len(matrices))]
+
+
+def _pairwise_randomization(matrices, scores, scorer, n_samples, rng, bar, ci_samples):
+    masks = swap_masks(rng, matrices[0].shape[0], n_samples)
+    p = {}
+    for i in range(len(matrices) - 1):
+        others = matrices[i + 1:]
+        observed = [abs(scores[i] - s) for s in scores[i + 1:]]
+        values = randomization_p_values(masks, matrices[i], others, scorer, observed)
+        for j, value in enumerate(values, start=i + 1):
+            p[i, j] = value
+        bar.update(n_samples)
+    indices = bootstrap_indices(rng, matrices[0].shape[0], ci_samples)
+    table = bootstrap_scores(indices, matrices, scorer)
+    return p, [interval(table[:, k]) for k in range(len(matrices))]
+
+
+def compare_all(named_stats: Union[Mapping[str, object], Sequence[tuple[str, object]]], scorer,
+                test: str = "bs", n_samples: Optional[int] = None, seed=12345,
+                alpha: float = 0.05, holm_correction: bool = False,
+                ci_samples: int = 1000, statistic: str = "centered") -> MultiComparison:
+    """Test every pair of systems and rank them into significance clusters.
+
+    :param named_stats: system name -> statistics matrix (or ``Statistics``).
+    :param scorer: a :class:`~truebleu.significance.scoring.BatchScorer`.
+    :param test: ``"bs"`` (paired bootstrap) or ``"ar"`` (approximate randomization).
+    :param n_samples: resamples / trials (default 1000 / 10000, as sacreBLEU).
+    :param seed: int, ``None`` (OS entropy) or a NumPy ``Generator``.
+    :param holm_correction: adjust the p-values with Holm-Bonferroni.
+    :param ci_samples: bootstrap samples for the AR test's confidence intervals.
+    :param statistic: bootstrap p-value statistic, ``"centered"`` (default, nominal
+        type-I error) or ``"sacrebleu"`` (sacreBLEU's ``-pbs`` numbers); see
+        :mod:`truebleu.significance.paired`.
+    """
+    check_statistic(statistic)
+    if test not in DEFAULT_SAMPLES:
+        raise ValueError(f"test must be 'bs' or 'ar', got {test!r}")
+    n_samples = DEFAULT_SAMPLES[test] if n_samples is None else check_samples(n_samples)
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be between 0 and 1, got {alpha}")
+    items = list(named_stats.items()) if isinstance(named_stats, Mapping) else list(named_stats)
+    names = [name for name, _ in items]
+    if len(items) < 2:
+        raise ValueError("comparing systems needs at least two of them")
+    if len(set(names)) != len(names):
+        raise ValueError("system names must be unique")
+    matrices = [as_matrix(stats, name) for name, stats in items]
+    check_same_shape(matrices, names)
+    scores = [score_of(m, scorer) for m in matrices]
+    rng = make_rng(seed)
+    with Progress(n_samples * (1 if test == "bs" else len(items) - 1),
+                  TEST_LABEL[test]) as bar:
+        if test == "bs":
+            p, intervals = _pairwise_bootstrap(matrices, scores, scorer, n_samples, rng, bar,
+                                               statistic)
+        else:
+            p, intervals = _pairwise_randomization(matrices, scores, scorer, n_samples, rng,
+                                                   bar, check_samples(ci_samples, "ci_samples"))
+    keys = sorted(p)
+    raw = [p[k] for k in keys]
+    adjusted = dict(zip(keys, holm(raw) if holm_correction else raw))
+
+    def different(x: int, y: int) -> bool:
+        return adjusted[min(x, y), max(x, y)] < alpha
+
+    order = sorted(range(len(items)), key=lambda k: -scores[k])  # stable: ties keep input order
+    cluster_lists = clusters_from(order, different)
+    cluster_of = {k: c + 1 for c, members in enumerate(cluster_lists) for k in members}
+    systems = tuple(
+        SystemSummary(names[k], scores[k], float(intervals[k][0]), float(intervals[k][1]),
+                      rank, cluster_of[k])
+        for rank, k in enumerate(order, start=1))
+    pairs = []
+    for i, j in keys:
+        hi, lo = (i, j) if scores[i] >= scores[j] else (j, i)
+        pairs.append(PairResult(names[hi], names[lo], scores[hi], scores[lo], p[i, j],
+                                adjusted[i, j], adjusted[i, j] < alpha))
+    clusters = tuple(Cluster(c + 1, tuple(names[k] for k in members))
+                     for c, members in enumerate(cluster_lists))
+    seed_value = seed if isinstance(seed, int) else None
+    return MultiComparison(getattr(scorer, "name", "metric"), test, n_samples, seed_value,
+                           alpha, holm_correction, systems, tuple(pairs), clusters,
+                           statistic if test == "bs" else None)
+
+
+def compare_systems(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
+                    **options) -> MultiComparison:
+    """:func:`compare_all` on hypotheses: ``metric`` is a ``truebleu.BLEU`` holding
+    the references, or any :class:`~truebleu.significance.scoring.BatchScorer`."""
+    from .scoring import BLEUBatchScorer
+
+    scorer = BLEUBatchScorer.from_metric(metric) if hasattr(metric, "corpus_statistics") else metric
+    lengths = {name: len(hyps) for name, hyps in named_systems}
+    if len(set(lengths.values())) > 1:
+        raise ValueError("systems differ in length: "
+                         + ", ".join(f"{n!r} has {k}" for n, k in lengths.items()))
+    stats = [(name, scorer.statistics(hyps)) for name, hyps in named_systems]
+    return compare_all(stats, scorer, **options)

@@ -1,0 +1,139 @@
+"""Resampled corpus statistics, computed as matrix products.
+
+A bootstrap sample is described by how often each segment is drawn (a count
+matrix ``K``, samples x segments), an approximate-randomization trial by which
+segments swap sides (a 0/1 matrix). The summed statistics of all samples are
+then ``K @ stats``: one BLAS call instead of a Python loop per sample.
+
+Sums of integer statistics are exact in float64 below 2**53, and in float32
+below 2**24 whatever the order of additions; the code checks those bounds and
+only falls back to sacreBLEU's own order of float32 additions when a corpus is
+so large that rounding could occur.
+
+The random draws are NumPy's ``Generator`` calls that sacreBLEU makes, with the
+same shapes and in the same order, so equal seeds give equal samples.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ._np import numpy
+
+FLOAT32_EXACT = 2 ** 24
+FLOAT64_EXACT = 2 ** 53
+CHUNK = 1000  # samples per matrix product (bounds memory, paces the progress bar)
+
+
+def make_rng(seed):
+    """A NumPy Generator from an int, ``None`` (OS entropy) or a Generator."""
+    np = numpy()
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+def bootstrap_indices(rng, n_segments: int, n_samples: int):
+    """``(n_samples, n_segments)`` segment indices drawn with replacement."""
+    return rng.choice(n_segments, size=(n_samples, n_segments), replace=True)
+
+
+def swap_masks(rng, n_segments: int, n_trials: int):
+    """``(n_trials, n_segments)`` booleans: True where the trial keeps the first system's segment."""
+    return rng.integers(2, size=(n_trials, n_segments), dtype=bool)
+
+
+def sample_counts(indices, n_segments: int):
+    """How often each segment occurs in each row of ``indices``."""
+    np = numpy()
+    rows = indices.shape[0]
+    offsets = (np.arange(rows, dtype=np.int64) * n_segments)[:, None]
+    flat = np.bincount((indices + offsets).ravel(), minlength=rows * n_segments)
+    return flat.reshape(rows, n_segments)
+
+
+def chunks(n: int, size: int = CHUNK) -> Iterator[slice]:
+    for start in range(0, n, size):
+        yield slice(start, min(start + size, n))
+
+
+def _exact_dtype(bound: int):
+    """float32 if every partial sum stays below ``bound`` < 2**24, float64 below 2**53, else None."""
+    np = numpy()
+    if bound < FLOAT32_EXACT:
+        return np.float32
+    if bound < FLOAT64_EXACT:
+        return np.float64
+    return None
+
+
+def resampled_sums(indices, stats, as_float32: bool = True):
+    """Summed statistics of every bootstrap sample (rows of ``indices``).
+
+    ``stats`` is ``(segments, width)`` or ``(segments, width * systems)`` of
+    integers. With ``as_float32`` the result is what ``float32_stats[idx].sum(0)``
+    gives (sacreBLEU's bootstrap arithmetic); otherwise exact int64 sums.
+    """
+    np = numpy()
+    stats = np.asarray(stats)
+    n_samples, n_segments = indices.shape
+    # a sample draws n_segments rows: no partial sum exceeds n * the largest entry
+    dtype = _exact_dtype(n_segments * int(np.abs(stats).max(initial=0)))
+    if dtype is None:
+        raise ValueError("statistics too large to resample exactly")
+    weights_dtype = np.float64 if dtype == np.float64 else np.float32
+    out = np.empty((n_samples, stats.shape[1]), dtype=np.float32 if as_float32 else np.int64)
+    stats_f = stats.astype(weights_dtype)
+    for part in chunks(n_samples):
+        counts = sample_counts(indices[part], n_segments).astype(weights_dtype)
+        sums = counts @ stats_f
+        out[part] = sums if as_float32 else np.rint(sums).astype(np.int64)
+    if as_float32:
+        _refloat_large(out, indices, stats)
+    return out
+
+
+def _refloat_large(out, indices, stats) -> None:
+    """Redo, in sacreBLEU's float32 order, the samples whose sums could round."""
+    np = numpy()
+    large = (np.abs(out) >= FLOAT32_EXACT).any(axis=1)
+    if not large.any():
+        return
+    stats32 = stats.astype(np.float32)
+    for row in np.flatnonzero(large):
+        out[row] = stats32[indices[row]].sum(0)
+
+
+def swapped_sums(masks, first, second):
+    """Summed statistics of the two pseudo-systems of every AR trial (int64).
+
+    Where the mask is True the trial takes ``first``'s segment for pseudo-system
+    A and ``second``'s for B, elsewhere the other way round.
+    ``first``/``second`` may hold several systems side by side (same layout).
+    """
+    np = numpy()
+    first = np.asarray(first, dtype=np.int64)
+    second = np.asarray(second, dtype=np.int64)
+    delta = first - second
+    dtype = _exact_dtype(int(np.abs(delta).sum(axis=0).max(initial=0)))
+    if dtype is None:
+        raise ValueError("statistics too large to resample exactly")
+    delta_f = delta.astype(dtype)
+    base_a = second.sum(axis=0)
+    both = first.sum(axis=0) + base_a
+    a = np.empty((masks.shape[0], first.shape[1]), dtype=np.int64)
+    for part in chunks(masks.shape[0]):
+        gain = masks[part].astype(dtype) @ delta_f
+        a[part] = np.rint(gain).astype(np.int64) + base_a
+    return a, both - a
+
+
+def count_matrix_sums(counts, stats):
+    """``counts @ stats`` exactly, for arbitrary non-negative integer weights."""
+    np = numpy()
+    stats = np.asarray(stats, dtype=np.int64)
+    bound = int(np.max(counts.sum(axis=1), initial=0)) * int(np.abs(stats).max(initial=0))
+    dtype = _exact_dtype(bound)
+    if dtype is None:
+        raise ValueError("statistics too large to resample exactly")
+    return np.rint(counts.astype(dtype) @ stats.astype(dtype)).astype(np.int64)

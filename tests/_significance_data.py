@@ -1,0 +1,26 @@
+"""Shared fixtures for the significance tests: where the WMT21 data lives."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(os.environ.get("TRUEBLEU_SHARED",
+                             Path(__file__).resolve().parents[1].parent / "shared"))
+WMT21 = SHARED / "data" / "wmt21"
+REFERENCE = WMT21 / "references" / "newstest2021.en-de.ref.A.de"
+
+
+def system_path(name: str) -> Path:
+    return WMT21 / "system-outputs" / f"newstest2021.en-de.hyp.{name}.de"
+
+
+def all_system_paths() -> list[Path]:
+    return sorted((WMT21 / "system-outputs").glob("newstest2021.en-de.hyp.*.de"))
+
+
+needs_wmt21 = pytest.mark.skipif(
+    not REFERENCE.is_file(),
+    reason=f"WMT21 en-de data not found at {WMT21} (set TRUEBLEU_SHARED to the shared folder)")
