@@ -184,3 +184,30 @@ def test_signature_adds_what_sacrebleu_leaves_out():
     assert sig.format() == ("nrefs:1|case:mixed|eff:no|tok:13a|smooth:floor[0.125]|order:3|"
                             f"version:truebleu-{truebleu.__version__}")
     assert sig.format(short=True) == f"#:1|c:mixed|e:no|tok:13a|s:floor[0.125]|N:3|v:truebleu-{truebleu.__version__}"
+
+
+class TestDialectArgument:
+    HYPS = ["the cat the cat on the mat", "It is raining , today ."]
+    REFS = [["the cat is on the mat", "It rains today."], ["there is a cat on the mat", "Rain today."]]
+
+    def test_nltk_dialect_through_corpus_bleu(self):
+        nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
+        ours = truebleu.corpus_bleu(self.HYPS, self.REFS, dialect="nltk")
+        refs = [[r.split() for r in seg] for seg in zip(*self.REFS)]
+        assert ours.score == nltk_bleu.corpus_bleu(refs, [h.split() for h in self.HYPS])
+        assert "dialect:nltk" in ours.signature
+
+    def test_nltk_dialect_through_sentence_bleu(self):
+        nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
+        refs = [self.REFS[0][0], self.REFS[1][0]]
+        ours = truebleu.sentence_bleu(self.HYPS[0], refs, dialect="nltk", weights=(0.5, 0.5))
+        assert ours.score == nltk_bleu.sentence_bleu([r.split() for r in refs],
+                                                     self.HYPS[0].split(), weights=(0.5, 0.5))
+
+    def test_sacrebleu_options_do_not_leak_into_dialects(self):
+        with pytest.raises(ValueError, match="lowercase do not apply to dialect 'nltk'"):
+            truebleu.corpus_bleu(self.HYPS, self.REFS, dialect="nltk", lowercase=True)
+
+    def test_unknown_dialect(self):
+        with pytest.raises(ValueError, match="dialect"):
+            truebleu.corpus_bleu(self.HYPS, self.REFS, dialect="bleu.pl")

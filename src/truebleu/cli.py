@@ -76,7 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     bleu.add_argument("--spm-model", default=None,
                       help="Path of the SentencePiece model for flores101/flores200/spm.")
     bleu.add_argument("--dialect", default="sacrebleu",
-                      help="Score as another tool does (nltk, mteval-v13a, multi-bleu, ...).")
+                      help="Score as another tool does: nltk, mteval-v13a, mteval-v14, multi-bleu, "
+                           "multi-bleu-detok, tf-nmt, hf-evaluate, torchmetrics "
+                           "(see `truebleu --dialect NAME --help`).")
 
     ci = parser.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
     ci.add_argument("--confidence", "-ci", action="store_true",
@@ -322,11 +324,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .significance.cli import main as compare_main
 
         return compare_main(argv[1:])
-    args = build_parser().parse_args(argv)
-    if args.dialect != "sacrebleu":
+    from .dialects.cli import requested_dialect
+
+    if requested_dialect(argv) not in (None, "sacrebleu"):
+        # each tool's own flags (-c, --brevity-penalty, ...) are parsed there
         from .dialects.cli import main as dialect_main
 
         return dialect_main(argv)
+    args = build_parser().parse_args(argv)
     for variable in ("TRUEBLEU_FORMAT", "SACREBLEU_FORMAT"):
         value = os.environ.get(variable, "").lower()
         if value in OUTPUT_FORMATS:

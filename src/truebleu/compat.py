@@ -12,16 +12,39 @@ from typing import Optional, Sequence
 from .bleu import BLEU
 from .score import SMOOTH_DEFAULTS, BLEUScore
 
+_SACREBLEU_DEFAULTS = {"smooth_method": "exp", "smooth_value": None, "force": False,
+                       "lowercase": False, "tokenize": "13a"}
+
+
+def _dialect(name: str, sacrebleu_args: dict, options: dict):
+    """The dialect object for ``dialect=name``; sacreBLEU's own arguments must stay default."""
+    from .dialects import get_dialect
+
+    changed = [key for key, value in sacrebleu_args.items() if value != _SACREBLEU_DEFAULTS[key]]
+    if changed:
+        raise ValueError(f"sacreBLEU option(s) {', '.join(changed)} do not apply to dialect "
+                         f"{name!r}, which takes its own options (see truebleu.dialects)")
+    return get_dialect(name, **options)
+
 
 def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
                 smooth_method: str = "exp", smooth_value: Optional[float] = None,
                 force: bool = False, lowercase: bool = False, tokenize: str = "13a",
-                use_effective_order: bool = False, **options) -> BLEUScore:
+                use_effective_order: bool = False, *, dialect: str = "sacrebleu",
+                **options) -> BLEUScore:
     """Corpus BLEU of ``hypotheses`` against reference streams ``references``.
 
     ``options`` are truebleu's keyword-only extras of :class:`BLEU`
-    (``max_ngram_order``, ``trg_lang``, ``spm_model``, ``backend``, ``threads``).
+    (``max_ngram_order``, ``trg_lang``, ``spm_model``, ``backend``, ``threads``),
+    or, with ``dialect="nltk"``, ``"mteval-v13a"``, ... that tool's options;
+    a dialect returns a :class:`truebleu.dialects.DialectScore`.
     """
+    if dialect != "sacrebleu":
+        sacre = dict(smooth_method=smooth_method, smooth_value=smooth_value, force=force,
+                     lowercase=lowercase, tokenize=tokenize)
+        if use_effective_order:
+            raise ValueError(f"use_effective_order is a sacreBLEU option, not {dialect!r}'s")
+        return _dialect(dialect, sacre, options).corpus_score(hypotheses, references)
     metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize,
                   smooth_method=smooth_method, smooth_value=smooth_value,
                   effective_order=use_effective_order, **options)
@@ -38,8 +61,16 @@ def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str
 def sentence_bleu(hypothesis: str, references: Sequence[str],
                   smooth_method: str = "exp", smooth_value: Optional[float] = None,
                   lowercase: bool = False, tokenize: str = "13a",
-                  use_effective_order: bool = True, **options) -> BLEUScore:
-    """BLEU of one hypothesis against its references (a list of strings)."""
+                  use_effective_order: bool = True, *, dialect: str = "sacrebleu",
+                  **options) -> BLEUScore:
+    """BLEU of one hypothesis against its references (a list of strings).
+
+    ``dialect`` and ``options`` as in :func:`corpus_bleu`.
+    """
+    if dialect != "sacrebleu":
+        sacre = dict(smooth_method=smooth_method, smooth_value=smooth_value,
+                     lowercase=lowercase, tokenize=tokenize)
+        return _dialect(dialect, sacre, options).sentence_score(hypothesis, references)
     metric = BLEU(lowercase=lowercase, tokenize=tokenize, force=False,
                   smooth_method=smooth_method, smooth_value=smooth_value,
                   effective_order=use_effective_order, **options)

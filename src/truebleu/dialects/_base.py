@@ -1,0 +1,153 @@
+"""What every dialect provides: a score record, a base class, input checks."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from ..signature import VERSION
+
+
+@dataclass
+class DialectScore:
+    """One score as a reference tool reports it.
+
+    ``score`` is in the tool's own scale (mteval, tf-nmt, NLTK and torchmetrics
+    return a fraction in [0, 1]; multi-bleu prints a percentage); ``bleu`` is
+    always a percentage, so dialects can be compared side by side. For the
+    fraction-scale tools ``bleu == 100 * score`` (one multiplication); for
+    multi-bleu ``bleu == score``. ``precisions`` are in the scale of ``score``.
+    ``nist`` is set by the mteval dialects only.
+    """
+
+    dialect: str
+    score: float
+    bleu: float
+    precisions: list[float]
+    bp: float
+    sys_len: int
+    ref_len: int
+    counts: list[int] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    nist: Optional[float] = None
+    signature: str = ""
+
+    @property
+    def ratio(self) -> float:
+        return self.sys_len / self.ref_len if self.ref_len else 0.0
+
+    def format(self, width: int = 2, score_only: bool = False) -> str:
+        """A one-line text form: ``DIALECT = score (precisions | BP | lengths)``."""
+        value = f"{self.score:.{width}f}"
+        if score_only:
+            return value
+        parts = [f"{self.dialect} = {value}"]
+        if self.nist is not None:
+            parts.append(f"NIST = {self.nist:.4f}")
+        precisions = "/".join(f"{p:.{max(width - 1, 1)}f}" for p in self.precisions)
+        parts.append(f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
+                     f"hyp_len = {self.sys_len} ref_len = {self.ref_len})")
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+class Dialect:
+    """A tool's BLEU: call :meth:`corpus_score` or :meth:`sentence_score`.
+
+    Subclasses set ``name`` and implement ``_corpus`` on per-segment reference
+    lists (``refs[i]`` holds the references of segment ``i``).
+    """
+
+    name: str = ""
+
+    def __init__(self) -> None:
+        self._nrefs: Optional[int] = None
+
+    def corpus_score(self, hypotheses: Sequence[str],
+                     references: Sequence[Sequence[str]]) -> DialectScore:
+        """Score a corpus; ``references`` is a list of reference streams (sacreBLEU's layout)."""
+        check_strings(hypotheses, "hypotheses")
+        if isinstance(references, str) or not isinstance(references, Sequence):
+            raise TypeError("references must be a list of reference streams (lists of str)")
+        if len(references) == 0:
+            raise ValueError("at least one reference stream is needed")
+        for k, stream in enumerate(references):
+            check_strings(stream, f"reference stream {k + 1}")
+            if len(stream) != len(hypotheses):
+                raise ValueError(
+                    f"reference stream {k + 1} has {len(stream)} lines, "
+                    f"the hypotheses have {len(hypotheses)}")
+        self._nrefs = len(references)
+        segments = [list(refs) for refs in zip(*references)] if hypotheses else []
+        result = self._corpus(list(hypotheses), segments)
+        result.signature = self.signature()
+        return result
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> DialectScore:
+        """Score one segment, as the tool does on a one-line corpus."""
+        if not isinstance(hypothesis, str):
+            raise TypeError("hypothesis must be a str")
+        check_strings(references, "references")
+        return self.corpus_score([hypothesis], [[ref] for ref in references])
+
+    def _corpus(self, hypotheses: list[str], refs: list[list[str]]) -> DialectScore:
+        raise NotImplementedError  # pragma: no cover
+
+    def _options(self) -> list[tuple[str, str]]:
+        """Signature fields after ``dialect``: every option that changes the number."""
+        return []
+
+    def signature(self) -> str:
+        """``key:value|...``: the dialect, its number-changing options, nrefs, version."""
+        fields = [("dialect", self.name), *self._options()]
+        fields.append(("nrefs", str(self._nrefs) if self._nrefs is not None else "?"))
+        fields.append(("version", VERSION))
+        return "|".join(f"{key}:{value}" for key, value in fields)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.signature()})"
+
+
+def check_strings(values, what: str) -> None:
+    """Raise TypeError unless ``values`` is a sequence of str (not a str itself)."""
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise TypeError(f"{what} must be a sequence of str, got {type(values).__name__}")
+    for value in values:
+        if not isinstance(value, str):
+            raise TypeError(f"{what} must contain str, found {type(value).__name__}")
+
+
+def check_bool(value, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{what} must be True or False, got {value!r}")
+    return value
+
+
+class ToolError(ValueError):
+    """The reference tool stops with an error on this input, so there is no number to give."""
+
+
+class PreparedCache:
+    """A small LRU of prepared references, shared by dialect instances.
+
+    Scoring many systems against the same references (the usual case) then
+    tokenizes and counts the references once per tokenization setting.
+    """
+
+    def __init__(self, size: int = 6) -> None:
+        self.size = size
+        self._items: "OrderedDict[object, object]" = OrderedDict()
+
+    def get(self, key, build):
+        try:
+            self._items.move_to_end(key)
+            return self._items[key]
+        except KeyError:
+            value = build()
+            self._items[key] = value
+            if len(self._items) > self.size:
+                self._items.popitem(last=False)
+            return value

@@ -1,0 +1,121 @@
+"""Moses ``multi-bleu.perl`` and ``multi-bleu-detok.perl``.
+
+``multi-bleu.perl`` reads bytes: tokens are runs of non-(ASCII-)whitespace of the
+line as given (no tokenizer: the user was supposed to tokenize), and ``-lc``
+lowercases ASCII letters only. ``multi-bleu-detok.perl`` decodes UTF-8, applies
+mteval-v13a's tokenizer (case-sensitive, no SGML step) and lowercases with
+Perl's ``lc`` -- the hypothesis before tokenizing, the references after (so an
+upper-case entity such as ``&QUOT;`` is un-escaped only in the hypothesis).
+
+Both: closest reference length, ties to the shorter; the score is printed as a
+percentage; an order without matches contributes ``log = -9999999999`` (score
+0); an empty reference corpus prints ``BLEU = 0``; an empty hypothesis corpus
+with a non-empty reference makes Perl die (division by zero).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from ._base import Dialect, DialectScore, PreparedCache, ToolError, check_bool
+from ._perl import (ascii_lower, ngram_counts, perl_lc, split_bytes_awk, split_perl,
+                    tokenize_13a_perl)
+
+ORDER = 4
+_NO_LENGTH = 9999  # the script's initial "closest" distance and length
+_CACHE = PreparedCache()
+
+
+def _my_log(value: float) -> float:
+    return math.log(value) if value else -9999999999
+
+
+class MultiBleuDialect(Dialect):
+    """``multi-bleu.perl [-lc]`` (``detok=False``) or ``multi-bleu-detok.perl [-lc]``."""
+
+    def __init__(self, lowercase: bool = False, detok: bool = False) -> None:
+        super().__init__()
+        self.lowercase = check_bool(lowercase, "lowercase")
+        self.detok = check_bool(detok, "detok")
+        self.name = "multi-bleu-detok" if detok else "multi-bleu"
+
+    def _options(self):
+        return [("case", "lc" if self.lowercase else "mixed"),
+                ("tok", "13a-perl" if self.detok else "none")]
+
+    def tokenize_hypothesis(self, line: str) -> tuple[str, ...]:
+        if self.detok:
+            if self.lowercase:
+                line = perl_lc(line)
+            return tokenize_13a_perl(line, lowercase=False)
+        if self.lowercase:
+            line = ascii_lower(line)
+        return tuple(split_bytes_awk(line))
+
+    def tokenize_reference(self, line: str) -> tuple[str, ...]:
+        if self.detok:
+            text = " ".join(tokenize_13a_perl(line, lowercase=False))
+            if self.lowercase:
+                text = perl_lc(text)
+            return tuple(split_perl(text))
+        if self.lowercase:
+            line = ascii_lower(line)
+        return tuple(split_bytes_awk(line))
+
+    def _prepare(self, refs):
+        key = (self.name, self.lowercase, tuple(map(tuple, refs)))
+        return _CACHE.get(key, lambda: self._build(refs))
+
+    def _build(self, refs):
+        prepared = []
+        for seg_refs in refs:
+            token_lists = [self.tokenize_reference(ref) for ref in seg_refs]
+            if len(token_lists) == 1:
+                clip = ngram_counts(token_lists[0], ORDER)
+            else:
+                clip = Counter()
+                for tokens in token_lists:
+                    clip |= ngram_counts(tokens, ORDER)
+            prepared.append(([len(tokens) for tokens in token_lists], clip))
+        return prepared
+
+    def _corpus(self, hypotheses, refs):
+        prepared = self._prepare(refs)
+        correct = [0] * ORDER
+        total = [0] * ORDER
+        hyp_len = ref_len = 0
+        for hyp, (lengths, clip) in zip(hypotheses, prepared):
+            tokens = self.tokenize_hypothesis(hyp)
+            size = len(tokens)
+            closest_diff, closest_length = _NO_LENGTH, _NO_LENGTH
+            for length in lengths:
+                diff = abs(size - length)
+                if diff < closest_diff:
+                    closest_diff, closest_length = diff, length
+                elif diff == closest_diff and length < closest_length:
+                    closest_length = length
+            hyp_len += size
+            ref_len += closest_length
+            counts = ngram_counts(tokens, ORDER)
+            for n in range(min(size, ORDER)):
+                total[n] += size - n
+            for ngram in counts.keys() & clip.keys():
+                correct[len(ngram) - 1] += min(counts[ngram], clip[ngram])
+        precisions = [correct[n] / total[n] if total[n] else 0 for n in range(ORDER)]
+        if ref_len == 0:
+            # the script prints "BLEU = 0, 0/0/0/0 (BP=0, ...)" and exits with status 1
+            return DialectScore(self.name, 0.0, 0.0, [0.0] * ORDER, 0.0, hyp_len, 0,
+                                correct, total)
+        bp = 1
+        if hyp_len < ref_len:
+            if hyp_len == 0:
+                raise ToolError(f"{self.name}.perl dies on this input: Illegal division by "
+                                "zero (empty hypotheses, non-empty references)")
+            bp = math.exp(1 - ref_len / hyp_len)
+        bleu = bp * math.exp((_my_log(precisions[0]) + _my_log(precisions[1])
+                              + _my_log(precisions[2]) + _my_log(precisions[3])) / 4)
+        return DialectScore(
+            dialect=self.name, score=100 * bleu, bleu=100 * bleu,
+            precisions=[100 * p for p in precisions], bp=float(bp), sys_len=hyp_len,
+            ref_len=ref_len, counts=correct, totals=total)
