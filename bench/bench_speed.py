@@ -1,0 +1,248 @@
+"""truebleu (native core) vs sacreBLEU 2.6.0 vs bleuscore, side by side, one run.
+
+    python bench/bench_speed.py [--data ../shared/data/wmt21] [--repeat 5] [--quick]
+
+Data: every into-English system output of WMT21 (``*.X-en.hyp.*``) against
+its first reference (``*.X-en.ref.A.en``): ``corpus`` scores each system with
+its own call (as one would), ``corpus-onecall`` scores everything as one
+corpus in one call. Each measurement runs in its own
+subprocess, so each tool's peak RSS (``ru_maxrss``) is its own; the table also
+shows the RSS after loading the text, before scoring ("base"). Times are
+medians over ``--repeat`` runs (sacreBLEU loops: fewer, they are slow) and
+include everything a user call does (tokenizing, counting, scoring).
+Scores are compared: truebleu must equal sacreBLEU bit for bit.
+
+Prints markdown tables. Not a test: nothing fails because a machine is slow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared") / "data" / "wmt21"
+
+
+def read_lines(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def into_english(data: Path) -> list[tuple[list[str], list[str]]]:
+    """[(hypothesis lines, reference A lines)] for every X-en system output."""
+    systems = []
+    for ref_path in sorted((data / "references").glob("*-en.ref.A.en")):
+        prefix = ref_path.name.split(".ref.")[0]
+        ref = read_lines(ref_path)
+        for hyp_path in sorted((data / "system-outputs").glob(f"{prefix}.hyp.*")):
+            systems.append((read_lines(hyp_path), ref))
+    return systems
+
+
+def tokenizer_sets(data: Path, tok: str) -> list[tuple[list[str], list[str]]]:
+    if tok == "zh":
+        prefix, ref_name, limit = "newstest2021.en-zh", "newstest2021.en-zh.ref.A.zh", 10
+    else:
+        prefix, ref_name, limit = "newstest2021.de-en", "newstest2021.de-en.ref.A.en", 19
+    ref = read_lines(data / "references" / ref_name)
+    hyps = sorted((data / "system-outputs").glob(f"{prefix}.hyp.*"))[:limit]
+    return [(read_lines(p), ref) for p in hyps]
+
+
+def rss_kb() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+# ---------------------------------------------------------------- workers
+
+
+def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    if task.startswith("corpus") or task.startswith("tok-"):
+        tok = task[4:] if task.startswith("tok-") else "13a"
+        systems = into_english(data) if task.startswith("corpus") else tokenizer_sets(data, tok)
+        if task == "corpus-onecall":  # the whole set as one corpus: one call, one score
+            systems = [([h for hyps, _ in systems for h in hyps], [r for _, ref in systems for r in ref])]
+        base = rss_kb()
+        if tool == "sacrebleu":
+            import sacrebleu
+
+            def run():
+                return [sacrebleu.corpus_bleu(h, [r], tokenize=tok).score for h, r in systems]
+        elif tool == "bleuscore":
+            import bleuscore
+
+            def run():
+                return [bleuscore.compute(references=[[x] for x in r], predictions=h)["bleu"] * 100
+                        for h, r in systems]
+        elif tool == "truebleu-cached":
+            import truebleu
+
+            def run():
+                scores, metric, last = [], None, None
+                for h, r in systems:
+                    if r is not last:  # one BLEU(references=...) per test set
+                        metric, last = truebleu.BLEU(references=[r], tokenize=tok), r
+                    scores.append(metric.corpus_score(h).score)
+                return scores
+        else:
+            import truebleu
+
+            def run():
+                return [truebleu.corpus_bleu(h, [r], tokenize=tok).score for h, r in systems]
+        segments = sum(len(h) for h, _ in systems)
+    elif task == "sentence":
+        pairs = [(h, r) for hyps, ref in into_english(data) for h, r in zip(hyps, ref)][:20000]
+        base = rss_kb()
+        if tool == "sacrebleu":
+            import sacrebleu
+
+            def run():
+                return [sacrebleu.sentence_bleu(h, [r]).score for h, r in pairs]
+        else:
+            from truebleu.batch import sentence_scores
+
+            hyps = [h for h, _ in pairs]
+            refs = [[r] for _, r in pairs]
+
+            def run():
+                return sentence_scores(hyps, refs)
+        segments = len(pairs)
+    elif task == "matrix":
+        hyps, ref = into_english(data)[0]
+        a, b = hyps[:100], ref[:100]
+        base = rss_kb()
+        if tool == "sacrebleu":
+            import sacrebleu
+
+            def run():
+                return [sacrebleu.sentence_bleu(x, [y]).score for x in a for y in b]
+        else:
+            from truebleu.batch import pairwise_matrix
+
+            def run():
+                return [x for row in pairwise_matrix(a, b) for x in row]
+        segments = len(a) * len(b)
+    else:
+        raise ValueError(task)
+    times, scores = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        scores = run()
+        times.append(time.perf_counter() - start)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"times": times, "peak_kb": peak, "base_kb": base, "segments": segments,
+            "scores": [float(s).hex() for s in scores]}
+
+
+def measure(task: str, tool: str, data: Path, repeat: int) -> dict:
+    cmd = [sys.executable, __file__, "--worker", task, tool, "--data", str(data), "--repeat", str(repeat)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def import_time(runs: int) -> tuple[float, float]:
+    def once(code: str) -> float:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True)
+        return time.perf_counter() - start
+
+    bare, imp = [], []
+    for _ in range(runs):
+        bare.append(once("pass"))
+        imp.append(once("import truebleu"))
+    return statistics.median(bare), statistics.median(imp)
+
+
+# ---------------------------------------------------------------- report
+
+
+def fmt_s(t: float) -> str:
+    return f"{t * 1000:.1f} ms" if t < 1 else f"{t:.2f} s"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="one sacreBLEU run per task")
+    parser.add_argument("--worker", nargs=2, metavar=("TASK", "TOOL"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(*args.worker, args.data, args.repeat)))
+        return 0
+    if not (args.data / "system-outputs").is_dir():
+        print(f"no WMT21 data at {args.data}", file=sys.stderr)
+        return 2
+
+    import truebleu
+
+    slow = 1 if args.quick else 3
+    print(f"truebleu {truebleu.__version__} (backend: {truebleu.active_backend()}), "
+          f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
+    rows = []
+    mismatches = []
+
+    def compare(task, tools, reference="sacrebleu"):
+        results = {}
+        for tool, repeat in tools:
+            results[tool] = measure(task, tool, args.data, repeat)
+            print(f"  measured {task} / {tool}", file=sys.stderr)
+        ref = results[reference]
+        for tool, res in results.items():
+            if tool.startswith("truebleu") and res["scores"] != ref["scores"]:
+                mismatches.append(f"{task}: {tool} differs from {reference}")
+        base_t = statistics.median(ref["times"])
+        for tool, res in results.items():
+            t = statistics.median(res["times"])
+            rows.append((task, tool, res["segments"], t, base_t / t, res["peak_kb"], res["base_kb"]))
+        return results
+
+    corpus = compare("corpus", [("sacrebleu", slow), ("bleuscore", args.repeat),
+                                ("truebleu", args.repeat), ("truebleu-cached", args.repeat)])
+    onecall = compare("corpus-onecall", [("sacrebleu", 1), ("bleuscore", 1), ("truebleu", 3)])
+    compare("sentence", [("sacrebleu", slow), ("truebleu", args.repeat)])
+    compare("matrix", [("sacrebleu", slow), ("truebleu", args.repeat * 4)])
+    for tok in ("intl", "zh", "char"):
+        compare(f"tok-{tok}", [("sacrebleu", slow), ("truebleu", args.repeat)])
+
+    print("| task | tool | segments | median time | speed-up vs sacreBLEU | peak RSS | RSS after loading |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for task, tool, n, t, ratio, peak, base in rows:
+        print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {peak / 1024:.0f} MiB | {base / 1024:.0f} MiB |")
+
+    bs = statistics.median(corpus["bleuscore"]["times"])
+    tb = statistics.median(corpus["truebleu"]["times"])
+    tbc = statistics.median(corpus["truebleu-cached"]["times"])
+    print(f"\ncorpus: truebleu is {bs / tb:.1f}x faster than bleuscore ({bs / tbc:.1f}x with reference caching)")
+    sb_mem = corpus["sacrebleu"]["peak_kb"] - corpus["sacrebleu"]["base_kb"]
+    tb_mem = corpus["truebleu"]["peak_kb"] - corpus["truebleu"]["base_kb"]
+    print(f"corpus peak memory above the loaded text: sacreBLEU {sb_mem / 1024:.0f} MiB, "
+          f"truebleu {tb_mem / 1024:.0f} MiB ({sb_mem / max(tb_mem, 1):.1f}x less); "
+          f"total peak ratio {corpus['sacrebleu']['peak_kb'] / corpus['truebleu']['peak_kb']:.1f}x")
+
+    print(f"corpus as one call: peak RSS sacreBLEU {onecall['sacrebleu']['peak_kb'] / 1024:.0f} MiB, "
+          f"bleuscore {onecall['bleuscore']['peak_kb'] / 1024:.0f} MiB, "
+          f"truebleu {onecall['truebleu']['peak_kb'] / 1024:.0f} MiB "
+          f"({onecall['sacrebleu']['peak_kb'] / onecall['truebleu']['peak_kb']:.1f}x less than sacreBLEU)")
+    bare, imp = import_time(31)
+    print(f"import truebleu: {(imp - bare) * 1000:.1f} ms above a bare interpreter "
+          f"(median of 31: {imp * 1000:.1f} ms vs {bare * 1000:.1f} ms)")
+    print("scores identical to sacreBLEU: " + ("yes" if not mismatches else "NO: " + "; ".join(mismatches)))
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""Fuzz the compiled core against the pure-Python specification (not part of CI).
+
+Each input is one segment: a hypothesis, 0-6 references (sometimes many
+more), a tokenizer, lowercase on/off and an n-gram order 1-6, built from
+adversarial pieces (Unicode spaces, combining marks, astral characters,
+13a entities, ``<skipped>``, ``-\\n``, digits around ``.,-``, the characters
+of sacreBLEU's buggy zh ranges, case-changing characters ...). For every input
+the native statistics row and token lists must equal the Python backend's,
+through every entry point: prepare/statistics, the fused sentence path
+(references given as a str, or with None entries), and pairwise matrices.
+
+    python bench/fuzz_native.py -n 1000000 --seed 1 [--threads 2]
+
+Prints progress, and the first differing inputs (repr) if any; exit status 1
+on a difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from array import array
+
+from truebleu import _native_core as core
+from truebleu._native_backend import MODES, NativeBackend
+from truebleu.backends import PythonBackend, segment_tokens
+from truebleu.tokenizers import get_tokenizer
+
+SPACES = [chr(c) for c in range(0x10000) if chr(c).isspace()] + ["\u200b", "\ufeff"]
+PIECES = [
+    "&quot;", "&amp;", "&lt;", "&gt;", "&amp;quot;", "&", ";", "<skipped>", "<skip", "ped>",
+    "-\n", "\n", "-", ".", ",", "'", "3.5", "1,000", "12-", "-3", "a.", ".b", "..", ",,",
+    "İ", "Σ", "ς", "ß", "ẞ", "ǅ", "ΐ", "ﬃ", "K", "Å", "Ⅻ", "ⓐ", "𐐀", "𞤀",
+    "e\u0301", "\u0301", "\u20dd", "\u0345", "a\u0308\u0301",
+    "你", "好", "。", "，", "\u2001", "\u2013", "\u2014", "\u2026", "\u2a6d", "\u2a6e",
+    "\u2f81", "\u2fa1", "\u3000", "\uff0c", "\U00020000", "\U0002f800",
+    "😀", "👍🏽", "\U0001f1e9\U0001f1ea", "$", "%", "€", "¥", "©", "°", "½", "²", "٣", "۵",
+    "¡", "¿", "«", "»", "“", "”", "„", "‐", "—", "·", "՚", "؟", "।", "᭚", "\ud800", "\udfff",
+]
+WORDS = ["the", "The", "a", "cat", "CAT", "Cat", "sat", "on", "mat", "Haus", "ÉTÉ", "été",
+         "naïve", "x", "y", "1", "2", "99", "3.14", "U.S.", "e.g.", "don't", "o'clock",
+         "state-of-the-art", "mother-in-law", "2-3", "AT&T", "a/b", "c++", "#tag", "@user",
+         "www.example.com", "東京", "中文", "한국어", "ありがとう", "Ελλάδα", "ΣΟΦΟΣ", "мир"]
+
+
+def random_char(rng: random.Random) -> str:
+    r = rng.random()
+    if r < 0.5:
+        return chr(rng.randrange(32, 127))
+    if r < 0.7:
+        return chr(rng.randrange(0x80, 0x3000))
+    if r < 0.85:
+        return chr(rng.randrange(0x3000, 0x10000))
+    return chr(rng.randrange(0x10000, 0x110000))
+
+
+def random_text(rng: random.Random, vocab: list[str], max_parts: int) -> str:
+    parts = []
+    for _ in range(rng.randrange(max_parts + 1)):
+        r = rng.random()
+        if r < 0.45:
+            parts.append(rng.choice(vocab))
+        elif r < 0.65:
+            parts.append(rng.choice(PIECES))
+        elif r < 0.75:
+            parts.append(rng.choice(SPACES))
+        else:
+            parts.append(random_char(rng))
+        sep = rng.random()
+        if sep < 0.6:
+            parts.append(" ")
+        elif sep < 0.7:
+            parts.append(rng.choice(SPACES))
+    return "".join(parts)
+
+
+def random_case(rng: random.Random):
+    vocab = rng.sample(WORDS + PIECES, rng.randrange(2, 12))
+    long = rng.random() < 0.01
+    max_parts = 400 if long else rng.choice((3, 10, 30))
+    n_refs = rng.choice((0, 1, 1, 1, 2, 3, 4, 6)) if rng.random() > 0.005 else rng.randrange(50, 300)
+    hyp = random_text(rng, vocab, max_parts)
+    refs = [random_text(rng, vocab, max_parts) for _ in range(n_refs)]
+    if refs and rng.random() < 0.2:
+        refs[0] = hyp  # identical reference
+    return hyp, refs
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=100_000, help="number of inputs")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--batch", type=int, default=2000)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+
+    rng = random.Random(args.seed)
+    tokenizers = {name: get_tokenizer(name) for name in MODES}
+    native, python = NativeBackend(), PythonBackend()
+    done = differences = 0
+    start = time.time()
+    while done < args.n:
+        size = min(args.batch, args.n - done)
+        name = rng.choice(list(MODES))
+        tok = tokenizers[name]
+        lowercase = rng.random() < 0.5
+        order = rng.randrange(1, 7)
+        cases = [random_case(rng) for _ in range(size)]
+        hyps = [h for h, _ in cases]
+        refs = [r for _, r in cases]
+        got = native.statistics(hyps, native.prepare_references(refs, tok, lowercase, order),
+                                tok, lowercase, order, threads=args.threads)
+        want = python.statistics(hyps, python.prepare_references(refs, tok, lowercase, order),
+                                 tok, lowercase, order)
+        if got != want:
+            for i, (g, w) in enumerate(zip(got.rows(), want.rows())):
+                if g != w:
+                    differences += 1
+                    if differences <= 10:
+                        print(f"DIFF tok={name} lc={lowercase} order={order}\n"
+                              f"  hyp={hyps[i]!r}\n  refs={refs[i]!r}\n  native={g}\n  python={w}")
+        # the fused sentence path (str / None references) and the stream layout
+        rows = array("q", [0]) * len(want.data)
+        loose = [r[0] if len(r) == 1 and rng.random() < 0.5 else [None, *r] for r in refs]
+        core.sentence_statistics(hyps, loose, MODES[name], lowercase, order, args.threads, rows)
+        if rows != want.data:
+            differences += 1
+            print(f"SENTENCE PATH DIFF tok={name} lc={lowercase} order={order}")
+        # pairwise matrices: every pair of a small sample, one shared vocabulary
+        sample = hyps[:12] + [r[0] for r in refs[:12] if r]
+        shared = core.prepare([sample], MODES[name], lowercase, args.threads)
+        index = array("q", range(len(sample)))
+        cells = array("q", [0]) * (len(sample) ** 2 * (2 + 2 * order))
+        core.cross_statistics(shared, index, index, order, args.threads, cells, None, 3, 0.0, True)
+        prepared = python.prepare_references([[x] for x in sample], tok, lowercase, order)
+        expect = array("q")
+        for x in sample:
+            expect.extend(python.statistics([x] * len(sample), prepared, tok, lowercase, order).data)
+        if cells != expect:
+            differences += 1
+            print(f"MATRIX DIFF tok={name} lc={lowercase} order={order} sample={sample!r}")
+        # token sequences too, on a sample
+        for h in hyps[: size // 10]:
+            if core.tokenize(h, MODES[name], lowercase) != segment_tokens(h, tok, lowercase):
+                differences += 1
+                if differences <= 10:
+                    print(f"TOKENS DIFF tok={name} lc={lowercase} line={h!r}")
+        done += size
+        if done % (args.batch * 50) == 0 or done >= args.n:
+            rate = done / (time.time() - start)
+            print(f"{done} inputs, {differences} differences, {rate:.0f}/s", flush=True)
+    print(f"finished: {done} inputs, {differences} differences, {time.time() - start:.0f} s")
+    return 1 if differences else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Build the compiled core with AddressSanitizer + UndefinedBehaviorSanitizer in a
+# scratch copy of the repository and run the native tests (and a short fuzz) on it.
+#
+#   bench/sanitize.sh [python] [fuzz-inputs]
+#
+# The sanitizer runtime must be loaded before Python starts (LD_PRELOAD); leak
+# detection is off because the interpreter itself does not free everything at
+# exit (tests/test_native_leak.py checks our leaks). Any ASan/UBSan report aborts.
+set -euo pipefail
+PY=${1:-python}
+FUZZ_N=${2:-50000}
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d /tmp/truebleu-sanitize.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+cp -r "$REPO/src" "$REPO/tests" "$REPO/bench" "$REPO/setup.py" "$REPO/pyproject.toml" "$WORK/"
+[ -f "$REPO/README.md" ] && cp "$REPO/README.md" "$WORK/"
+find "$WORK/src" -name '*.so' -delete
+cd "$WORK"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+CFLAGS="$SAN -g -O1" LDFLAGS="$SAN" "$PY" setup.py -q build_ext --inplace
+ls src/truebleu/_native_core*.so >/dev/null
+
+ASAN_LIB=$(${CC:-gcc} -print-file-name=libasan.so)
+UBSAN_LIB=$(${CC:-gcc} -print-file-name=libubsan.so)
+export LD_PRELOAD="$ASAN_LIB $UBSAN_LIB"
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1:log_path=/tmp/truebleu-asan
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=/tmp/truebleu-ubsan
+export PYTHONMALLOC=malloc
+export PYTHONPATH="$WORK/src"
+export TRUEBLEU_SHARED="${TRUEBLEU_SHARED:-$(dirname "$REPO")/shared}"  # the WMT21 tests
+export HYPOTHESIS_STORAGE_DIRECTORY="$WORK/.hypothesis"
+
+"$PY" -c 'import truebleu._native_core as c, sys; print("sanitized core:", c.__file__)'
+rm -f /tmp/truebleu-asan.* /tmp/truebleu-ubsan.*
+report() { cat /tmp/truebleu-asan.* /tmp/truebleu-ubsan.* 2>/dev/null || true; }
+trap 'report; rm -rf "$WORK"' EXIT
+"$PY" -m pytest -q -p no:cacheprovider tests/test_native_tokenize.py tests/test_native_stats.py \
+    tests/test_native_batch.py tests/test_native_wmt21.py
+"$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
+echo "sanitizer run: OK"

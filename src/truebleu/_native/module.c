@@ -1,0 +1,1216 @@
+/* truebleu._native_core: the CPython bindings of the compiled core.
+ *
+ * Every entry point first collects what it needs while holding the GIL (new
+ * references to the strings, str.lower() results for non-ASCII text, buffer
+ * views), then releases the GIL and runs the work on worker threads. Workers
+ * take chunks of items from an atomic counter and write to disjoint rows, so
+ * the result does not depend on the number of threads.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb_core.h"
+
+/* ------------------------------------------------------------------ */
+/* Prepared: tokenized segments, reusable (reference caching)          */
+
+typedef struct {
+    PyObject_HEAD
+    tb_seg **segs;
+    Py_ssize_t n;
+    int mode, lowercase;
+    size_t nbytes;
+} PreparedObject;
+
+static void prepared_free_segs(tb_seg **segs, Py_ssize_t n)
+{
+    if (!segs)
+        return;
+    for (Py_ssize_t i = 0; i < n; i++)
+        free(segs[i]);
+    free(segs);
+}
+
+static void Prepared_dealloc(PreparedObject *self)
+{
+    prepared_free_segs(self->segs, self->n);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static Py_ssize_t Prepared_len(PreparedObject *self) { return self->n; }
+
+static PyObject *Prepared_tokens(PreparedObject *self, PyObject *args)
+{
+    /* the token strings of sequence `seq` of segment `index` (for tests) */
+    Py_ssize_t index, seq;
+    if (!PyArg_ParseTuple(args, "nn", &index, &seq))
+        return NULL;
+    if (index < 0 || index >= self->n) {
+        PyErr_SetString(PyExc_IndexError, "segment index out of range");
+        return NULL;
+    }
+    const tb_seg *s = self->segs[index];
+    if (seq < 0 || seq >= (Py_ssize_t)s->nseq) {
+        PyErr_SetString(PyExc_IndexError, "sequence index out of range");
+        return NULL;
+    }
+    size_t start = 0;
+    for (Py_ssize_t k = 0; k < seq; k++)
+        start += s->seq_len[k];
+    PyObject *out = PyList_New(s->seq_len[seq]);
+    if (!out)
+        return NULL;
+    for (uint32_t k = 0; k < s->seq_len[seq]; k++) {
+        const tb_tok *t = &s->vocab[s->ids[start + k]];
+        PyObject *str = PyUnicode_DecodeUTF8(s->bytes + t->off, t->len, "surrogatepass");
+        if (!str) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, k, str);
+    }
+    return out;
+}
+
+static PyObject *Prepared_get_nbytes(PreparedObject *self, void *closure)
+{
+    return PyLong_FromSize_t(self->nbytes);
+}
+
+static PyObject *Prepared_get_mode(PreparedObject *self, void *closure)
+{
+    return PyLong_FromLong(self->mode);
+}
+
+static PyObject *Prepared_get_lowercase(PreparedObject *self, void *closure)
+{
+    return PyBool_FromLong(self->lowercase);
+}
+
+static PyObject *Prepared_get_num_refs(PreparedObject *self, void *closure)
+{
+    /* references per segment: the common count, or -1 when it varies (sacreBLEU) */
+    long common = self->n ? (long)self->segs[0]->nseq : 0;
+    for (Py_ssize_t k = 1; k < self->n; k++)
+        if ((long)self->segs[k]->nseq != common)
+            return PyLong_FromLong(-1);
+    return PyLong_FromLong(common);
+}
+
+static PyMethodDef Prepared_methods[] = {
+    {"tokens", (PyCFunction)Prepared_tokens, METH_VARARGS,
+     "tokens(index, seq) -> list of the tokens of one sequence of one segment"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Prepared_getset[] = {
+    {"nbytes", (getter)Prepared_get_nbytes, NULL, "memory held by the segments", NULL},
+    {"mode", (getter)Prepared_get_mode, NULL, "tokenizer mode number", NULL},
+    {"lowercase", (getter)Prepared_get_lowercase, NULL, "whether text was lowercased", NULL},
+    {"num_refs", (getter)Prepared_get_num_refs, NULL, "references per segment (-1: varies)", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PySequenceMethods Prepared_as_sequence = {
+    .sq_length = (lenfunc)Prepared_len,
+};
+
+static PyTypeObject PreparedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "truebleu._native_core.Prepared",
+    .tp_doc = "Tokenized segments (token ids over a per-segment vocabulary), built by prepare().",
+    .tp_basicsize = sizeof(PreparedObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = (destructor)Prepared_dealloc,
+    .tp_as_sequence = &Prepared_as_sequence,
+    .tp_methods = Prepared_methods,
+    .tp_getset = Prepared_getset,
+};
+
+/* ------------------------------------------------------------------ */
+/* collecting strings under the GIL                                    */
+
+typedef struct {
+    PyObject **objs;   /* owned references */
+    tb_text *texts;
+    Py_ssize_t n;
+} text_list;
+
+static void text_list_free(text_list *t)
+{
+    if (t->objs) {
+        for (Py_ssize_t i = 0; i < t->n; i++)
+            Py_XDECREF(t->objs[i]);
+    }
+    PyMem_Free(t->objs);
+    PyMem_Free(t->texts);
+    t->objs = NULL;
+    t->texts = NULL;
+    t->n = 0;
+}
+
+static PyObject *str_lower_name;
+
+/* A tuple copy of seq (str.lower() of a str subclass may run code that
+ * mutates a list while we hold pointers into it). */
+static PyObject *as_tuple(PyObject *seq, const char *message)
+{
+    if (PyTuple_CheckExact(seq))
+        return Py_NewRef(seq);
+    PyObject *t = PySequence_Tuple(seq);
+    if (!t && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, message);
+    }
+    return t;
+}
+
+/* Store line (a str) at index i, lowercased as str.lower() would when asked. */
+static int text_list_set(text_list *t, Py_ssize_t i, PyObject *line, int lowercase)
+{
+    if (!PyUnicode_Check(line)) {
+        PyErr_Format(PyExc_TypeError, "segments must be str, got %.100s", Py_TYPE(line)->tp_name);
+        return -1;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(line) < 0)
+        return -1;
+#endif
+    int ascii_lower = 0;
+    if (lowercase && PyUnicode_IS_ASCII(line)) {
+        ascii_lower = 1;  /* str.lower() of ASCII text only maps A-Z */
+        Py_INCREF(line);
+    } else if (lowercase) {
+        line = PyObject_CallMethodNoArgs(line, str_lower_name);
+        if (!line)
+            return -1;
+        if (!PyUnicode_Check(line)) {
+            PyErr_SetString(PyExc_TypeError, "str.lower() did not return a str");
+            Py_DECREF(line);
+            return -1;
+        }
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(line) < 0) {
+            Py_DECREF(line);
+            return -1;
+        }
+#endif
+    } else {
+        Py_INCREF(line);
+    }
+    t->objs[i] = line;
+    t->texts[i].data = PyUnicode_DATA(line);
+    t->texts[i].length = (size_t)PyUnicode_GET_LENGTH(line);
+    t->texts[i].kind = PyUnicode_KIND(line);
+    t->texts[i].ascii_lower = ascii_lower;
+    return 0;
+}
+
+static int text_list_alloc(text_list *t, Py_ssize_t n)
+{
+    t->n = n;
+    t->objs = PyMem_Calloc(n ? n : 1, sizeof(PyObject *));
+    t->texts = PyMem_Calloc(n ? n : 1, sizeof(tb_text));
+    if (!t->objs || !t->texts) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* worker threads                                                      */
+
+/* A team of threads for one job. Helpers are detached: one that the OS
+ * schedules only after the work is done finds nothing left and leaves, so a
+ * busy machine never makes the caller wait for a thread to start. The job
+ * lives on the heap (team first) and is freed by whoever holds it last. */
+typedef struct team {
+    atomic_int refs, active, closed;
+    void (*body)(struct team *);
+} team;
+
+static void *team_helper(void *arg)
+{
+    team *t = arg;
+    atomic_fetch_add(&t->active, 1);
+    if (!atomic_load(&t->closed))
+        t->body(t);  /* claims work items until there are none */
+    atomic_fetch_sub(&t->active, 1);
+    if (atomic_fetch_sub(&t->refs, 1) == 1)
+        free(t);
+    return NULL;
+}
+
+#define MAX_THREADS 256
+
+/* Runs t->body on this thread and up to nthreads - 1 helpers; returns when
+ * every work item is done. Then read the results and call team_release(). */
+static void team_run(team *t, int nthreads)
+{
+    atomic_init(&t->refs, 1);
+    atomic_init(&t->active, 0);
+    atomic_init(&t->closed, 0);
+    if (nthreads > MAX_THREADS)
+        nthreads = MAX_THREADS;
+    if (nthreads > 1) {
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        for (int k = 1; k < nthreads; k++) {
+            pthread_t tid;
+            atomic_fetch_add(&t->refs, 1);
+            if (pthread_create(&tid, &attr, team_helper, t) != 0) {
+                atomic_fetch_sub(&t->refs, 1);
+                break;  /* fewer threads: the same result, later */
+            }
+        }
+        pthread_attr_destroy(&attr);
+    }
+    t->body(t);
+    /* every item is claimed now; wait for the helpers still working on one */
+    atomic_store(&t->closed, 1);
+    while (atomic_load(&t->active) > 0)
+        sched_yield();
+}
+
+static void team_release(team *t)
+{
+    if (atomic_fetch_sub(&t->refs, 1) == 1)
+        free(t);
+}
+
+enum job_kind { JOB_PREPARE, JOB_STATS, JOB_PAIRS, JOB_SENT };
+
+typedef struct {
+    team t;  /* first: the job is the team's heap block */
+    enum job_kind kind;
+    size_t nitems, chunk;
+    atomic_size_t next;
+    atomic_int failed;
+    int mode, max_order;
+    /* JOB_PREPARE */
+    const tb_text *texts;
+    const Py_ssize_t *offsets;     /* segment k has texts[offsets[k] .. offsets[k+1]) */
+    tb_seg **out_segs;
+    /* JOB_STATS */
+    tb_seg *const *ref_segs;
+    int64_t *out_rows;
+    /* JOB_SENT: hypothesis k (texts[k]) against ref_texts[offsets[k] .. offsets[k+1]) */
+    const tb_text *ref_texts;
+    /* JOB_PAIRS */
+    tb_seg *const *hyp_segs;
+    const int64_t *hyp_index, *ref_index;  /* NULL, NULL: all pairs, hyp-major */
+    size_t n_ref_segs;
+} job;
+
+static void run_items(job *j, tb_builder *b, tb_builder *b2, tb_matcher *m, size_t lo, size_t hi)
+{
+    const size_t width = 2 + 2 * (size_t)j->max_order;
+    for (size_t k = lo; k < hi && !atomic_load_explicit(&j->failed, memory_order_relaxed); k++) {
+        int rc = 0;
+        if (j->kind == JOB_PREPARE) {
+            tb_builder_reset(b);
+            for (Py_ssize_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
+                rc = tb_builder_add_line(b, &j->texts[t], j->mode);
+            if (rc == 0) {
+                j->out_segs[k] = tb_builder_freeze(b);
+                rc = j->out_segs[k] ? 0 : -1;
+            }
+        } else if (j->kind == JOB_STATS) {
+            tb_builder_reset(b);
+            b->lookup = j->ref_segs[k];  /* hypothesis tokens straight to reference ids */
+            rc = tb_builder_add_line(b, &j->texts[k], j->mode);
+            b->lookup = NULL;
+            if (rc == 0)
+                rc = tb_segment_row_ids(m, b->ids, (uint32_t)b->nids, j->ref_segs[k], j->max_order,
+                                        j->out_rows + k * width);
+        } else if (j->kind == JOB_SENT) {
+            /* the references in b, the hypothesis in b2 as ids of b's vocabulary */
+            tb_builder_reset(b);
+            for (Py_ssize_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
+                rc = tb_builder_add_line(b, &j->ref_texts[t], j->mode);
+            if (rc == 0) {
+                tb_seg ref;
+                tb_builder_view(b, &ref);
+                tb_builder_reset(b2);
+                b2->lookup = &ref;
+                rc = tb_builder_add_line(b2, &j->texts[k], j->mode);
+                b2->lookup = NULL;
+                if (rc == 0)
+                    rc = tb_segment_row_ids(m, b2->ids, (uint32_t)b2->nids, &ref, j->max_order,
+                                            j->out_rows + k * width);
+            }
+        } else {
+            size_t h, r;
+            if (j->hyp_index) {
+                h = (size_t)j->hyp_index[k];
+                r = (size_t)j->ref_index[k];
+            } else {
+                h = k / j->n_ref_segs;
+                r = k % j->n_ref_segs;
+            }
+            rc = tb_segment_row(m, j->hyp_segs[h], j->ref_segs[r], j->max_order, j->out_rows + k * width);
+        }
+        if (rc < 0)
+            atomic_store(&j->failed, 1);
+    }
+}
+
+static void job_body(team *t)
+{
+    job *j = (job *)t;
+    tb_builder b, b2;
+    tb_matcher m;
+    tb_builder_init(&b);
+    tb_builder_init(&b2);
+    tb_matcher_init(&m);
+    for (;;) {
+        size_t lo = atomic_fetch_add(&j->next, j->chunk);
+        if (lo >= j->nitems || atomic_load(&j->failed))
+            break;
+        size_t hi = lo + j->chunk < j->nitems ? lo + j->chunk : j->nitems;
+        run_items(j, &b, &b2, &m, lo, hi);
+    }
+    tb_builder_free(&b);
+    tb_builder_free(&b2);
+    tb_matcher_free(&m);
+}
+
+/* Runs a copy of the job on up to `threads` threads, the calling one included.
+ * 0 on success, -1 on out of memory. Call without the GIL. */
+static int run_job(const job *spec, int threads)
+{
+    size_t nchunks = (spec->nitems + spec->chunk - 1) / spec->chunk;
+    if (threads < 1)
+        threads = 1;
+    if ((size_t)threads > nchunks)
+        threads = nchunks ? (int)(nchunks < MAX_THREADS ? nchunks : MAX_THREADS) : 1;
+    job *j = malloc(sizeof(job));
+    if (!j)
+        return -1;
+    memcpy(j, spec, sizeof(job));
+    atomic_init(&j->next, 0);
+    atomic_init(&j->failed, 0);
+    j->t.body = job_body;
+    team_run(&j->t, threads);
+    int rc = atomic_load(&j->failed) ? -1 : 0;
+    team_release(&j->t);
+    return rc;
+}
+
+static void job_init(job *j, enum job_kind kind, size_t nitems, size_t chunk)
+{
+    memset(j, 0, sizeof(*j));
+    j->kind = kind;
+    j->nitems = nitems;
+    j->chunk = chunk;
+    atomic_init(&j->next, 0);
+    atomic_init(&j->failed, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* argument helpers                                                    */
+
+static int check_mode(int mode)
+{
+    if (mode < TB_NONE || mode > TB_CHAR) {
+        PyErr_Format(PyExc_ValueError, "unknown tokenizer mode %d", mode);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_order(int max_order)
+{
+    if (max_order < 1 || max_order > 1000) {
+        PyErr_Format(PyExc_ValueError, "max_order must be between 1 and 1000, got %d", max_order);
+        return -1;
+    }
+    return 0;
+}
+
+/* A writable buffer of exactly `count` int64 items. */
+static int get_out_buffer(PyObject *obj, Py_buffer *view, size_t count)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if ((size_t)view->len != count * sizeof(int64_t)) {
+        PyErr_Format(PyExc_ValueError, "output buffer holds %zd bytes, expected %zu",
+                     view->len, count * sizeof(int64_t));
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* prepare(segments, mode, lowercase, threads) -> Prepared             */
+
+/* The strings of every segment, in order: segment k is texts[offsets[k] ..
+ * offsets[k+1]). With loose, a str segment is one reference and None entries
+ * are dropped. On error: -1 with an exception; free with gathered_free. */
+typedef struct {
+    text_list texts;
+    Py_ssize_t *offsets;
+    Py_ssize_t nseg;
+} gathered;
+
+static void gathered_free(gathered *g)
+{
+    text_list_free(&g->texts);
+    PyMem_Free(g->offsets);
+    g->offsets = NULL;
+}
+
+static int gather_segments(PyObject *segments, int lowercase, int loose, gathered *g)
+{
+    memset(g, 0, sizeof(*g));
+    PyObject *outer = as_tuple(segments, "segments must be a sequence of sequences of str");
+    if (!outer)
+        return -1;
+    Py_ssize_t nseg = PyTuple_GET_SIZE(outer);
+    int rc = -1;
+    PyObject **inner = PyMem_Calloc(nseg ? nseg : 1, sizeof(PyObject *));
+    g->offsets = PyMem_Malloc((nseg + 1) * sizeof(Py_ssize_t));
+    g->nseg = nseg;
+    if (!inner || !g->offsets) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    g->offsets[0] = 0;
+    for (Py_ssize_t k = 0; k < nseg; k++) {
+        PyObject *refs = PyTuple_GET_ITEM(outer, k);
+        if (PyUnicode_Check(refs)) {
+            if (!loose) {
+                PyErr_SetString(PyExc_TypeError, "each segment must be a sequence of str, not a str");
+                goto done;
+            }
+            inner[k] = PyTuple_Pack(1, refs);
+        } else {
+            inner[k] = as_tuple(refs, "each segment must be a sequence of str");
+        }
+        if (!inner[k])
+            goto done;
+        Py_ssize_t count = PyTuple_GET_SIZE(inner[k]);
+        if (loose)
+            for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(inner[k]); r++)
+                count -= PyTuple_GET_ITEM(inner[k], r) == Py_None;
+        g->offsets[k + 1] = g->offsets[k] + count;
+    }
+    if (text_list_alloc(&g->texts, g->offsets[nseg]) < 0)
+        goto done;
+    for (Py_ssize_t k = 0; k < nseg; k++) {
+        Py_ssize_t t = g->offsets[k];
+        for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(inner[k]); r++) {
+            PyObject *line = PyTuple_GET_ITEM(inner[k], r);
+            if (loose && line == Py_None)
+                continue;
+            if (text_list_set(&g->texts, t++, line, lowercase) < 0)
+                goto done;
+        }
+    }
+    rc = 0;
+done:
+    if (inner) {
+        for (Py_ssize_t k = 0; k < nseg; k++)
+            Py_XDECREF(inner[k]);
+        PyMem_Free(inner);
+    }
+    Py_DECREF(outer);
+    if (rc < 0)
+        gathered_free(g);
+    return rc;
+}
+
+static PyObject *core_prepare(PyObject *module, PyObject *args)
+{
+    PyObject *segments;
+    int mode, lowercase, threads, loose = 0;
+    if (!PyArg_ParseTuple(args, "Oipi|p", &segments, &mode, &lowercase, &threads, &loose))
+        return NULL;
+    if (check_mode(mode) < 0)
+        return NULL;
+    gathered g;
+    if (gather_segments(segments, lowercase, loose, &g) < 0)
+        return NULL;
+    Py_ssize_t nseg = g.nseg;
+    PreparedObject *result = NULL;
+    tb_seg **segs = calloc(nseg ? nseg : 1, sizeof(tb_seg *));
+    if (!segs) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    job j;
+    job_init(&j, JOB_PREPARE, (size_t)nseg, 16);
+    j.mode = mode;
+    j.texts = g.texts.texts;
+    j.offsets = g.offsets;
+    j.out_segs = segs;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = run_job(&j, threads);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyObject_New(PreparedObject, &PreparedType);
+    if (!result)
+        goto done;
+    result->segs = segs;
+    result->n = nseg;
+    result->mode = mode;
+    result->lowercase = lowercase;
+    result->nbytes = 0;
+    for (Py_ssize_t k = 0; k < nseg; k++)
+        result->nbytes += sizeof(tb_seg) + (segs[k]->vcap + segs[k]->nseq + segs[k]->ntok) * 4 +
+                          segs[k]->nvocab * sizeof(tb_tok) + segs[k]->nbytes;
+    segs = NULL;
+done:
+    prepared_free_segs(segs, nseg);
+    gathered_free(&g);
+    return (PyObject *)result;
+}
+
+/* sentence_statistics(hyps, refs_per_hyp, mode, lowercase, max_order, threads, out)
+ * prepare() (loose) and statistics() in one pass: each worker tokenizes a
+ * segment's references and then its hypothesis, with nothing kept. */
+static PyObject *core_sentence_statistics(PyObject *module, PyObject *args)
+{
+    PyObject *hyps, *refs, *out;
+    int mode, lowercase, max_order, threads;
+    if (!PyArg_ParseTuple(args, "OOipiiO", &hyps, &refs, &mode, &lowercase, &max_order, &threads, &out))
+        return NULL;
+    if (check_mode(mode) < 0 || check_order(max_order) < 0)
+        return NULL;
+    PyObject *seq = as_tuple(hyps, "hypotheses must be a sequence of str");
+    if (!seq)
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    gathered g = {0};
+    text_list texts = {0};
+    Py_buffer view = {0};
+    PyObject *result = NULL;
+    if (gather_segments(refs, lowercase, 1, &g) < 0)
+        goto done;
+    if (g.nseg != n) {
+        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", n, g.nseg);
+        goto done;
+    }
+    if (text_list_alloc(&texts, n) < 0)
+        goto done;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (text_list_set(&texts, k, PyTuple_GET_ITEM(seq, k), lowercase) < 0)
+            goto done;
+    if (get_out_buffer(out, &view, (size_t)n * (2 + 2 * (size_t)max_order)) < 0)
+        goto done;
+    job j;
+    job_init(&j, JOB_SENT, (size_t)n, 32);
+    j.mode = mode;
+    j.max_order = max_order;
+    j.texts = texts.texts;
+    j.ref_texts = g.texts.texts;
+    j.offsets = g.offsets;
+    j.out_rows = view.buf;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = run_job(&j, threads);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    if (view.obj)
+        PyBuffer_Release(&view);
+    text_list_free(&texts);
+    gathered_free(&g);
+    Py_DECREF(seq);
+    return result;
+}
+
+/* prepare_streams(streams, mode, lowercase, threads) -> Prepared
+ * sacreBLEU's layout: one sequence per reference set, all of the same length;
+ * None marks a missing reference (dropped). Saves building segment lists in Python. */
+static PyObject *core_prepare_streams(PyObject *module, PyObject *args)
+{
+    PyObject *streams_obj;
+    int mode, lowercase, threads;
+    if (!PyArg_ParseTuple(args, "Oipi", &streams_obj, &mode, &lowercase, &threads))
+        return NULL;
+    PyObject *streams = as_tuple(streams_obj, "streams must be a sequence of sequences of str");
+    if (!streams)
+        return NULL;
+    Py_ssize_t ns = PyTuple_GET_SIZE(streams), n = 0;
+    PyObject *segments = NULL, *result = NULL;
+    PyObject **cols = PyMem_Calloc(ns ? ns : 1, sizeof(PyObject *));
+    if (!cols) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t s = 0; s < ns; s++) {
+        PyObject *st = PyTuple_GET_ITEM(streams, s);
+        if (PyUnicode_Check(st)) {
+            PyErr_SetString(PyExc_TypeError, "each stream must be a sequence of str, not a str");
+            goto done;
+        }
+        cols[s] = as_tuple(st, "each stream must be a sequence of str");
+        if (!cols[s])
+            goto done;
+        if (s == 0)
+            n = PyTuple_GET_SIZE(cols[0]);
+        else if (PyTuple_GET_SIZE(cols[s]) != n) {
+            PyErr_Format(PyExc_ValueError, "reference streams differ in length: %zd and %zd",
+                         n, PyTuple_GET_SIZE(cols[s]));
+            goto done;
+        }
+    }
+    segments = PyList_New(n);
+    if (!segments)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t count = 0;
+        for (Py_ssize_t s = 0; s < ns; s++)
+            count += PyTuple_GET_ITEM(cols[s], i) != Py_None;
+        PyObject *seg = PyTuple_New(count);
+        if (!seg)
+            goto done;
+        for (Py_ssize_t s = 0, k = 0; s < ns; s++) {
+            PyObject *line = PyTuple_GET_ITEM(cols[s], i);
+            if (line != Py_None)
+                PyTuple_SET_ITEM(seg, k++, Py_NewRef(line));
+        }
+        PyList_SET_ITEM(segments, i, seg);
+    }
+    PyObject *call = Py_BuildValue("(Oiii)", segments, mode, lowercase, threads);
+    if (call) {
+        result = core_prepare(module, call);
+        Py_DECREF(call);
+    }
+done:
+    if (cols) {
+        for (Py_ssize_t s = 0; s < ns; s++)
+            Py_XDECREF(cols[s]);
+        PyMem_Free(cols);
+    }
+    Py_XDECREF(segments);
+    Py_DECREF(streams);
+    return result;
+}
+
+/* ------------------------------------------------------------------ */
+/* statistics(hyps, prepared, mode, lowercase, max_order, threads, out) */
+
+static PyObject *core_statistics(PyObject *module, PyObject *args)
+{
+    PyObject *hyps, *out;
+    PreparedObject *prep;
+    int mode, lowercase, max_order, threads;
+    if (!PyArg_ParseTuple(args, "OO!ipiiO", &hyps, &PreparedType, &prep, &mode, &lowercase,
+                          &max_order, &threads, &out))
+        return NULL;
+    if (check_mode(mode) < 0 || check_order(max_order) < 0)
+        return NULL;
+    PyObject *seq = as_tuple(hyps, "hypotheses must be a sequence of str");
+    if (!seq)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    text_list texts = {0};
+    Py_buffer view = {0};
+    PyObject *result = NULL;
+    if (n != prep->n) {
+        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference segments", n, prep->n);
+        goto done;
+    }
+    if (text_list_alloc(&texts, n) < 0)
+        goto done;
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (text_list_set(&texts, k, items[k], lowercase) < 0)
+            goto done;
+    if (get_out_buffer(out, &view, (size_t)n * (2 + 2 * (size_t)max_order)) < 0)
+        goto done;
+    job j;
+    job_init(&j, JOB_STATS, (size_t)n, 32);
+    j.mode = mode;
+    j.max_order = max_order;
+    j.texts = texts.texts;
+    j.ref_segs = prep->segs;
+    j.out_rows = view.buf;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = run_job(&j, threads);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    if (view.obj)
+        PyBuffer_Release(&view);
+    text_list_free(&texts);
+    Py_DECREF(seq);
+    return result;
+}
+
+/* ------------------------------------------------------------------ */
+/* pair_statistics(hyp_prep, ref_prep, hyp_index, ref_index, max_order, threads, out)
+ * Row p compares sequence 0 of hyp segment hyp_index[p] with every sequence
+ * of ref segment ref_index[p]; with both indexes None, all pairs hyp-major. */
+
+static PyObject *core_pair_statistics(PyObject *module, PyObject *args)
+{
+    PreparedObject *hp, *rp;
+    PyObject *hidx_obj, *ridx_obj, *out;
+    int max_order, threads;
+    if (!PyArg_ParseTuple(args, "O!O!OOiiO", &PreparedType, &hp, &PreparedType, &rp, &hidx_obj,
+                          &ridx_obj, &max_order, &threads, &out))
+        return NULL;
+    if (check_order(max_order) < 0)
+        return NULL;
+    Py_buffer hv = {0}, rv = {0}, view = {0};
+    PyObject *result = NULL;
+    size_t npairs;
+    const int64_t *hidx = NULL, *ridx = NULL;
+    if (hidx_obj == Py_None && ridx_obj == Py_None) {
+        npairs = (size_t)hp->n * (size_t)rp->n;
+    } else {
+        if (PyObject_GetBuffer(hidx_obj, &hv, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0 ||
+            PyObject_GetBuffer(ridx_obj, &rv, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+            goto done;
+        if (hv.itemsize != 8 || rv.itemsize != 8 || !hv.format || !rv.format ||
+            strcmp(hv.format, "q") != 0 || strcmp(rv.format, "q") != 0 || hv.len != rv.len) {
+            PyErr_SetString(PyExc_TypeError, "indexes must be two int64 ('q') buffers of equal length");
+            goto done;
+        }
+        npairs = (size_t)hv.len / 8;
+        hidx = hv.buf;
+        ridx = rv.buf;
+        for (size_t p = 0; p < npairs; p++) {
+            if (hidx[p] < 0 || hidx[p] >= hp->n || ridx[p] < 0 || ridx[p] >= rp->n) {
+                PyErr_Format(PyExc_IndexError, "pair %zu refers to a missing segment", p);
+                goto done;
+            }
+        }
+    }
+    if (get_out_buffer(out, &view, npairs * (2 + 2 * (size_t)max_order)) < 0)
+        goto done;
+    if (npairs) {
+        job j;
+        job_init(&j, JOB_PAIRS, npairs, 256);
+        j.max_order = max_order;
+        j.hyp_segs = hp->segs;
+        j.ref_segs = rp->segs;
+        j.hyp_index = hidx;
+        j.ref_index = ridx;
+        j.n_ref_segs = (size_t)rp->n;
+        j.out_rows = view.buf;
+        int rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = run_job(&j, threads);
+        Py_END_ALLOW_THREADS
+        if (rc < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    result = Py_NewRef(Py_None);
+done:
+    if (hv.obj)
+        PyBuffer_Release(&hv);
+    if (rv.obj)
+        PyBuffer_Release(&rv);
+    if (view.obj)
+        PyBuffer_Release(&view);
+    return result;
+}
+
+/* ------------------------------------------------------------------ */
+/* bleu_scores(rows, max_order, smooth, smooth_value, effective_order, out)
+ * sacreBLEU's compute_bleu for each row, operation for operation. Exact
+ * only where Python's float sum() adds left to right (before 3.12);
+ * SUM_IS_PLAIN tells Python whether to use it. */
+
+enum { SMOOTH_NONE = 0, SMOOTH_FLOOR = 1, SMOOTH_ADDK = 2, SMOOTH_EXP = 3 };
+
+static double bleu_of_row(const int64_t *row, int N, int smooth, double smooth_value, int effective_order,
+                          double *prec)
+{
+    const int64_t *correct = row + 2, *total = row + 2 + N;
+    int64_t sys_len = row[0], ref_len = row[1];
+    double bp = 1.0;
+    if (sys_len < ref_len)
+        bp = sys_len > 0 ? exp(1 - (double)ref_len / (double)sys_len) : 0.0;
+    int any = 0;
+    for (int i = 0; i < N; i++)
+        any |= correct[i] != 0;
+    if (!any)
+        return 0.0;
+    for (int i = 0; i < N; i++)
+        prec[i] = 0.0;
+    double divisor = 1.0;
+    int eff_order = N;
+    for (int n = 1; n <= N; n++) {
+        double c = (double)correct[n - 1], t = (double)total[n - 1];
+        if (smooth == SMOOTH_ADDK && n > 1) {
+            c += smooth_value;
+            t += smooth_value;
+        }
+        if (t == 0)
+            break;
+        if (effective_order)
+            eff_order = n;
+        if (c == 0) {
+            if (smooth == SMOOTH_EXP) {
+                divisor *= 2;
+                prec[n - 1] = 100. / (divisor * t);
+            } else if (smooth == SMOOTH_FLOOR) {
+                prec[n - 1] = 100. * smooth_value / t;
+            }
+        } else {
+            prec[n - 1] = 100. * c / t;
+        }
+    }
+    double sum = 0.0;
+    for (int i = 0; i < eff_order; i++)
+        sum += prec[i] == 0.0 ? -9999999999.0 : log(prec[i]);
+    return bp * exp(sum / eff_order);
+}
+
+static PyObject *core_bleu_scores(PyObject *module, PyObject *args)
+{
+    PyObject *rows_obj, *out;
+    int max_order, smooth, effective_order;
+    double smooth_value;
+    if (!PyArg_ParseTuple(args, "OiidpO", &rows_obj, &max_order, &smooth, &smooth_value,
+                          &effective_order, &out))
+        return NULL;
+    if (check_order(max_order) < 0)
+        return NULL;
+    if (smooth < SMOOTH_NONE || smooth > SMOOTH_EXP) {
+        PyErr_SetString(PyExc_ValueError, "unknown smoothing code");
+        return NULL;
+    }
+    Py_buffer rv = {0}, ov = {0};
+    PyObject *result = NULL;
+    double *prec = NULL;
+    size_t width = 2 + 2 * (size_t)max_order;
+    if (PyObject_GetBuffer(rows_obj, &rv, PyBUF_C_CONTIGUOUS) < 0)
+        goto done;
+    if (rv.itemsize != 8 || (size_t)rv.len % (8 * width)) {
+        PyErr_SetString(PyExc_ValueError, "rows must be an int64 buffer of whole rows");
+        goto done;
+    }
+    size_t n = (size_t)rv.len / (8 * width);
+    if (PyObject_GetBuffer(out, &ov, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        goto done;
+    if ((size_t)ov.len != n * sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "output buffer must hold one double per row");
+        goto done;
+    }
+    prec = PyMem_Malloc(max_order * sizeof(double));
+    if (!prec) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const int64_t *rows = rv.buf;
+    double *scores = ov.buf;
+    for (size_t i = 0; i < n; i++)
+        scores[i] = bleu_of_row(rows + i * width, max_order, smooth, smooth_value, effective_order, prec);
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(prec);
+    if (rv.obj)
+        PyBuffer_Release(&rv);
+    if (ov.obj)
+        PyBuffer_Release(&ov);
+    return result;
+}
+
+/* ------------------------------------------------------------------ */
+/* cross_statistics(prepared, a_index, b_index, max_order, threads, rows, scores,
+ *                  smooth, smooth_value, effective_order)
+ * prepared holds ONE segment whose sequences are the distinct strings. Row
+ * i * len(b) + j: sequence a_index[i] against the single reference
+ * b_index[j]; with `scores` (a double buffer, or None) also its BLEU. */
+
+typedef struct {
+    team t;  /* first: the job is the team's heap block */
+    const tb_profiles *prof;
+    const int64_t *a, *b;
+    size_t na, nb, width;
+    int64_t *rows;
+    double *scores;
+    int smooth, effective_order, max_order;
+    double smooth_value;
+    atomic_size_t next;
+    atomic_int failed;
+} cross_job;
+
+static void cross_body(team *t)
+{
+    cross_job *j = (cross_job *)t;
+    uint32_t *cnt = NULL;
+    double *prec = NULL;
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->na || atomic_load(&j->failed))
+            break;
+        if (!cnt) {  /* only after a claim: late helpers must not touch the job's data */
+            cnt = calloc(tb_profiles_nids(j->prof) + 1, sizeof(uint32_t));
+            prec = malloc(((size_t)j->max_order + 1) * sizeof(double));
+            if (!cnt || !prec) {
+                atomic_store(&j->failed, 1);
+                break;
+            }
+        }
+        uint32_t h = (uint32_t)j->a[i];
+        tb_profiles_load(j->prof, h, cnt);
+        for (size_t k = 0; k < j->nb; k++) {
+            size_t cell = i * j->nb + k;
+            int64_t *row = j->rows + cell * j->width;
+            tb_profiles_row(j->prof, h, (uint32_t)j->b[k], cnt, row);
+            if (j->scores)
+                j->scores[cell] = bleu_of_row(row, j->max_order, j->smooth, j->smooth_value,
+                                              j->effective_order, prec);
+        }
+        tb_profiles_unload(j->prof, h, cnt);
+    }
+    free(cnt);
+    free(prec);
+}
+
+static int get_index_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t limit)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (view->itemsize != 8 || !view->format || strcmp(view->format, "q") != 0) {
+        PyErr_SetString(PyExc_TypeError, "indexes must be int64 ('q') buffers");
+        return -1;
+    }
+    const int64_t *x = view->buf;
+    for (Py_ssize_t k = 0; k < view->len / 8; k++) {
+        if (x[k] < 0 || x[k] >= limit) {
+            PyErr_SetString(PyExc_IndexError, "index refers to a missing sequence");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
+{
+    PreparedObject *prep;
+    PyObject *a_obj, *b_obj, *rows_obj, *scores_obj;
+    int max_order, threads, smooth, effective_order;
+    double smooth_value;
+    if (!PyArg_ParseTuple(args, "O!OOiiOOidp", &PreparedType, &prep, &a_obj, &b_obj, &max_order,
+                          &threads, &rows_obj, &scores_obj, &smooth, &smooth_value, &effective_order))
+        return NULL;
+    if (check_order(max_order) < 0)
+        return NULL;
+    if (prep->n != 1) {
+        PyErr_SetString(PyExc_ValueError, "cross_statistics needs a Prepared with one segment");
+        return NULL;
+    }
+    if (smooth < SMOOTH_NONE || smooth > SMOOTH_EXP) {
+        PyErr_SetString(PyExc_ValueError, "unknown smoothing code");
+        return NULL;
+    }
+    Py_buffer av = {0}, bv = {0}, rv = {0}, sv = {0};
+    PyObject *result = NULL;
+    tb_profiles *prof = NULL;
+    const tb_seg *seg = prep->segs[0];
+    if (get_index_buffer(a_obj, &av, seg->nseq) < 0 || get_index_buffer(b_obj, &bv, seg->nseq) < 0)
+        goto done;
+    size_t na = (size_t)av.len / 8, nb = (size_t)bv.len / 8;
+    if (get_out_buffer(rows_obj, &rv, na * nb * (2 + 2 * (size_t)max_order)) < 0)
+        goto done;
+    if (scores_obj != Py_None) {
+        if (PyObject_GetBuffer(scores_obj, &sv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+            goto done;
+        if ((size_t)sv.len != na * nb * sizeof(double)) {
+            PyErr_SetString(PyExc_ValueError, "scores buffer must hold one double per cell");
+            goto done;
+        }
+    }
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    prof = tb_profiles_build(seg, max_order);
+    if (!prof) {
+        failed = 1;
+    } else if (na && nb) {
+        cross_job *j = calloc(1, sizeof(cross_job));
+        if (!j) {
+            failed = 1;
+        } else {
+            j->t.body = cross_body;
+            j->prof = prof;
+            j->a = av.buf;
+            j->b = bv.buf;
+            j->na = na;
+            j->nb = nb;
+            j->width = 2 + 2 * (size_t)max_order;
+            j->rows = rv.buf;
+            j->scores = sv.obj ? sv.buf : NULL;
+            j->smooth = smooth;
+            j->smooth_value = smooth_value;
+            j->effective_order = effective_order;
+            j->max_order = max_order;
+            atomic_init(&j->next, 0);
+            atomic_init(&j->failed, 0);
+            /* cells are cheap (~0.15 us): more threads only pay off for larger matrices */
+            int nthreads = threads < 1 ? 1 : threads;
+            if ((size_t)nthreads > na)
+                nthreads = (int)na;
+            if (na * nb < 4096)
+                nthreads = 1;
+            team_run(&j->t, nthreads);
+            failed = atomic_load(&j->failed);
+            team_release(&j->t);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    tb_profiles_free(prof);
+    if (av.obj)
+        PyBuffer_Release(&av);
+    if (bv.obj)
+        PyBuffer_Release(&bv);
+    if (rv.obj)
+        PyBuffer_Release(&rv);
+    if (sv.obj)
+        PyBuffer_Release(&sv);
+    return result;
+}
+
+/* ------------------------------------------------------------------ */
+/* tokenize(line, mode, lowercase) -> list[str]   (tests, debugging)   */
+
+static PyObject *core_tokenize(PyObject *module, PyObject *args)
+{
+    PyObject *line;
+    int mode, lowercase;
+    if (!PyArg_ParseTuple(args, "Oip", &line, &mode, &lowercase))
+        return NULL;
+    if (check_mode(mode) < 0)
+        return NULL;
+    text_list texts = {0};
+    if (text_list_alloc(&texts, 1) < 0 || text_list_set(&texts, 0, line, lowercase) < 0) {
+        text_list_free(&texts);
+        return NULL;
+    }
+    tb_builder b;
+    tb_builder_init(&b);
+    int rc = tb_builder_add_line(&b, &texts.texts[0], mode);
+    PyObject *out = NULL;
+    if (rc < 0) {
+        PyErr_NoMemory();
+    } else if ((out = PyList_New(b.nids)) != NULL) {
+        for (size_t k = 0; k < b.nids; k++) {
+            const tb_tok *t = &b.vocab[b.ids[k]];
+            PyObject *s = PyUnicode_DecodeUTF8(b.bytes + t->off, t->len, "surrogatepass");
+            if (!s) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, k, s);
+        }
+    }
+    tb_builder_free(&b);
+    text_list_free(&texts);
+    return out;
+}
+
+/* class_table() -> bytes: per code point, intl bits (1 P, 2 S, 4 N) | 8 zh Chinese */
+static PyObject *core_class_table(PyObject *module, PyObject *noargs)
+{
+    PyObject *out = PyBytes_FromStringAndSize(NULL, 0x110000);
+    if (!out)
+        return NULL;
+    char *p = PyBytes_AS_STRING(out);
+    for (uint32_t c = 0; c < 0x110000; c++)
+        p[c] = (char)(tb_char_class(c) | (tb_is_chinese(c) ? 8 : 0));
+    return out;
+}
+
+static PyMethodDef core_methods[] = {
+    {"prepare", core_prepare, METH_VARARGS,
+     "prepare(segments, mode, lowercase, threads, loose=False) -> Prepared\n\n"
+     "Tokenize every string of every segment (a sequence of str) once. With loose,\n"
+     "a str segment is one reference and None entries are dropped."},
+    {"sentence_statistics", core_sentence_statistics, METH_VARARGS,
+     "sentence_statistics(hypotheses, references_per_hyp, mode, lowercase, max_order, threads, out)\n\n"
+     "prepare(references_per_hyp, loose=True) and statistics() in one pass, keeping nothing."},
+    {"prepare_streams", core_prepare_streams, METH_VARARGS,
+     "prepare_streams(streams, mode, lowercase, threads) -> Prepared\n\n"
+     "prepare() for sacreBLEU-style reference streams (None = missing reference)."},
+    {"statistics", core_statistics, METH_VARARGS,
+     "statistics(hypotheses, prepared, mode, lowercase, max_order, threads, out) -> None\n\n"
+     "Fill `out` (int64 buffer, one row per hypothesis) with BLEU statistics."},
+    {"pair_statistics", core_pair_statistics, METH_VARARGS,
+     "pair_statistics(hyp_prepared, ref_prepared, hyp_index, ref_index, max_order, threads, out)\n\n"
+     "Statistics of chosen (hypothesis segment, reference segment) pairs; all pairs when\n"
+     "both indexes are None."},
+    {"cross_statistics", core_cross_statistics, METH_VARARGS,
+     "cross_statistics(prepared, a_index, b_index, max_order, threads, rows, scores, smooth,\n"
+     "                 smooth_value, effective_order)\n\n"
+     "Single-reference statistics (and BLEU, when `scores` is a buffer) of every pair of\n"
+     "sequences a_index[i], b_index[j] of the one segment of `prepared`, row-major."},
+    {"bleu_scores", core_bleu_scores, METH_VARARGS,
+     "bleu_scores(rows, max_order, smooth, smooth_value, effective_order, out)\n\n"
+     "sacreBLEU's compute_bleu per statistics row (smooth: 0 none, 1 floor, 2 add-k, 3 exp)."},
+    {"tokenize", core_tokenize, METH_VARARGS,
+     "tokenize(line, mode, lowercase) -> list of tokens (as segment_tokens)"},
+    {"class_table", core_class_table, METH_NOARGS,
+     "class_table() -> bytes of 0x110000 character classes (1 P, 2 S, 4 N, 8 zh)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "truebleu._native_core",
+    .m_doc = "truebleu's compiled core: tokenizing, n-gram counting and clipping.",
+    .m_size = -1,
+    .m_methods = core_methods,
+};
+
+PyMODINIT_FUNC PyInit__native_core(void)
+{
+    if (PyType_Ready(&PreparedType) < 0)
+        return NULL;
+    tb_init_tables();
+    str_lower_name = PyUnicode_InternFromString("lower");
+    if (!str_lower_name)
+        return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&PreparedType);
+    if (PyModule_AddObject(m, "Prepared", (PyObject *)&PreparedType) < 0 ||
+        PyModule_AddIntConstant(m, "MODE_NONE", TB_NONE) < 0 ||
+        PyModule_AddIntConstant(m, "MODE_13A", TB_13A) < 0 ||
+        PyModule_AddIntConstant(m, "MODE_INTL", TB_INTL) < 0 ||
+        PyModule_AddIntConstant(m, "MODE_ZH", TB_ZH) < 0 ||
+        PyModule_AddIntConstant(m, "MODE_CHAR", TB_CHAR) < 0 ||
+        PyModule_AddIntConstant(m, "SUM_IS_PLAIN", PY_VERSION_HEX < 0x030C0000) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,108 @@
+/* truebleu compiled core: shared types.
+ *
+ * Pipeline for one segment, all without the GIL:
+ *   str (PyUnicode data) -> code points (uint32) -> tokenizer passes ->
+ *   whitespace split -> tokens as UTF-8 bytes in a per-segment vocabulary ->
+ *   token-id sequences -> n-gram ids (exact 64-bit keys) -> statistics row.
+ */
+#ifndef TRUEBLEU_CORE_H
+#define TRUEBLEU_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TB_ABSENT UINT32_MAX  /* a token id meaning: not in the vocabulary */
+
+enum tb_mode { TB_NONE = 0, TB_13A = 1, TB_INTL = 2, TB_ZH = 3, TB_CHAR = 4 };
+
+/* A growable array of code points. */
+typedef struct {
+    uint32_t *a;
+    size_t n, cap;
+} tb_u32buf;
+
+/* One vocabulary entry: the token's bytes are bytes[off .. off+len). */
+typedef struct {
+    uint32_t hash, off, len;
+} tb_tok;
+
+/* A tokenized segment: nseq token sequences (the references, or the one
+ * hypothesis) over a vocabulary local to the segment. Read-only once built. */
+typedef struct {
+    uint32_t nseq, nvocab, ntok, nbytes, vcap;
+    const uint32_t *vslots;    /* vocabulary hash (vcap slots, power of 2): id + 1, 0 = empty */
+    const uint32_t *seq_len;   /* nseq lengths, in tokens */
+    const uint32_t *ids;       /* ntok ids, the sequences one after another */
+    const tb_tok *vocab;       /* nvocab entries */
+    const char *bytes;         /* nbytes of UTF-8 */
+} tb_seg;
+
+/* Scratch state of one thread for tokenizing lines into a segment. */
+typedef struct {
+    tb_u32buf cp, tmp, tmp2;           /* code points of the current line, pass buffers */
+    size_t line_tokens;                /* tokens of the line being added */
+    char *bytes; size_t nbytes, bytes_cap;
+    tb_tok *vocab; size_t nvocab, vocab_cap;
+    uint32_t *slots; size_t slots_cap; /* vocabulary hash: id + 1, 0 = empty */
+    uint32_t *ids; size_t nids, ids_cap;
+    uint32_t *seq_len; size_t nseq, seq_cap;
+    const tb_seg *lookup;              /* if set: ids are this segment's ids (TB_ABSENT if not there) */
+} tb_builder;
+
+/* Scratch state of one thread for matching a hypothesis against references. */
+typedef struct {
+    uint32_t *hmap; size_t hmap_cap;           /* hyp vocab id -> ref vocab id or NONE */
+    uint8_t *in_hyp; size_t in_hyp_cap;        /* ref vocab id -> occurs in the hypothesis */
+    uint32_t *hyp_ids; size_t hyp_ids_cap;     /* hypothesis as ref vocab ids */
+    uint32_t *ng_slots; size_t ng_slots_cap;   /* n-gram hash: id + 1, 0 = empty */
+    uint64_t *ng_keys; size_t ng_keys_cap;     /* key of n-gram id (V + i) */
+    uint32_t *clip, *cur, *hcount; size_t counts_cap;
+    uint32_t *touched; size_t touched_cap;
+} tb_matcher;
+
+/* A line of text as the tokenizer sees it (PyUnicode storage, read without the GIL). */
+typedef struct {
+    const void *data;
+    size_t length;
+    int kind;          /* 1, 2 or 4 bytes per code point */
+    int ascii_lower;   /* lowercase ASCII letters while reading (str was ASCII) */
+} tb_text;
+
+/* tokenize.c */
+void tb_init_tables(void);  /* once, at module import */
+void tb_builder_init(tb_builder *b);
+void tb_builder_free(tb_builder *b);
+void tb_builder_reset(tb_builder *b);
+/* Tokenizes one line and appends it as a new sequence. 0 on success, -1 on out of memory. */
+int tb_builder_add_line(tb_builder *b, const tb_text *text, int mode);
+/* A view of the builder's content (valid until the builder changes). */
+void tb_builder_view(const tb_builder *b, tb_seg *out);
+/* A malloc'ed copy of the builder's content (one block; free() it). NULL on out of memory. */
+tb_seg *tb_builder_freeze(const tb_builder *b);
+/* Id of a token in seg's vocabulary, or TB_ABSENT. */
+uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash);
+int tb_char_class(uint32_t cp);       /* intl classes: 1 P, 2 S, 4 N */
+int tb_is_chinese(uint32_t cp);
+
+/* ngram.c */
+void tb_matcher_init(tb_matcher *m);
+void tb_matcher_free(tb_matcher *m);
+/* One statistics row [hyp_len, ref_len, matches_1..N, totals_1..N] of the
+ * first sequence of hyp against every sequence of ref. 0 ok, -1 out of memory. */
+int tb_segment_row(tb_matcher *m, const tb_seg *hyp, const tb_seg *ref,
+                   int max_order, int64_t *row);
+/* The same for a hypothesis already written as ref's ids (TB_ABSENT: not in ref). */
+int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
+                       int max_order, int64_t *row);
+
+
+/* matrix.c: n-gram profiles of the sequences of one segment (shared vocabulary) */
+typedef struct tb_profiles tb_profiles;
+tb_profiles *tb_profiles_build(const tb_seg *seg, int max_order);  /* NULL: out of memory */
+void tb_profiles_free(tb_profiles *p);
+uint32_t tb_profiles_nids(const tb_profiles *p);
+void tb_profiles_load(const tb_profiles *p, uint32_t h, uint32_t *cnt);   /* cnt[id] = count in h */
+void tb_profiles_unload(const tb_profiles *p, uint32_t h, uint32_t *cnt); /* back to zeros */
+void tb_profiles_row(const tb_profiles *p, uint32_t h, uint32_t r, const uint32_t *cnt, int64_t *row);
+
+#endif

@@ -1,0 +1,729 @@
+/* Native tokenizers: the same token sequences as the modules of truebleu/tokenizers/.
+ *
+ * Each regex rule of the Python tokenizers is a two-character pattern, so
+ * re.sub's left-to-right, non-overlapping scan is replayed exactly by a loop
+ * that looks at (s[i], s[i+1]) and, on a match, emits the replacement and
+ * moves on by two. Passes whose trigger characters are absent are skipped.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb_core.h"
+#include "unicode_tables.h"
+
+/* ------------------------------------------------------------------ */
+/* growable buffers                                                    */
+
+static int grow(void **p, size_t *cap, size_t need, size_t elsize)
+{
+    if (need <= *cap)
+        return 0;
+    size_t ncap = *cap ? *cap : 64;
+    while (ncap < need)
+        ncap *= 2;
+    void *q = realloc(*p, ncap * elsize);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = ncap;
+    return 0;
+}
+
+#define GROW(ptr, cap, need) grow((void **)&(ptr), &(cap), (need), sizeof(*(ptr)))
+
+static int u32_reserve(tb_u32buf *b, size_t need) { return GROW(b->a, b->cap, need); }
+
+static void u32_swap(tb_u32buf *x, tb_u32buf *y)
+{
+    tb_u32buf t = *x;
+    *x = *y;
+    *y = t;
+}
+
+/* ------------------------------------------------------------------ */
+/* character classes                                                   */
+
+static inline int is_space(uint32_t c)
+{
+    /* exactly the set of str.split() / str.strip() / str.isspace() */
+    return Py_UNICODE_ISSPACE((Py_UCS4)c);
+}
+
+static inline int is_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+
+/* ASCII classes for the scanners: one lookup per character */
+enum { A_SPACE = 1, A_SYMBOL = 2, A_HARD = 4 };
+static uint8_t ascii_class[128];
+
+static void init_ascii_class(void)
+{
+    for (uint32_t c = 0; c < 128; c++) {
+        uint8_t k = 0;
+        if (Py_UNICODE_ISSPACE(c))
+            k |= A_SPACE;
+        if ((c >= 0x20 && c <= 0x26) || (c >= 0x28 && c <= 0x2B) || c == 0x2F ||
+            (c >= 0x3A && c <= 0x40) || (c >= 0x5B && c <= 0x60) || (c >= 0x7B && c <= 0x7E))
+            k |= A_SYMBOL;
+        if (c == '.' || c == ',' || c == '-')
+            k |= A_HARD;
+        ascii_class[c] = k;
+    }
+}
+
+/* 13a rule 1: the ASCII symbols that get a space on both sides (c < 128) */
+static inline int is_13a_symbol(uint32_t c) { return ascii_class[c] & A_SYMBOL; }
+
+int tb_char_class(uint32_t cp)
+{
+    if (cp < 256)
+        return tb_latin1_class[cp];
+    size_t lo = 0, hi = TB_N_CLASS_RANGES;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cp < tb_class_ranges[mid].first)
+            hi = mid;
+        else if (cp > tb_class_ranges[mid].last)
+            lo = mid + 1;
+        else
+            return tb_class_ranges[mid].cls;
+    }
+    return 0;
+}
+
+/* tok_zh.py CHINESE_RANGES, including sacreBLEU's two mistyped ranges */
+int tb_is_chinese(uint32_t c)
+{
+    if (c < 0x2001 || c > 0xFFEF)
+        return 0;
+    return (c >= 0x3400 && c <= 0x4DB5) || (c >= 0x4E00 && c <= 0x9FA5) ||
+           (c >= 0x9FA6 && c <= 0x9FBB) || (c >= 0xF900 && c <= 0xFA2D) ||
+           (c >= 0xFA30 && c <= 0xFA6A) || (c >= 0xFA70 && c <= 0xFAD9) ||
+           (c >= 0x2001 && c <= 0x2A6D) || (c >= 0x2F81 && c <= 0x2FA1) ||
+           (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x2E80 && c <= 0x2EFF) ||
+           (c >= 0x3000 && c <= 0x303F) || (c >= 0x31C0 && c <= 0x31EF) ||
+           (c >= 0x2F00 && c <= 0x2FDF) || (c >= 0x2FF0 && c <= 0x2FFF) ||
+           (c >= 0x3100 && c <= 0x312F) || (c >= 0x31A0 && c <= 0x31BF) ||
+           (c >= 0xFE10 && c <= 0xFE1F) || (c >= 0xFE30 && c <= 0xFE4F) ||
+           (c >= 0x2600 && c <= 0x26FF) || (c >= 0x2700 && c <= 0x27BF) ||
+           (c >= 0x3200 && c <= 0x32FF) || (c >= 0x3300 && c <= 0x33FF);
+}
+
+/* ------------------------------------------------------------------ */
+/* whole-line passes (13a's replacements): read b->cp, write b->tmp, swap */
+
+/* str.replace(pat, rep) with a one-character (or empty) replacement */
+static int replace_all(tb_builder *b, const char *pat, int rep)
+{
+    size_t plen = strlen(pat), n = b->cp.n;
+    const uint32_t *s = b->cp.a;
+    if (u32_reserve(&b->tmp, n + 1) < 0)
+        return -1;
+    uint32_t *o = b->tmp.a;
+    size_t k = 0, i = 0;
+    while (i < n) {
+        if (s[i] == (uint32_t)(unsigned char)pat[0] && i + plen <= n) {
+            size_t j = 1;
+            while (j < plen && s[i + j] == (uint32_t)(unsigned char)pat[j])
+                j++;
+            if (j == plen) {
+                if (rep >= 0)
+                    o[k++] = (uint32_t)rep;
+                i += plen;
+                continue;
+            }
+        }
+        o[k++] = s[i++];
+    }
+    b->tmp.n = k;
+    u32_swap(&b->cp, &b->tmp);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the two-character rules, on a short buffer: s[0..n) -> o, returns the new length.
+ * o must hold 2 * n code points. */
+
+/* 13a rule 2: ([^0-9])([.,]) -> "\1 \2 " */
+static size_t rule_13a_2(const uint32_t *s, size_t n, uint32_t *o)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        if (i + 1 < n && !is_digit(s[i]) && (s[i + 1] == '.' || s[i + 1] == ',')) {
+            o[k++] = s[i];
+            o[k++] = ' ';
+            o[k++] = s[i + 1];
+            o[k++] = ' ';
+            i += 2;
+        } else {
+            o[k++] = s[i++];
+        }
+    }
+    return k;
+}
+
+/* 13a rule 3: ([.,])([^0-9]) -> " \1 \2" */
+static size_t rule_13a_3(const uint32_t *s, size_t n, uint32_t *o)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        if (i + 1 < n && (s[i] == '.' || s[i] == ',') && !is_digit(s[i + 1])) {
+            o[k++] = ' ';
+            o[k++] = s[i];
+            o[k++] = ' ';
+            o[k++] = s[i + 1];
+            i += 2;
+        } else {
+            o[k++] = s[i++];
+        }
+    }
+    return k;
+}
+
+/* 13a rule 4: ([0-9])(-) -> "\1 \2 " */
+static size_t rule_13a_4(const uint32_t *s, size_t n, uint32_t *o)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        if (i + 1 < n && is_digit(s[i]) && s[i + 1] == '-') {
+            o[k++] = s[i];
+            o[k++] = ' ';
+            o[k++] = '-';
+            o[k++] = ' ';
+            i += 2;
+        } else {
+            o[k++] = s[i++];
+        }
+    }
+    return k;
+}
+
+static inline int cls(uint32_t c) { return c < 256 ? tb_latin1_class[c] : tb_char_class(c); }
+
+/* intl rule 1: (\P{N})(\p{P}) -> "\1 \2 " */
+static size_t rule_intl_1(const uint32_t *s, size_t n, uint32_t *o)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        if (i + 1 < n && !(cls(s[i]) & 4) && (cls(s[i + 1]) & 1)) {
+            o[k++] = s[i];
+            o[k++] = ' ';
+            o[k++] = s[i + 1];
+            o[k++] = ' ';
+            i += 2;
+        } else {
+            o[k++] = s[i++];
+        }
+    }
+    return k;
+}
+
+/* intl rule 2: (\p{P})(\P{N}) -> " \1 \2" */
+static size_t rule_intl_2(const uint32_t *s, size_t n, uint32_t *o)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        if (i + 1 < n && (cls(s[i]) & 1) && !(cls(s[i + 1]) & 4)) {
+            o[k++] = ' ';
+            o[k++] = s[i];
+            o[k++] = ' ';
+            o[k++] = s[i + 1];
+            i += 2;
+        } else {
+            o[k++] = s[i++];
+        }
+    }
+    return k;
+}
+
+/* ------------------------------------------------------------------ */
+/* emitting tokens                                                     */
+
+static int emit(tb_builder *b, const uint32_t *s, size_t len);
+
+/* s[0..n) holds no whitespace but the ' ' the rules inserted: one token per run */
+static int emit_space_separated(tb_builder *b, const uint32_t *s, size_t n, int split_symbols)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (s[i] == ' ') {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && s[j] != ' ')
+            j++;
+        if (split_symbols) {  /* intl rule 3: every \p{S} becomes a token of its own */
+            size_t start = i;
+            for (size_t k = i; k < j; k++) {
+                if (cls(s[k]) & 2) {
+                    if (k > start && emit(b, s + start, k - start) < 0)
+                        return -1;
+                    if (emit(b, s + k, 1) < 0)
+                        return -1;
+                    start = k + 1;
+                }
+            }
+            if (j > start && emit(b, s + start, j - start) < 0)
+                return -1;
+        } else if (emit(b, s + i, j - i) < 0) {
+            return -1;
+        }
+        i = j;
+    }
+    return 0;
+}
+
+/* Room for the rules on a stretch of n code points plus two context spaces. */
+static int reserve_small(tb_builder *b, size_t n, int passes)
+{
+    size_t need = (n + 2) << passes;
+    return (u32_reserve(&b->tmp, need) < 0 || u32_reserve(&b->tmp2, need) < 0) ? -1 : 0;
+}
+
+/*
+ * Why stretches: whitespace is neither a digit nor [.,-] (13a) and neither
+ * \p{N} nor \p{P} (intl), so no rule can use it except as the non-digit /
+ * non-number side of a pair, and a rule never needs whitespace as the *second*
+ * character to decide where the next match starts. Replaying the rules on one
+ * stretch between whitespace, with a space standing for the whitespace on
+ * each side (when there is one), therefore gives exactly the spaces the rules
+ * give on the whole line.
+ */
+static int hard_13a(tb_builder *b, const uint32_t *s, size_t n, int before, int after)
+{
+    if (reserve_small(b, n, 3) < 0)
+        return -1;
+    uint32_t *x = b->tmp.a, *y = b->tmp2.a;
+    size_t k = 0;
+    if (before)
+        x[k++] = ' ';
+    memcpy(x + k, s, n * sizeof(uint32_t));
+    k += n;
+    if (after)
+        x[k++] = ' ';
+    k = rule_13a_2(x, k, y);
+    k = rule_13a_3(y, k, x);
+    k = rule_13a_4(x, k, y);
+    return emit_space_separated(b, y, k, 0);
+}
+
+/* 13a rule 1 symbols and (zh) Chinese characters are tokens on their own;
+ * `padded` says the line was written as f" {line} ". */
+static int scan_13a(tb_builder *b, const uint32_t *s, size_t n, int padded, int zh)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint32_t c = s[i];
+        if (is_space(c)) {
+            i++;
+            continue;
+        }
+        if ((c < 0x80 && is_13a_symbol(c)) || (zh && tb_is_chinese(c))) {
+            if (emit(b, s + i, 1) < 0)
+                return -1;
+            i++;
+            continue;
+        }
+        size_t j = i;
+        int hard = 0;
+        while (j < n) {
+            uint32_t d = s[j];
+            if (d < 0x80) {
+                uint8_t k = ascii_class[d];
+                if (k & (A_SYMBOL | A_SPACE))
+                    break;
+                hard |= k;
+            } else if (is_space(d) || (zh && tb_is_chinese(d))) {
+                break;
+            }
+            j++;
+        }
+        int rc = hard ? hard_13a(b, s + i, j - i, padded || i > 0, padded || j < n)
+                      : emit(b, s + i, j - i);
+        if (rc < 0)
+            return -1;
+        i = j;
+    }
+    return 0;
+}
+
+static int tokenize_13a(tb_builder *b)
+{
+    int has_lt = 0, has_nl = 0, has_amp = 0;
+    for (size_t i = 0; i < b->cp.n; i++) {
+        uint32_t c = b->cp.a[i];
+        has_lt |= c == '<';
+        has_nl |= c == '\n';
+        has_amp |= c == '&';
+    }
+    if (has_lt && replace_all(b, "<skipped>", -1) < 0)
+        return -1;
+    if (has_nl && (replace_all(b, "-\n", -1) < 0 || replace_all(b, "\n", ' ') < 0))
+        return -1;
+    /* the removals above neither create nor remove an '&' */
+    if (has_amp) {
+        if (replace_all(b, "&quot;", '"') < 0 || replace_all(b, "&amp;", '&') < 0 ||
+            replace_all(b, "&lt;", '<') < 0 || replace_all(b, "&gt;", '>') < 0)
+            return -1;
+    }
+    return scan_13a(b, b->cp.a, b->cp.n, 1, 0);
+}
+
+static int tokenize_zh(tb_builder *b)
+{
+    /* line.strip(): the trailing side is already stripped by the caller */
+    size_t start = 0, n = b->cp.n;
+    while (start < n && is_space(b->cp.a[start]))
+        start++;
+    return scan_13a(b, b->cp.a + start, n - start, 0, 1);
+}
+
+static int hard_intl(tb_builder *b, const uint32_t *s, size_t n, int before, int after)
+{
+    if (reserve_small(b, n, 2) < 0)
+        return -1;
+    uint32_t *x = b->tmp.a, *y = b->tmp2.a;
+    size_t k = 0;
+    if (before)
+        x[k++] = ' ';
+    memcpy(x + k, s, n * sizeof(uint32_t));
+    k += n;
+    if (after)
+        x[k++] = ' ';
+    k = rule_intl_1(x, k, y);
+    k = rule_intl_2(y, k, x);
+    return emit_space_separated(b, x, k, 1);
+}
+
+static int tokenize_intl(tb_builder *b)
+{
+    const uint32_t *s = b->cp.a;
+    size_t n = b->cp.n, i = 0;
+    while (i < n) {
+        if (is_space(s[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        int punct = 0;
+        while (j < n && !is_space(s[j]))
+            punct |= cls(s[j++]) & 1;
+        int rc = punct ? hard_intl(b, s + i, j - i, i > 0, j < n)
+                       : emit_space_separated(b, s + i, j - i, 1);
+        if (rc < 0)
+            return -1;
+        i = j;
+    }
+    return 0;
+}
+
+static int tokenize_none(tb_builder *b)
+{
+    const uint32_t *s = b->cp.a;
+    size_t n = b->cp.n, i = 0;
+    while (i < n) {
+        if (is_space(s[i])) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < n && (s[j] < 0x80 ? !(ascii_class[s[j]] & A_SPACE) : !is_space(s[j])))
+            j++;
+        if (emit(b, s + i, j - i) < 0)
+            return -1;
+        i = j;
+    }
+    return 0;
+}
+
+static int tokenize_char(tb_builder *b)
+{
+    for (size_t i = 0; i < b->cp.n; i++)
+        if (!is_space(b->cp.a[i]) && emit(b, b->cp.a + i, 1) < 0)
+            return -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* vocabulary                                                          */
+
+static inline uint32_t hash_bytes(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w |= (uint64_t)p[i] << (8 * i);
+    h = (h ^ w) * 0x94D049BB133111EBull;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return (uint32_t)(h >> 32);
+}
+
+static int vocab_rehash(tb_builder *b, size_t ncap)
+{
+    uint32_t *slots = calloc(ncap, sizeof(uint32_t));
+    if (!slots)
+        return -1;
+    for (size_t id = 0; id < b->nvocab; id++) {
+        size_t j = b->vocab[id].hash & (ncap - 1);
+        while (slots[j])
+            j = (j + 1) & (ncap - 1);
+        slots[j] = (uint32_t)id + 1;
+    }
+    free(b->slots);
+    b->slots = slots;
+    b->slots_cap = ncap;
+    return 0;
+}
+
+/* Id of the token just written at bytes[off .. nbytes); adds it if new. */
+static int64_t vocab_intern(tb_builder *b, size_t off)
+{
+    size_t len = b->nbytes - off;
+    const char *tok = b->bytes + off;
+    uint32_t h = hash_bytes((const unsigned char *)tok, len);
+    if ((b->nvocab + 1) * 2 > b->slots_cap &&
+        vocab_rehash(b, b->slots_cap ? b->slots_cap * 2 : 64) < 0)
+        return -1;
+    size_t mask = b->slots_cap - 1, j = h & mask;
+    while (b->slots[j]) {
+        const tb_tok *e = &b->vocab[b->slots[j] - 1];
+        if (e->hash == h && e->len == len && memcmp(b->bytes + e->off, tok, len) == 0) {
+            b->nbytes = off;  /* known token: drop the copy */
+            return b->slots[j] - 1;
+        }
+        j = (j + 1) & mask;
+    }
+    if (b->nvocab >= UINT32_MAX - 1 || b->nbytes >= UINT32_MAX)
+        return -1;
+    if (GROW(b->vocab, b->vocab_cap, b->nvocab + 1) < 0)
+        return -1;
+    b->vocab[b->nvocab] = (tb_tok){h, (uint32_t)off, (uint32_t)len};
+    b->slots[j] = (uint32_t)b->nvocab + 1;
+    return (int64_t)b->nvocab++;
+}
+
+uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
+{
+    if (!seg->vcap)
+        return TB_ABSENT;
+    size_t mask = seg->vcap - 1, j = hash & mask;
+    uint32_t s;
+    while ((s = seg->vslots[j]) != 0) {
+        const tb_tok *e = &seg->vocab[s - 1];
+        if (e->hash == hash && e->len == len && memcmp(seg->bytes + e->off, tok, len) == 0)
+            return s - 1;
+        j = (j + 1) & mask;
+    }
+    return TB_ABSENT;
+}
+
+static inline size_t utf8_put(char *o, uint32_t c)
+{
+    if (c < 0x80) {
+        o[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        o[0] = (char)(0xC0 | (c >> 6));
+        o[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {  /* lone surrogates included: only equality matters */
+        o[0] = (char)(0xE0 | (c >> 12));
+        o[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (c >> 18));
+    o[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* Appends one token (UTF-8) to the current sequence. */
+static int emit(tb_builder *b, const uint32_t *s, size_t len)
+{
+    size_t off = b->nbytes;
+    if (grow((void **)&b->bytes, &b->bytes_cap, off + 4 * len, 1) < 0)
+        return -1;
+    char *o = b->bytes + off;
+    size_t k = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < 0x80)
+            o[k++] = (char)s[i];
+        else
+            k += utf8_put(o + k, s[i]);
+    }
+    int64_t id;
+    if (b->lookup) {  /* a hypothesis: only its ids in the reference vocabulary matter */
+        id = tb_seg_find(b->lookup, o, (uint32_t)k, hash_bytes((const unsigned char *)o, k));
+    } else {
+        b->nbytes = off + k;
+        id = vocab_intern(b, off);
+    }
+    if (id < 0 || GROW(b->ids, b->ids_cap, b->nids + 1) < 0)
+        return -1;
+    b->ids[b->nids++] = (uint32_t)id;
+    b->line_tokens++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* builder                                                             */
+
+void tb_builder_init(tb_builder *b) { memset(b, 0, sizeof(*b)); }
+
+void tb_init_tables(void) { init_ascii_class(); }
+
+void tb_builder_free(tb_builder *b)
+{
+    free(b->cp.a);
+    free(b->tmp.a);
+    free(b->tmp2.a);
+    free(b->bytes);
+    free(b->vocab);
+    free(b->slots);
+    free(b->ids);
+    free(b->seq_len);
+    memset(b, 0, sizeof(*b));
+}
+
+void tb_builder_reset(tb_builder *b)
+{
+    if (b->nvocab * 16 >= b->slots_cap) {
+        if (b->slots)
+            memset(b->slots, 0, b->slots_cap * sizeof(uint32_t));
+    } else {
+        /* a table grown by one long line: clear only our slots, newest first,
+         * so that each probe path is still intact when it is walked */
+        size_t mask = b->slots_cap - 1;
+        for (size_t id = b->nvocab; id-- > 0;) {
+            size_t j = b->vocab[id].hash & mask;
+            while (b->slots[j] != id + 1)
+                j = (j + 1) & mask;
+            b->slots[j] = 0;
+        }
+    }
+    b->nbytes = b->nvocab = b->nids = b->nseq = 0;
+}
+
+int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
+{
+    size_t n = t->length;
+    if (u32_reserve(&b->cp, n + 2) < 0)
+        return -1;
+    uint32_t *a = b->cp.a;
+    if (t->kind == 1) {
+        const uint8_t *d = t->data;
+        if (t->ascii_lower) {
+            for (size_t i = 0; i < n; i++)
+                a[i] = d[i] + ((d[i] >= 'A' && d[i] <= 'Z') ? 32 : 0);
+        } else {
+            for (size_t i = 0; i < n; i++)
+                a[i] = d[i];
+        }
+    } else if (t->kind == 2) {
+        const uint16_t *d = t->data;
+        for (size_t i = 0; i < n; i++)
+            a[i] = d[i];
+    } else {
+        memcpy(a, t->data, n * sizeof(uint32_t));
+    }
+    while (n > 0 && is_space(a[n - 1]))  /* line.rstrip() */
+        n--;
+    b->cp.n = n;
+
+    b->line_tokens = 0;
+    int rc;
+    switch (mode) {
+    case TB_13A: rc = tokenize_13a(b); break;
+    case TB_INTL: rc = tokenize_intl(b); break;
+    case TB_ZH: rc = tokenize_zh(b); break;
+    case TB_CHAR: rc = tokenize_char(b); break;
+    default: rc = tokenize_none(b); break;
+    }
+    if (rc < 0 || b->line_tokens >= UINT32_MAX || GROW(b->seq_len, b->seq_cap, b->nseq + 1) < 0)
+        return -1;
+    b->seq_len[b->nseq++] = (uint32_t)b->line_tokens;
+    return 0;
+}
+
+void tb_builder_view(const tb_builder *b, tb_seg *out)
+{
+    out->nseq = (uint32_t)b->nseq;
+    out->nvocab = (uint32_t)b->nvocab;
+    out->ntok = (uint32_t)b->nids;
+    out->nbytes = (uint32_t)b->nbytes;
+    out->vcap = b->nvocab ? (uint32_t)b->slots_cap : 0;  /* same slot format as a frozen segment */
+    out->vslots = b->slots;
+    out->seq_len = b->seq_len;
+    out->ids = b->ids;
+    out->vocab = b->vocab;
+    out->bytes = b->bytes;
+}
+
+tb_seg *tb_builder_freeze(const tb_builder *b)
+{
+    size_t vcap = 0;
+    if (b->nvocab) {
+        vcap = 4;
+        while (vcap < b->nvocab + b->nvocab / 3 + 1)  /* load <= 3/4 */
+            vcap *= 2;
+    }
+    size_t size = sizeof(tb_seg) + (vcap + b->nseq + b->nids) * sizeof(uint32_t) +
+                  b->nvocab * sizeof(tb_tok) + b->nbytes;
+    char *block = malloc(size);
+    if (!block)
+        return NULL;
+    tb_seg *seg = (tb_seg *)block;
+    char *p = block + sizeof(tb_seg);
+    /* tb_tok needs 4-byte alignment: the uint32 arrays before it keep it */
+    uint32_t *vslots = (uint32_t *)p;
+    memset(vslots, 0, vcap * sizeof(uint32_t));
+    for (size_t id = 0; id < b->nvocab; id++) {
+        size_t j = b->vocab[id].hash & (vcap - 1);
+        while (vslots[j])
+            j = (j + 1) & (vcap - 1);
+        vslots[j] = (uint32_t)id + 1;
+    }
+    p += vcap * sizeof(uint32_t);
+    /* (the builder's arrays are NULL while empty: memcpy must not see them) */
+    uint32_t *seq_len = (uint32_t *)p;
+    if (b->nseq)
+        memcpy(seq_len, b->seq_len, b->nseq * sizeof(uint32_t));
+    p += b->nseq * sizeof(uint32_t);
+    uint32_t *ids = (uint32_t *)p;
+    if (b->nids)
+        memcpy(ids, b->ids, b->nids * sizeof(uint32_t));
+    p += b->nids * sizeof(uint32_t);
+    tb_tok *vocab = (tb_tok *)p;
+    if (b->nvocab)
+        memcpy(vocab, b->vocab, b->nvocab * sizeof(tb_tok));
+    p += b->nvocab * sizeof(tb_tok);
+    if (b->nbytes)
+        memcpy(p, b->bytes, b->nbytes);
+    seg->nseq = (uint32_t)b->nseq;
+    seg->nvocab = (uint32_t)b->nvocab;
+    seg->ntok = (uint32_t)b->nids;
+    seg->nbytes = (uint32_t)b->nbytes;
+    seg->vcap = (uint32_t)vcap;
+    seg->vslots = vslots;
+    seg->seq_len = seq_len;
+    seg->ids = ids;
+    seg->vocab = vocab;
+    seg->bytes = p;
+    return seg;
+}

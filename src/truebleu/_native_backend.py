@@ -1,0 +1,162 @@
+"""The ``native`` backend: :mod:`truebleu._native_core`, the compiled core.
+
+Same two calls as :class:`truebleu.backends.PythonBackend`, same numbers.
+Tokenizers with a ``native_mode`` (13a, intl, zh, char, none) run inside the
+core; the others (MeCab, SentencePiece) tokenize in Python exactly as
+:func:`truebleu.backends.segment_tokens` does, and the core splits their output
+on whitespace (mode ``none``). Importing this module raises ImportError when
+the extension was not built; :func:`truebleu.backends.get_backend` then falls
+back to the Python backend.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from typing import Sequence
+
+from . import _native_core as core
+from .stats import Statistics, row_width
+
+MODES = {
+    "none": core.MODE_NONE,
+    "13a": core.MODE_13A,
+    "intl": core.MODE_INTL,
+    "zh": core.MODE_ZH,
+    "char": core.MODE_CHAR,
+}
+
+
+def default_threads() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def check_threads(threads: int | None) -> int:
+    if threads is None:
+        return default_threads()
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    return threads
+
+
+def check_max_order(max_order: int) -> int:
+    if isinstance(max_order, bool) or not isinstance(max_order, int):
+        raise TypeError(f"max_order must be an int, got {type(max_order).__name__}")
+    if not 1 <= max_order <= 1000:
+        raise ValueError(f"max_order must be between 1 and 1000, got {max_order}")
+    return max_order
+
+
+def core_mode(tokenizer) -> int | None:
+    """The core's mode number for ``tokenizer``, or None if Python must tokenize."""
+    mode = getattr(tokenizer, "native_mode", None)
+    if mode is None:
+        return None
+    if mode not in MODES:
+        raise ValueError(f"unknown native_mode {mode!r} of tokenizer {tokenizer!r}")
+    return MODES[mode]
+
+
+def python_tokenized(lines: Sequence[str], tokenizer, lowercase: bool) -> list[str]:
+    """Lines tokenized in Python as segment_tokens does, before splitting."""
+    out = []
+    for line in lines:
+        if not isinstance(line, str):
+            raise TypeError(f"segments must be str, got {type(line).__name__}")
+        if lowercase:
+            line = line.lower()
+        out.append(tokenizer(line.rstrip()))
+    return out
+
+
+class NativePrepared:
+    """Tokenized references, reusable for any number of hypothesis sets.
+
+    The clip counts are derived from the cached token ids at scoring time, so
+    the same object serves every ``max_order``.
+    """
+
+    __slots__ = ("core", "tokenizer", "lowercase")
+
+    def __init__(self, prepared, tokenizer, lowercase: bool) -> None:
+        self.core = prepared
+        self.tokenizer = tokenizer
+        self.lowercase = lowercase
+
+    def __len__(self) -> int:
+        return len(self.core)
+
+    def __repr__(self) -> str:
+        return (f"NativePrepared(segments={len(self)}, tokenizer={self.tokenizer.signature()!r}, "
+                f"lowercase={self.lowercase}, bytes={self.core.nbytes})")
+
+
+def prepare_segments(segments: Sequence[Sequence[str]], tokenizer, lowercase: bool,
+                     threads: int | None = None):
+    """Tokenize each segment (a sequence of strings) once: a core ``Prepared``."""
+    lowercase = bool(lowercase)
+    threads = check_threads(threads)
+    mode = core_mode(tokenizer)
+    if mode is None:
+        segments = [python_tokenized(refs, tokenizer, lowercase) for refs in segments]
+        return core.prepare(segments, core.MODE_NONE, False, threads)
+    return core.prepare(segments, mode, lowercase, threads)
+
+
+class NativeBackend:
+    """The compiled backend (see the module docstring)."""
+
+    name = "native"
+
+    def prepare_references(self, segments, tokenizer, lowercase, max_order):
+        check_max_order(max_order)
+        return NativePrepared(prepare_segments(segments, tokenizer, lowercase), tokenizer,
+                              bool(lowercase))
+
+    def prepare_reference_streams(self, streams, tokenizer, lowercase, max_order, threads=None):
+        """``prepare_references`` for sacreBLEU's layout: ``streams[k][i]`` is
+        reference ``k`` of segment ``i``, ``None`` when missing. The transposing
+        happens in C, which saves building one list per segment in Python.
+        Returns ``(prepared, number of segments, references per segment)``
+        (-1 when the number varies).
+        """
+        check_max_order(max_order)
+        lowercase = bool(lowercase)
+        threads = check_threads(threads)
+        mode = core_mode(tokenizer)
+        if mode is None:
+            streams = [[None if line is None else python_tokenized([line], tokenizer, lowercase)[0]
+                        for line in stream] for stream in streams]
+            prepared = core.prepare_streams(streams, core.MODE_NONE, False, threads)
+        else:
+            prepared = core.prepare_streams(streams, mode, lowercase, threads)
+        return NativePrepared(prepared, tokenizer, lowercase), len(prepared), prepared.num_refs
+
+    def statistics(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads=None):
+        if not isinstance(prepared, NativePrepared):
+            raise TypeError("prepared must come from NativeBackend.prepare_references")
+        check_max_order(max_order)
+        threads = check_threads(threads)
+        lowercase = bool(lowercase)
+        if len(hypotheses) != len(prepared):
+            raise ValueError(
+                f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
+        if prepared.lowercase != lowercase or (
+                prepared.tokenizer is not tokenizer
+                and prepared.tokenizer.signature() != tokenizer.signature()):
+            raise ValueError("references were prepared with another tokenizer or case setting")
+        data = array("q", [0]) * (len(hypotheses) * row_width(max_order))
+        mode = core_mode(tokenizer)
+        if mode is None:
+            hypotheses = python_tokenized(hypotheses, tokenizer, lowercase)
+            core.statistics(hypotheses, prepared.core, core.MODE_NONE, False, max_order,
+                            threads, data)
+        else:
+            core.statistics(hypotheses, prepared.core, mode, lowercase, max_order, threads, data)
+        return Statistics(max_order, data)

@@ -1,0 +1,132 @@
+"""truebleu.batch: every score bit-identical to sacreBLEU's sentence_bleu."""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sacrebleu = pytest.importorskip("sacrebleu")
+
+from truebleu.batch import mbr_select, pairwise_matrix, sentence_scores  # noqa: E402
+from truebleu.backends import get_backend  # noqa: E402
+
+from test_native_strategies import lines, segments  # noqa: E402
+
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+
+BACKENDS = ["python"]
+try:
+    get_backend("native")
+    BACKENDS.append("native")
+except ImportError:
+    pass
+
+CONFIGS = [
+    {},
+    {"smooth_method": "floor"},
+    {"smooth_method": "floor", "smooth_value": 0.01},
+    {"smooth_method": "add-k"},
+    {"smooth_method": "add-k", "smooth_value": 0.5},
+    {"smooth_method": "none", "use_effective_order": False},
+    {"smooth_method": "exp", "use_effective_order": False},
+    {"tokenize": "intl", "lowercase": True},
+    {"tokenize": "zh"},
+    {"tokenize": "char"},
+    {"tokenize": "none", "lowercase": True},
+]
+
+
+def oracle(h, refs, **kw):
+    return sacrebleu.sentence_bleu(h, refs, **kw).score
+
+
+def same(a, b):
+    """Bit-identical floats (NaN never expected)."""
+    return [x.hex() for x in a] == [y.hex() for y in b]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(corpus=st.lists(segments(), min_size=1, max_size=6), config=st.sampled_from(CONFIGS))
+def test_sentence_scores_generated(backend, corpus, config):
+    corpus = [(h, r) for h, r in corpus if r]  # sacreBLEU raises without references
+    hyps = [h for h, _ in corpus]
+    refs = [r for _, r in corpus]
+    got = sentence_scores(hyps, refs, backend=backend, **config)
+    assert same(got, [oracle(h, r, **config) for h, r in corpus])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(a=st.lists(lines(12), max_size=6), b=st.lists(lines(12), max_size=6), config=st.sampled_from(CONFIGS),
+       share=st.booleans())
+def test_pairwise_matrix_generated(backend, a, b, config, share):
+    if a and share:
+        b = b + a[:2]  # shared and duplicate strings
+    got = pairwise_matrix(a, b, backend=backend, **config)
+    want = [[oracle(x, [y], **config) for y in b] for x in a]
+    assert len(got) == len(a)
+    for row, wrow in zip(got, want):
+        assert same(row, wrow)
+
+
+def test_matrix_real_sentences_and_numpy():
+    a = ["The cat sat on the mat.", "A cat sat on a mat!", "Dogs bark.", "The cat sat on the mat."]
+    b = ["the cat is on the mat", "There is a cat on the mat.", "Dogs bark."]
+    want = [[oracle(x, [y]) for y in b] for x in a]
+    for backend in BACKENDS:
+        got = pairwise_matrix(a, b, backend=backend)
+        assert all(same(r, w) for r, w in zip(got, want))
+    np = pytest.importorskip("numpy")
+    arr = pairwise_matrix(a, b, as_numpy=True)
+    assert arr.shape == (4, 3) and arr.dtype == np.float64
+    assert same(arr.ravel().tolist(), [x for row in want for x in row])
+
+
+def test_sentence_scores_settings_and_multi_refs():
+    hyps = ["The cat sat.", "", "a b c d e f g", "İSTANBUL is big"]
+    refs = [["the cat sat .", "A cat sat."], ["x"], ["a b c", None, "a b c d e f g h"], "istanbul is big"]
+    for config in CONFIGS + [{"max_ngram_order": 2}, {"max_ngram_order": 6}]:
+        bleu_kw = {k: v for k, v in config.items() if k != "max_ngram_order"}
+        order = config.get("max_ngram_order", 4)
+        metric = sacrebleu.BLEU(max_ngram_order=order, effective_order=bleu_kw.pop("use_effective_order", True),
+                                smooth_method=bleu_kw.pop("smooth_method", "exp"), **bleu_kw)
+        want = [metric.sentence_score(h, [r] if isinstance(r, str) else [x for x in r if x is not None]).score
+                for h, r in zip(hyps, refs)]
+        for backend in BACKENDS:
+            assert same(sentence_scores(hyps, refs, backend=backend, **config), want), config
+
+
+def test_mbr_select():
+    cands = ["the cat sat on the mat", "a cat sat on the mat", "the cat sat on a mat", "dogs"]
+    index, value = mbr_select(cands)
+    expected = []
+    for i, c in enumerate(cands):
+        others = [oracle(c, [d]) for j, d in enumerate(cands) if j != i]
+        expected.append(sum(others) / len(others))
+    assert index == max(range(len(cands)), key=lambda i: (expected[i], -i))
+    assert value == expected[index]
+    assert mbr_select(["x", "x"]) == (0, oracle("x", ["x"]))  # tie: the lowest index
+    i, v = mbr_select(["only"])
+    assert i == 0 and math.isnan(v)
+    with pytest.raises(ValueError):
+        mbr_select([])
+
+
+def test_errors():
+    with pytest.raises(ValueError):
+        sentence_scores(["a"], [["a"], ["b"]])
+    with pytest.raises(TypeError):
+        sentence_scores("abc", [["a"]] * 3)
+    with pytest.raises(TypeError):
+        sentence_scores(["a"], [[1]])
+    with pytest.raises(ValueError):
+        sentence_scores(["a"], [["a"]], smooth_method="bogus")
+    with pytest.raises(ValueError):
+        pairwise_matrix(["a"], ["b"], tokenize="bogus")
+    with pytest.raises(TypeError):
+        pairwise_matrix(["a"], [None])
