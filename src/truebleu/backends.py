@@ -6,6 +6,9 @@ Two backends implement the same two calls:
     ``segments[i]`` is the list of reference strings of segment ``i`` (missing
     references already removed). Returns an opaque object, reusable for any
     number of hypothesis sets (reference caching).
+``prepare_reference_streams(streams, tokenizer, lowercase, max_order, threads=None)``
+    The same from sacreBLEU's layout (``streams[k][i]``, ``None`` = missing);
+    returns ``(prepared, number of segments, references per segment or -1)``.
 ``statistics(hypotheses, prepared, tokenizer, lowercase, max_order, threads=None)``
     One statistics row per hypothesis, in input order.
 
@@ -21,6 +24,7 @@ from array import array
 from typing import Protocol, Sequence
 
 from . import _reference
+from .references import reference_segments
 from .stats import Statistics
 from .tokenizers import Tokenizer
 
@@ -38,6 +42,10 @@ class Backend(Protocol):
     def prepare_references(self, segments: Sequence[Sequence[str]], tokenizer: Tokenizer,
                            lowercase: bool, max_order: int) -> object: ...
 
+    def prepare_reference_streams(self, streams: Sequence[Sequence[str | None]],
+                                  tokenizer: Tokenizer, lowercase: bool, max_order: int,
+                                  threads: int | None = None) -> tuple[object, int, int]: ...
+
     def statistics(self, hypotheses: Sequence[str], prepared: object, tokenizer: Tokenizer,
                    lowercase: bool, max_order: int, threads: int | None = None) -> Statistics: ...
 
@@ -53,6 +61,11 @@ class PythonBackend:
                 [segment_tokens(ref, tokenizer, lowercase) for ref in refs], max_order)
             for refs in segments
         ]
+
+    def prepare_reference_streams(self, streams, tokenizer, lowercase, max_order, threads=None):
+        segments, num_refs = reference_segments(streams)
+        return (self.prepare_references(segments, tokenizer, lowercase, max_order),
+                len(segments), num_refs)
 
     def statistics(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads=None):
         if len(hypotheses) != len(prepared):

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from .backends import get_backend
+from .references import check_str_sequence, check_reference_streams
 from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, score_from_row
 from .signature import Signature, smoothing_text
 from .stats import Statistics
@@ -23,48 +24,6 @@ from .tokenizers import LANGUAGE_DEFAULTS, TOKENIZERS, default_tokenizer, get_to
 logger = logging.getLogger("truebleu")
 
 _TOKENIZED_PERIOD_WARNING_AT = 100
-
-
-def _check_str_sequence(value, what: str) -> None:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise TypeError(f"{what} must be a sequence of strings, got {type(value).__name__}")
-
-
-def reference_segments(references: Sequence[Sequence[Optional[str]]]) -> tuple[list[list[str]], int]:
-    """Transpose reference streams into per-segment lists, dropping ``None``.
-
-    Returns the segments and the number of references (-1 when it varies from
-    segment to segment, shown as ``nrefs:var``). Streams of unequal length are
-    an error: sacreBLEU would silently cut the longer ones.
-    """
-    _check_str_sequence(references, "references")
-    if len(references) == 0:
-        raise ValueError("references: at least one reference stream is needed")
-    streams = []
-    for k, stream in enumerate(references):
-        _check_str_sequence(stream, f"references[{k}]")
-        streams.append(stream)
-    lengths = {len(stream) for stream in streams}
-    if len(lengths) > 1:
-        raise ValueError(
-            "reference streams differ in length: "
-            + ", ".join(f"references[{k}] has {len(s)}" for k, s in enumerate(streams)))
-    segments, counts = [], set()
-    for i, refs in enumerate(zip(*streams)):
-        present = []
-        for k, ref in enumerate(refs):
-            if ref is None:
-                continue
-            if not isinstance(ref, str):
-                raise TypeError(f"references[{k}][{i}] must be a string or None, "
-                                f"got {type(ref).__name__}")
-            present.append(ref)
-        if not present:
-            raise ValueError(f"segment {i} has no reference (every reference is None)")
-        counts.add(len(present))
-        segments.append(present)
-    num_refs = counts.pop() if len(counts) == 1 else -1
-    return segments, num_refs
 
 
 def count_tokenized_periods(hypotheses: Sequence[str]) -> int:
@@ -162,10 +121,10 @@ class BLEU:
         return self._backend.name
 
     def _prepare(self, references):
-        segments, self.num_refs = reference_segments(references)
-        prepared = self._backend.prepare_references(
-            segments, self.tokenizer, self.lowercase, self.max_ngram_order)
-        return len(segments), prepared
+        check_reference_streams(references)
+        prepared, n_segments, self.num_refs = self._backend.prepare_reference_streams(
+            references, self.tokenizer, self.lowercase, self.max_ngram_order, self.threads)
+        return n_segments, prepared
 
     def corpus_statistics(self, hypotheses: Sequence[str],
                           references: Optional[Sequence[Sequence[str]]] = None, *,
@@ -176,7 +135,7 @@ class BLEU:
         ``check_tokenized=False`` leaves the already-tokenized warning to the
         caller (streaming counts it over the whole file).
         """
-        _check_str_sequence(hypotheses, "hypotheses")
+        check_str_sequence(hypotheses, "hypotheses")
         for i, hyp in enumerate(hypotheses):
             if not isinstance(hyp, str):
                 raise TypeError(f"hypotheses[{i}] must be a string, got {type(hyp).__name__}")
@@ -227,7 +186,7 @@ class BLEU:
         """BLEU of one hypothesis against its references."""
         if not isinstance(hypothesis, str):
             raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
-        _check_str_sequence(references, "references")
+        check_str_sequence(references, "references")
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
         return self.corpus_score([hypothesis], [[ref] for ref in references])

@@ -1,0 +1,59 @@
+"""Reference streams: checking them and turning them into per-segment lists.
+
+sacreBLEU takes references as *streams*: ``references[k][i]`` is reference
+``k`` of segment ``i``, ``None`` where a segment has fewer references.
+Scoring needs them per segment. Streams of unequal length, and segments
+without any reference, are errors (sacreBLEU silently cuts the first and
+crashes on the second).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Optional
+
+
+def check_str_sequence(value, what: str) -> None:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(f"{what} must be a sequence of strings, got {type(value).__name__}")
+
+
+def reference_segments(references: Sequence[Sequence[Optional[str]]]) -> tuple[list[list[str]], int]:
+    """Transpose reference streams into per-segment lists, dropping ``None``.
+
+    Returns the segments and the number of references (-1 when it varies from
+    segment to segment, shown as ``nrefs:var``).
+    """
+    check_reference_streams(references)
+    segments, counts = [], set()
+    for i, refs in enumerate(zip(*references)):
+        present = []
+        for k, ref in enumerate(refs):
+            if ref is None:
+                continue
+            if not isinstance(ref, str):
+                raise TypeError(f"references[{k}][{i}] must be a string or None, "
+                                f"got {type(ref).__name__}")
+            present.append(ref)
+        counts.add(len(present))
+        segments.append(present)
+    num_refs = counts.pop() if len(counts) == 1 else -1
+    return segments, num_refs
+
+
+def check_reference_streams(references) -> None:
+    """The checks that need no pass over every string (the backends do the rest)."""
+    check_str_sequence(references, "references")
+    if len(references) == 0:
+        raise ValueError("references: at least one reference stream is needed")
+    for k, stream in enumerate(references):
+        check_str_sequence(stream, f"references[{k}]")
+    lengths = {len(stream) for stream in references}
+    if len(lengths) > 1:
+        raise ValueError(
+            "reference streams differ in length: "
+            + ", ".join(f"references[{k}] has {len(s)}" for k, s in enumerate(references)))
+    if any(None in stream for stream in references):
+        for i, refs in enumerate(zip(*references)):
+            if all(ref is None for ref in refs):
+                raise ValueError(f"segment {i} has no reference (every reference is None)")
