@@ -211,3 +211,28 @@ class TestDialectArgument:
     def test_unknown_dialect(self):
         with pytest.raises(ValueError, match="dialect"):
             truebleu.corpus_bleu(self.HYPS, self.REFS, dialect="bleu.pl")
+
+
+@relaxed
+@given(pairs=st.lists(st.tuples(segments(), st.lists(segments(), min_size=1, max_size=3)),
+                      min_size=1, max_size=8),
+       smooth=st.sampled_from(SMOOTHING), eff=st.booleans())
+def test_batched_sentence_bleu_is_each_single_call(backend, pairs, smooth, eff):
+    hyps = [h for h, _ in pairs]
+    refs = [r for _, r in pairs]
+    kwargs = dict(smooth_method=smooth[0], smooth_value=smooth[1], use_effective_order=eff)
+    batch = truebleu.sentence_bleu(hyps, refs, backend=backend, **kwargs)
+    floats = truebleu.sentence_scores(hyps, refs, backend=backend, **kwargs)
+    assert len(batch) == len(floats) == len(pairs)
+    for (hyp, hyp_refs), ours, value in zip(pairs, batch, floats):
+        theirs = sacrebleu.sentence_bleu(hyp, hyp_refs, **kwargs)
+        same_score(ours, theirs)
+        assert value == theirs.score
+
+
+def test_batched_sentence_bleu_arguments():
+    assert truebleu.sentence_bleu([], []) == []
+    with pytest.raises(ValueError, match="2 hypotheses but 1 reference lists"):
+        truebleu.sentence_bleu(["a", "b"], [["a"]])
+    assert truebleu.sentence_bleu(["a b c d"], ["a b c d"])[0].score == \
+        sacrebleu.sentence_bleu("a b c d", ["a b c d"]).score

@@ -20,6 +20,9 @@ _LAZY = {
     "active_backend": "backends",
     "compute_bleu": "score",
     "corpus_bleu": "compat",
+    "mbr_select": "batch",
+    "pairwise_matrix": "batch",
+    "sentence_scores": "batch",
     "raw_corpus_bleu": "compat",
     "sentence_bleu": "compat",
 }
@@ -45,6 +48,7 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs millis
 if TYPE_CHECKING:
     from .backends import active_backend
     from .bleu import BLEU
+    from .batch import mbr_select, pairwise_matrix, sentence_scores
     from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
     from .score import BLEUScore, compute_bleu
     from .stats import Statistics

@@ -7,7 +7,8 @@ uses the effective order by default, ``corpus_bleu`` does not).
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from collections.abc import Sequence
+from typing import Optional
 
 from .bleu import BLEU
 from .score import SMOOTH_DEFAULTS, BLEUScore
@@ -58,6 +59,22 @@ def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str
                        force=True, tokenize="none", use_effective_order=True)
 
 
+def _sentence_scores_batch(metric: BLEU, hypotheses: Sequence[str],
+                           references: Sequence) -> list[BLEUScore]:
+    """One sentence BLEU per (hypothesis, references) pair, through one statistics pass."""
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise TypeError("references must be a list with one entry per hypothesis")
+    if len(references) != len(hypotheses):
+        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
+    per_hyp = [[refs] if isinstance(refs, str) else list(refs) for refs in references]
+    width = max((len(refs) for refs in per_hyp), default=1)
+    streams = [[refs[k] if k < len(refs) else None for refs in per_hyp] for k in range(width)]
+    if not hypotheses:
+        return []
+    stats = metric.corpus_statistics(hypotheses, streams)
+    return [metric.score_from_statistics(row) for row in stats.rows()]
+
+
 def sentence_bleu(hypothesis: str, references: Sequence[str],
                   smooth_method: str = "exp", smooth_value: Optional[float] = None,
                   lowercase: bool = False, tokenize: str = "13a",
@@ -65,12 +82,20 @@ def sentence_bleu(hypothesis: str, references: Sequence[str],
                   **options) -> BLEUScore:
     """BLEU of one hypothesis against its references (a list of strings).
 
-    ``dialect`` and ``options`` as in :func:`corpus_bleu`.
+    Batched: given a list of hypotheses and, for each, its list of references
+    (or one reference string), returns one :class:`BLEUScore` per pair, each
+    identical to the single call (:func:`truebleu.batch.sentence_scores` gives
+    the bare floats, faster). ``dialect`` and ``options`` as in :func:`corpus_bleu`.
     """
     if dialect != "sacrebleu":
         sacre = dict(smooth_method=smooth_method, smooth_value=smooth_value,
                      lowercase=lowercase, tokenize=tokenize)
         return _dialect(dialect, sacre, options).sentence_score(hypothesis, references)
+    if not isinstance(hypothesis, str) and isinstance(hypothesis, Sequence):
+        metric = BLEU(lowercase=lowercase, tokenize=tokenize, force=True,
+                      smooth_method=smooth_method, smooth_value=smooth_value,
+                      effective_order=use_effective_order, **options)
+        return _sentence_scores_batch(metric, hypothesis, references)
     metric = BLEU(lowercase=lowercase, tokenize=tokenize, force=False,
                   smooth_method=smooth_method, smooth_value=smooth_value,
                   effective_order=use_effective_order, **options)
