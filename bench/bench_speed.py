@@ -25,6 +25,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -153,6 +154,35 @@ def measure(task: str, tool: str, data: Path, repeat: int) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
+BLEUSCORE_SCRIPT = """
+import sys, bleuscore
+def lines(p):
+    with open(p, encoding="utf-8", newline="\\n") as f:
+        return [l.rstrip() for l in f]
+h, r = lines(sys.argv[2]), lines(sys.argv[1])
+print(f"{bleuscore.compute(references=[[x] for x in r], predictions=h)['bleu'] * 100:.10f}")
+"""
+
+
+def measure_cli(tool: str, ref: Path, hyp: Path, repeat: int) -> dict:
+    """A whole command-line run on files, in a child process: wall time and its peak RSS."""
+    if tool == "bleuscore":
+        cmd = [sys.executable, "-c", BLEUSCORE_SCRIPT, str(ref), str(hyp)]
+    else:
+        cmd = [sys.executable, "-m", tool, str(ref), "-i", str(hyp), "-b", "-q", "-w", "10"]
+    times, peaks, out = [], [], ""
+    for _ in range(repeat):
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        out = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        times.append(time.perf_counter() - start)
+        peaks.append(usage.ru_maxrss)
+        if status != 0:
+            raise RuntimeError(f"{cmd} failed")
+    return {"times": times, "peak_kb": max(peaks), "base_kb": 0, "scores": [out.strip()]}
+
+
 def import_time(runs: int) -> tuple[float, float]:
     def once(code: str) -> float:
         start = time.perf_counter()
@@ -218,10 +248,27 @@ def main(argv=None) -> int:
     for tok in ("intl", "zh", "char"):
         compare(f"tok-{tok}", [("sacrebleu", slow), ("truebleu", args.repeat)])
 
+    # the command line on files: all into-English outputs concatenated, against reference A
+    with tempfile.TemporaryDirectory() as tmp:
+        systems = into_english(args.data)
+        hyp, ref = Path(tmp) / "hyp.en", Path(tmp) / "ref.en"
+        hyp.write_text("".join(h + "\n" for hyps, _ in systems for h in hyps), encoding="utf-8")
+        ref.write_text("".join(r + "\n" for _, refs in systems for r in refs), encoding="utf-8")
+        n_lines = sum(len(h) for h, _ in systems)
+        cli = {tool: measure_cli(tool, ref, hyp, rep) for tool, rep in
+               (("sacrebleu", slow), ("bleuscore", slow), ("truebleu", args.repeat))}
+        if cli["truebleu"]["scores"] != cli["sacrebleu"]["scores"]:
+            mismatches.append("command line: truebleu differs from sacrebleu")
+        base_t = statistics.median(cli["sacrebleu"]["times"])
+        for tool, res in cli.items():
+            t = statistics.median(res["times"])
+            rows.append(("command line (files)", tool, n_lines, t, base_t / t, res["peak_kb"], 0))
+
     print("| task | tool | segments | median time | speed-up vs sacreBLEU | peak RSS | RSS after loading |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for task, tool, n, t, ratio, peak, base in rows:
-        print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {peak / 1024:.0f} MiB | {base / 1024:.0f} MiB |")
+        base_text = f"{base / 1024:.0f} MiB" if base else "-"
+        print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {peak / 1024:.0f} MiB | {base_text} |")
 
     bs = statistics.median(corpus["bleuscore"]["times"])
     tb = statistics.median(corpus["truebleu"]["times"])
@@ -238,6 +285,9 @@ def main(argv=None) -> int:
           f"truebleu {onecall['truebleu']['peak_kb'] / 1024:.0f} MiB "
           f"({onecall['sacrebleu']['peak_kb'] / onecall['truebleu']['peak_kb']:.1f}x less than sacreBLEU)")
     bare, imp = import_time(31)
+    cli_ratio = cli["sacrebleu"]["peak_kb"] / cli["truebleu"]["peak_kb"]
+    print(f"command line on files: peak RSS sacreBLEU {cli['sacrebleu']['peak_kb'] / 1024:.0f} MiB, "
+          f"truebleu {cli['truebleu']['peak_kb'] / 1024:.0f} MiB ({cli_ratio:.1f}x less)")
     print(f"import truebleu: {(imp - bare) * 1000:.1f} ms above a bare interpreter "
           f"(median of 31: {imp * 1000:.1f} ms vs {bare * 1000:.1f} ms)")
     print("scores identical to sacreBLEU: " + ("yes" if not mismatches else "NO: " + "; ".join(mismatches)))

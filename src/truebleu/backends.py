@@ -24,7 +24,7 @@ from array import array
 from typing import Protocol, Sequence
 
 from . import _reference
-from .references import reference_segments
+from .references import check_strings, reference_segments
 from .stats import Statistics
 from .tokenizers import Tokenizer
 
@@ -71,6 +71,7 @@ class PythonBackend:
         if len(hypotheses) != len(prepared):
             raise ValueError(
                 f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
+        check_strings(hypotheses, "hypotheses")
         data = array("q")
         for hyp, refs in zip(hypotheses, prepared):
             data.extend(_reference.segment_row(

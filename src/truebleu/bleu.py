@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from .backends import get_backend
-from .references import check_str_sequence, check_reference_streams
+from .references import check_reference_streams, check_str_sequence, check_strings
 from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, score_from_row
 from .signature import Signature, smoothing_text
 from .stats import Statistics
@@ -136,9 +136,6 @@ class BLEU:
         caller (streaming counts it over the whole file).
         """
         check_str_sequence(hypotheses, "hypotheses")
-        for i, hyp in enumerate(hypotheses):
-            if not isinstance(hyp, str):
-                raise TypeError(f"hypotheses[{i}] must be a string, got {type(hyp).__name__}")
         if references is not None:
             n_refs, prepared = self._prepare(references)
         elif self._ref_cache is not None:
@@ -147,10 +144,15 @@ class BLEU:
             raise ValueError("no references given, and none were given to BLEU(references=...)")
         if n_refs != len(hypotheses):
             raise ValueError(f"{len(hypotheses)} hypotheses but {n_refs} reference segments")
+        try:
+            stats = self._backend.statistics(hypotheses, prepared, self.tokenizer, self.lowercase,
+                                             self.max_ngram_order, self.threads)
+        except TypeError:
+            check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
+            raise
         if check_tokenized and not self._force:
             warn_if_tokenized(count_tokenized_periods(hypotheses))
-        return self._backend.statistics(hypotheses, prepared, self.tokenizer, self.lowercase,
-                                        self.max_ngram_order, self.threads)
+        return stats
 
     # -- scores -------------------------------------------------------------
 

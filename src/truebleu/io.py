@@ -13,6 +13,7 @@ import bz2
 import gzip
 import lzma
 import os
+from itertools import islice
 from typing import BinaryIO, Iterator, Sequence
 
 _OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
@@ -74,27 +75,29 @@ def read_lines(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:
     return split_lines(decode(_read_raw(name), name, encoding))
 
 
-def iter_line_chunks(path: str | os.PathLike, chunk_lines: int = 100_000,
+def iter_line_chunks(path: str | os.PathLike, chunk_lines: int = 10_000,
                      encoding: str = "utf-8") -> Iterator[list[str]]:
     """The lines of a file in lists of at most ``chunk_lines``, reading as it goes.
 
-    Memory stays bounded by the chunk, whatever the file's size.
+    Memory stays bounded by the chunk, whatever the file's size. Each chunk is
+    decoded in one call (lines are split on ``b"\\n"``, so this suits UTF-8
+    and the other ASCII-compatible encodings).
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be >= 1")
     name = os.fspath(path)
-    line_no = 1
+    first_line = 1
     with open_binary(name) as handle:
-        chunk: list[str] = []
-        for raw in handle:  # binary iteration splits on b"\n" only
-            text = decode(raw, name, encoding, first_line=line_no)
-            line_no += 1
-            chunk.append(text[:-1] if text.endswith("\n") else text)
-            if len(chunk) >= chunk_lines:
-                yield chunk
-                chunk = []
-        if chunk:
-            yield chunk
+        while True:
+            try:
+                raw_lines = list(islice(handle, chunk_lines))  # binary lines end at b"\n"
+            except (OSError, EOFError, lzma.LZMAError) as exc:
+                raise InputError(f"{name}: cannot decompress: {exc}") from None
+            if not raw_lines:
+                return
+            lines = split_lines(decode(b"".join(raw_lines), name, encoding, first_line))
+            first_line += len(raw_lines)
+            yield lines
 
 
 def read_stdin_lines(encoding: str = "utf-8") -> list[str]:

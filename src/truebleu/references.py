@@ -18,6 +18,13 @@ def check_str_sequence(value, what: str) -> None:
         raise TypeError(f"{what} must be a sequence of strings, got {type(value).__name__}")
 
 
+def check_strings(values: Sequence, what: str) -> None:
+    """TypeError naming the first element of ``values`` that is not a string."""
+    for i, value in enumerate(values):
+        if not isinstance(value, str):
+            raise TypeError(f"{what}[{i}] must be a string, got {type(value).__name__}")
+
+
 def reference_segments(references: Sequence[Sequence[Optional[str]]]) -> tuple[list[list[str]], int]:
     """Transpose reference streams into per-segment lists, dropping ``None``.
 

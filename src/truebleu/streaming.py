@@ -32,7 +32,7 @@ def _count_rest(chunks) -> int:
 
 
 def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[str | os.PathLike],
-                metric: Optional[BLEU] = None, *, chunk_lines: int = 100_000,
+                metric: Optional[BLEU] = None, *, chunk_lines: int = 10_000,
                 keep_statistics: bool = False, encoding: str = "utf-8") -> StreamResult:
     """Corpus BLEU of a hypothesis file against reference files, in bounded memory."""
     if not reference_files:
