@@ -19,7 +19,7 @@ if sources:
             "truebleu._native_core",
             sources=sources,
             include_dirs=[str(NATIVE_DIR)],
-            extra_compile_args=["-O3", "-std=c11", "-pthread"],
+            extra_compile_args=["-O3", "-std=c11", "-pthread", "-Wall", "-Werror=implicit-function-declaration"],
             extra_link_args=["-pthread"],
             optional=True,
         )

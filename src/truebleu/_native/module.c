@@ -406,6 +406,18 @@ static int run_job(const job *spec, int threads)
     return rc;
 }
 
+/* run_job with the GIL released; sets MemoryError and returns -1 on failure. */
+static int run_job_released(const job *spec, int threads)
+{
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = run_job(spec, threads);
+    Py_END_ALLOW_THREADS
+    if (rc < 0)
+        PyErr_NoMemory();
+    return rc;
+}
+
 static void job_init(job *j, enum job_kind kind, size_t nitems, size_t chunk)
 {
     memset(j, 0, sizeof(*j));
@@ -554,14 +566,8 @@ static PyObject *core_prepare(PyObject *module, PyObject *args)
     j.texts = g.texts.texts;
     j.offsets = g.offsets;
     j.out_segs = segs;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = run_job(&j, threads);
-    Py_END_ALLOW_THREADS
-    if (rc < 0) {
-        PyErr_NoMemory();
+    if (run_job_released(&j, threads) < 0)
         goto done;
-    }
     result = PyObject_New(PreparedObject, &PreparedType);
     if (!result)
         goto done;
@@ -620,14 +626,8 @@ static PyObject *core_sentence_statistics(PyObject *module, PyObject *args)
     j.ref_texts = g.texts.texts;
     j.offsets = g.offsets;
     j.out_rows = view.buf;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = run_job(&j, threads);
-    Py_END_ALLOW_THREADS
-    if (rc < 0) {
-        PyErr_NoMemory();
+    if (run_job_released(&j, threads) < 0)
         goto done;
-    }
     result = Py_NewRef(Py_None);
 done:
     if (view.obj)
@@ -746,14 +746,8 @@ static PyObject *core_statistics(PyObject *module, PyObject *args)
     j.texts = texts.texts;
     j.ref_segs = prep->segs;
     j.out_rows = view.buf;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = run_job(&j, threads);
-    Py_END_ALLOW_THREADS
-    if (rc < 0) {
-        PyErr_NoMemory();
+    if (run_job_released(&j, threads) < 0)
         goto done;
-    }
     result = Py_NewRef(Py_None);
 done:
     if (view.obj)
@@ -815,14 +809,8 @@ static PyObject *core_pair_statistics(PyObject *module, PyObject *args)
         j.ref_index = ridx;
         j.n_ref_segs = (size_t)rp->n;
         j.out_rows = view.buf;
-        int rc;
-        Py_BEGIN_ALLOW_THREADS
-        rc = run_job(&j, threads);
-        Py_END_ALLOW_THREADS
-        if (rc < 0) {
-            PyErr_NoMemory();
+        if (run_job_released(&j, threads) < 0)
             goto done;
-        }
     }
     result = Py_NewRef(Py_None);
 done:

@@ -16,22 +16,6 @@
 
 #define NONE TB_ABSENT
 
-static int grow(void **p, size_t *cap, size_t need, size_t elsize)
-{
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap : 64;
-    while (ncap < need)
-        ncap *= 2;
-    void *q = realloc(*p, ncap * elsize);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = ncap;
-    return 0;
-}
-
-#define GROW(ptr, cap, need) grow((void **)&(ptr), &(cap), (need), sizeof(*(ptr)))
 
 static size_t pow2_at_least(size_t n)
 {

@@ -17,22 +17,6 @@
 /* ------------------------------------------------------------------ */
 /* growable buffers                                                    */
 
-static int grow(void **p, size_t *cap, size_t need, size_t elsize)
-{
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap : 64;
-    while (ncap < need)
-        ncap *= 2;
-    void *q = realloc(*p, ncap * elsize);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = ncap;
-    return 0;
-}
-
-#define GROW(ptr, cap, need) grow((void **)&(ptr), &(cap), (need), sizeof(*(ptr)))
 
 static int u32_reserve(tb_u32buf *b, size_t need) { return GROW(b->a, b->cap, need); }
 
@@ -557,7 +541,7 @@ static inline size_t utf8_put(char *o, uint32_t c)
 static int emit(tb_builder *b, const uint32_t *s, size_t len)
 {
     size_t off = b->nbytes;
-    if (grow((void **)&b->bytes, &b->bytes_cap, off + 4 * len, 1) < 0)
+    if (tb_grow((void **)&b->bytes, &b->bytes_cap, off + 4 * len, 1) < 0)
         return -1;
     char *o = b->bytes + off;
     size_t k = 0;
