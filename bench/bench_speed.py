@@ -154,6 +154,26 @@ def measure(task: str, tool: str, data: Path, repeat: int) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
+def write_concatenated(data: Path, hyp_out: Path, ref_out: Path) -> int:
+    """All into-English outputs and their reference A, one system at a time.
+
+    The parent process must stay small: a child's peak RSS on Linux includes
+    what it inherited at fork, before exec.
+    """
+    n_lines = 0
+    with open(hyp_out, "w", encoding="utf-8") as hyp_file, \
+            open(ref_out, "w", encoding="utf-8") as ref_file:
+        for ref_path in sorted((data / "references").glob("*-en.ref.A.en")):
+            prefix = ref_path.name.split(".ref.")[0]
+            ref = read_lines(ref_path)
+            for hyp_path in sorted((data / "system-outputs").glob(f"{prefix}.hyp.*")):
+                hyps = read_lines(hyp_path)
+                hyp_file.write("".join(h + "\n" for h in hyps))
+                ref_file.write("".join(r + "\n" for r in ref))
+                n_lines += len(hyps)
+    return n_lines
+
+
 BLEUSCORE_SCRIPT = """
 import sys, bleuscore
 def lines(p):
@@ -250,11 +270,8 @@ def main(argv=None) -> int:
 
     # the command line on files: all into-English outputs concatenated, against reference A
     with tempfile.TemporaryDirectory() as tmp:
-        systems = into_english(args.data)
         hyp, ref = Path(tmp) / "hyp.en", Path(tmp) / "ref.en"
-        hyp.write_text("".join(h + "\n" for hyps, _ in systems for h in hyps), encoding="utf-8")
-        ref.write_text("".join(r + "\n" for _, refs in systems for r in refs), encoding="utf-8")
-        n_lines = sum(len(h) for h, _ in systems)
+        n_lines = write_concatenated(args.data, hyp, ref)
         cli = {tool: measure_cli(tool, ref, hyp, rep) for tool, rep in
                (("sacrebleu", slow), ("bleuscore", slow), ("truebleu", args.repeat))}
         if cli["truebleu"]["scores"] != cli["sacrebleu"]["scores"]:

@@ -87,8 +87,12 @@ def _load(name: str) -> Backend:
         if name == "python":
             _BACKENDS[name] = PythonBackend()
         elif name == "native":
-            from ._native_backend import NativeBackend  # ImportError if not built
-
+            try:
+                from ._native_backend import NativeBackend
+            except ImportError as exc:
+                raise ImportError(
+                    "truebleu's compiled core is not available (was it built? a C compiler "
+                    f"is needed at install time): {exc}; the 'python' backend always is") from exc
             _BACKENDS[name] = NativeBackend()
         else:
             raise ValueError(f"unknown backend {name!r}; choose 'python' or 'native'")
