@@ -24,8 +24,20 @@ def check(line: str, name: str, lowercase: bool) -> None:
     assert core.tokenize(line, MODES[name], lowercase) == want, (line, name, lowercase)
 
 
+def test_intl_falls_back_to_python_under_another_regex(monkeypatch):
+    from truebleu import _native_backend
+
+    assert _native_backend.core_mode(TOKENIZERS["intl"]) == core.MODE_INTL
+    monkeypatch.setattr(core, "REGEX_VERSION", "0.0")  # as if the table were stale
+    assert _native_backend.core_mode(TOKENIZERS["intl"]) is None
+    assert _native_backend.core_mode(TOKENIZERS["13a"]) == core.MODE_13A
+
+
 def test_intl_classes_match_regex_for_every_code_point():
     regex = pytest.importorskip("regex")
+    if regex.__version__ != core.REGEX_VERSION:
+        pytest.skip(f"table generated from regex {core.REGEX_VERSION}, installed "
+                    f"{regex.__version__}: the native intl path is off (see the test above)")
     everything = "".join(chr(c) for c in range(0x110000))
     table = core.class_table()
     for name, bit in (("P", 1), ("S", 2), ("N", 4)):

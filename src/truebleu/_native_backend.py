@@ -53,10 +53,22 @@ def check_max_order(max_order: int) -> int:
     return max_order
 
 
+def intl_table_is_current() -> bool:
+    """Whether the core's ``intl`` character classes come from the installed ``regex``.
+
+    They are generated from one ``regex`` release (``gen_tables.py``); under
+    another, whose Unicode tables may differ, Python tokenizes ``intl`` instead,
+    so the tokens stay exactly those of ``tok_intl`` (and of sacreBLEU).
+    """
+    import regex
+
+    return getattr(regex, "__version__", None) == core.REGEX_VERSION
+
+
 def core_mode(tokenizer) -> int | None:
     """The core's mode number for ``tokenizer``, or None if Python must tokenize."""
     mode = getattr(tokenizer, "native_mode", None)
-    if mode is None:
+    if mode is None or (mode == "intl" and not intl_table_is_current()):
         return None
     if mode not in MODES:
         raise ValueError(f"unknown native_mode {mode!r} of tokenizer {tokenizer!r}")

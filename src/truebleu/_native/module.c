@@ -1196,7 +1196,8 @@ PyMODINIT_FUNC PyInit__native_core(void)
         PyModule_AddIntConstant(m, "MODE_INTL", TB_INTL) < 0 ||
         PyModule_AddIntConstant(m, "MODE_ZH", TB_ZH) < 0 ||
         PyModule_AddIntConstant(m, "MODE_CHAR", TB_CHAR) < 0 ||
-        PyModule_AddIntConstant(m, "SUM_IS_PLAIN", PY_VERSION_HEX < 0x030C0000) < 0) {
+        PyModule_AddIntConstant(m, "SUM_IS_PLAIN", PY_VERSION_HEX < 0x030C0000) < 0 ||
+        PyModule_AddStringConstant(m, "REGEX_VERSION", tb_regex_version()) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -125,4 +125,7 @@ void tb_profiles_load(const tb_profiles *p, uint32_t h, uint32_t *cnt);   /* cnt
 void tb_profiles_unload(const tb_profiles *p, uint32_t h, uint32_t *cnt); /* back to zeros */
 void tb_profiles_row(const tb_profiles *p, uint32_t h, uint32_t r, const uint32_t *cnt, int64_t *row);
 
+/* The regex module release the intl character classes were generated from. */
+const char *tb_regex_version(void);
+
 #endif

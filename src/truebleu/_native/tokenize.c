@@ -14,6 +14,11 @@
 #include "tb_core.h"
 #include "unicode_tables.h"
 
+const char *tb_regex_version(void)
+{
+    return TB_REGEX_VERSION;
+}
+
 /* ------------------------------------------------------------------ */
 /* growable buffers                                                    */
 
