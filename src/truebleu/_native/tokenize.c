@@ -135,97 +135,49 @@ static int replace_all(tb_builder *b, const char *pat, int rep)
 /* the two-character rules, on a short buffer: s[0..n) -> o, returns the new length.
  * o must hold 2 * n code points. */
 
+/* Every two-character rule has the form (A)(B) -> "\1 \2 " (the pair is split
+ * and a space follows each character) or " \1 \2" (a space precedes each).
+ * A match consumes both characters, as a regex substitution does, so the
+ * scan resumes after the pair. */
+typedef int (*pair_match)(uint32_t first, uint32_t second);
+enum pair_spacing { SPACE_AFTER_EACH, SPACE_BEFORE_EACH };
+
+static size_t apply_pair_rule(const uint32_t *s, size_t n, uint32_t *o, pair_match match,
+                              enum pair_spacing spacing)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        if (i + 1 < n && match(s[i], s[i + 1])) {
+            if (spacing == SPACE_BEFORE_EACH)
+                o[k++] = ' ';
+            o[k++] = s[i];
+            o[k++] = ' ';
+            o[k++] = s[i + 1];
+            if (spacing == SPACE_AFTER_EACH)
+                o[k++] = ' ';
+            i += 2;
+        } else {
+            o[k++] = s[i++];
+        }
+    }
+    return k;
+}
+
+static inline int is_period_or_comma(uint32_t c) { return c == '.' || c == ','; }
+
 /* 13a rule 2: ([^0-9])([.,]) -> "\1 \2 " */
-static size_t rule_13a_2(const uint32_t *s, size_t n, uint32_t *o)
-{
-    size_t k = 0, i = 0;
-    while (i < n) {
-        if (i + 1 < n && !is_digit(s[i]) && (s[i + 1] == '.' || s[i + 1] == ',')) {
-            o[k++] = s[i];
-            o[k++] = ' ';
-            o[k++] = s[i + 1];
-            o[k++] = ' ';
-            i += 2;
-        } else {
-            o[k++] = s[i++];
-        }
-    }
-    return k;
-}
-
+static int match_13a_2(uint32_t a, uint32_t b) { return !is_digit(a) && is_period_or_comma(b); }
 /* 13a rule 3: ([.,])([^0-9]) -> " \1 \2" */
-static size_t rule_13a_3(const uint32_t *s, size_t n, uint32_t *o)
-{
-    size_t k = 0, i = 0;
-    while (i < n) {
-        if (i + 1 < n && (s[i] == '.' || s[i] == ',') && !is_digit(s[i + 1])) {
-            o[k++] = ' ';
-            o[k++] = s[i];
-            o[k++] = ' ';
-            o[k++] = s[i + 1];
-            i += 2;
-        } else {
-            o[k++] = s[i++];
-        }
-    }
-    return k;
-}
-
+static int match_13a_3(uint32_t a, uint32_t b) { return is_period_or_comma(a) && !is_digit(b); }
 /* 13a rule 4: ([0-9])(-) -> "\1 \2 " */
-static size_t rule_13a_4(const uint32_t *s, size_t n, uint32_t *o)
-{
-    size_t k = 0, i = 0;
-    while (i < n) {
-        if (i + 1 < n && is_digit(s[i]) && s[i + 1] == '-') {
-            o[k++] = s[i];
-            o[k++] = ' ';
-            o[k++] = '-';
-            o[k++] = ' ';
-            i += 2;
-        } else {
-            o[k++] = s[i++];
-        }
-    }
-    return k;
-}
+static int match_13a_4(uint32_t a, uint32_t b) { return is_digit(a) && b == '-'; }
 
 static inline int cls(uint32_t c) { return c < 256 ? tb_latin1_class[c] : tb_char_class(c); }
 
 /* intl rule 1: (\P{N})(\p{P}) -> "\1 \2 " */
-static size_t rule_intl_1(const uint32_t *s, size_t n, uint32_t *o)
-{
-    size_t k = 0, i = 0;
-    while (i < n) {
-        if (i + 1 < n && !(cls(s[i]) & 4) && (cls(s[i + 1]) & 1)) {
-            o[k++] = s[i];
-            o[k++] = ' ';
-            o[k++] = s[i + 1];
-            o[k++] = ' ';
-            i += 2;
-        } else {
-            o[k++] = s[i++];
-        }
-    }
-    return k;
-}
-
+static int match_intl_1(uint32_t a, uint32_t b) { return !(cls(a) & 4) && (cls(b) & 1); }
 /* intl rule 2: (\p{P})(\P{N}) -> " \1 \2" */
-static size_t rule_intl_2(const uint32_t *s, size_t n, uint32_t *o)
-{
-    size_t k = 0, i = 0;
-    while (i < n) {
-        if (i + 1 < n && (cls(s[i]) & 1) && !(cls(s[i + 1]) & 4)) {
-            o[k++] = ' ';
-            o[k++] = s[i];
-            o[k++] = ' ';
-            o[k++] = s[i + 1];
-            i += 2;
-        } else {
-            o[k++] = s[i++];
-        }
-    }
-    return k;
-}
+static int match_intl_2(uint32_t a, uint32_t b) { return (cls(a) & 1) && !(cls(b) & 4); }
 
 /* ------------------------------------------------------------------ */
 /* emitting tokens                                                     */
@@ -293,9 +245,9 @@ static int hard_13a(tb_builder *b, const uint32_t *s, size_t n, int before, int 
     k += n;
     if (after)
         x[k++] = ' ';
-    k = rule_13a_2(x, k, y);
-    k = rule_13a_3(y, k, x);
-    k = rule_13a_4(x, k, y);
+    k = apply_pair_rule(x, k, y, match_13a_2, SPACE_AFTER_EACH);
+    k = apply_pair_rule(y, k, x, match_13a_3, SPACE_BEFORE_EACH);
+    k = apply_pair_rule(x, k, y, match_13a_4, SPACE_AFTER_EACH);
     return emit_space_separated(b, y, k, 0);
 }
 
@@ -382,8 +334,8 @@ static int hard_intl(tb_builder *b, const uint32_t *s, size_t n, int before, int
     k += n;
     if (after)
         x[k++] = ' ';
-    k = rule_intl_1(x, k, y);
-    k = rule_intl_2(y, k, x);
+    k = apply_pair_rule(x, k, y, match_intl_1, SPACE_AFTER_EACH);
+    k = apply_pair_rule(y, k, x, match_intl_2, SPACE_BEFORE_EACH);
     return emit_space_separated(b, x, k, 1);
 }
 
