@@ -19,7 +19,7 @@ from collections import defaultdict
 from typing import Sequence
 
 from ._version import __version__
-from .io import InputError, read_lines, read_stdin_lines
+from .io import InputError, check_same_length, read_lines, read_stdin_lines
 from .score import SMOOTH_DEFAULTS
 from .tokenizers import TOKENIZERS
 
@@ -179,15 +179,6 @@ def read_systems(inputs: Sequence[str] | None, encoding: str,
     return systems, names
 
 
-def check_lengths(systems, names, references, ref_names) -> None:
-    for system, name in zip(systems, names):
-        for refs, ref_name in zip(references, ref_names):
-            if len(system) != len(refs):
-                raise InputError(
-                    f"{name} has {len(system)} lines but {ref_name} has {len(refs)} lines; "
-                    "hypotheses and references must have one line per segment")
-
-
 # -- running ---------------------------------------------------------------
 
 def _validate(args) -> None:
@@ -242,8 +233,9 @@ def run(args) -> str:
     ref_names = args.refs if args.num_refs == 1 else [
         f"{args.refs[0]} (reference {k + 1})" for k in range(args.num_refs)]
     systems, names = read_systems(args.input, args.encoding, paired)
-    check_lengths(systems, names if args.input is not None else ["<stdin>"] * len(systems),
-                  references, ref_names)
+    hyp_names = names if args.input is not None else ["<stdin>"] * len(systems)
+    for system, name in zip(systems, hyp_names):
+        check_same_length(system, name, references, ref_names)
 
     if args.sentence_level:
         if len(systems) > 1:

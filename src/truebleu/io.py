@@ -110,11 +110,19 @@ def read_stdin_lines(encoding: str = "utf-8") -> list[str]:
     return split_lines(text)
 
 
+def line_count_mismatch(hyp_name: str, hyp_lines: int,
+                        refs: Sequence[tuple[str, int]]) -> InputError:
+    """The error for hypotheses and references of different lengths, naming every file."""
+    return InputError(
+        f"{hyp_name} has {hyp_lines} lines but "
+        + ", ".join(f"{name} has {n} lines" for name, n in refs)
+        + "; hypotheses and references must have one line per segment")
+
+
 def check_same_length(hypotheses: Sequence, hyp_name: str,
                       references: Sequence[Sequence], ref_names: Sequence[str]) -> None:
     """Refuse hypotheses and references of different lengths, naming both."""
-    for refs, ref_name in zip(references, ref_names):
-        if len(refs) != len(hypotheses):
-            raise InputError(
-                f"{hyp_name} has {len(hypotheses)} lines but {ref_name} has {len(refs)} lines; "
-                "hypotheses and references must have one line per segment")
+    mismatched = [(name, len(refs)) for refs, name in zip(references, ref_names)
+                  if len(refs) != len(hypotheses)]
+    if mismatched:
+        raise line_count_mismatch(hyp_name, len(hypotheses), mismatched)

@@ -15,7 +15,7 @@ from itertools import zip_longest
 from typing import Optional, Sequence
 
 from .bleu import BLEU, count_tokenized_periods, warn_if_tokenized
-from .io import InputError, iter_line_chunks
+from .io import InputError, iter_line_chunks, line_count_mismatch
 from .score import BLEUScore
 from .stats import Statistics
 
@@ -47,10 +47,7 @@ def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[st
         if any(chunk is None for chunk in chunks) or len({len(c) for c in chunks}) > 1:
             counts = [segments + (len(c) if c is not None else 0) for c in chunks]
             counts = [n + _count_rest(reader) for n, reader in zip(counts, readers)]
-            raise InputError(
-                f"{names[0]} has {counts[0]} lines but "
-                + ", ".join(f"{name} has {n} lines" for name, n in zip(names[1:], counts[1:]))
-                + "; hypotheses and references must have one line per segment")
+            raise line_count_mismatch(names[0], counts[0], list(zip(names[1:], counts[1:])))
         hyps = [line.rstrip() for line in chunks[0]]
         refs = [[line.rstrip() for line in chunk] for chunk in chunks[1:]]
         tokenized += count_tokenized_periods(chunks[0])
