@@ -236,3 +236,19 @@ def test_batched_sentence_bleu_arguments():
         truebleu.sentence_bleu(["a", "b"], [["a"]])
     assert truebleu.sentence_bleu(["a b c d"], ["a b c d"])[0].score == \
         sacrebleu.sentence_bleu("a b c d", ["a b c d"]).score
+
+
+def test_corpus_bleu_reuses_prepared_references_only_when_equal(backend):
+    refs = [["the cat is on the mat", "a dog barks"], ["there is a cat", "dogs bark"]]
+    systems = [["the cat the cat on the mat", "a dog barks"], ["on the mat", "a dog"]]
+    for system in systems:  # same reference lists: prepared once, reused
+        same_score(truebleu.corpus_bleu(system, refs, backend=backend),
+                   sacrebleu.corpus_bleu(system, refs))
+    refs[1][0] = "the cat the cat on the mat"  # changed in place: must be noticed
+    same_score(truebleu.corpus_bleu(systems[0], refs, backend=backend),
+               sacrebleu.corpus_bleu(systems[0], refs))
+    same_score(truebleu.corpus_bleu(systems[0], refs, backend=backend, lowercase=True),
+               sacrebleu.corpus_bleu(systems[0], refs, lowercase=True))
+    refs.append(["a third reference", None])  # one more stream
+    same_score(truebleu.corpus_bleu(systems[0], refs, backend=backend),
+               sacrebleu.corpus_bleu(systems[0], refs))

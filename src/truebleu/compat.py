@@ -46,10 +46,31 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
         if use_effective_order:
             raise ValueError(f"use_effective_order is a sacreBLEU option, not {dialect!r}'s")
         return _dialect(dialect, sacre, options).corpus_score(hypotheses, references)
-    metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize,
-                  smooth_method=smooth_method, smooth_value=smooth_value,
-                  effective_order=use_effective_order, **options)
-    return metric.corpus_score(hypotheses, references)
+    metric = _metric_with_references(
+        references, lowercase=lowercase, force=force, tokenize=tokenize,
+        smooth_method=smooth_method, smooth_value=smooth_value,
+        effective_order=use_effective_order, **options)
+    return metric.corpus_score(hypotheses, None)
+
+
+# The metric of the last corpus_bleu call, with its references prepared, and a
+# copy of those reference streams. Scoring system after system against the
+# same references (the usual loop) then skips re-tokenizing them. It is reused
+# only for the same configuration and references equal to the copy (the
+# comparison is by identity first, so it costs a pointer check per line).
+_last_call: Optional[tuple] = None
+
+
+def _metric_with_references(references: Sequence[Sequence[str]], **config) -> BLEU:
+    global _last_call
+    key = tuple(sorted(config.items()))
+    last = _last_call
+    if last is not None and last[0] == key and len(last[1]) == len(references) and all(
+            saved == list(stream) for saved, stream in zip(last[1], references)):
+        return last[2]
+    metric = BLEU(references=references, **config)
+    _last_call = (key, [list(stream) for stream in references], metric)
+    return metric
 
 
 def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
