@@ -61,6 +61,12 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
 _last_call: Optional[tuple] = None
 
 
+def clear_reference_cache() -> None:
+    """Forget the references kept from the last :func:`corpus_bleu` call (frees their memory)."""
+    global _last_call
+    _last_call = None
+
+
 def _metric_with_references(references: Sequence[Sequence[str]], **config) -> BLEU:
     global _last_call
     key = tuple(sorted(config.items()))
