@@ -17,16 +17,28 @@ Tokenization happens before: these functions take lists of tokens.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 from typing import NamedTuple, Sequence
 
 
 def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter:
-    """Counts of every n-gram (as a tuple of tokens), 1 <= n <= max_order."""
-    counts: Counter = Counter()
-    for n in range(1, max_order + 1):
-        for start in range(len(tokens) - n + 1):
-            counts[tuple(tokens[start:start + n])] += 1
-    return counts
+    """Counts of every n-gram (as a tuple of tokens), 1 <= n <= max_order.
+
+    ``zip(tokens, tokens[1:], ...)`` walks the n-grams of one order; Counter
+    counts them all (in C: this is the hot loop of the pure-Python path).
+    """
+    return Counter(chain.from_iterable(
+        zip(*(tokens[start:] for start in range(n))) for n in range(1, max_order + 1)))
+
+
+def max_reference_counts(references: Sequence[Sequence[str]], max_order: int) -> Counter:
+    """Each n-gram's largest count in any single reference: the clip counts."""
+    if len(references) == 1:
+        return ngram_counts(references[0], max_order)
+    clip: Counter = Counter()
+    for tokens in references:
+        clip |= ngram_counts(tokens, max_order)  # | keeps the larger count
+    return clip
 
 
 def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
@@ -55,14 +67,8 @@ class ReferenceInfo(NamedTuple):
 
 def reference_info(references: Sequence[Sequence[str]], max_order: int) -> ReferenceInfo:
     """Clip counts (max over references of each n-gram's count) and lengths."""
-    max_counts: dict = {}
-    lengths = []
-    for tokens in references:
-        lengths.append(len(tokens))
-        for ngram, count in ngram_counts(tokens, max_order).items():
-            if count > max_counts.get(ngram, 0):
-                max_counts[ngram] = count
-    return ReferenceInfo(max_counts, lengths)
+    return ReferenceInfo(max_reference_counts(references, max_order),
+                         [len(tokens) for tokens in references])
 
 
 def segment_row(hypothesis: Sequence[str], refs: ReferenceInfo, max_order: int) -> list[int]:

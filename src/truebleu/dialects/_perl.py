@@ -114,12 +114,6 @@ def tokenize_intl_perl(text: str, lowercase: bool) -> tuple[str, ...]:
     return tuple(tok for tok in _INTL_SPLIT.split(text) if tok)
 
 
-def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter:
-    """Counts of all n-grams (tuples), 1 <= n <= max_order, counted in C."""
-    return Counter(chain.from_iterable(
-        zip(*(tokens[i:] for i in range(n))) for n in range(1, max_order + 1)))
-
-
 def ngram_counts_many(token_lists: Iterable[Sequence[str]], max_order: int) -> Counter:
     """n-gram counts summed over many token lists."""
     return Counter(chain.from_iterable(

@@ -24,12 +24,12 @@ references of the corpus, with Perl's quirk that a one-token context spelled
 from __future__ import annotations
 
 import math
-from collections import Counter
 from functools import lru_cache
 from typing import Callable, Sequence
 
+from .._reference import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, PreparedCache, check_bool
-from ._perl import (PERL_SPACE_RUN, ngram_counts, ngram_counts_many, tokenize_13a_perl,
+from ._perl import (PERL_SPACE_RUN, ngram_counts_many, tokenize_13a_perl,
                     tokenize_intl_perl)
 
 BLEU_ORDER = 4
@@ -170,12 +170,7 @@ class MtevalDialect(Dialect):
         for seg_tokens in tokenized:
             lengths = [len(tokens) for tokens in seg_tokens]
             total_words += sum(lengths)
-            if len(seg_tokens) == 1:
-                clip = ngram_counts(seg_tokens[0], NIST_ORDER)
-            else:
-                clip = Counter()
-                for tokens in seg_tokens:
-                    clip |= ngram_counts(tokens, NIST_ORDER)
+            clip = max_reference_counts(seg_tokens, NIST_ORDER)
             segments.append((lengths, clip, sum(lengths)))
         log2 = math.log(2)
         info = {}

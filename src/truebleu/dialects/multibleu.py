@@ -16,10 +16,10 @@ with a non-empty reference makes Perl die (division by zero).
 from __future__ import annotations
 
 import math
-from collections import Counter
 
+from .._reference import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, PreparedCache, ToolError, check_bool
-from ._perl import (ascii_lower, ngram_counts, perl_lc, split_bytes_awk, split_perl,
+from ._perl import (ascii_lower, perl_lc, split_bytes_awk, split_perl,
                     tokenize_13a_perl)
 
 ORDER = 4
@@ -71,12 +71,7 @@ class MultiBleuDialect(Dialect):
         prepared = []
         for seg_refs in refs:
             token_lists = [self.tokenize_reference(ref) for ref in seg_refs]
-            if len(token_lists) == 1:
-                clip = ngram_counts(token_lists[0], ORDER)
-            else:
-                clip = Counter()
-                for tokens in token_lists:
-                    clip |= ngram_counts(tokens, ORDER)
+            clip = max_reference_counts(token_lists, ORDER)
             prepared.append(([len(tokens) for tokens in token_lists], clip))
         return prepared
 

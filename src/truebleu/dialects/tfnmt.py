@@ -20,8 +20,8 @@ from collections import Counter
 from typing import Sequence
 
 from ..tokenizers import get_tokenizer
+from .._reference import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, PreparedCache, ToolError, check_bool
-from ._perl import ngram_counts
 
 _CACHE = PreparedCache()
 _STATS = PreparedCache(4)
@@ -43,12 +43,7 @@ def compute_bleu(reference_corpus: Sequence[Sequence[Sequence[str]]],
 def _clip_counts(token_lists: list, max_order: int) -> tuple[int, Counter]:
     if not token_lists:
         raise ToolError("tf/nmt compute_bleu needs at least one reference per segment")
-    if len(token_lists) == 1:
-        merged = ngram_counts(token_lists[0], max_order)
-    else:
-        merged = Counter()
-        for tokens in token_lists:
-            merged |= ngram_counts(tokens, max_order)
+    merged = max_reference_counts(token_lists, max_order)
     return min(len(tokens) for tokens in token_lists), merged
 
 

@@ -25,8 +25,8 @@ import math
 import struct
 from typing import Optional, Sequence
 
+from .._reference import ngram_counts
 from ._base import Dialect, DialectScore, ToolError, check_bool
-from ._perl import ngram_counts
 
 _EXACT_FLOAT32_INTS = 2 ** 24
 
