@@ -224,6 +224,20 @@ static int reserve_small(tb_builder *b, size_t n, int passes)
     return (u32_reserve(&b->tmp, need) < 0 || u32_reserve(&b->tmp2, need) < 0) ? -1 : 0;
 }
 
+/* x = the stretch s[0..n), with a space before/after it standing for the
+ * whitespace around it; returns the length written. */
+static size_t copy_with_context(uint32_t *x, const uint32_t *s, size_t n, int before, int after)
+{
+    size_t k = 0;
+    if (before)
+        x[k++] = ' ';
+    memcpy(x + k, s, n * sizeof(uint32_t));
+    k += n;
+    if (after)
+        x[k++] = ' ';
+    return k;
+}
+
 /*
  * Why stretches: whitespace is neither a digit nor [.,-] (13a) and neither
  * \p{N} nor \p{P} (intl), so no rule can use it except as the non-digit /
@@ -238,13 +252,7 @@ static int hard_13a(tb_builder *b, const uint32_t *s, size_t n, int before, int 
     if (reserve_small(b, n, 3) < 0)
         return -1;
     uint32_t *x = b->tmp.a, *y = b->tmp2.a;
-    size_t k = 0;
-    if (before)
-        x[k++] = ' ';
-    memcpy(x + k, s, n * sizeof(uint32_t));
-    k += n;
-    if (after)
-        x[k++] = ' ';
+    size_t k = copy_with_context(x, s, n, before, after);
     k = apply_pair_rule(x, k, y, match_13a_2, SPACE_AFTER_EACH);
     k = apply_pair_rule(y, k, x, match_13a_3, SPACE_BEFORE_EACH);
     k = apply_pair_rule(x, k, y, match_13a_4, SPACE_AFTER_EACH);
@@ -327,13 +335,7 @@ static int hard_intl(tb_builder *b, const uint32_t *s, size_t n, int before, int
     if (reserve_small(b, n, 2) < 0)
         return -1;
     uint32_t *x = b->tmp.a, *y = b->tmp2.a;
-    size_t k = 0;
-    if (before)
-        x[k++] = ' ';
-    memcpy(x + k, s, n * sizeof(uint32_t));
-    k += n;
-    if (after)
-        x[k++] = ' ';
+    size_t k = copy_with_context(x, s, n, before, after);
     k = apply_pair_rule(x, k, y, match_intl_1, SPACE_AFTER_EACH);
     k = apply_pair_rule(y, k, x, match_intl_2, SPACE_BEFORE_EACH);
     return emit_space_separated(b, x, k, 1);
