@@ -25,6 +25,8 @@ def test_example_1_the_cat_the_cat_on_the_mat():
     assert table(result, 1) == {"the": (3, 2, 2), "cat": (2, 1, 1), "on": (1, 1, 1), "mat": (1, 1, 1)}
     assert table(result, 2)["the cat"] == (2, 1, 1)
     assert table(result, 2)["cat the"] == (1, 0, 0)
+    assert [row.ngram for row in result.orders[1].ngrams] == [  # in order of first use
+        "the cat", "cat the", "cat on", "on the", "the mat"]
     assert (result.c, result.r, result.bp) == (7, 7, 1.0)
     assert round(result.bleu, 4) == 0.4671
 

@@ -15,7 +15,7 @@ from _significance_data import REFERENCE, needs_wmt21, system_path  # noqa: E402
 from truebleu import BLEU  # noqa: E402
 from truebleu.io import read_lines  # noqa: E402
 from truebleu.significance import (BLEUBatchScorer, RowScorer, bootstrap_ci, compare_all,  # noqa: E402
-                                   compare_sentences, compare_systems, holm, paired_bootstrap,
+                                   compare_sentences, holm, paired_bootstrap,
                                    paired_cells, paired_randomization, paired_test_report)
 from truebleu.significance import cli, formats  # noqa: E402
 from truebleu.significance.multi import clusters_from  # noqa: E402

@@ -16,9 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from dataclasses import asdict, dataclass, field
-from fractions import Fraction
 from typing import Optional, Sequence
 
 from . import _reference
@@ -125,13 +123,7 @@ def explain(hypothesis: str, references: Sequence[str], *, tokenize: str = "13a"
     info = _reference.reference_info(ref_tokens, max_ngram_order)
     row = _reference.segment_row(hyp_tokens, info, max_ngram_order)
 
-    counts = Counter()
-    first_seen: dict = {}
-    for n in range(1, max_ngram_order + 1):
-        for start in range(len(hyp_tokens) - n + 1):
-            ngram = tuple(hyp_tokens[start:start + n])
-            counts[ngram] += 1
-            first_seen.setdefault(ngram, len(first_seen))
+    counts = _reference.ngram_counts(hyp_tokens, max_ngram_order)  # in order of first use
 
     n = max_ngram_order
     matches, totals = row[2:2 + n], row[2 + n:]
@@ -142,7 +134,7 @@ def explain(hypothesis: str, references: Sequence[str], *, tokenize: str = "13a"
     for order in range(1, n + 1):
         rows = [NgramRow(" ".join(g), counts[g], info.max_counts.get(g, 0),
                          min(counts[g], info.max_counts.get(g, 0)))
-                for g in sorted((g for g in counts if len(g) == order), key=first_seen.get)]
+                for g in counts if len(g) == order]
         orders.append(OrderTable(order, rows, matches[order - 1], totals[order - 1],
                                  _fraction_text(matches[order - 1], totals[order - 1]),
                                  result.precisions[order - 1]))
