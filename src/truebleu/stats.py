@@ -1,14 +1,18 @@
-"""Per-segment BLEU statistics: the central, additive type of truebleu.
+"""Per-segment statistics: the central, additive type of truebleu.
 
-Every segment contributes one row of integers laid out as in sacreBLEU::
+Every metric turns each segment into one row of numbers that *add*: a corpus
+is the sum of its rows, a bootstrap sample the sum of resampled rows, a Spark
+partition a partial sum. :class:`RowTable` is that table for any metric (BLEU
+and chrF count integers; TER's rows hold sacreBLEU's floats). Rows are kept
+in one flat :mod:`array` so that the compiled core can fill them without
+creating a Python object per number.
+
+BLEU's rows (:class:`Statistics`) are laid out as in sacreBLEU::
 
     [hyp_len, ref_len, matches_1 .. matches_N, totals_1 .. totals_N]
 
 where ``ref_len`` is the reference length chosen by the reference-length rule
-(sacreBLEU: the closest, ties to the shorter). Rows add: a corpus is the sum of
-its rows, a bootstrap sample the sum of resampled rows, a Spark partition a
-partial sum. Rows are kept in one flat ``array('q')`` so that the compiled core
-can fill them without creating a Python object per number.
+(sacreBLEU: the closest, ties to the shorter).
 """
 
 from __future__ import annotations
@@ -22,19 +26,90 @@ def row_width(max_order: int) -> int:
     return 2 + 2 * max_order
 
 
-class Statistics:
-    """A table of per-segment statistics (one row per segment)."""
+class RowTable:
+    """A table of additive per-segment rows of ``width`` numbers each.
 
-    __slots__ = ("max_order", "width", "data")
+    ``typecode`` is the :mod:`array` type: ``"q"`` (int64) for counts,
+    ``"d"`` (float64) for metrics whose segment statistics are floats.
+    """
+
+    __slots__ = ("width", "data")
+
+    def __init__(self, width: int, data: array | None = None, typecode: str = "q") -> None:
+        if width < 1:
+            raise ValueError(f"width must be >= 1, got {width}")
+        self.width = width
+        self.data = array(typecode) if data is None else data
+        if len(self.data) % self.width:
+            raise ValueError("statistics buffer is not a whole number of rows")
+
+    def _check_compatible(self, other: "RowTable") -> None:
+        if type(other) is not type(self) or other.width != self.width:
+            raise ValueError("cannot join statistics of different layouts")
+
+    def append(self, row: Sequence) -> None:
+        if len(row) != self.width:
+            raise ValueError(f"a row has {self.width} numbers, got {len(row)}")
+        self.data.extend(row)
+
+    def extend(self, other: "RowTable") -> None:
+        """Append the rows of ``other`` (same layout) after ours."""
+        self._check_compatible(other)
+        self.data.extend(other.data)
+
+    def __len__(self) -> int:
+        return len(self.data) // self.width
+
+    def row(self, index: int) -> list:
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("segment index out of range")
+        start = index * self.width
+        return self.data[start:start + self.width].tolist()
+
+    def rows(self) -> Iterator[list]:
+        width, data = self.width, self.data
+        for start in range(0, len(data), width):
+            yield data[start:start + width].tolist()
+
+    def sum(self) -> list:
+        """Column sums: the corpus-level statistics.
+
+        Each column is summed by the builtin ``sum`` in segment order, as
+        sacreBLEU sums its lists (for floats this matters: Python 3.12's
+        ``sum`` is compensated).
+        """
+        width = self.width
+        data = self.data
+        return [sum(data[col::width]) for col in range(width)]
+
+    def to_numpy(self):
+        """The table as an ``(n_segments, width)`` NumPy array (a copy)."""
+        import numpy as np
+
+        dtype = np.float64 if self.data.typecode == "d" else np.int64
+        return np.frombuffer(self.data, dtype=dtype).reshape(-1, self.width).copy()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RowTable):
+            return NotImplemented
+        return type(other) is type(self) and self.width == other.width and self.data == other.data
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(segments={len(self)}, width={self.width})"
+
+
+class Statistics(RowTable):
+    """BLEU's per-segment statistics (one row per segment, see the module docstring)."""
+
+    __slots__ = ("max_order",)
 
     def __init__(self, max_order: int, data: array | None = None) -> None:
         if max_order < 1:
             raise ValueError(f"max_order must be >= 1, got {max_order}")
         self.max_order = max_order
-        self.width = row_width(max_order)
-        self.data = array("q") if data is None else data
-        if len(self.data) % self.width:
-            raise ValueError("statistics buffer is not a whole number of rows")
+        super().__init__(row_width(max_order), data)
 
     @classmethod
     def from_rows(cls, rows: Iterable[Sequence[int]], max_order: int) -> "Statistics":
@@ -43,44 +118,9 @@ class Statistics:
             table.append(row)
         return table
 
-    def append(self, row: Sequence[int]) -> None:
-        if len(row) != self.width:
-            raise ValueError(f"a row has {self.width} numbers, got {len(row)}")
-        self.data.extend(row)
-
-    def extend(self, other: "Statistics") -> None:
-        """Append the rows of ``other`` (same n-gram order) after ours."""
-        if other.max_order != self.max_order:
+    def _check_compatible(self, other: RowTable) -> None:
+        if not isinstance(other, Statistics) or other.max_order != self.max_order:
             raise ValueError("cannot join statistics of different n-gram orders")
-        self.data.extend(other.data)
-
-    def __len__(self) -> int:
-        return len(self.data) // self.width
-
-    def row(self, index: int) -> list[int]:
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("segment index out of range")
-        start = index * self.width
-        return self.data[start:start + self.width].tolist()
-
-    def rows(self) -> Iterator[list[int]]:
-        width, data = self.width, self.data
-        for start in range(0, len(data), width):
-            yield data[start:start + width].tolist()
-
-    def sum(self) -> list[int]:
-        """Column sums: the corpus-level statistics."""
-        width = self.width
-        data = self.data
-        return [sum(data[col::width]) for col in range(width)]
-
-    def to_numpy(self):
-        """The table as an ``(n_segments, width)`` int64 NumPy array (a copy)."""
-        import numpy as np
-
-        return np.frombuffer(self.data, dtype=np.int64).reshape(-1, self.width).copy()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Statistics):
