@@ -150,6 +150,18 @@ class NativeBackend:
             prepared = core.prepare_streams(streams, mode, lowercase, threads)
         return NativePrepared(prepared, tokenizer, lowercase), len(prepared), prepared.num_refs
 
+    def tokens(self, lines, tokenizer, lowercase):
+        mode = core_mode(tokenizer)
+        if mode is None:
+            return [line.split() for line in python_tokenized(lines, tokenizer, lowercase)]
+        lowercase = bool(lowercase)
+        out = []
+        for line in lines:
+            if not isinstance(line, str):
+                raise TypeError(f"segments must be str, got {type(line).__name__}")
+            out.append(core.tokenize(line, mode, lowercase))
+        return out
+
     def statistics(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads=None):
         if not isinstance(prepared, NativePrepared):
             raise TypeError("prepared must come from NativeBackend.prepare_references")

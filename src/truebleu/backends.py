@@ -11,6 +11,9 @@ Two backends implement the same two calls:
     returns ``(prepared, number of segments, references per segment or -1)``.
 ``statistics(hypotheses, prepared, tokenizer, lowercase, max_order, threads=None)``
     One statistics row per hypothesis, in input order.
+``tokens(lines, tokenizer, lowercase)``
+    The tokens of each line exactly as the statistics count them (the viewer
+    shows them).
 
 ``python`` is the readable specification (:mod:`truebleu._reference`);
 ``native`` is the compiled core, used by default when it is importable.
@@ -49,6 +52,9 @@ class Backend(Protocol):
     def statistics(self, hypotheses: Sequence[str], prepared: object, tokenizer: Tokenizer,
                    lowercase: bool, max_order: int, threads: int | None = None) -> Statistics: ...
 
+    def tokens(self, lines: Sequence[str], tokenizer: Tokenizer,
+               lowercase: bool) -> list[list[str]]: ...
+
 
 class PythonBackend:
     """The pure-Python backend: slow, obviously correct, always available."""
@@ -77,6 +83,10 @@ class PythonBackend:
             data.extend(_reference.segment_row(
                 segment_tokens(hyp, tokenizer, lowercase), refs, max_order))
         return Statistics(max_order, data)
+
+    def tokens(self, lines, tokenizer, lowercase):
+        check_strings(lines, "segments")
+        return [segment_tokens(line, tokenizer, lowercase) for line in lines]
 
 
 _BACKENDS: dict[str, Backend] = {}

@@ -1,0 +1,136 @@
+"""The interactive viewer: every segment and every system, on truebleu's exact statistics.
+
+``truebleu.viewer.report(references, systems, ...)`` scores the systems and
+returns a :class:`Report`: ``report.save("report.html")`` writes one
+self-contained HTML file (no network access when viewed, shareable by e-mail),
+``report`` displays inline in Jupyter, and :func:`truebleu.viewer.server.serve`
+shows it from a local server that also runs exact tests on demand. The command
+line has ``truebleu report`` and ``truebleu serve``.
+
+NumPy is needed (``pip install 'truebleu[stats]'``): confidence intervals and
+significance clusters come from :mod:`truebleu.significance`.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Mapping, Optional, Sequence, Union
+
+from .model import ReportData, ReportInputs, build_report_data
+from .page import encode_payload, render_page
+
+__all__ = ["Report", "ReportInputs", "report"]
+
+Systems = Union[Mapping[str, Sequence[str]], Sequence[Sequence[str]]]
+
+
+class Report:
+    """A computed report: its data, its HTML, and exact tests on any subset of segments."""
+
+    def __init__(self, data: ReportData) -> None:
+        self.data = data
+        self._payload: Optional[bytes] = None
+
+    @property
+    def title(self) -> str:
+        return self.data.options.get("title") or "truebleu report"
+
+    @property
+    def system_names(self) -> list[str]:
+        return list(self.data.inputs.system_names)
+
+    def payload_bytes(self) -> bytes:
+        """The data the page reads: gzip-compressed JSON (computed once)."""
+        if self._payload is None:
+            self._payload = encode_payload(self.data.payload())
+        return self._payload
+
+    def html(self, mode: str = "file") -> str:
+        """The page; ``mode="serve"`` leaves the data out (the page fetches them)."""
+        from .._version import __version__
+
+        return render_page(self.payload_bytes() if mode == "file" else None, title=self.title,
+                           mode=mode, generator=f"truebleu {__version__}")
+
+    def save(self, path: Union[str, Path]) -> Path:
+        """Write the self-contained HTML file (atomically: a temporary file, then a rename)."""
+        path = Path(path)
+        temporary = path.with_name(path.name + ".part")
+        temporary.write_text(self.html(), encoding="utf-8")
+        temporary.replace(path)
+        return path
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the page in a sandboxed frame (its own CSP; scripts, no same-origin)."""
+        return (f'<iframe srcdoc="{html.escape(self.html(), quote=True)}" '
+                'sandbox="allow-scripts allow-downloads" '
+                'style="width:100%;height:820px;border:1px solid #ddd"></iframe>')
+
+    def paired_test(self, a: int, b: int, segments: Optional[Sequence[int]] = None, *,
+                    n_samples: Optional[int] = None, seed: Optional[int] = None) -> dict:
+        """Paired bootstrap of system ``b`` against ``a`` on ``segments`` (default: all).
+
+        The numbers are :func:`truebleu.significance.paired_bootstrap`'s; the
+        page shows them for the current filter in ``serve`` mode.
+        """
+        from ..significance import BLEUBatchScorer, paired_bootstrap
+
+        systems = self.data.systems
+        for index in (a, b):
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(systems):
+                raise ValueError(f"system index must be an integer in [0, {len(systems)}), got {index!r}")
+        n = self.data.inputs.n_segments
+        rows = list(range(n)) if segments is None else list(segments)
+        if len(rows) < 1:
+            raise ValueError("no segments to test")
+        if any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n for i in rows):
+            raise ValueError(f"segment indices must be integers in [0, {n})")
+        significance = self.data.significance
+        n_samples = significance["n_samples"] if n_samples is None else n_samples
+        seed = significance["seed"] if seed is None else seed
+        scorer = BLEUBatchScorer.from_metric(self.data.metric)
+        matrix_a = systems[a].statistics.to_numpy()[rows]
+        matrix_b = systems[b].statistics.to_numpy()[rows]
+        result = paired_bootstrap(matrix_a, matrix_b, scorer, n_samples=n_samples, seed=seed,
+                                  names=(systems[a].name, systems[b].name))
+        return {"delta": result.delta, "p": result.p_value, "n": result.n_samples, "seed": seed,
+                "segments": len(rows), "score_a": result.score_a, "score_b": result.score_b,
+                "where": "api"}
+
+
+def report(references: Sequence[Sequence[Optional[str]]], systems: Systems, *,
+           reference_names: Optional[Sequence[str]] = None, source: Optional[Sequence[str]] = None,
+           doc_ids: Optional[Sequence[str]] = None, title: Optional[str] = None,
+           seed: int = 12345, n_samples: int = 1000, **bleu_options) -> Report:
+    """Score ``systems`` against ``references`` and build the viewer's report.
+
+    :param references: reference streams, as for :func:`truebleu.corpus_bleu`.
+    :param systems: ``{name: lines}``, or a list of line lists (named "System 1", ...).
+    :param source: the source segments (optional, shown and searchable).
+    :param doc_ids: one document id per segment (optional: documents ranked by ΔBLEU).
+    :param seed: seed of the bootstrap intervals and tests (numbers as ``truebleu.significance``).
+    :param n_samples: bootstrap samples for intervals, clusters and tests.
+    :param bleu_options: :class:`truebleu.BLEU`'s keyword arguments (tokenize, lowercase, ...).
+    """
+    if isinstance(systems, Mapping):
+        names, streams = list(systems), [list(s) for s in systems.values()]
+    else:
+        streams = [list(s) for s in systems]
+        names = [f"System {k + 1}" for k in range(len(streams))]
+    refs = [list(stream) for stream in references]
+    inputs = ReportInputs(
+        references=refs,
+        reference_names=list(reference_names) if reference_names is not None
+        else [f"ref{k + 1}" if len(refs) > 1 else "reference" for k in range(len(refs))],
+        systems=streams, system_names=names,
+        source=list(source) if source is not None else None,
+        doc_ids=[str(doc) for doc in doc_ids] if doc_ids is not None else None)
+    data = build_report_data(inputs, bleu_options, seed=seed, n_samples=n_samples,
+                             options={"title": title, **_shown_options(bleu_options)})
+    return Report(data)
+
+
+def _shown_options(bleu_options: dict) -> dict:
+    return {key: value for key, value in bleu_options.items()
+            if key not in ("backend", "threads", "references") and value is not None}

@@ -1,0 +1,203 @@
+// The report's data: decoding the embedded (or served) payload, and the few
+// computations the page does itself on truebleu's integer statistics.
+
+const LOG_ZERO = -9999999999;  // log(0) as sacreBLEU floors it
+
+async function decodePayload(base64) {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return parseGzipJson(bytes);
+}
+
+async function parseGzipJson(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+}
+
+// Derived columns kept as typed arrays (one per column, not one object per segment).
+function prepareData(d) {
+  const n = d.n_segments, order = d.max_order, width = 2 + 2 * order;
+  d.width = width;
+  for (const s of d.systems) {
+    s.statsArr = Float64Array.from(s.stats);            // int64 counts, exact in a double
+    s.sent = Float64Array.from(s.sentence_bleu);
+    s.without = Float64Array.from(s.bleu_without);
+    s.hypLen = new Float64Array(n);
+    s.refLen = new Float64Array(n);
+    for (let i = 0; i < n; i++) { s.hypLen[i] = s.statsArr[i * width]; s.refLen[i] = s.statsArr[i * width + 1]; }
+  }
+  d.firstRefLen = new Float64Array(n);
+  const ref0 = d.references[0];
+  for (let i = 0; i < n; i++) d.firstRefLen[i] = tokensOf(ref0, i).length;
+  d.lower = {source: null, references: null, systems: null};  // lazily built search columns
+  return d;
+}
+
+// Tokens of segment i of a stream, exactly as truebleu counted them: the
+// tokenized text joined by single spaces (no token contains whitespace), or the
+// text itself where the two are equal.
+function tokensOf(stream, i) {
+  const tok = stream.tokens[i];
+  const s = tok === null ? stream.text[i] : tok;
+  if (s === null || s === undefined || s === "") return [];
+  return s.split(" ");
+}
+
+// Python's sum() of floats: left to right before 3.12, Neumaier-compensated since.
+function pySum(values, compensated) {
+  if (!compensated) { let t = 0; for (const v of values) t += v; return t; }
+  if (values.length === 0) return 0;
+  let f = 0 + values[0], c = 0.0;
+  for (let k = 1; k < values.length; k++) {
+    const x = values[k], t = f + x;
+    if (Math.abs(f) >= Math.abs(x)) c += (f - t) + x; else c += (x - t) + f;
+    f = t;
+  }
+  if (c && Number.isFinite(c)) f += c;
+  return f;
+}
+
+// truebleu.score.compute_bleu on summed statistics, with the same operations
+// in the same order (exp and log are the browser's, which may differ from the
+// C library's in the last bit; the tests measure the agreement).
+function computeBleu(sums, order, smoothing, effectiveOrder, compensated) {
+  const sysLen = sums[0], refLen = sums[1];
+  const correct = Array.from(sums.slice(2, 2 + order));
+  const total = Array.from(sums.slice(2 + order, 2 + 2 * order));
+  const bp = sysLen < refLen ? (sysLen > 0 ? Math.exp(1 - refLen / sysLen) : 0.0) : 1.0;
+  const precisions = new Array(order).fill(0);
+  const result = {score: 0, precisions, bp, sysLen, refLen, ratio: refLen ? sysLen / refLen : 0, counts: correct, totals: total};
+  if (!correct.some((c) => c !== 0)) return result;
+  let divisor = 1.0, eff = order;
+  for (let n = 1; n <= order; n++) {
+    const i = n - 1;
+    if (smoothing.method === "add-k" && n > 1) { correct[i] += smoothing.value; total[i] += smoothing.value; }
+    if (total[i] === 0) break;
+    if (effectiveOrder) eff = n;
+    if (correct[i] === 0) {
+      if (smoothing.method === "exp") { divisor *= 2; precisions[i] = 100 / (divisor * total[i]); }
+      else if (smoothing.method === "floor") precisions[i] = 100 * smoothing.value / total[i];
+    } else precisions[i] = 100 * correct[i] / total[i];
+  }
+  const logs = precisions.slice(0, eff).map((p) => p === 0 ? LOG_ZERO : Math.log(p));
+  result.score = bp * Math.exp(pySum(logs, compensated) / eff);
+  return result;
+}
+
+function sumRows(statsArr, width, indices) {
+  const sums = new Float64Array(width);
+  for (const i of indices) { const base = i * width; for (let c = 0; c < width; c++) sums[c] += statsArr[base + c]; }
+  return sums;
+}
+
+function corpusBleuOf(d, s, indices) {
+  return computeBleu(sumRows(s.statsArr, d.width, indices), d.max_order, d.smoothing, false, d.python_sum === "compensated");
+}
+
+// -- n-grams -----------------------------------------------------------------
+
+function ngramCounts(tokens, n) {
+  const counts = new Map();
+  for (let i = 0; i + n <= tokens.length; i++) {
+    const key = tokens.slice(i, i + n).join(" ");
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  return counts;
+}
+
+// For one hypothesis against its references, per order: every n-gram with its
+// count, the reference maximum, the clipped count, and the status of each
+// occurrence (in order of appearance: the first `clip` ones are counted).
+function ngramAnalysis(hypTokens, refTokenLists, order) {
+  const orders = [];
+  for (let n = 1; n <= order; n++) {
+    const maxRef = new Map();
+    for (const ref of refTokenLists) {
+      for (const [g, c] of ngramCounts(ref, n)) if (c > (maxRef.get(g) || 0)) maxRef.set(g, c);
+    }
+    const seen = new Map(), occurrences = [], grams = new Map();
+    for (let i = 0; i + n <= hypTokens.length; i++) {
+      const g = hypTokens.slice(i, i + n).join(" ");
+      const k = (seen.get(g) || 0) + 1;
+      seen.set(g, k);
+      const ref = maxRef.get(g) || 0;
+      const status = ref === 0 ? "unmatched" : (k <= ref ? "matched" : "clipped");
+      occurrences.push({start: i, gram: g, status});
+      if (!grams.has(g)) grams.set(g, {gram: g, count: 0, ref, first: i});
+      grams.get(g).count++;
+    }
+    let matches = 0;
+    for (const info of grams.values()) { info.clipped = Math.min(info.count, info.ref); matches += info.clipped; }
+    orders.push({n, occurrences, grams: Array.from(grams.values()), matches, total: occurrences.length, maxRef});
+  }
+  return orders;
+}
+
+function referenceTokenLists(d, i) {
+  const lists = [];
+  for (const r of d.references) if (r.text[i] !== null) lists.push(tokensOf(r, i));
+  return lists;
+}
+
+// Clipped matches per n-gram of system s in segment i (a Map gram -> count).
+function clippedMatches(d, s, i, n, refLists) {
+  const hyp = ngramCounts(tokensOf(s, i), n);
+  const maxRef = new Map();
+  for (const ref of refLists) for (const [g, c] of ngramCounts(ref, n)) if (c > (maxRef.get(g) || 0)) maxRef.set(g, c);
+  const out = new Map();
+  for (const [g, c] of hyp) { const m = Math.min(c, maxRef.get(g) || 0); if (m > 0) out.set(g, m); }
+  return out;
+}
+
+// -- resampling in the page (filtered subsets; the full set uses truebleu's API) --
+
+// xoshiro128** seeded by splitmix32: small, fast, reproducible across browsers.
+function makeRng(seed) {
+  let s = seed >>> 0;
+  const next32 = () => { s = (s + 0x9e3779b9) >>> 0; let z = s; z = Math.imul(z ^ (z >>> 16), 0x85ebca6b); z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35); return (z ^ (z >>> 16)) >>> 0; };
+  const st = [next32(), next32(), next32(), next32()];
+  const rotl = (x, k) => (x << k) | (x >>> (32 - k));
+  return function nextUint32() {
+    const result = Math.imul(rotl(Math.imul(st[1], 5), 7), 9) >>> 0;
+    const t = st[1] << 9;
+    st[2] ^= st[0]; st[3] ^= st[1]; st[1] ^= st[2]; st[0] ^= st[3]; st[2] ^= t; st[3] = rotl(st[3], 11);
+    return result;
+  };
+}
+
+function randomBelow(rng, n) {  // unbiased integer in [0, n)
+  const limit = Math.floor(0x100000000 / n) * n;
+  let x;
+  do { x = rng(); } while (x >= limit);
+  return x % n;
+}
+
+// Paired bootstrap of B against A on the given segments, with the statistic of
+// truebleu's paired_bootstrap (centered: d = B - A per resample,
+// p = (#{|d_i - mean(d)| >= |observed|} + 1) / (n + 1)); the random stream is
+// the page's own, so p differs from the API's by resampling noise only.
+async function pairedBootstrapInPage(d, a, b, indices, nSamples, seed, onProgress) {
+  const width = d.width, comp = d.python_sum === "compensated";
+  const observed = corpusBleuOf(d, b, indices).score - corpusBleuOf(d, a, indices).score;
+  const rng = makeRng(seed);
+  const m = indices.length;
+  const deltas = new Float64Array(nSamples);
+  for (let k = 0; k < nSamples; k++) {
+    const sa = new Float64Array(width), sb = new Float64Array(width);
+    for (let j = 0; j < m; j++) {
+      const i = indices[randomBelow(rng, m)], base = i * width;
+      for (let c = 0; c < width; c++) { sa[c] += a.statsArr[base + c]; sb[c] += b.statsArr[base + c]; }
+    }
+    deltas[k] = computeBleu(sb, d.max_order, d.smoothing, false, comp).score - computeBleu(sa, d.max_order, d.smoothing, false, comp).score;
+    if (k % 25 === 24) { if (onProgress) onProgress(k + 1); await nextFrame(); }
+  }
+  let mean = 0;
+  for (const x of deltas) mean += x;
+  mean /= nSamples;
+  let extreme = 0;
+  for (const x of deltas) if (Math.abs(x - mean) >= Math.abs(observed)) extreme++;
+  const sorted = Array.from(deltas).sort((x, y) => x - y);
+  const lower = Math.floor(nSamples / 40), upper = nSamples - lower - 1;
+  return {delta: observed, p: (extreme + 1) / (nSamples + 1), low: sorted[lower], high: sorted[upper], n: nSamples, seed, segments: m, where: "page"};
+}

@@ -1,0 +1,232 @@
+// The segment browser: filters, sorting and a virtualized list (only the rows
+// in view exist in the DOM), so 100k+ segments scroll and sort smoothly.
+
+const ROW_HEIGHT = 46;
+const SORT_KEYS = {
+  index: {label: "segment", key: (d, i) => i},
+  bleuA: {label: "sentence BLEU of A", key: (d, i) => d.systems[state.a].sent[i]},
+  bleuB: {label: "sentence BLEU of B", key: (d, i) => d.systems[state.b].sent[i]},
+  delta: {label: "ΔBLEU (B − A)", key: (d, i) => d.systems[state.b].sent[i] - d.systems[state.a].sent[i]},
+  contribution: {label: "contribution to corpus Δ", key: (d, i) => contribution(d, i)},
+  length: {label: "reference length", key: (d, i) => d.firstRefLen[i]},
+  hypLength: {label: "length of A", key: (d, i) => d.systems[state.a].hypLen[i]},
+  ratio: {label: "length ratio of A", key: (d, i) => d.firstRefLen[i] ? d.systems[state.a].hypLen[i] / d.firstRefLen[i] : Infinity},
+};
+
+// Corpus ΔBLEU (B − A) minus the same difference without segment i: how much
+// segment i moves the corpus-level difference (from the additive statistics).
+function corpusDelta(d) { return d.systems[state.b].corpus.score - d.systems[state.a].corpus.score; }
+function contribution(d, i) {
+  const a = d.systems[state.a], b = d.systems[state.b];
+  return corpusDelta(d) - (b.without[i] - a.without[i]);
+}
+
+function compileRegex(pattern) {
+  if (!pattern) return null;
+  try { return new RegExp(pattern, "iu"); } catch (e) { return {error: e.message}; }
+}
+
+let filterCache = {key: null, indices: null};
+
+function filterKey() {
+  return JSON.stringify([state.a, state.b, state.src, state.ref, state.hyp, state.minLen, state.maxLen,
+    state.doc, state.minScore, state.maxScore, state.ngram, state.ngramOrder, state.ngramSide, state.sort, state.dir]);
+}
+
+function currentIndices(d) {
+  const key = filterKey();
+  if (filterCache.key === key) return filterCache.indices;
+  const n = d.n_segments;
+  const src = compileRegex(state.src), ref = compileRegex(state.ref), hyp = compileRegex(state.hyp);
+  const errors = [src, ref, hyp].filter((r) => r && r.error).map((r) => r.error);
+  const usable = (r) => (r && !r.error ? r : null);
+  const rs = usable(src), rr = usable(ref), rh = usable(hyp);
+  const minLen = state.minLen === "" ? -Infinity : Number(state.minLen);
+  const maxLen = state.maxLen === "" ? Infinity : Number(state.maxLen);
+  const minScore = state.minScore === "" ? -Infinity : Number(state.minScore);
+  const maxScore = state.maxScore === "" ? Infinity : Number(state.maxScore);
+  const docIndex = d.documents && state.doc !== "" ? d.documents.names.indexOf(state.doc) : -1;
+  const ngramSet = state.ngram ? ngramSegments(d) : null;
+  const A = d.systems[state.a], B = d.systems[state.b];
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    if (d.firstRefLen[i] < minLen || d.firstRefLen[i] > maxLen) continue;
+    if (A.sent[i] < minScore || A.sent[i] > maxScore) continue;
+    if (docIndex >= 0 && d.documents.index[i] !== docIndex) continue;
+    if (ngramSet && !ngramSet.has(i)) continue;
+    if (rs && !(d.source && d.source[i] !== null && rs.test(d.source[i]))) continue;
+    if (rr && !d.references.some((r) => r.text[i] !== null && rr.test(r.text[i]))) continue;
+    if (rh && !(rh.test(A.text[i]) || rh.test(B.text[i]))) continue;
+    out.push(i);
+  }
+  const sortKey = (SORT_KEYS[state.sort] || SORT_KEYS.index).key;
+  const keys = new Float64Array(n);
+  for (const i of out) keys[i] = sortKey(d, i);
+  const dir = state.dir;
+  const indices = Uint32Array.from(out);
+  indices.sort((x, y) => (keys[x] - keys[y]) * dir || x - y);
+  filterCache = {key, indices, errors};
+  return indices;
+}
+
+function isFiltered() {
+  return !!(state.src || state.ref || state.hyp || state.minLen !== "" || state.maxLen !== "" || state.doc ||
+    state.minScore !== "" || state.maxScore !== "" || state.ngram);
+}
+
+function filterInput(label, key, attrs) {
+  return el("label", null, label + " ", el("input", Object.assign({
+    value: state[key], "data-filter": key,
+    onchange: (e) => { state[key] = e.target.value; state.seg = null; update(); },
+  }, attrs || {})));
+}
+
+function renderFilters(d) {
+  const docs = d.documents;
+  return el("div", {class: "filters"},
+    d.source ? filterInput("source /re/", "src", {placeholder: "regex", size: 12}) : null,
+    filterInput("reference /re/", "ref", {placeholder: "regex", size: 12}),
+    filterInput("output A|B /re/", "hyp", {placeholder: "regex", size: 12}),
+    filterInput("ref length ≥", "minLen", {type: "number", min: 0, class: "narrow"}),
+    filterInput("≤", "maxLen", {type: "number", min: 0, class: "narrow"}),
+    filterInput("BLEU of A ≥", "minScore", {type: "number", step: "any", class: "narrow"}),
+    filterInput("≤", "maxScore", {type: "number", step: "any", class: "narrow"}),
+    docs ? el("label", null, "document ", el("select", {"data-filter": "doc", onchange: (e) => { state.doc = e.target.value; state.seg = null; update(); }},
+      el("option", {value: ""}, "all"), docs.names.map((name) => el("option", {value: name, selected: state.doc === name}, text(name))))) : null,
+    state.ngram ? el("span", {class: "chip"}, `${state.ngramSide === "a" ? "A" : "B"} matches more often: “`, text(state.ngram), "” ",
+      el("button", {type: "button", class: "small", title: "remove this filter", onclick: () => { state.ngram = ""; update(); }}, "×")) : null,
+    el("label", null, "sort ", el("select", {"data-control": "sort", onchange: (e) => { state.sort = e.target.value; update(); }},
+      Object.entries(SORT_KEYS).map(([k, v]) => el("option", {value: k, selected: state.sort === k}, v.label)))),
+    el("button", {type: "button", class: "small", "data-control": "dir", onclick: () => { state.dir = -state.dir; update(); }}, state.dir > 0 ? "ascending" : "descending"),
+    isFiltered() ? el("button", {type: "button", class: "small", onclick: () => { Object.assign(state, FILTER_DEFAULTS); update(); }}, "clear filters") : null,
+  );
+}
+
+// Corpus BLEU of A and B on the filtered segments, and a paired test on them.
+function renderSubsetSummary(d, indices) {
+  const A = d.systems[state.a], B = d.systems[state.b];
+  const all = indices.length === d.n_segments;
+  const scoreA = all ? A.corpus.score : corpusBleuOf(d, A, indices).score;
+  const scoreB = all ? B.corpus.score : corpusBleuOf(d, B, indices).score;
+  const box = el("div", {class: "subset", id: "subset-summary"},
+    el("span", {"data-value": "count"}, `${indices.length} of ${d.n_segments} segments`), " · ",
+    "BLEU A ", el("b", {"data-value": "bleu-a"}, pyFixed(scoreA, 2)), " · B ", el("b", {"data-value": "bleu-b"}, pyFixed(scoreB, 2)),
+    " · Δ ", el("b", {"data-value": "delta"}, signed(scoreB - scoreA, 2)), " ");
+  const result = el("span", {class: "test-result", "data-value": "test"});
+  box.appendChild(el("button", {type: "button", class: "small", "data-control": "run-test", onclick: () => runSubsetTest(d, indices, result)}, "paired test"));
+  box.appendChild(result);
+  if (all) showFullTest(d, result);
+  return box;
+}
+
+function fullSetPValue(d) {
+  const pairs = d.significance.pairs || [];
+  for (const [x, y, p] of pairs) if ((x === state.a && y === state.b) || (x === state.b && y === state.a)) return p;
+  return null;
+}
+
+function showFullTest(d, target) {
+  const p = fullSetPValue(d);
+  if (p === null) return;
+  const sig = d.significance;
+  clear(target).appendChild(el("span", {class: p < sig.alpha ? "significant" : "not-significant"},
+    ` p = ${pyFixed(p, 4)} (${sig.test === "bs" ? "paired bootstrap" : "approximate randomization"}, ${sig.n_samples} samples, seed ${sig.seed}; truebleu API)`));
+}
+
+async function runSubsetTest(d, indices, target) {
+  if (indices.length === d.n_segments && fullSetPValue(d) !== null) { showFullTest(d, target); return; }
+  if (indices.length < 2) { clear(target).appendChild(text(" too few segments")); return; }
+  clear(target).appendChild(text(" testing…"));
+  let r;
+  if (MODE === "serve") {
+    const response = await fetch("api/paired", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({a: state.a, b: state.b, segments: Array.from(indices), n_samples: d.significance.n_samples, seed: d.significance.seed})});
+    if (!response.ok) { clear(target).appendChild(text(" error: " + (await response.text()))); return; }
+    r = await response.json();
+  } else {
+    r = await pairedBootstrapInPage(d, d.systems[state.a], d.systems[state.b], indices, d.significance.n_samples, d.significance.seed,
+      (k) => { clear(target).appendChild(text(` testing… ${k}/${d.significance.n_samples}`)); });
+  }
+  const where = r.where === "page" ? "in-page resampling" : "truebleu API";
+  clear(target).appendChild(el("span", {class: r.p < 0.05 ? "significant" : "not-significant"},
+    ` p = ${pyFixed(r.p, 4)} (paired bootstrap, ${r.n} samples, seed ${r.seed}, ${r.segments} segments; ${where})`));
+}
+
+function renderSegments(root, d) {
+  const indices = currentIndices(d);
+  root.appendChild(el("section", {class: "card"}, renderFilters(d),
+    (filterCache.errors || []).length ? el("p", {class: "error"}, "Invalid regular expression: ", text(filterCache.errors.join("; "))) : null,
+    renderSubsetSummary(d, indices)));
+  const split = el("div", {class: "split"});
+  const list = el("div", {class: "seglist", id: "segment-list", tabindex: 0, role: "listbox", "aria-label": "segments"});
+  const spacer = el("div", {class: "spacer"});
+  spacer.style.height = indices.length * ROW_HEIGHT + "px";
+  list.appendChild(el("div", {class: "seghead"}, ["#", "doc", "A", "B", "Δ", "contrib.", "len", "output A / output B"].map((h) => el("span", null, h))));
+  list.appendChild(spacer);
+  const detail = el("div", {class: "detail", id: "detail"});
+  split.append(list, detail);
+  root.appendChild(split);
+  const pool = [];
+  const draw = () => {
+    const first = Math.max(0, Math.floor(list.scrollTop / ROW_HEIGHT) - 5);
+    const count = Math.ceil(list.clientHeight / ROW_HEIGHT) + 10;
+    const last = Math.min(indices.length, first + count);
+    while (pool.length < last - first) { const row = el("div", {class: "segrow", role: "option"}); spacer.appendChild(row); pool.push(row); }
+    for (let k = 0; k < pool.length; k++) {
+      const row = pool[k], pos = first + k;
+      if (pos >= last) { row.style.display = "none"; continue; }
+      row.style.display = "";
+      const i = indices[pos];
+      if (row.dataset.segment === String(i) && row.dataset.pos === String(pos) && row.dataset.sel === String(state.seg === i)) continue;
+      fillRow(d, row, i, pos);
+    }
+  };
+  list.addEventListener("scroll", () => requestAnimationFrame(draw));
+  list.addEventListener("keydown", (e) => {
+    if (e.key !== "ArrowDown" && e.key !== "ArrowUp") return;
+    e.preventDefault();
+    const pos = Math.max(0, Math.min(indices.length - 1, indices.indexOf(state.seg) + (e.key === "ArrowDown" ? 1 : -1)));
+    if (indices.length) selectSegment(indices[pos], false);
+  });
+  requestAnimationFrame(() => {
+    if (state.seg !== null) {
+      const pos = indices.indexOf(state.seg);
+      if (pos >= 0 && (pos * ROW_HEIGHT < list.scrollTop || pos * ROW_HEIGHT > list.scrollTop + list.clientHeight - ROW_HEIGHT)) list.scrollTop = Math.max(0, pos * ROW_HEIGHT - list.clientHeight / 3);
+    }
+    draw();
+  });
+  segmentListRedraw = draw;
+  renderDetail(detail, d);
+}
+
+let segmentListRedraw = null;
+
+function fillRow(d, row, i, pos) {
+  const A = d.systems[state.a], B = d.systems[state.b];
+  row.dataset.segment = i; row.dataset.pos = pos; row.dataset.sel = String(state.seg === i);
+  row.style.top = pos * ROW_HEIGHT + "px";
+  row.className = "segrow" + (state.seg === i ? " selected" : "");
+  row.setAttribute("aria-selected", String(state.seg === i));
+  const delta = B.sent[i] - A.sent[i];
+  const docName = d.documents ? d.documents.names[d.documents.index[i]] : "";
+  clear(row).append(
+    el("span", {class: "num"}, String(i + 1)),
+    el("span", {class: "doc", title: docName}, text(docName)),
+    el("span", {class: "num"}, pyFixed(A.sent[i], 1)),
+    el("span", {class: "num"}, pyFixed(B.sent[i], 1)),
+    el("span", {class: "num " + (delta > 0 ? "pos" : delta < 0 ? "neg" : "")}, signed(delta, 1)),
+    el("span", {class: "num"}, signed(contribution(d, i), 3)),
+    el("span", {class: "num"}, String(d.firstRefLen[i])),
+    el("span", {class: "texts"}, el("span", {class: "a"}, text(A.text[i])), el("span", {class: "b"}, text(B.text[i]))));
+  row.onclick = () => selectSegment(i, false);
+}
+
+function selectSegment(i, jump) {
+  state.seg = i;
+  if (jump) state.view = "segments";
+  if (jump || !segmentListRedraw) { update(); return; }
+  writeHash();
+  segmentListRedraw();
+  const detail = document.getElementById("detail");
+  if (detail) renderDetail(detail, DATA);
+}

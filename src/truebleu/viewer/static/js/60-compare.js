@@ -1,0 +1,141 @@
+// A versus B: where the corpus-level difference comes from.
+
+let ngramCache = {key: null, result: null, pending: null};
+
+// Per order, the n-grams that A's output matches (clipped) more often than B's
+// in the same segment, and the reverse, summed over segments, with the
+// segments where each happens (for click-through).
+async function computeNgramDiffs(d, onProgress) {
+  const key = state.a + ":" + state.b;
+  if (ngramCache.key === key && ngramCache.result) return ngramCache.result;
+  if (ngramCache.key === key && ngramCache.pending) return ngramCache.pending;
+  const A = d.systems[state.a], B = d.systems[state.b];
+  const orders = [];
+  for (let n = 1; n <= d.max_order; n++) orders.push({a: new Map(), b: new Map()});
+  const add = (map, g, diff, i) => {
+    let e = map.get(g);
+    if (!e) { e = {gram: g, count: 0, segments: []}; map.set(g, e); }
+    e.count += diff;
+    if (e.segments[e.segments.length - 1] !== i) e.segments.push(i);
+  };
+  const pending = (async () => {
+    await chunked(d.n_segments, 400, (i) => {
+      const refs = referenceTokenLists(d, i);
+      for (let n = 1; n <= d.max_order; n++) {
+        const ma = clippedMatches(d, A, i, n, refs), mb = clippedMatches(d, B, i, n, refs);
+        for (const [g, c] of ma) { const diff = c - (mb.get(g) || 0); if (diff > 0) add(orders[n - 1].a, g, diff, i); }
+        for (const [g, c] of mb) { const diff = c - (ma.get(g) || 0); if (diff > 0) add(orders[n - 1].b, g, diff, i); }
+      }
+      if (onProgress && i % 2000 === 0) onProgress(i);
+    });
+    const top = (map) => Array.from(map.values()).sort((x, y) => y.count - x.count || (x.gram < y.gram ? -1 : 1));
+    const result = orders.map((o) => ({a: top(o.a), b: top(o.b)}));
+    if (ngramCache.key === key) { ngramCache.result = result; ngramCache.pending = null; }
+    return result;
+  })();
+  ngramCache = {key, result: null, pending};
+  return pending;
+}
+
+function ngramSegments(d) {
+  const r = ngramCache.key === state.a + ":" + state.b ? ngramCache.result : null;
+  if (!r) { computeNgramDiffs(d).then(() => { filterCache.key = null; update(); }); return new Set(); }
+  const side = r[state.ngramOrder - 1][state.ngramSide === "b" ? "b" : "a"];
+  const entry = side.find((e) => e.gram === state.ngram);
+  return new Set(entry ? entry.segments : []);
+}
+
+function renderCompare(root, d) {
+  const A = d.systems[state.a], B = d.systems[state.b];
+  const indices = currentIndices(d);
+  root.appendChild(el("section", {class: "card"}, el("h2", null, "A versus B"),
+    el("p", null, "A = ", el("b", null, text(A.name)), ` (BLEU ${pyFixed(A.corpus.score, 2)}), B = `, el("b", null, text(B.name)),
+      ` (BLEU ${pyFixed(B.corpus.score, 2)}): corpus ΔBLEU (B − A) = `, el("b", {"data-value": "corpus-delta"}, signed(corpusDelta(d), 2))),
+    isFiltered() ? el("p", {class: "note"}, "A filter is active (see Segments); the tables below follow it where they say so.") : null,
+    renderSubsetSummary(d, indices)));
+
+  // contributions
+  const contribs = Array.from(indices, (i) => ({i, c: contribution(d, i)}));
+  contribs.sort((x, y) => y.c - x.c || x.i - y.i);
+  const best = contribs.slice(0, 12), worst = contribs.slice(-12).reverse();
+  const contributionTable = () => ({columns: [{label: "segment", numeric: true}, {label: "contribution to Δ", numeric: true},
+    {label: "sentence BLEU A", numeric: true}, {label: "sentence BLEU B", numeric: true}, {label: "output B"}],
+  rows: best.concat(worst).map(({i, c}) => [String(i + 1), signed(c, 4), pyFixed(A.sent[i], 2), pyFixed(B.sent[i], 2), B.text[i]])});
+  const chart = horizontalBarChart({valueLabel: "Δ corpus BLEU explained by the segment (Δ with it − Δ without it)",
+    rows: best.concat(worst.filter((w) => !best.includes(w))).map(({i, c}) => ({label: `#${i + 1} ${B.text[i]}`, value: c, text: signed(c, 3), i})),
+    onClick: (r) => selectSegment(r.i, true)});
+  root.appendChild(el("section", {class: "card"}, el("h2", null, "Segments that move the corpus difference most"),
+    el("p", {class: "note"}, "Contribution of a segment = corpus ΔBLEU − corpus ΔBLEU without that segment (from truebleu's additive statistics). Positive: the segment helps B. Click a bar to open the segment." + (isFiltered() ? " Among the filtered segments." : "")),
+    el("div", {class: "toolbar"}, svgExportButton(() => chart, "contributions"), exportButtons(contributionTable, "contributions", "Segments with the largest contributions to the corpus BLEU difference")),
+    chart));
+
+  // documents
+  if (d.documents) {
+    const docs = d.documents;
+    const order = docs.names.map((_, k) => k);
+    const counts = new Array(docs.names.length).fill(0);
+    for (const k of docs.index) counts[k]++;
+    const delta = (k) => docs.bleu[state.b][k] - docs.bleu[state.a][k];
+    order.sort((x, y) => Math.abs(delta(y)) - Math.abs(delta(x)) || x - y);
+    const docTable = () => ({columns: [{label: "document"}, {label: "segments", numeric: true}, {label: "BLEU A", numeric: true}, {label: "BLEU B", numeric: true}, {label: "Δ (B − A)", numeric: true}],
+      rows: order.map((k) => [docs.names[k], String(counts[k]), pyFixed(docs.bleu[state.a][k], 2), pyFixed(docs.bleu[state.b][k], 2), signed(delta(k), 2)])});
+    const t = docTable();
+    const nodes = order.map((k, r) => [el("button", {type: "button", class: "link", onclick: () => { state.doc = docs.names[k]; state.view = "segments"; state.seg = null; update(); }}, text(docs.names[k])), ...t.rows[r].slice(1)]);
+    root.appendChild(el("section", {class: "card"}, el("h2", null, "Documents ranked by |ΔBLEU|"),
+      el("p", {class: "note"}, "Document BLEU is the corpus BLEU of the document's segments. Click a document to browse its segments."),
+      el("div", {class: "toolbar"}, exportButtons(docTable, "documents", "Documents ranked by BLEU difference")),
+      el("div", {class: "scroll-y"}, renderTable({columns: t.columns, rows: t.rows, nodes}, {class: "documents"}))));
+  }
+
+  // n-gram differences
+  const ngramSection = el("section", {class: "card", id: "ngram-diffs"}, el("h2", null, "N-grams one system matches and the other misses"),
+    el("p", {class: "note"}, "Per segment, the clipped matches of each n-gram by A and by B; the table adds up the surplus over all segments. Click an n-gram to see its segments."),
+    el("p", {class: "muted"}, "computing…"));
+  root.appendChild(ngramSection);
+  computeNgramDiffs(d, (i) => { const p = ngramSection.querySelector(".muted"); if (p) p.textContent = `computing… ${i} / ${d.n_segments}`; })
+    .then((diffs) => { if (document.body.contains(ngramSection)) fillNgramSection(ngramSection, d, diffs); });
+
+  // buckets
+  root.appendChild(bucketSection(d, "length", "BLEU by reference length (tokens of the first reference)", "BLEU", d.buckets.length.bleu, d.buckets.length.ci, d.buckets.length.segments, "segments"));
+  root.appendChild(bucketSection(d, "frequency", "Word F-measure by frequency in the references (compare-mt's analysis)", "F1 (%)", d.buckets.frequency.f, d.buckets.frequency.ci, d.buckets.frequency.ref_words, "reference words"));
+}
+
+function fillNgramSection(section, d, diffs) {
+  const muted = section.querySelector(".muted");
+  if (muted) muted.remove();
+  const n = state.ngramOrder;
+  const tabs = el("div", {class: "orders"}, "order: ");
+  for (let k = 1; k <= d.max_order; k++) tabs.appendChild(el("button", {type: "button", class: "small" + (k === n ? " active" : ""), "data-ngram-order": k,
+    onclick: () => { state.ngramOrder = k; writeHash(); rerenderNgrams(section, d, diffs); }}, String(k)));
+  const A = d.systems[state.a], B = d.systems[state.b];
+  const side = (key, label) => {
+    const rows = diffs[n - 1][key].slice(0, 25);
+    const table = () => ({columns: [{label: `${n}-gram`}, {label: "surplus matches", numeric: true}, {label: "segments", numeric: true}],
+      rows: rows.map((e) => [e.gram, String(e.count), String(e.segments.length)])});
+    const nodes = rows.map((e) => [el("button", {type: "button", class: "link", "data-ngram": e.gram, onclick: () => {
+      Object.assign(state, {ngram: e.gram, ngramOrder: n, ngramSide: key, view: "segments", seg: e.segments[0]}); update(); }}, text(e.gram)), String(e.count), String(e.segments.length)]);
+    return el("div", {class: "half"}, el("h3", null, label), el("div", {class: "toolbar"}, exportButtons(table, `ngrams-${key}-${n}`, label)),
+      renderTable({columns: table().columns, rows: table().rows, nodes}, {class: "compact ngrams-" + key}));
+  };
+  section.append(tabs, el("div", {class: "halves"},
+    side("a", `matched by A (${A.name}) more often than by B`), side("b", `matched by B (${B.name}) more often than by A`)));
+}
+
+function rerenderNgrams(section, d, diffs) {
+  const keep = Array.from(section.children).slice(0, 2);
+  clear(section).append(...keep);
+  fillNgramSection(section, d, diffs);
+}
+
+function bucketSection(d, key, title, yLabel, values, cis, sizes, sizeLabel) {
+  const labels = d.buckets[key].labels;
+  const series = [state.a, state.b].map((k, j) => ({name: (j ? "B: " : "A: ") + d.systems[k].name, values: values[k], ci: cis[k], color: j ? "#4a9b5a" : "#d1722e"}));
+  const chart = groupedBarChart({labels, series, yLabel});
+  const table = () => ({columns: [{label: "bucket"}, {label: sizeLabel, numeric: true},
+    ...d.systems.map((s) => ({label: s.name, numeric: true}))],
+  rows: labels.map((label, b) => [label, String(sizes[b]), ...d.systems.map((s, k) => values[k][b] === null ? "–" : `${pyFixed(values[k][b], 2)} ± ${pyFixed(cis[k][b], 2)}`)])});
+  return el("section", {class: "card", id: "buckets-" + key}, el("h2", null, title),
+    el("p", {class: "note"}, `Bars: A and B; whiskers: 95% bootstrap interval (${d.significance.n_samples} samples, seed ${d.significance.seed}). The table lists every system.`),
+    el("div", {class: "toolbar"}, svgExportButton(() => chart, "buckets-" + key), exportButtons(table, "buckets-" + key, title)),
+    chart, el("div", {class: "scroll-x"}, renderTable(table(), {class: "compact"})));
+}

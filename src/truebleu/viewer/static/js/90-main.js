@@ -1,0 +1,100 @@
+// Start-up, the view state (kept in the URL's #fragment so that a link
+// re-opens the same view), and the page frame.
+
+const FILTER_DEFAULTS = {src: "", ref: "", hyp: "", minLen: "", maxLen: "", doc: "", minScore: "", maxScore: "", ngram: ""};
+const STATE_DEFAULTS = Object.assign({view: "overview", a: 0, b: 1, sort: "index", dir: 1, seg: null, order: 1,
+  ngramOrder: 1, ngramSide: "a", ovSort: "bleu", ovDir: -1}, FILTER_DEFAULTS);
+const NUMERIC_STATE = ["a", "b", "dir", "seg", "order", "ngramOrder", "ovDir"];
+const VIEWS = [["overview", "Systems"], ["segments", "Segments"], ["compare", "A vs B"]];
+
+const state = Object.assign({}, STATE_DEFAULTS);
+let DATA = null;
+const MODE = document.getElementById("app").dataset.mode;
+
+function readHash() {
+  const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+  Object.assign(state, STATE_DEFAULTS);
+  for (const [key, value] of params) {
+    if (!(key in STATE_DEFAULTS)) continue;
+    if (NUMERIC_STATE.includes(key)) { const v = Number(value); if (Number.isInteger(v)) state[key] = v; }
+    else state[key] = value;
+  }
+  const n = DATA.systems.length;
+  if (!(state.a >= 0 && state.a < n)) state.a = 0;
+  if (!(state.b >= 0 && state.b < n)) state.b = Math.min(1, n - 1);
+  if (!VIEWS.some(([v]) => v === state.view)) state.view = "overview";
+  if (state.seg !== null && !(state.seg >= 0 && state.seg < DATA.n_segments)) state.seg = null;
+  if (!(state.order >= 1 && state.order <= DATA.max_order)) state.order = 1;
+  if (!(state.ngramOrder >= 1 && state.ngramOrder <= DATA.max_order)) state.ngramOrder = 1;
+  if (state.dir !== 1 && state.dir !== -1) state.dir = 1;
+  if (state.ovDir !== 1 && state.ovDir !== -1) state.ovDir = -1;
+}
+
+function writeHash() {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(state)) {
+    if (value !== STATE_DEFAULTS[key] && value !== null) params.set(key, String(value));
+  }
+  const hash = "#" + params.toString();
+  if (location.hash !== hash) {
+    try { history.replaceState(null, "", hash); } catch (e) { /* a sandboxed frame may refuse */ }
+  }
+}
+
+function renderHeader(d) {
+  const systemSelect = (which) => el("select", {"data-control": "system-" + which, title: `system ${which.toUpperCase()}`,
+    onchange: (e) => { state[which] = Number(e.target.value); filterCache.key = null; update(); }},
+    d.systems.map((s, k) => el("option", {value: k, selected: state[which] === k}, text(s.name))));
+  return el("header", null,
+    el("div", {class: "title"}, el("b", null, text(d.title)), el("span", {class: "muted"}, ` · ${d.n_segments} segments · ${d.systems.length} systems · ${d.references.length} reference(s) · ${d.tool}`)),
+    el("nav", null, VIEWS.map(([v, label]) => el("button", {type: "button", class: "tab" + (state.view === v ? " active" : ""), "data-view": v,
+      onclick: () => { state.view = v; update(); }}, label)),
+    el("span", {class: "pickers"}, "A ", systemSelect("a"), " B ", systemSelect("b"),
+      el("button", {type: "button", class: "small", title: "swap A and B", onclick: () => { [state.a, state.b] = [state.b, state.a]; filterCache.key = null; update(); }}, "⇄"))));
+}
+
+function update() {
+  writeHash();
+  const app = clear(document.getElementById("app"));
+  const d = DATA;
+  app.appendChild(renderHeader(d));
+  const main = el("main", {"data-view": state.view});
+  app.appendChild(main);
+  segmentListRedraw = null;
+  if (state.view === "overview") renderOverview(main, d);
+  else if (state.view === "segments") renderSegments(main, d);
+  else renderCompare(main, d);
+  document.body.dataset.ready = "1";
+}
+
+async function start() {
+  const app = document.getElementById("app");
+  try {
+    let payload;
+    if (MODE === "serve") {
+      const response = await fetch("api/report");
+      if (!response.ok) throw new Error(`the server answered ${response.status}`);
+      payload = await parseGzipJson(new Uint8Array(await response.arrayBuffer()));
+    } else {
+      payload = await decodePayload(document.getElementById("truebleu-payload").textContent.trim());
+    }
+    DATA = prepareData(payload);
+    // by default A is the best system and B the runner-up
+    const byRank = DATA.systems.map((s, k) => k).sort((x, y) => DATA.systems[x].corpus.rank - DATA.systems[y].corpus.rank);
+    STATE_DEFAULTS.a = byRank[0];
+    STATE_DEFAULTS.b = byRank.length > 1 ? byRank[1] : byRank[0];
+    document.title = DATA.title;
+    readHash();
+    window.addEventListener("hashchange", () => { readHash(); filterCache.key = null; update(); });
+    update();
+  } catch (e) {
+    clear(app).appendChild(el("p", {class: "error"}, "This report could not be opened: ", text(String(e && e.message || e))));
+    document.body.dataset.ready = "error";
+  }
+}
+
+// read-only hooks for tests and the curious: the data and the state
+window.truebleuViewer = {get data() { return DATA; }, get state() { return Object.assign({}, state); },
+  computeBleu, pyFixed, ngramAnalysis, tokensOf, referenceTokenLists};
+
+start();
