@@ -39,7 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "    truebleu REF [REF ...] -i HYP [HYP ...]      (or HYP on stdin)\n"
                     "    truebleu --sample                           (score the bundled sample)\n"
                     "    truebleu explain --hyp TEXT --ref TEXT ...  (BLEU's tables for one sentence)\n"
-                    "    truebleu compare REF -i SYS1 SYS2 ...       (all-pairs significance)",
+                    "    truebleu compare REF -i SYS1 SYS2 ...       (all-pairs significance)\n"
+                    "    truebleu report REF -i SYS1 SYS2 ... -o report.html   (the interactive viewer)\n"
+                    "    truebleu serve REF -i SYS1 SYS2 ...         (the viewer from a local server)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--input", "-i", type=str, nargs="*", default=None,
                         help="Read input from file(s) instead of STDIN.")
@@ -59,26 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sample", action="store_true",
                         help="Score the small sample shipped with truebleu.")
 
-    bleu = parser.add_argument_group("BLEU related arguments")
-    bleu.add_argument("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp",
-                      help="Smoothing method (default: %(default)s).")
-    bleu.add_argument("--smooth-value", "-sv", type=float, default=None,
-                      help="Smoothing value for floor (0.1) and add-k (1).")
-    bleu.add_argument("--tokenize", "-tok", choices=list(TOKENIZERS), default=None,
-                      help="Tokenizer (default: zh, ja-mecab or ko-mecab by target language, else 13a).")
-    bleu.add_argument("--lowercase", "-lc", action="store_true", help="Case-insensitive BLEU.")
-    bleu.add_argument("--force", action="store_true",
-                      help="Insist that your tokenized input is actually detokenized.")
-    bleu.add_argument("--max-ngram-order", type=int, default=4,
-                      help="Largest n-gram order (default: %(default)s).")
-    bleu.add_argument("--effective-order", action="store_true",
-                      help="Leave out n-gram orders with no n-grams.")
-    bleu.add_argument("--spm-model", default=None,
-                      help="Path of the SentencePiece model for flores101/flores200/spm.")
-    bleu.add_argument("--dialect", default="sacrebleu",
-                      help="Score as another tool does: nltk, mteval-v13a, mteval-v14, multi-bleu, "
-                           "multi-bleu-detok, tf-nmt, hf-evaluate, torchmetrics "
-                           "(see `truebleu --dialect NAME --help`).")
+    add_bleu_arguments(parser)
+    parser.add_argument("--dialect", default="sacrebleu",
+                        help="Score as another tool does: nltk, mteval-v13a, mteval-v14, multi-bleu, "
+                             "multi-bleu-detok, tf-nmt, hf-evaluate, torchmetrics "
+                             "(see `truebleu --dialect NAME --help`).")
 
     ci = parser.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
     ci.add_argument("--confidence", "-ci", action="store_true",
@@ -115,6 +102,26 @@ def build_parser() -> argparse.ArgumentParser:
                         help="Worker threads of the native backend (default: all cores).")
     parser.add_argument("--version", "-V", action="version", version=version_text())
     return parser
+
+
+def add_bleu_arguments(parser: argparse.ArgumentParser) -> None:
+    """sacreBLEU's BLEU options (shared by scoring, ``report`` and ``serve``)."""
+    bleu = parser.add_argument_group("BLEU related arguments")
+    bleu.add_argument("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp",
+                      help="Smoothing method (default: %(default)s).")
+    bleu.add_argument("--smooth-value", "-sv", type=float, default=None,
+                      help="Smoothing value for floor (0.1) and add-k (1).")
+    bleu.add_argument("--tokenize", "-tok", choices=list(TOKENIZERS), default=None,
+                      help="Tokenizer (default: zh, ja-mecab or ko-mecab by target language, else 13a).")
+    bleu.add_argument("--lowercase", "-lc", action="store_true", help="Case-insensitive BLEU.")
+    bleu.add_argument("--force", action="store_true",
+                      help="Insist that your tokenized input is actually detokenized.")
+    bleu.add_argument("--max-ngram-order", type=int, default=4,
+                      help="Largest n-gram order (default: %(default)s).")
+    bleu.add_argument("--effective-order", action="store_true",
+                      help="Leave out n-gram orders with no n-grams.")
+    bleu.add_argument("--spm-model", default=None,
+                      help="Path of the SentencePiece model for flores101/flores200/spm.")
 
 
 def version_text() -> str:
@@ -308,7 +315,11 @@ def _configure_output(args) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("explain", "compare") and not os.path.exists(argv[0]):
+    if argv and argv[0] in ("explain", "compare", "report", "serve") and not os.path.exists(argv[0]):
+        if argv[0] in ("report", "serve"):
+            from .viewer.cli import main as viewer_main
+
+            return viewer_main(argv)
         if argv[0] == "explain":
             from .explain import main as explain_main
 

@@ -1,0 +1,148 @@
+"""``truebleu report`` and ``truebleu serve``: the viewer from the command line.
+
+Both take the scoring command's inputs and BLEU options (references, ``-i``
+systems, ``-tok``, ``-lc``, ``-s``, ...), plus ``--source`` and
+``--doc-ids``; systems are named after their files. ``report`` writes one
+self-contained HTML file; ``serve`` shows the same page from a local server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Optional, Sequence
+
+from ..cli import UsageError, add_bleu_arguments, read_references
+from ..io import InputError, read_lines
+
+
+def build_parser(command: str) -> argparse.ArgumentParser:
+    what = ("write an interactive HTML report (one self-contained file)" if command == "report"
+            else "show the interactive report from a local server")
+    parser = argparse.ArgumentParser(
+        prog=f"truebleu {command}",
+        description=f"truebleu {command}: {what}.\n"
+                    f"    truebleu {command} REF [REF ...] -i SYS [SYS ...]"
+                    + (" -o report.html" if command == "report" else "")
+                    + " [--source SRC] [--doc-ids IDS]",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("refs", nargs="+", help="Reference file(s), one segment per line.")
+    parser.add_argument("--input", "-i", nargs="+", required=True,
+                        help="System output file(s); each system is named after its file.")
+    parser.add_argument("--num-refs", "-nr", type=int, default=1,
+                        help="Split the reference file on tabs into this many references.")
+    parser.add_argument("--source", default=None, help="The source segments (shown and searchable).")
+    parser.add_argument("--doc-ids", default=None,
+                        help="One document id per line (documents ranked by ΔBLEU).")
+    parser.add_argument("--title", default=None, help="Title of the report.")
+    parser.add_argument("--encoding", "-e", default="utf-8",
+                        help="Encoding of the input files (default: %(default)s).")
+    parser.add_argument("--language-pair", "-l", dest="langpair", default=None,
+                        help="Source-target language pair; the target picks the tokenizer.")
+    add_bleu_arguments(parser)
+    stats = parser.add_argument_group("Confidence intervals and significance")
+    stats.add_argument("--n-samples", type=int, default=1000,
+                       help="Bootstrap samples for intervals, clusters and tests (default: %(default)s).")
+    stats.add_argument("--seed", type=int, default=12345,
+                       help="Seed of the bootstrap (default: %(default)s).")
+    if command == "report":
+        parser.add_argument("--output", "-o", required=True, help="The HTML file to write.")
+    else:
+        parser.add_argument("--host", default="127.0.0.1",
+                            help="Address to bind (default: %(default)s, this machine only).")
+        parser.add_argument("--port", type=int, default=8000, help="Port (default: %(default)s; 0 = any free).")
+        parser.add_argument("--open", action="store_true", help="Open the page in a browser.")
+    parser.add_argument("--backend", choices=("native", "python"), default=None,
+                        help="Statistics backend (default: native when built).")
+    parser.add_argument("--quiet", "-q", action="store_true", help="Print nothing but errors.")
+    return parser
+
+
+def system_names(paths: Sequence[str]) -> list[str]:
+    """Names for system files: their base names without what all of them share.
+
+    ``newstest2021.en-de.hyp.Online-W.de`` and ``...hyp.UEdin.de`` become
+    ``Online-W`` and ``UEdin``; if that would leave a name empty or two names
+    equal, the base names (or, failing that, the paths) are used as they are.
+    """
+    bases = [os.path.basename(path) or path for path in paths]
+    if len(set(bases)) != len(bases):
+        return list(paths)
+    if len(bases) < 2:
+        return bases
+    parts = [base.split(".") for base in bases]
+    head = 0
+    while all(len(p) > head + 1 for p in parts) and len({p[head] for p in parts}) == 1:
+        head += 1
+    tail = 0
+    while (all(len(p) - head - tail > 1 for p in parts)
+           and len({p[len(p) - 1 - tail] for p in parts}) == 1):
+        tail += 1
+    names = [".".join(p[head:len(p) - tail]) for p in parts]
+    return names if all(names) and len(set(names)) == len(names) else bases
+
+
+def _bleu_options(args) -> dict:
+    trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
+    return dict(lowercase=args.lowercase, tokenize=args.tokenize, smooth_method=args.smooth_method,
+                smooth_value=args.smooth_value, max_ngram_order=args.max_ngram_order,
+                effective_order=args.effective_order, trg_lang=trg_lang, spm_model=args.spm_model,
+                backend=args.backend)
+
+
+def build_report(args):
+    from . import report
+
+    if args.num_refs < 1:
+        raise UsageError("--num-refs must be >= 1")
+    if args.num_refs != 1 and len(args.refs) > 1:
+        raise UsageError("--num-refs reads tab-separated references from one file; give one file")
+    if args.n_samples < 1:
+        raise UsageError("--n-samples must be >= 1")
+    references = read_references(args.refs, args.num_refs, args.encoding)
+    ref_names = (system_names(args.refs) if args.num_refs == 1
+                 else [f"{os.path.basename(args.refs[0])} ({k + 1})" for k in range(args.num_refs)])
+    if len(set(args.input)) != len(args.input):
+        raise UsageError("a system file is given twice")
+    names = system_names(args.input)
+    systems = {name: [line.rstrip() for line in read_lines(path, args.encoding)]
+               for name, path in zip(names, args.input)}
+    n = len(references[0])
+    inputs = [(path, lines) for path, lines in zip(args.input, systems.values())]
+    source = doc_ids = None
+    if args.source:
+        source = [line.rstrip() for line in read_lines(args.source, args.encoding)]
+        inputs.append((args.source, source))
+    if args.doc_ids:
+        doc_ids = [line.strip() for line in read_lines(args.doc_ids, args.encoding)]
+        inputs.append((args.doc_ids, doc_ids))
+    wrong = [f"{path} has {len(lines)} lines" for path, lines in inputs if len(lines) != n]
+    if wrong:
+        raise InputError(f"{args.refs[0]} has {n} lines but " + ", ".join(wrong)
+                         + "; every file must have one line per segment")
+    title = args.title or (f"{len(systems)} system(s) against " + ", ".join(ref_names))
+    return report(references, systems, reference_names=ref_names, source=source, doc_ids=doc_ids,
+                  title=title, seed=args.seed, n_samples=args.n_samples, **_bleu_options(args))
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command, rest = argv[0], argv[1:]
+    args = build_parser(command).parse_args(rest)
+    try:
+        result = build_report(args)
+        if command == "report":
+            path = result.save(args.output)
+            if not args.quiet:
+                print(f"truebleu: wrote {path} ({path.stat().st_size / 1e6:.1f} MB; "
+                      f"{len(result.system_names)} systems, {result.data.inputs.n_segments} segments)",
+                      file=sys.stderr)
+            return 0
+        from .server import serve
+
+        serve(result, host=args.host, port=args.port, open_browser=args.open, quiet=args.quiet)
+        return 0
+    except (InputError, UsageError, ValueError, ImportError, OSError) as exc:
+        print(f"truebleu {command}: error: {exc}", file=sys.stderr)
+        return 1
