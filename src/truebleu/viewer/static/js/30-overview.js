@@ -14,12 +14,18 @@ const OVERVIEW_COLUMNS = [
   {key: "cluster", label: "Cluster", numeric: true, value: (s) => s.corpus.cluster, title: "systems in one cluster are not significantly different"},
 ];
 
+// Case-insensitive, then by code points: the same order on every machine.
+function compareText(a, b) {
+  const x = a.toLowerCase(), y = b.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
+}
+
 function overviewRows(d) {
   const col = OVERVIEW_COLUMNS.find((c) => c.key === state.ovSort) || OVERVIEW_COLUMNS[2];
   const order = d.systems.map((s, k) => k);
   order.sort((x, y) => {
     const a = col.value(d.systems[x]), b = col.value(d.systems[y]);
-    const c = typeof a === "string" ? a.localeCompare(b) : a - b;
+    const c = typeof a === "string" ? compareText(a, b) : a - b;
     return (c || x - y) * state.ovDir;
   });
   return order;

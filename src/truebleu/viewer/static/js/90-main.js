@@ -53,7 +53,18 @@ function renderHeader(d) {
       el("button", {type: "button", class: "small", title: "swap A and B", onclick: () => { [state.a, state.b] = [state.b, state.a]; filterCache.key = null; update(); }}, "⇄"))));
 }
 
+// Re-render after the current event has been handled (never inside it: a
+// re-render removes the focused input, whose blur may fire another change).
+let renderPending = false;
 function update() {
+  if (renderPending) return;
+  renderPending = true;
+  queueMicrotask(render);
+}
+
+function render() {
+  renderPending = false;
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.filter : null;
   writeHash();
   const app = clear(document.getElementById("app"));
   const d = DATA;
@@ -64,6 +75,7 @@ function update() {
   if (state.view === "overview") renderOverview(main, d);
   else if (state.view === "segments") renderSegments(main, d);
   else renderCompare(main, d);
+  if (focused) { const again = document.querySelector(`[data-filter="${focused}"]`); if (again) again.focus(); }
   document.body.dataset.ready = "1";
 }
 
