@@ -25,11 +25,20 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         description=f"truebleu {command}: {what}.\n"
                     f"    truebleu {command} REF [REF ...] -i SYS [SYS ...]"
                     + (" -o report.html" if command == "report" else "")
-                    + " [--source SRC] [--doc-ids IDS]",
+                    + " [--source SRC] [--doc-ids IDS]\n"
+                    f"    truebleu {command} --wmt-xml FILE"
+                    + (" -o report.html" if command == "report" else ""),
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("refs", nargs="+", help="Reference file(s), one segment per line.")
-    parser.add_argument("--input", "-i", nargs="+", required=True,
+    parser.add_argument("refs", nargs="*", help="Reference file(s), one segment per line.")
+    parser.add_argument("--input", "-i", nargs="+", default=None,
                         help="System output file(s); each system is named after its file.")
+    parser.add_argument("--wmt-xml", default=None, metavar="FILE",
+                        help="Read source, references, systems and document ids from a WMT XML file "
+                             "(instead of REF and -i).")
+    parser.add_argument("--wmt-ref", nargs="+", default=None, metavar="TRANSLATOR",
+                        help="With --wmt-xml: only these references (default: all).")
+    parser.add_argument("--wmt-system", nargs="+", default=None, metavar="NAME",
+                        help="With --wmt-xml: only these systems (default: all).")
     parser.add_argument("--num-refs", "-nr", type=int, default=1,
                         help="Split the reference file on tabs into this many references.")
     parser.add_argument("--source", default=None, help="The source segments (shown and searchable).")
@@ -94,12 +103,16 @@ def _bleu_options(args) -> dict:
 def build_report(args):
     from . import report
 
+    if args.n_samples < 1:
+        raise UsageError("--n-samples must be >= 1")
+    if args.wmt_xml is not None:
+        return build_wmt_xml_report(args)
+    if not args.refs or not args.input:
+        raise UsageError("give reference file(s) and -i system file(s), or --wmt-xml FILE")
     if args.num_refs < 1:
         raise UsageError("--num-refs must be >= 1")
     if args.num_refs != 1 and len(args.refs) > 1:
         raise UsageError("--num-refs reads tab-separated references from one file; give one file")
-    if args.n_samples < 1:
-        raise UsageError("--n-samples must be >= 1")
     references = read_references(args.refs, args.num_refs, args.encoding)
     ref_names = (system_names(args.refs) if args.num_refs == 1
                  else [f"{os.path.basename(args.refs[0])} ({k + 1})" for k in range(args.num_refs)])
@@ -123,6 +136,38 @@ def build_report(args):
                          + "; every file must have one line per segment")
     title = args.title or (f"{len(systems)} system(s) against " + ", ".join(ref_names))
     return report(references, systems, reference_names=ref_names, source=source, doc_ids=doc_ids,
+                  title=title, seed=args.seed, n_samples=args.n_samples, **_bleu_options(args))
+
+
+def build_wmt_xml_report(args):
+    """A report of a WMT XML file: its source, references, systems and documents.
+
+    Segments without any chosen reference are left out, as sacreBLEU processes
+    the official test sets; a missing system output is an empty segment (as in
+    sacreBLEU's text files), a missing reference is no reference.
+    """
+    from ..io.wmt_xml import keep_referenced, read_wmt_xml
+    from . import report
+
+    if args.refs or args.input or args.source or args.doc_ids:
+        raise UsageError("--wmt-xml reads everything from the file; give no reference files, "
+                         "-i, --source or --doc-ids")
+    testset = keep_referenced(read_wmt_xml(args.wmt_xml), args.wmt_ref)
+    translators = args.wmt_ref or list(testset.references)
+    chosen = args.wmt_system or list(testset.systems)
+    unknown = [name for name in chosen if name not in testset.systems]
+    if unknown:
+        raise UsageError(f"{args.wmt_xml}: no system {', '.join(unknown)}; "
+                         f"the file has {', '.join(testset.systems)}")
+    if not chosen:
+        raise UsageError(f"{args.wmt_xml} holds no system outputs")
+    if args.langpair is None:
+        args.langpair = f"{testset.src_lang}-{testset.trg_lang}"  # picks zh/ja/ko tokenizers
+    title = args.title or (f"{os.path.basename(args.wmt_xml)}: {len(chosen)} systems, "
+                           f"references {', '.join(translators)}")
+    return report([testset.references[t] for t in translators],
+                  {name: [line or "" for line in testset.systems[name]] for name in chosen},
+                  reference_names=translators, source=testset.source, doc_ids=testset.doc_ids,
                   title=title, seed=args.seed, n_samples=args.n_samples, **_bleu_options(args))
 
 

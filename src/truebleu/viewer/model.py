@@ -336,12 +336,7 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
     ref_column = np.zeros((n, n_buckets), dtype=np.int64)
     np.add.at(ref_column, (ref_keys // size, word_bucket[ref_keys % size]), ref_count)
 
-    rng = make_rng(seed)  # resampled segment weights, in blocks of samples to bound memory
-    block = max(1, min(n_samples, 4_000_000 // max(n, 1)))
-    weights = [sample_counts(bootstrap_indices(rng, n, min(block, n_samples - start)), n)
-               for start in range(0, n_samples, block)] if n else None
-    result = {"labels": _bucket_labels(FREQUENCY_BUCKETS), "f": [], "ci": [],
-              "ref_words": ref_column.sum(axis=0).tolist(), "n_samples": n_samples}
+    all_counts = []
     for segs, ids in system_pairs:
         keys, hyp_count = np.unique(segs * size + ids, return_counts=True)
         where = np.searchsorted(ref_keys, keys)
@@ -354,16 +349,24 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
         np.add.at(counts, (rows, buckets, 0), np.minimum(hyp_count, in_ref))
         np.add.at(counts, (rows, buckets, 1), hyp_count)
         counts[:, :, 2] = ref_column
-        result["f"].append(_nullable(_f_measure(counts.sum(axis=0))))
-        if weights is None:
-            result["ci"].append([None] * n_buckets)
-            continue
-        flat = counts.reshape(n, -1)
-        resampled = np.concatenate([w @ flat for w in weights]).reshape(n_samples, n_buckets, 3)
-        fs = np.sort(_f_measure(resampled), axis=0)
+        all_counts.append(counts.reshape(n, -1))
+    f = [_nullable(_f_measure(c.sum(axis=0).reshape(n_buckets, 3))) for c in all_counts]
+    ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in all_counts]
+    if n:
+        # the same resamples of segments for every system, drawn in blocks to bound memory
+        resampled = [[] for _ in all_counts]
+        rng = make_rng(seed)
+        block = max(1, min(n_samples, 4_000_000 // n))
+        for start in range(0, n_samples, block):
+            weights = sample_counts(bootstrap_indices(rng, n, min(block, n_samples - start)), n)
+            for k, flat in enumerate(all_counts):
+                resampled[k].append(weights @ flat)
         lower = n_samples // 40
-        result["ci"].append(_nullable(0.5 * (fs[n_samples - lower - 1] - fs[lower])))
-    return result
+        for k, parts in enumerate(resampled):
+            fs = np.sort(_f_measure(np.concatenate(parts).reshape(n_samples, n_buckets, 3)), axis=0)
+            ci[k] = _nullable(0.5 * (fs[n_samples - lower - 1] - fs[lower]))
+    return {"labels": _bucket_labels(FREQUENCY_BUCKETS), "f": f, "ci": ci,
+            "ref_words": ref_column.sum(axis=0).tolist(), "n_samples": n_samples}
 
 
 def _nullable(values) -> list[Optional[float]]:

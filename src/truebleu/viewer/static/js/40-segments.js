@@ -158,10 +158,11 @@ function renderSegments(root, d) {
     (filterCache.errors || []).length ? el("p", {class: "error"}, "Invalid regular expression: ", text(filterCache.errors.join("; "))) : null,
     renderSubsetSummary(d, indices)));
   const split = el("div", {class: "split"});
-  const list = el("div", {class: "seglist", id: "segment-list", tabindex: 0, role: "listbox", "aria-label": "segments"});
+  const list = el("div", {class: "seglist" + (d.documents ? "" : " nodocs"), id: "segment-list", tabindex: 0, role: "listbox", "aria-label": "segments"});
   const spacer = el("div", {class: "spacer"});
   spacer.style.height = indices.length * ROW_HEIGHT + "px";
-  list.appendChild(el("div", {class: "seghead"}, ["#", "doc", "A", "B", "Δ", "contrib.", "len", "output A / output B"].map((h) => el("span", null, h))));
+  const heads = ["#", "doc", "A", "B", "Δ", "contrib.", "len", "output A / output B"].filter((h) => h !== "doc" || d.documents);
+  list.appendChild(el("div", {class: "seghead"}, heads.map((h) => el("span", null, h))));
   list.appendChild(spacer);
   const detail = el("div", {class: "detail", id: "detail"});
   split.append(list, detail);
@@ -211,7 +212,7 @@ function fillRow(d, row, i, pos) {
   const docName = d.documents ? d.documents.names[d.documents.index[i]] : "";
   clear(row).append(
     el("span", {class: "num"}, String(i + 1)),
-    el("span", {class: "doc", title: docName}, text(docName)),
+    d.documents ? el("span", {class: "doc", title: docName}, text(docName)) : null,
     el("span", {class: "num"}, pyFixed(A.sent[i], 1)),
     el("span", {class: "num"}, pyFixed(B.sent[i], 1)),
     el("span", {class: "num " + (delta > 0 ? "pos" : delta < 0 ? "neg" : "")}, signed(delta, 1)),
