@@ -351,6 +351,8 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
         counts[:, :, 2] = ref_column
         all_counts.append(counts.reshape(n, -1))
     f = [_nullable(_f_measure(c.sum(axis=0).reshape(n_buckets, 3))) for c in all_counts]
+    # float64 products run on BLAS; every count and sum stays an exact integer below 2**53
+    all_counts = [c.astype(np.float64) for c in all_counts]
     ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in all_counts]
     if n:
         # the same resamples of segments for every system, drawn in blocks to bound memory
@@ -358,7 +360,8 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
         rng = make_rng(seed)
         block = max(1, min(n_samples, 4_000_000 // n))
         for start in range(0, n_samples, block):
-            weights = sample_counts(bootstrap_indices(rng, n, min(block, n_samples - start)), n)
+            weights = sample_counts(bootstrap_indices(rng, n, min(block, n_samples - start)),
+                                    n).astype(np.float64)
             for k, flat in enumerate(all_counts):
                 resampled[k].append(weights @ flat)
         lower = n_samples // 40

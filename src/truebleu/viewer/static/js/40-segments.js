@@ -216,7 +216,7 @@ function fillRow(d, row, i, pos) {
     el("span", {class: "num"}, pyFixed(A.sent[i], 1)),
     el("span", {class: "num"}, pyFixed(B.sent[i], 1)),
     el("span", {class: "num " + (delta > 0 ? "pos" : delta < 0 ? "neg" : "")}, signed(delta, 1)),
-    el("span", {class: "num"}, signed(contribution(d, i), 3)),
+    el("span", {class: "num"}, signed(contribution(d, i), 4)),
     el("span", {class: "num"}, String(d.firstRefLen[i])),
     el("span", {class: "texts"}, el("span", {class: "a"}, text(A.text[i])), el("span", {class: "b"}, text(B.text[i]))));
   row.onclick = () => selectSegment(i, false);
