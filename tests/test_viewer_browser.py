@@ -304,3 +304,17 @@ def test_compare_view_contributions_ngrams_buckets_exports(browser, en_de, shots
     latex = Path(download.value.path()).read_text(encoding="utf-8")
     assert "\\begin{tabular}" in latex and "VolcTrans-GLAT" in latex
     page.close()
+
+
+@needs_wmt21
+def test_detail_lists_every_system_by_sentence_bleu(browser, en_de):
+    data = en_de["report"].data
+    page = Page(browser, en_de["url"] + "#view=segments&seg=12&allsys=1")
+    rows = page.page.locator("table.every-system tbody tr")
+    assert rows.count() == 20
+    want = sorted(((s.sentence_bleu[12], -k) for k, s in enumerate(data.systems)), reverse=True)
+    shown = rows.locator("td:nth-child(1)").all_inner_texts()
+    assert shown == [f"{bleu:.2f}" for bleu, _ in want]
+    page.page.locator("input[data-control=all-systems]").uncheck()
+    assert page.page.locator("table.every-system").count() == 0 and page.state()["allsys"] == 0
+    page.close()

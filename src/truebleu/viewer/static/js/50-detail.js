@@ -19,6 +19,10 @@ function renderDetail(root, d) {
   }
   orderButtons.append(" ", el("span", {class: "legend"}, el("span", {class: "tok matched"}, "matched"), " ",
     el("span", {class: "tok clipped"}, "beyond the clip"), " ", el("span", {class: "tok unmatched"}, "unmatched")));
+  if (d.systems.length > 2) {
+    orderButtons.append(" ", el("label", {class: "toggle"}, el("input", {type: "checkbox", "data-control": "all-systems", checked: state.allsys === 1,
+      onchange: (e) => { state.allsys = e.target.checked ? 1 : 0; writeHash(); renderDetail(root, d); }}), " every system"));
+  }
   root.appendChild(orderButtons);
   if (d.source) root.appendChild(el("div", {class: "block"}, el("div", {class: "label"}, "Source"), el("div", {class: "seg-text", "data-field": "source"}, text(d.source[i]))));
   const systems = [state.a, state.b];
@@ -32,6 +36,23 @@ function renderDetail(root, d) {
   systems.forEach((k, j) => {
     root.appendChild(systemBlock(d, k, i, analyses[j], j === 0 ? "A" : "B"));
   });
+  if (state.allsys === 1 && d.systems.length > 2) root.appendChild(everySystem(d, i, refLists));
+}
+
+// Every system's output of the segment, best sentence BLEU first.
+function everySystem(d, i, refLists) {
+  const order = d.systems.map((s, k) => k).sort((x, y) => d.systems[y].sent[i] - d.systems[x].sent[i] || x - y);
+  const rows = order.map((k) => {
+    const s = d.systems[k];
+    const analysis = ngramAnalysis(tokensOf(s, i), refLists, d.max_order);
+    const label = k === state.a ? "A" : k === state.b ? "B" : "";
+    return el("tr", {"data-system-index": k}, el("td", {class: "num"}, pyFixed(s.sent[i], 2)),
+      el("td", null, label ? el("b", null, label + " ") : null, text(s.name)),
+      el("td", null, el("div", {class: "seg-text"}, hypothesisTokens(tokensOf(s, i), analysis, state.order))));
+  });
+  return el("div", {class: "block"}, el("div", {class: "label"}, `Every system (${d.systems.length}), by sentence BLEU`),
+    el("table", {class: "data compact every-system"}, el("thead", null, el("tr", null, el("th", {class: "num"}, "BLEU"), el("th", null, "system"), el("th", null, "output"))),
+      el("tbody", null, rows)));
 }
 
 // Reference tokens matched by A's or B's counted n-grams of the chosen order.
