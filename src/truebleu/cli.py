@@ -20,6 +20,8 @@ from typing import Sequence
 
 from ._version import __version__
 from .io import InputError, check_same_length, read_lines, read_stdin_lines
+from .io.testsets.cache import DownloadError
+from .io.testsets.commands import add_testset_arguments
 from .score import SMOOTH_DEFAULTS
 from .tokenizers import TOKENIZERS
 
@@ -55,7 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="Compute the metric for each sentence.")
     parser.add_argument("--language-pair", "-l", dest="langpair", default=None,
                         help="Source-target language pair; the target picks the tokenizer.")
-    parser.add_argument("--test-set", "-t", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--test-set", "-t", default=None,
+                        help="A test set (see --list), or several joined by commas; "
+                             "references are read from the test-set cache.")
+    add_testset_arguments(parser)
     parser.add_argument("--sample", action="store_true",
                         help="Score the small sample shipped with truebleu.")
 
@@ -185,15 +190,14 @@ def _validate(args) -> None:
     metrics = [m.lower() for m in args.metrics]
     if metrics != ["bleu"]:
         raise UsageError(f"truebleu computes BLEU only (-m bleu); got -m {' '.join(args.metrics)}")
-    if args.test_set is not None:
-        raise UsageError("truebleu does not download test sets (-t); give reference files")
     if args.num_refs < 1:
         raise UsageError("--num-refs must be >= 1")
     if args.num_refs != 1 and len(args.refs) > 1:
         raise UsageError("--num-refs reads tab-separated references from one file; "
                          "give one reference file")
-    if not args.refs:
-        raise UsageError("give reference file(s) before -i/--input (or use --sample)")
+    if not args.refs and args.test_set is None:
+        raise UsageError("give reference file(s) before -i/--input, or a test set (-t), "
+                         "or use --sample")
     if args.width < 0:
         raise UsageError("--width must be >= 0")
     if args.paired_bs and args.paired_bs_n < 1 or args.paired_ar and args.paired_ar_n < 1:
@@ -223,19 +227,38 @@ def run(args) -> str:
 
         hyp, refs = sample_files()
         args.refs, args.input = refs, [hyp]
+    from .io.testsets import commands as testset_commands
+
+    finished = testset_commands.finishing_output(args)  # --download, --list, --citation, --echo
+    if finished is not None:
+        return finished
     _validate(args)
     paired = args.paired_bs or args.paired_ar
     if (args.input is not None and len(args.input) == 1 and args.num_refs == 1
+            and args.test_set is None
             and not (paired or args.confidence or args.sentence_level)):
         return run_streaming(args)
 
-    references = read_references(args.refs, args.num_refs, args.encoding)
-    ref_names = args.refs if args.num_refs == 1 else [
-        f"{args.refs[0]} (reference {k + 1})" for k in range(args.num_refs)]
+    if args.test_set is not None:
+        references, ref_names = testset_commands.testset_references(args)
+    else:
+        references = read_references(args.refs, args.num_refs, args.encoding)
+        ref_names = args.refs if args.num_refs == 1 else [
+            f"{args.refs[0]} (reference {k + 1})" for k in range(args.num_refs)]
     systems, names = read_systems(args.input, args.encoding, paired)
     hyp_names = names if args.input is not None else ["<stdin>"] * len(systems)
     for system, name in zip(systems, hyp_names):
         check_same_length(system, name, references, ref_names)
+    full_system, full_references = systems[0], references
+    if args.origlang is not None or args.subset is not None:
+        from .io.testsets.subsets import filter_subset
+
+        filtered = filter_subset([*systems, *references], args.test_set, args.langpair,
+                                 args.origlang, args.subset)
+        systems, references = filtered[:len(systems)], filtered[len(systems):]
+        testset_commands.check_not_empty(systems, args)
+    if args.detail and args.format == "json":
+        args.format = "text"  # as sacreBLEU: the detail table is not JSON
 
     if args.sentence_level:
         if len(systems) > 1:
@@ -261,9 +284,12 @@ def run(args) -> str:
         n_bootstrap = args.confidence_n if args.confidence else 1
         score = metric.corpus_score(systems[0], None, n_bootstrap=n_bootstrap, seed=args.seed)
         signature = metric.get_signature().format(args.short if args.format != "json" else False)
-        return single_results_text(
+        text = single_results_text(
             [score.format(args.width, args.score_only, signature, args.format == "json")],
             args.format)
+        if args.detail:
+            text += "\n" + testset_commands.detail_text(metric, full_system, full_references, args)
+        return text
 
     if paired:
         from .significance import paired_test_report
@@ -332,13 +358,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     _configure_output(args)
     try:
         text = run(args)
-    except (InputError, UsageError, ValueError, ImportError, FileNotFoundError) as exc:
+    except (InputError, UsageError, ValueError, ImportError, FileNotFoundError,
+            DownloadError) as exc:
         print(f"truebleu: error: {exc}", file=sys.stderr)
         return 1
     out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n",
                            write_through=True) if hasattr(sys.stdout, "buffer") else sys.stdout
     try:
-        out.write(text + "\n")
+        if text:  # --download prints nothing
+            out.write(text + "\n")
         out.flush()
     except BrokenPipeError:
         pass
