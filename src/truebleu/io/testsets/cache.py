@@ -92,6 +92,7 @@ class _Progress:
 
 
 def _fetch(url: str, target: str, progress_stream=None) -> None:
+    import http.client
     import urllib.error
     import urllib.request
 
@@ -115,7 +116,7 @@ def _fetch(url: str, target: str, progress_stream=None) -> None:
     except urllib.error.URLError as exc:
         raise DownloadError(f"cannot download {url}: {exc.reason} (are you offline? a test "
                             f"set downloaded once is found in {cache_dir()})") from None
-    except (OSError, ValueError) as exc:  # reset connections, timeouts, bad URLs
+    except (OSError, ValueError, http.client.HTTPException) as exc:  # cut, reset, timeouts, bad URLs
         raise DownloadError(f"cannot download {url}: {exc}") from None
 
 
