@@ -25,6 +25,15 @@ _LAZY = {
     "sentence_scores": "batch",
     "raw_corpus_bleu": "compat",
     "sentence_bleu": "compat",
+    # sacreBLEU's test-set names (thin; see truebleu.utils and truebleu.dataset)
+    "DATASETS": "dataset",
+    "SACREBLEU_DIR": "utils",
+    "download_test_set": "utils",
+    "get_available_testsets": "utils",
+    "get_langpairs_for_testset": "utils",
+    "get_reference_files": "utils",
+    "get_source_file": "utils",
+    "smart_open": "utils",
 }
 
 __all__ = ["__version__", *_LAZY]
@@ -52,3 +61,7 @@ if TYPE_CHECKING:
     from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
     from .score import BLEUScore, compute_bleu
     from .stats import Statistics
+    from .dataset import DATASETS
+    from .utils import (SACREBLEU_DIR, download_test_set, get_available_testsets,
+                        get_langpairs_for_testset, get_reference_files, get_source_file,
+                        smart_open)

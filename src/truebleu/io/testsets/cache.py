@@ -20,7 +20,7 @@ import os
 import sys
 
 __all__ = ["DownloadError", "cache_dir", "raw_dir", "download_path", "text_path",
-           "download_file", "write_lines_atomically", "md5sum"]
+           "download_file", "extract_archive", "write_lines_atomically", "md5sum"]
 
 _CHUNK = 1 << 16
 
@@ -116,15 +116,16 @@ def _fetch(url: str, target: str, progress_stream=None) -> None:
     except urllib.error.URLError as exc:
         raise DownloadError(f"cannot download {url}: {exc.reason} (are you offline? a test "
                             f"set downloaded once is found in {cache_dir()})") from None
-    except (OSError, ValueError, http.client.HTTPException) as exc:  # cut, reset, timeouts, bad URLs
+    except (OSError, ValueError, http.client.HTTPException) as exc:  # cut short, reset, bad URL
         raise DownloadError(f"cannot download {url}: {exc}") from None
 
 
-def _extract(archive: str, dest: str, name_hint: str) -> None:
+def extract_archive(archive: str, dest: str, name_hint: str | None = None) -> None:
     """Unpack a .tar.gz/.tgz/.zip (by ``name_hint``'s extension) into ``dest``."""
     import tarfile
     import zipfile
 
+    name_hint = archive if name_hint is None else name_hint
     if name_hint.endswith((".tar.gz", ".tgz")):
         with tarfile.open(archive) as tar:
             if hasattr(tarfile, "data_filter"):
@@ -162,7 +163,7 @@ def download_file(url: str, dest: str, expected_md5: str | None = None,
                                     f"expected {expected_md5} (the file may have changed upstream)")
         if extract_to is not None:
             try:
-                _extract(partial, extract_to, dest)
+                extract_archive(partial, extract_to, dest)
             except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError) as exc:
                 raise DownloadError(f"cannot unpack {url}: {exc}") from None
         os.replace(partial, dest)

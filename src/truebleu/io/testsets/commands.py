@@ -16,7 +16,8 @@ import logging
 
 from .registry import get_testset, testset_names
 
-__all__ = ["add_testset_arguments", "finishing_output", "testset_references", "detail_text"]
+__all__ = ["add_testset_arguments", "finishing_output", "testset_references", "echo_text",
+           "detail_text", "check_not_empty"]
 
 logger = logging.getLogger("truebleu")
 
@@ -88,7 +89,8 @@ def _check_testsets(args) -> list[str]:
     return names
 
 
-def _echo_text(name: str, langpair: str, requested: list[str], origlang, subset) -> str:
+def echo_text(name: str, langpair: str, requested: list[str], origlang=None, subset=None) -> str:
+    """The ``--echo`` lines: the requested fields, tab-separated, one segment per line."""
     from .process import fieldnames, get_files, read_field
     from .subsets import filter_subset
 
@@ -139,7 +141,7 @@ def finishing_output(args) -> str | None:
                                 "cannot be used with a test set (-t)")
     names = _check_testsets(args)
     if args.echo:
-        return "\n".join(_echo_text(name, args.langpair, args.echo, args.origlang, args.subset)
+        return "\n".join(echo_text(name, args.langpair, args.echo, args.origlang, args.subset)
                          for name in names)
     return None
 
@@ -162,8 +164,12 @@ def testset_references(args) -> tuple[list[list[str]], list[str]]:
     return streams, names
 
 
-def detail_text(metric, system: list[str], references: list[list[str]], args) -> str:
-    """sacreBLEU's ``--detail`` table: the score per original language and subset."""
+def detail_text(metrics, system: list[str], references: list[list[str]], args) -> str:
+    """sacreBLEU's ``--detail`` table: the score per original language and subset.
+
+    ``metrics``: one metric or a list of them (each scores every subset).
+    """
+    metrics = metrics if isinstance(metrics, (list, tuple)) else [metrics]
     from ...reports.color import Color
     from .subsets import available_origlangs, available_subsets, filter_subset
 
@@ -187,7 +193,8 @@ def detail_text(metric, system: list[str], references: list[list[str]], args) ->
                 key += f" country={subset[8:]}"
             else:
                 key += f" domain={subset}"
-            results.setdefault(key, []).append((len(hyps), metric.corpus_score(hyps, refs)))
+            for metric in metrics:
+                results.setdefault(key, []).append((len(hyps), metric.corpus_score(hyps, refs)))
     if not results:
         return "No subset information found. Consider using --origlang argument."
     key_width = max(len(key) for key in results) + 1

@@ -1,0 +1,19 @@
+"""sacreBLEU's module path ``sacrebleu.dataset.wmt_xml`` (thin; see :mod:`truebleu.io.wmt_xml`)."""
+
+from __future__ import annotations
+
+from ..io.wmt_xml import read_wmt_xml, sacrebleu_fields
+from .base import Dataset
+
+__all__ = ["WMTXMLDataset"]
+
+
+class WMTXMLDataset(Dataset):
+    """The WMT XML format (2021 and later): one file per pair with everything in it."""
+
+    FORMAT = "wmt-xml"
+
+    @staticmethod
+    def _unwrap_wmt21_or_later(raw_file) -> dict:
+        """The fields sacreBLEU extracts from a WMT XML file (lines cleaned)."""
+        return sacrebleu_fields(read_wmt_xml(raw_file))
