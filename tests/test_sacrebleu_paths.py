@@ -60,6 +60,9 @@ def test_every_public_name_imports_from_truebleu(path):
 def test_top_level_test_set_names():
     import truebleu
 
+    assert truebleu.compat.sentence_bleu is truebleu.sentence_bleu   # sub-modules as attributes
+    assert truebleu.utils.get_source_file is not None
+
     for name in ("DATASETS", "SACREBLEU_DIR", "smart_open", "download_test_set",
                  "get_source_file", "get_reference_files", "get_available_testsets",
                  "get_langpairs_for_testset"):
@@ -134,6 +137,14 @@ def test_dataset_objects_carry_sacrebleus_facts():
                 got.kwargs) == (expected.name, expected.data, expected.md5,
                                 expected.description, expected.citation, expected.langpairs,
                                 expected.kwargs)
+        assert (got._rawdir, got._outdir) == (expected._rawdir, expected._outdir)
+        for url in expected.data:
+            assert got._get_tarball_filename(url) == expected._get_tarball_filename(url)
+        if type(expected).__name__ == "WMTXMLDataset":   # no download needed for these
+            for pair in expected.langpairs:
+                assert got._get_langpair_allowed_refs(pair) == \
+                    expected._get_langpair_allowed_refs(pair)
+                assert got._get_langpair_path(pair) == expected._get_langpair_path(pair)
 
 
 def test_utils_helpers_match(tmp_path):

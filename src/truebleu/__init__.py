@@ -38,6 +38,10 @@ _LAZY = {
 
 __all__ = ["__version__", *_LAZY]
 
+# sub-modules reachable as attributes after ``import truebleu`` (as sacreBLEU's, e.g.
+# ``sacrebleu.compat.sentence_bleu`` or ``sacrebleu.metrics.BLEU``), imported on first use
+_SUBMODULES = ("compat", "dataset", "metrics", "significance", "tokenizers", "utils")
+
 
 def __getattr__(name: str):
     if name in _LAZY:
@@ -46,6 +50,10 @@ def __getattr__(name: str):
         value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
+    if name in _SUBMODULES:
+        from importlib import import_module
+
+        return import_module(f".{name}", __name__)
     raise AttributeError(f"module 'truebleu' has no attribute {name!r}")
 
 

@@ -56,6 +56,19 @@ class Dataset:
         """Strip, and collapse whitespace runs to one space."""
         return re.sub(r"\s+", " ", s.strip())
 
+    def _get_tarball_filename(self, url: str) -> str:
+        """The downloaded file's name in the ``raw`` folder."""
+        return os.path.basename(_cache.download_path(self.name, url))
+
+    def _get_txt_file_path(self, langpair: str, fieldname: str) -> str:
+        return _cache.text_path(self.name, langpair, fieldname)
+
+    def _get_langpair_metadata(self, langpair: Optional[str]) -> Dict:
+        if langpair is None:
+            return self.langpairs
+        self._testset.check_langpair(langpair)
+        return {langpair: self.langpairs[langpair]}
+
     def maybe_download(self) -> None:
         """Download the raw files unless the cache holds them."""
         _process.download(self._testset)
