@@ -82,6 +82,13 @@ def test_wmt_xml_command_scores_every_system_against_each_reference(tmp_path, ca
             hyps = [testset.systems[row["system"]][i] for i in covered]
             expected = sacrebleu.corpus_bleu(hyps, refs)
             assert row[f"BLEU (ref {translator})"] == f"{expected.score:.6f}"
+    both = [i for i in range(len(testset)) if testset.references["A"][i] and
+            testset.references["B"][i]]
+    for row in rows:
+        expected = sacrebleu.corpus_bleu([testset.systems[row["system"]][i] for i in both],
+                                         [[testset.references[t][i] for i in both]
+                                          for t in ("A", "B")])
+        assert row["BLEU (refs A+B)"] == f"{expected.score:.6f}"
     assert cli_main(["--wmt-xml", str(path), "--wmt-ref", "B", "--wmt-system", "sys-two",
                      "-f", "text"]) == 0
     out = capsys.readouterr().out

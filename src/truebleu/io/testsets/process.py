@@ -18,6 +18,7 @@ filled by either tool holds the same lines:
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 
 from .. import read_lines
 from ..sgml import sgml_doc_attribute, sgml_segments
@@ -40,8 +41,26 @@ def _raw(testset: TestSet, relative: str) -> str:
     return os.path.join(raw_dir(testset.name), relative)
 
 
+@lru_cache(maxsize=4)
+def _parsed_xml_fields(path: str, mtime_ns: int, size: int) -> dict[str, list[str]]:
+    return sacrebleu_fields(read_wmt_xml(path))
+
+
+def xml_fields(path: str) -> dict[str, list[str]]:
+    """sacreBLEU's fields of a WMT XML file, parsed once while the file is unchanged.
+
+    (A command asks for the fields, the files and the references: one parse.)
+    The lists are shared between callers: do not modify them.
+    """
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return sacrebleu_fields(read_wmt_xml(path))  # the reader's error names the file
+    return _parsed_xml_fields(path, stat.st_mtime_ns, stat.st_size)
+
+
 def _xml_fields(testset: TestSet, langpair: str) -> dict[str, list[str]]:
-    return sacrebleu_fields(read_wmt_xml(_raw(testset, testset.raw_files(langpair)[0])))
+    return xml_fields(_raw(testset, testset.raw_files(langpair)[0]))
 
 
 def _sgml_fieldnames(testset: TestSet, langpair: str) -> list[str]:

@@ -14,8 +14,8 @@ import re
 from typing import Sequence
 
 from .. import read_lines
-from ..wmt_xml import read_wmt_xml, sacrebleu_fields
 from .cache import raw_dir
+from .process import xml_fields
 from .registry import get_testset, subset_annotations
 
 __all__ = ["filter_subset", "available_origlangs", "available_subsets", "keep_mask"]
@@ -52,7 +52,7 @@ def keep_mask(test_sets: str, langpair: str, origlang: str | None,
         testset = get_testset(name)
         rawfile = _first_raw_file(name, langpair)
         if testset.format == "wmt-xml":
-            fields = sacrebleu_fields(read_wmt_xml(rawfile))
+            fields = xml_fields(rawfile)
             domains = fields.get("domain", [None] * len(fields["origlang"]))
             for doc_origlang, doc_domain in zip(fields["origlang"], domains):
                 include = _origlang_matches(doc_origlang, origlang)
@@ -101,7 +101,7 @@ def available_origlangs(test_sets: str | None, langpair: str) -> list[str]:
     for name in test_sets.split(","):
         rawfile = _first_raw_file(name, langpair)
         if get_testset(name).format == "wmt-xml":
-            found.update(sacrebleu_fields(read_wmt_xml(rawfile))["origlang"])
+            found.update(xml_fields(rawfile)["origlang"])
         if rawfile.endswith(".sgm"):
             for line in _sgml_raw_lines(rawfile):
                 if line.startswith("<doc "):
@@ -116,7 +116,7 @@ def available_subsets(test_sets: str | None, langpair: str) -> list[str]:
     found: set[str] = set()
     for name in test_sets.split(","):
         if get_testset(name).format == "wmt-xml":
-            fields = sacrebleu_fields(read_wmt_xml(_first_raw_file(name, langpair)))
+            fields = xml_fields(_first_raw_file(name, langpair))
             found.update(fields.get("domain", ()))
         elif name in subset_annotations():
             values = subset_annotations()[name].values()
