@@ -1,4 +1,5 @@
-"""sacreBLEU's ``sacrebleu.dataset.base.Dataset``: one test set, thin over :mod:`truebleu.io.testsets`.
+"""sacreBLEU's ``sacrebleu.dataset.base.Dataset``: one test set, thin over
+:mod:`truebleu.io.testsets`.
 
 The constructor takes the registry facts as sacreBLEU's does; the methods
 download, process and list the files in sacreBLEU's cache layout with the same
@@ -19,7 +20,8 @@ __all__ = ["Dataset"]
 
 
 class Dataset:
-    """A test set: ``name``, ``data`` (URLs), ``md5``, ``description``, ``citation``, ``langpairs``."""
+    """A test set: ``name``, ``data`` (URLs), ``md5``, ``description``, ``citation``,
+    ``langpairs``."""
 
     FORMAT = "text"
 

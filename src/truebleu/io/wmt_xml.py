@@ -102,7 +102,7 @@ def read_wmt_xml(path: str | os.PathLike) -> WMTTestSet:
             raise InputError(f"{name}: cannot read: {exc}") from None
 
     src_langs = {e.get("lang") for e in root.iter("src")}
-    trg_langs = {e.get("lang") for e in root.iter("ref")} | {e.get("lang") for e in root.iter("hyp")}
+    trg_langs = {e.get("lang") for tag in ("ref", "hyp") for e in root.iter(tag)}
     src_lang = _one_language(src_langs, "source", name)
     trg_lang = _one_language(trg_langs, "target", name) if trg_langs - {None} else ""
     translators = list(dict.fromkeys(e.get("translator") or "" for e in root.iter("ref")))

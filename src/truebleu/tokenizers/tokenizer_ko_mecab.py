@@ -1,4 +1,4 @@
-"""sacreBLEU's module path ``sacrebleu.tokenizers.tokenizer_ko_mecab`` (thin; see :mod:`.tok_mecab`)."""
+"""sacreBLEU's module path ``sacrebleu.tokenizers.tokenizer_ko_mecab`` (thin; :mod:`.tok_mecab`)."""
 
 from .tok_mecab import TokenizerKoMecab
 

@@ -37,7 +37,8 @@ def add_testset_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--origlang", "-ol", default=None,
                         help='Score only documents of this original language ("non-" negates).')
     parser.add_argument("--subset", default=None,
-                        help="Score only documents whose annotation matches this regular expression.")
+                        help="Score only documents whose annotation matches this regular "
+                             "expression.")
     parser.add_argument("--download", default=None,
                         help="Download (into $SACREBLEU, else ~/.sacrebleu) a test set and quit.")
     parser.add_argument("--echo", nargs="+", default=None,

@@ -153,7 +153,7 @@ def get_source_file(testset: TestSet | str, langpair: str) -> str:
 
 
 def get_reference_files(testset: TestSet | str, langpair: str) -> list[str]:
-    """The reference files that are scored: all ``ref*`` fields, or the registry's choice (WMT XML)."""
+    """The scored reference files: all ``ref*`` fields, or the registry's choice (WMT XML)."""
     testset = _resolve(testset)
     names = fieldnames(testset, langpair)
     files = get_files(testset, langpair)

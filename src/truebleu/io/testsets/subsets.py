@@ -83,7 +83,7 @@ def keep_mask(test_sets: str, langpair: str, origlang: str | None,
 
 def filter_subset(streams: Sequence[Sequence[str]], test_sets: str | None, langpair: str | None,
                   origlang: str | None, subset: str | None = None) -> list[list[str]]:
-    """Each stream restricted to the segments of the chosen documents (unchanged without filters)."""
+    """Each stream restricted to the segments of the chosen documents (all without filters)."""
     if origlang is None and subset is None:
         return [list(stream) for stream in streams]
     if test_sets is None or langpair is None:
