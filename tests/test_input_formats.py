@@ -12,13 +12,16 @@ import json
 import lzma
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from _testset_fixtures import SGM_REF, SGM_SRC, WMT_XML
+from strategies import segments
 from truebleu.cli import main as cli_main
 from truebleu.io import InputError
 from truebleu.io.segments import read_reference_streams, read_segments
 from truebleu.io.sgml import read_sgml, sgml_doc_attribute
-from truebleu.io.wmt_xml import keep_referenced, read_wmt_xml, sacrebleu_fields
+from truebleu.io.wmt_xml import clean, keep_referenced, read_wmt_xml, sacrebleu_fields
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
@@ -29,6 +32,17 @@ def write(path, text: str, suffix: str = ""):
     path = path.with_name(path.name + suffix)
     path.write_bytes(COMPRESSORS[suffix](text.encode("utf-8")))
     return path
+
+
+WHITESPACE = [chr(c) for c in range(0x3001) if chr(c).isspace() or chr(c) in "\u200b\ufeff"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(segments(), st.text(st.sampled_from(WHITESPACE + ["a", "b", "\u00e9"]))))
+def test_clean_is_sacrebleus(text):
+    from sacrebleu.dataset.base import Dataset
+
+    assert clean(text) == Dataset._clean(text)
 
 
 @pytest.mark.parametrize("suffix", list(COMPRESSORS))

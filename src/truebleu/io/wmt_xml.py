@@ -20,7 +20,6 @@ it exactly (see their docstrings).
 from __future__ import annotations
 
 import os
-import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field, replace
 
@@ -168,12 +167,13 @@ def keep_referenced(testset: WMTTestSet, translators: list[str] | None = None,
     return testset.select(keep)
 
 
-_SPACES = re.compile(r"\s+")
-
-
 def clean(text: str) -> str:
-    """sacreBLEU's clean-up of test-set text: strip, and collapse whitespace runs to one space."""
-    return _SPACES.sub(" ", text.strip())
+    """sacreBLEU's clean-up of test-set text: strip, and collapse whitespace runs to one space.
+
+    (sacreBLEU substitutes ``\\s+``; ``str.split`` splits on the same Unicode
+    whitespace, faster.)
+    """
+    return " ".join(text.split())
 
 
 def _ref_field(translator: str) -> str:
