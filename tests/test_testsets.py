@@ -289,3 +289,29 @@ def test_progress_bar_goes_to_the_given_stream(served, tmp_path):
                                progress_stream=stream)
     assert "Downloading sgm.zip [" in stream.getvalue() and "MiB" in stream.getvalue()
     assert not cache.download_file(url, str(tmp_path / "d" / "sgm.zip"))  # already there
+
+
+@pytest.mark.parametrize("name, extra", [("fx-xml", []), ("fx-sgm", []),
+                                         ("fx-sgm", ["--subset", "sport"])])
+def test_detail_table_is_sacrebleus(caches, capsys, tmp_path, monkeypatch, name, extra):
+    from argparse import Namespace
+
+    from sacrebleu.metrics import BLEU as SacreBLEU
+
+    pair = "de-en"
+    refs_files = sb_dataset.DATASETS[name].get_reference_files(pair)
+    refs = [[line.rstrip() for line in open(p, encoding="utf-8")] for p in refs_files]
+    hyps = [ref.replace("sentence", "phrase") for ref in refs[0]]
+    hyp = tmp_path / "hyp.en"
+    hyp.write_text("".join(h + "\n" for h in hyps), encoding="utf-8")
+    monkeypatch.setattr(sb_utils.Color, "ENABLE_COLORS", False)
+    args = Namespace(width=2, origlang=None, subset=extra[1] if extra else None, test_set=name,
+                     langpair=pair)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        sb_utils.print_subset_results({"BLEU": SacreBLEU(references=refs)}, hyps, refs, args)
+    status, text, _ = _truebleu(["-t", name, "-l", pair, "-i", str(hyp), "-d", "-w", "2",
+                                 "--no-color", *extra], capsys)
+    assert status == 0
+    assert text.split("\n", 1)[1] == out.getvalue()
+    assert "origlang=" in out.getvalue()
