@@ -25,9 +25,22 @@ _LAZY = {
     "sentence_scores": "batch",
     "raw_corpus_bleu": "compat",
     "sentence_bleu": "compat",
+    # sacreBLEU's test-set names (thin; see truebleu.utils and truebleu.dataset)
+    "DATASETS": "dataset",
+    "SACREBLEU_DIR": "utils",
+    "download_test_set": "utils",
+    "get_available_testsets": "utils",
+    "get_langpairs_for_testset": "utils",
+    "get_reference_files": "utils",
+    "get_source_file": "utils",
+    "smart_open": "utils",
 }
 
 __all__ = ["__version__", *_LAZY]
+
+# sub-modules reachable as attributes after ``import truebleu`` (as sacreBLEU's, e.g.
+# ``sacrebleu.compat.sentence_bleu`` or ``sacrebleu.metrics.BLEU``), imported on first use
+_SUBMODULES = ("compat", "dataset", "metrics", "significance", "tokenizers", "utils")
 
 
 def __getattr__(name: str):
@@ -37,6 +50,10 @@ def __getattr__(name: str):
         value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
         globals()[name] = value
         return value
+    if name in _SUBMODULES:
+        from importlib import import_module
+
+        return import_module(f".{name}", __name__)
     raise AttributeError(f"module 'truebleu' has no attribute {name!r}")
 
 
@@ -52,3 +69,7 @@ if TYPE_CHECKING:
     from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
     from .score import BLEUScore, compute_bleu
     from .stats import Statistics
+    from .dataset import DATASETS
+    from .utils import (SACREBLEU_DIR, download_test_set, get_available_testsets,
+                        get_langpairs_for_testset, get_reference_files, get_source_file,
+                        smart_open)

@@ -20,6 +20,9 @@ from typing import Sequence
 
 from ._version import __version__
 from .io import InputError, check_same_length, read_lines, read_stdin_lines
+from .io.testsets.cache import DownloadError
+from .io.segments import is_plain_text, read_reference_streams, read_segments
+from .io.testsets.commands import add_testset_arguments
 from .score import SMOOTH_DEFAULTS
 from .tokenizers import TOKENIZERS
 
@@ -57,7 +60,23 @@ def build_parser() -> argparse.ArgumentParser:
                         help="Compute the metric for each sentence.")
     parser.add_argument("--language-pair", "-l", dest="langpair", default=None,
                         help="Source-target language pair; the target picks the tokenizer.")
-    parser.add_argument("--test-set", "-t", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--test-set", "-t", default=None,
+                        help="A test set (see --list), or several joined by commas; "
+                             "references are read from the test-set cache.")
+    add_testset_arguments(parser)
+    inputs = parser.add_argument_group("Input formats (plain, .gz, .bz2, .xz; .sgm; .jsonl)")
+    inputs.add_argument("--wmt-xml", default=None, metavar="FILE",
+                        help="Score every system of a WMT XML file against each of its "
+                             "references (one score per system per reference).")
+    inputs.add_argument("--wmt-ref", nargs="+", default=None, metavar="TRANSLATOR",
+                        help="With --wmt-xml: only these references (default: all).")
+    inputs.add_argument("--wmt-system", nargs="+", default=None, metavar="NAME",
+                        help="With --wmt-xml: only these systems (default: all).")
+    inputs.add_argument("--hyp-field", default="hyp",
+                        help="Field of the hypothesis in .jsonl inputs (default: %(default)s).")
+    inputs.add_argument("--ref-field", default="ref",
+                        help="Field of the reference(s) in .jsonl references: a string or a "
+                             "list of strings (default: %(default)s).")
     parser.add_argument("--sample", action="store_true",
                         help="Score the small sample shipped with truebleu.")
 
@@ -136,10 +155,13 @@ def version_text() -> str:
 
 # -- reading ---------------------------------------------------------------
 
-def read_references(paths: Sequence[str], num_refs: int, encoding: str) -> list[list[str]]:
-    """Reference streams, one per file, or ``num_refs`` tab-separated ones in one file."""
+def read_references(paths: Sequence[str], num_refs: int, encoding: str,
+                    ref_field: str = "ref") -> list[list[str]]:
+    """Reference streams, one per file (JSON Lines: one per list entry), or ``num_refs``
+    tab-separated ones in one file."""
     if num_refs == 1:
-        return [[line.rstrip() for line in read_lines(path, encoding)] for path in paths]
+        return [stream for path in paths
+                for stream in read_reference_streams(path, encoding, ref_field)]
     streams: list[list[str]] = [[] for _ in range(num_refs)]
     path = paths[0]
     for line_no, line in enumerate(read_lines(path, encoding), 1):
@@ -152,8 +174,8 @@ def read_references(paths: Sequence[str], num_refs: int, encoding: str) -> list[
     return streams
 
 
-def read_systems(inputs: Sequence[str] | None, encoding: str,
-                 paired: bool) -> tuple[list[list[str]], list[str]]:
+def read_systems(inputs: Sequence[str] | None, encoding: str, paired: bool,
+                 hyp_field: str = "hyp") -> tuple[list[list[str]], list[str]]:
     """System outputs and their names: from ``-i`` files or tab-separated stdin."""
     if inputs is None:
         lines = read_stdin_lines(encoding)
@@ -179,7 +201,7 @@ def read_systems(inputs: Sequence[str] | None, encoding: str,
                 continue
             raise UsageError(f"{path!r} already used to name a system; give each system a "
                              "different file name")
-        systems.append([line.rstrip() for line in read_lines(path, encoding)])
+        systems.append(read_segments(path, encoding, hyp_field))
         names.append(path)
     if paired and names:
         names[0] = f"Baseline: {names[0]}"
@@ -192,15 +214,14 @@ def _validate(args) -> None:
     metrics = [m.lower() for m in args.metrics]
     if metrics != ["bleu"]:
         raise UsageError(f"truebleu computes BLEU only (-m bleu); got -m {' '.join(args.metrics)}")
-    if args.test_set is not None:
-        raise UsageError("truebleu does not download test sets (-t); give reference files")
     if args.num_refs < 1:
         raise UsageError("--num-refs must be >= 1")
     if args.num_refs != 1 and len(args.refs) > 1:
         raise UsageError("--num-refs reads tab-separated references from one file; "
                          "give one reference file")
-    if not args.refs:
-        raise UsageError("give reference file(s) before -i/--input (or use --sample)")
+    if not args.refs and args.test_set is None:
+        raise UsageError("give reference file(s) before -i/--input, or a test set (-t), "
+                         "or use --sample")
     if args.width < 0:
         raise UsageError("--width must be >= 0")
     if args.paired_bs and args.paired_bs_n < 1 or args.paired_ar and args.paired_ar_n < 1:
@@ -230,19 +251,41 @@ def run(args) -> str:
 
         hyp, refs = sample_files()
         args.refs, args.input = refs, [hyp]
+    from .io.testsets import commands as testset_commands
+
+    finished = testset_commands.finishing_output(args)  # --download, --list, --citation, --echo
+    if finished is not None:
+        return finished
+    if args.wmt_xml is not None:
+        return run_wmt_xml(args)
     _validate(args)
     paired = args.paired_bs or args.paired_ar
     if (args.input is not None and len(args.input) == 1 and args.num_refs == 1
+            and args.test_set is None and is_plain_text(args.input[0])
+            and all(is_plain_text(path) for path in args.refs)
             and not (paired or args.confidence or args.sentence_level)):
         return run_streaming(args)
 
-    references = read_references(args.refs, args.num_refs, args.encoding)
-    ref_names = args.refs if args.num_refs == 1 else [
-        f"{args.refs[0]} (reference {k + 1})" for k in range(args.num_refs)]
-    systems, names = read_systems(args.input, args.encoding, paired)
+    if args.test_set is not None:
+        references, ref_names = testset_commands.testset_references(args)
+    else:
+        references = read_references(args.refs, args.num_refs, args.encoding, args.ref_field)
+        ref_names = args.refs if args.num_refs == 1 else [
+            f"{args.refs[0]} (reference {k + 1})" for k in range(args.num_refs)]
+    systems, names = read_systems(args.input, args.encoding, paired, args.hyp_field)
     hyp_names = names if args.input is not None else ["<stdin>"] * len(systems)
     for system, name in zip(systems, hyp_names):
         check_same_length(system, name, references, ref_names)
+    full_system, full_references = systems[0], references
+    if args.origlang is not None or args.subset is not None:
+        from .io.testsets.subsets import filter_subset
+
+        filtered = filter_subset([*systems, *references], args.test_set, args.langpair,
+                                 args.origlang, args.subset)
+        systems, references = filtered[:len(systems)], filtered[len(systems):]
+        testset_commands.check_not_empty(systems, args)
+    if args.detail and args.format == "json":
+        args.format = "text"  # as sacreBLEU: the detail table is not JSON
 
     if args.sentence_level:
         if len(systems) > 1:
@@ -268,9 +311,12 @@ def run(args) -> str:
         n_bootstrap = args.confidence_n if args.confidence else 1
         score = metric.corpus_score(systems[0], None, n_bootstrap=n_bootstrap, seed=args.seed)
         signature = metric.get_signature().format(args.short if args.format != "json" else False)
-        return single_results_text(
+        text = single_results_text(
             [score.format(args.width, args.score_only, signature, args.format == "json")],
             args.format)
+        if args.detail:
+            text += "\n" + testset_commands.detail_text(metric, full_system, full_references, args)
+        return text
 
     if paired:
         from .significance import paired_test_report
@@ -290,6 +336,24 @@ def run(args) -> str:
         signatures[score.name] = metric.get_signature().format(args.short)
         scores[score.name].append(score.format(args.width, True))
     return results_table(dict(scores), signatures, args.format, args.width)
+
+
+def run_wmt_xml(args) -> str:
+    """``--wmt-xml FILE``: a table of every system against each reference of the file."""
+    from .io.wmt_xml import read_wmt_xml
+    from .reports.table import results_table
+    from .reports.wmt_xml import wmt_xml_scores
+
+    if args.refs or args.input is not None or args.test_set is not None:
+        raise UsageError("--wmt-xml reads references and systems from the file; "
+                         "give no reference files, -i or -t")
+    testset = read_wmt_xml(args.wmt_xml)
+    if args.langpair is None:
+        args.langpair = f"{testset.src_lang}-{testset.trg_lang}"  # picks zh/ja/ko tokenizers
+    scores, signatures = wmt_xml_scores(testset, lambda refs: make_metric(args, refs), args.width,
+                                        args.wmt_ref, args.wmt_system)
+    signatures = {k: v.format(args.short) for k, v in signatures.items()}
+    return results_table(scores, signatures, args.format, args.width)
 
 
 def run_streaming(args) -> str:
@@ -343,13 +407,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     _configure_output(args)
     try:
         text = run(args)
-    except (InputError, UsageError, ValueError, ImportError, FileNotFoundError) as exc:
+    except (InputError, UsageError, ValueError, ImportError, FileNotFoundError,
+            DownloadError) as exc:
         print(f"truebleu: error: {exc}", file=sys.stderr)
         return 1
     out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n",
                            write_through=True) if hasattr(sys.stdout, "buffer") else sys.stdout
     try:
-        out.write(text + "\n")
+        if text:  # --download prints nothing
+            out.write(text + "\n")
         out.flush()
     except BrokenPipeError:
         pass

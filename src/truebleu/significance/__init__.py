@@ -20,9 +20,10 @@ from .paired import (ConfidenceInterval, PairedComparison, bootstrap_ci, paired_
                      paired_randomization)
 from .scoring import BatchScorer, BLEUBatchScorer, RowScorer
 from .sentence import SentenceComparison, compare_sentences
+from .sacrebleu_names import PairedTest, Result, estimate_ci  # sacreBLEU's names, thin
 
 __all__ = [
-    "BLEUBatchScorer", "BatchScorer", "Cluster", "ConfidenceInterval", "MultiComparison",
+    "BLEUBatchScorer", "BatchScorer", "PairedTest", "Result", "estimate_ci", "Cluster", "ConfidenceInterval", "MultiComparison",
     "PairResult", "PairedComparison", "RowScorer", "SentenceComparison", "SystemSummary",
     "bootstrap_ci", "bootstrap_confidence", "compare_all", "compare_sentences",
     "compare_systems", "holm", "paired_bootstrap", "paired_cells", "paired_randomization",

@@ -10,6 +10,8 @@ from importlib import import_module
 
 from .base import Tokenizer
 
+BaseTokenizer = Tokenizer  # sacreBLEU's name (sacrebleu.tokenizers.BaseTokenizer)
+
 # name -> (module, class, extra constructor arguments)
 _REGISTRY: dict[str, tuple[str, str, tuple]] = {
     "none": ("tok_none", "TokenizerNone", ()),
@@ -50,4 +52,4 @@ def get_tokenizer(name: str, spm_model=None) -> Tokenizer:
     return cls(*args)
 
 
-__all__ = ["Tokenizer", "TOKENIZERS", "DEFAULT_TOKENIZER", "get_tokenizer", "default_tokenizer"]
+__all__ = ["BaseTokenizer", "Tokenizer", "TOKENIZERS", "DEFAULT_TOKENIZER", "get_tokenizer", "default_tokenizer"]

@@ -1,0 +1,56 @@
+"""One reader for every segment format the command line accepts, chosen by file name.
+
+- ``*.jsonl`` / ``*.ndjson`` (compressed or not): a named field (:mod:`.jsonl`);
+- ``*.sgm`` / ``*.sgml`` (compressed or not): the ``<seg>`` lines (:mod:`.sgml`);
+- anything else: one segment per line (plain, ``.gz``, ``.bz2``, ``.xz``, or ``-``).
+
+WMT XML files hold several streams at once and are read with
+:func:`truebleu.io.wmt_xml.read_wmt_xml` (``truebleu --wmt-xml FILE``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import read_lines
+from .jsonl import is_jsonl, read_jsonl_field, read_jsonl_references
+
+__all__ = ["read_segments", "read_reference_streams", "is_plain_text"]
+
+_SGML = (".sgm", ".sgml")
+
+
+def _is_sgml(path: str) -> bool:
+    stem = path.lower()
+    for suffix in (".gz", ".bz2", ".xz"):
+        stem = stem.removesuffix(suffix)
+    return stem.endswith(_SGML)
+
+
+def is_plain_text(path: str | os.PathLike) -> bool:
+    """True when ``path`` is read line by line (so it can be streamed)."""
+    name = os.fspath(path)
+    return not (is_jsonl(name) or _is_sgml(name))
+
+
+def read_segments(path: str | os.PathLike, encoding: str = "utf-8",
+                  field: str = "hyp") -> list[str]:
+    """The segments of a file, each right-stripped as sacreBLEU strips input lines."""
+    name = os.fspath(path)
+    if is_jsonl(name):
+        return [value.rstrip() for value in read_jsonl_field(name, field, encoding)]
+    if _is_sgml(name):
+        from .sgml import read_sgml
+
+        return read_sgml(name, encoding)
+    return [line.rstrip() for line in read_lines(name, encoding)]
+
+
+def read_reference_streams(path: str | os.PathLike, encoding: str = "utf-8",
+                           field: str = "ref") -> list[list[str | None]]:
+    """The reference streams of one file: one, or several from a JSON Lines list field."""
+    name = os.fspath(path)
+    if is_jsonl(name):
+        return [[None if ref is None else ref.rstrip() for ref in stream]
+                for stream in read_jsonl_references(name, field, encoding)]
+    return [read_segments(name, encoding)]
