@@ -318,3 +318,52 @@ def test_detail_lists_every_system_by_sentence_bleu(browser, en_de):
     page.page.locator("input[data-control=all-systems]").uncheck()
     assert page.page.locator("table.every-system").count() == 0 and page.state()["allsys"] == 0
     page.close()
+
+
+@pytest.fixture(scope="module")
+def ru_en(tmp_path_factory):
+    """WMT21 ru-en from its WMT XML file: references A and B, every system, the documents."""
+    path = wmt21_dir() / "xml" / "newstest2021.ru-en.all.xml"
+    if not path.is_file():
+        pytest.skip(f"WMT21 XML not found at {path}")
+    from truebleu.viewer.cli import main
+
+    out = tmp_path_factory.mktemp("viewer") / "ru-en.html"
+    assert main(["report", "--wmt-xml", str(path), "-o", str(out), "-q"]) == 0
+    from truebleu.io.wmt_xml import keep_referenced, read_wmt_xml
+
+    testset = keep_referenced(read_wmt_xml(path))
+    return {"testset": testset, "url": out.as_uri()}
+
+
+@needs_wmt21
+def test_ru_en_documents_from_the_wmt_xml_file(browser, ru_en, shots):
+    testset = ru_en["testset"]
+    names = list(testset.systems)
+    refs = [testset.references[t] for t in testset.references]
+    page = Page(browser, ru_en["url"] + "#view=compare&a=0&b=1")
+    rows = page.page.locator("table.documents tbody tr")
+    docs = testset.documents()
+    assert rows.count() == len(docs)
+
+    def doc_bleu(k, rows_):
+        hyps = [testset.systems[names[k]][i] or "" for i in rows_]
+        return truebleu.corpus_bleu(hyps, [[r[i] for i in rows_] for r in refs]).score
+
+    deltas = {doc: doc_bleu(1, idx) - doc_bleu(0, idx) for doc, idx in docs.items()}
+    top = max(docs, key=lambda doc: (abs(deltas[doc]), -list(docs).index(doc)))
+    cells = rows.first.locator("td").all_inner_texts()
+    assert cells[0] == top and cells[1] == str(len(docs[top]))
+    assert cells[2] == f"{doc_bleu(0, docs[top]):.2f}" and cells[3] == f"{doc_bleu(1, docs[top]):.2f}"
+    page.page.screenshot(path=str(shots / "ru-en-compare.png"), full_page=True)
+    rows.first.locator("button").click()
+    page.page.wait_for_selector("main[data-view=segments]")
+    assert page.state()["doc"] == top
+    assert page.text("#subset-summary [data-value=count]") == f"{len(docs[top])} of {len(testset)} segments"
+    want = truebleu.corpus_bleu([testset.systems[names[0]][i] or "" for i in docs[top]],
+                                [[r[i] for i in docs[top]] for r in refs]).score
+    assert page.text("#subset-summary [data-value=bleu-a]") == f"{want:.2f}"
+    page.page.locator(".segrow").first.click()
+    assert page.page.locator(".block", has_text="Reference B").count() == 1
+    page.page.screenshot(path=str(shots / "ru-en-document.png"))
+    page.close()

@@ -97,7 +97,7 @@ function systemBlock(d, k, i, analysis, letter) {
   block.appendChild(renderTable(explain, {class: "explain"}));
   const [hypLen, refLen] = row;
   block.appendChild(el("p", {class: "formula"},
-    `hyp_len ${hypLen}, ref_len ${refLen} (closest reference) → BP = ${hypLen < refLen ? `exp(1 − ${refLen}/${hypLen})` : "1"} = ${pyFixed(sentence.bp, 4)}; `,
+    `hyp_len ${hypLen}, ref_len ${refLen} (closest reference) → BP = ${hypLen < refLen ? `exp(1 − ${refLen}/${hypLen}) = ${pyFixed(sentence.bp, 4)}` : "1"}; `,
     `BLEU = BP · exp(mean log p_n) = `, el("b", null, pyFixed(s.sent[i], 2)),
     el("span", {class: "muted"}, ` (smoothing ${d.smoothing.method}, effective order)`)));
   // the n-grams of the chosen order
