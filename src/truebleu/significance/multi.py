@@ -218,10 +218,10 @@ def compare_all(named_stats: Union[Mapping[str, object], Sequence[tuple[str, obj
 def compare_systems(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
                     **options) -> MultiComparison:
     """:func:`compare_all` on hypotheses: ``metric`` is a ``truebleu.BLEU`` holding
-    the references, or any :class:`~truebleu.significance.scoring.BatchScorer`."""
-    from .scoring import BLEUBatchScorer
+    the references (or another metric object: ``CHRF``, ``TER``), or any :class:`~truebleu.significance.scoring.BatchScorer`."""
+    from .scoring import scorer_for
 
-    scorer = BLEUBatchScorer.from_metric(metric) if hasattr(metric, "corpus_statistics") else metric
+    scorer = scorer_for(metric) if hasattr(metric, "corpus_statistics") else metric
     lengths = {name: len(hyps) for name, hyps in named_systems}
     if len(set(lengths.values())) > 1:
         raise ValueError("systems differ in length: "

@@ -202,13 +202,17 @@ def bootstrap_scores(indices, matrices: Sequence, scorer, progress: Optional[Pro
     """
     np = numpy()
     stacked = np.concatenate(matrices, axis=1)
-    out = np.empty((indices.shape[0], len(matrices)), dtype=np.float64)
+    parts = []
     for part in chunks(indices.shape[0]):
         sums = resampled_sums(indices[part], stacked, as_float32=True)
-        out[part] = score_blocks(scorer, sums, len(matrices))
+        parts.append(score_blocks(scorer, sums, len(matrices)))
         if progress is not None:
             progress.update(part.stop - part.start)
-    return out
+    # the scores keep the scorer's dtype: float64 for BLEU, float32 for a metric
+    # (chrF) whose scalar score of float32 sums is a float32, as in sacreBLEU
+    if not parts:
+        return np.empty((0, len(matrices)), dtype=np.float64)
+    return np.concatenate(parts, axis=0)
 
 
 BOOTSTRAP_STATISTICS = ("centered", "sacrebleu")
