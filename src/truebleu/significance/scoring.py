@@ -225,10 +225,12 @@ class RowScorer:
     """
 
     def __init__(self, statistics: Callable[[Sequence[str]], Any],
-                 score_row: Callable[[Any], float], name: str = "metric") -> None:
+                 score_row: Callable[[Any], float], name: str = "metric",
+                 higher_is_better: bool = True) -> None:
         self._statistics = statistics
         self._score_row = score_row
         self.name = name
+        self.higher_is_better = higher_is_better
 
     def statistics(self, hypotheses: Sequence[str]):
         return numpy().asarray(self._statistics(hypotheses))
@@ -264,5 +266,8 @@ def scorer_for(metric, in_place: bool = False, effective_order: bool | None = No
         return BLEUBatchScorer.from_metric(metric, in_place=in_place,
                                            effective_order=effective_order)
     name = getattr(metric, "name", type(metric).__name__)
+    # an error rate (TER) ranks lower first; a metric may say so itself
+    higher = getattr(metric, "higher_is_better", not type(metric).__name__.startswith("TER"))
     return RowScorer(lambda hyps: metric.corpus_statistics(hyps).to_numpy(),
-                     lambda row: metric.score_from_statistics(row).score, name=name)
+                     lambda row: metric.score_from_statistics(row).score, name=name,
+                     higher_is_better=higher)
