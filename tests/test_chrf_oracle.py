@@ -33,7 +33,7 @@ def sacre_signature(metric) -> str:
         f"version:{sacrebleu.__version__}", f"version:truebleu-{truebleu.__version__}")
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=corpus(max_refs=3, allow_none=True), options=OPTIONS)
 def test_corpus_statistics_and_score(backend, data, options):
@@ -53,7 +53,7 @@ def test_corpus_statistics_and_score(backend, data, options):
             f"v:{sacrebleu.__version__}", f"v:truebleu-{truebleu.__version__}")
 
 
-@settings(max_examples=100, deadline=None,
+@settings(max_examples=50, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(hyp=segments(), refs=st.lists(segments(), min_size=1, max_size=3), options=OPTIONS)
 def test_sentence_score(backend, hyp, refs, options):

@@ -179,11 +179,16 @@ class NativeBackend:
     # set is the per-segment lists of those strings.
 
     def chrf_prepare(self, segments, config, threads=None):
-        prepared = []
-        for i, refs in enumerate(segments):
-            check_strings(refs, f"references of segment {i}")
-            prepared.append([ref.lower() for ref in refs] if config.lowercase else list(refs))
-        return ChrfPrepared(prepared, config.lowercase)
+        try:
+            if config.lowercase:
+                segments = [[ref.lower() for ref in refs] for refs in segments]
+            else:
+                segments = [list(refs) for refs in segments]
+        except AttributeError:
+            for i, refs in enumerate(segments):
+                check_strings(refs, f"references of segment {i}")
+            raise
+        return ChrfPrepared(segments, config.lowercase)
 
     def chrf_statistics(self, hypotheses, prepared, config, threads=None, scores=None):
         """chrF rows; ``scores`` (an ``array('d')`` of one per hypothesis) gets each row's f-score."""
@@ -194,14 +199,19 @@ class NativeBackend:
         if len(hypotheses) != len(prepared.segments):
             raise ValueError(
                 f"{len(hypotheses)} hypotheses but {len(prepared.segments)} reference segments")
-        check_strings(hypotheses, "hypotheses")
         if config.lowercase:
+            check_strings(hypotheses, "hypotheses")
             hypotheses = [hyp.lower() for hyp in hypotheses]
         data = array("q", [0]) * (len(hypotheses) * config.width)
         factor = config.beta ** 2
-        core.chrf_statistics(hypotheses, prepared.segments, config.char_order, config.word_order,
-                             config.whitespace, config.eps_smoothing, float(factor),
-                             float(1 + factor), check_threads(threads), data, scores)
+        try:
+            core.chrf_statistics(hypotheses, prepared.segments, config.char_order,
+                                 config.word_order, config.whitespace, config.eps_smoothing,
+                                 float(factor), float(1 + factor), check_threads(threads), data,
+                                 scores)
+        except TypeError:
+            check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
+            raise
         return RowTable(config.width, data)
 
 

@@ -5,11 +5,14 @@
  * has none), ref n-grams, clipped matches]. With several references the row
  * of the reference with the highest f-score is kept (the first on a tie).
  *
- * Counting is exact: an n-gram is a run of n code points (or of n word ids)
- * and table entries are compared by content, so a hash collision only costs
- * a probe. Matches are counted by inserting the reference n-grams with their
- * counts and letting each hypothesis n-gram take one from its entry while any
- * is left, which sums min(hyp count, ref count) over the distinct n-grams.
+ * Counting is exact: an n-gram of order n is the pair (id of its first n - 1
+ * symbols, its last symbol), one 64-bit key, and ids are handed out per pair
+ * of lines, order by order, so equal keys mean equal n-grams (a hash collision
+ * only costs a probe). Symbols are code points, or word ids for chrF++'s
+ * words (words are compared by content). Matches are counted by inserting the
+ * reference n-grams with their counts and letting each hypothesis n-gram take
+ * one from its entry while any is left, which sums min(hyp count, ref count)
+ * over the distinct n-grams.
  *
  * Text is read from the PyUnicode storage (1, 2 or 4 bytes per code point)
  * with the GIL released; whitespace is Py_UNICODE_ISSPACE, as str.split()
@@ -48,11 +51,13 @@ typedef struct {
     uint32_t *ids; size_t ids_cap;  /* word ids in the shared vocabulary of one pair */
 } chrf_side;
 
-/* n-gram table entry: start + 1 of the n-gram in the reference sequence (0 =
- * empty slot), its hash, and the count not yet taken by the hypothesis. */
+/* n-gram table entry. An n-gram is known by an exact 64-bit key: the id of
+ * its first n - 1 symbols (0 for n = 1) and its last symbol, (id << 32) | sym;
+ * every key gets a fresh id (from 1), so keys of different orders differ. */
 typedef struct {
-    uint32_t pos1, hash;
-    int64_t left;
+    uint64_t key;
+    uint32_t id;     /* 0 = empty slot */
+    int32_t left;    /* reference occurrences not yet matched by the hypothesis */
 } chrf_slot;
 
 /* word vocabulary entry: a word of one of the two sides, and its id */
@@ -64,6 +69,7 @@ typedef struct {
 typedef struct {
     chrf_side hyp, ref;
     chrf_slot *slots; size_t slots_cap;
+    uint32_t *hid, *rid; size_t hid_cap, rid_cap;  /* n-gram ids by start position */
     chrf_word_slot *vocab; size_t vocab_cap;
     int64_t *row; size_t row_cap;
 } chrf_scratch;
@@ -156,60 +162,71 @@ static size_t table_size(size_t count)
     return cap;
 }
 
-/* [hyp n-grams, ref n-grams, matches] of order n between sequences h and r. */
-static int count_order(chrf_scratch *w, const uint32_t *h, size_t hn, const uint32_t *r, size_t rn,
-                       uint32_t n, int64_t *out)
+static inline size_t slot_of(uint64_t key, size_t mask)
 {
-    int64_t hyp_total = hn >= n ? (int64_t)(hn - n + 1) : 0;
-    int64_t ref_total = rn >= n ? (int64_t)(rn - n + 1) : 0;
-    out[0] = ref_total ? hyp_total : 0;
-    out[1] = ref_total;
-    out[2] = 0;
-    if (!ref_total || !hyp_total)
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+}
+
+/* [hyp n-grams, ref n-grams, matches] for n = 1..max_order between the symbol
+ * sequences h and r (code points, or word ids), written to out[3 * (n - 1)..]. */
+static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uint32_t *r,
+                        size_t rn, int max_order, int64_t *out)
+{
+    memset(out, 0, 3 * (size_t)max_order * sizeof(int64_t));
+    if (rn == 0)
         return 0;
-    size_t cap = table_size((size_t)ref_total);
-    if (GROW(w->slots, w->slots_cap, cap) < 0)
+    size_t total = 0;
+    for (int n = 1; n <= max_order && (size_t)n <= rn; n++)
+        total += rn - (size_t)n + 1;
+    if (total >= UINT32_MAX / 2)
+        return -1;
+    size_t cap = table_size(total);
+    if (GROW(w->slots, w->slots_cap, cap) < 0 || GROW(w->rid, w->rid_cap, rn) < 0 ||
+        GROW(w->hid, w->hid_cap, hn ? hn : 1) < 0)
         return -1;
     chrf_slot *slots = w->slots;
+    uint32_t *rid = w->rid, *hid = w->hid;
     memset(slots, 0, cap * sizeof(chrf_slot));
     size_t mask = cap - 1;
-    for (size_t i = 0; i < (size_t)ref_total; i++) {
-        uint32_t hv = hash_run(r + i, n);
-        size_t k = hv & mask;
-        for (;;) {
-            chrf_slot *e = &slots[k];
-            if (!e->pos1) {
-                e->pos1 = (uint32_t)i + 1;
-                e->hash = hv;
-                e->left = 1;
-                break;
+    uint32_t next_id = 1;
+    for (int n = 1; n <= max_order; n++) {
+        size_t ref_total = rn >= (size_t)n ? rn - (size_t)n + 1 : 0;
+        size_t hyp_total = hn >= (size_t)n ? hn - (size_t)n + 1 : 0;
+        if (!ref_total)
+            break;  /* this order and the higher ones: no reference n-grams, all zero */
+        int64_t *row = out + 3 * (n - 1);
+        row[0] = (int64_t)hyp_total;
+        row[1] = (int64_t)ref_total;
+        for (size_t i = 0; i < ref_total; i++) {
+            uint64_t key = ((uint64_t)(n == 1 ? 0 : rid[i]) << 32) | r[i + (size_t)n - 1];
+            size_t k = slot_of(key, mask);
+            while (slots[k].id && slots[k].key != key)
+                k = (k + 1) & mask;
+            if (!slots[k].id) {
+                slots[k].key = key;
+                slots[k].id = next_id++;
             }
-            if (e->hash == hv && !memcmp(r + e->pos1 - 1, r + i, n * sizeof(uint32_t))) {
-                e->left++;
-                break;
-            }
-            k = (k + 1) & mask;
+            slots[k].left++;
+            rid[i] = slots[k].id;
         }
-    }
-    int64_t matches = 0;
-    for (size_t i = 0; i < (size_t)hyp_total; i++) {
-        uint32_t hv = hash_run(h + i, n);
-        size_t k = hv & mask;
-        for (;;) {
-            chrf_slot *e = &slots[k];
-            if (!e->pos1)
-                break;
-            if (e->hash == hv && !memcmp(r + e->pos1 - 1, h + i, n * sizeof(uint32_t))) {
-                if (e->left > 0) {
-                    e->left--;
-                    matches++;
-                }
-                break;
+        int64_t matches = 0;
+        for (size_t i = 0; i < hyp_total; i++) {
+            uint32_t prev = n == 1 ? 0 : hid[i];
+            if (n > 1 && !prev) {
+                continue;  /* its (n-1)-gram prefix is not in the reference: neither is it */
             }
-            k = (k + 1) & mask;
+            uint64_t key = ((uint64_t)prev << 32) | h[i + (size_t)n - 1];
+            size_t k = slot_of(key, mask);
+            while (slots[k].id && slots[k].key != key)
+                k = (k + 1) & mask;
+            hid[i] = slots[k].id;  /* 0 when absent */
+            if (slots[k].id && slots[k].left > 0) {
+                slots[k].left--;
+                matches++;
+            }
         }
+        row[2] = matches;
     }
-    out[2] = matches;
     return 0;
 }
 
@@ -306,18 +323,16 @@ typedef struct {
 
 static int pair_row(chrf_scratch *w, const chrf_job *j, int64_t *row)
 {
-    int words = j->word_order > 0;
-    for (int n = 1; n <= j->char_order; n++)
-        if (count_order(w, w->hyp.chars.a, w->hyp.chars.n, w->ref.chars.a, w->ref.chars.n,
-                        (uint32_t)n, row + 3 * (n - 1)) < 0)
-            return -1;
-    if (words) {
+    if (j->char_order > 0 &&
+        count_orders(w, w->hyp.chars.a, w->hyp.chars.n, w->ref.chars.a, w->ref.chars.n,
+                     j->char_order, row) < 0)
+        return -1;
+    if (j->word_order > 0) {
         if (word_ids(w) < 0)
             return -1;
-        for (int n = 1; n <= j->word_order; n++)
-            if (count_order(w, w->hyp.ids, w->hyp.nwords, w->ref.ids, w->ref.nwords, (uint32_t)n,
-                            row + 3 * (j->char_order + n - 1)) < 0)
-                return -1;
+        if (count_orders(w, w->hyp.ids, w->hyp.nwords, w->ref.ids, w->ref.nwords, j->word_order,
+                         row + 3 * j->char_order) < 0)
+            return -1;
     }
     return 0;
 }
@@ -365,6 +380,8 @@ static void scratch_free(chrf_scratch *w)
         free(sides[s]->ids);
     }
     free(w->slots);
+    free(w->hid);
+    free(w->rid);
     free(w->vocab);
     free(w->row);
 }
