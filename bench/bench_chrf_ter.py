@@ -13,7 +13,9 @@ Tasks:
                    a sacreBLEU loop against truebleu's batched call.
 Each measurement runs in its own subprocess, so each peak RSS (``ru_maxrss``)
 is the tool's own; "RSS after loading" is the RSS once the text is read.
-Times are medians over ``--repeat`` runs (sacreBLEU: fewer, it is slow).
+Times are medians over ``--repeat`` runs (sacreBLEU: fewer, it is slow), as
+wall time and as CPU time of the process (all threads; on a shared machine
+the CPU-time ratio is the steadier one).
 Scores are compared: truebleu must equal sacreBLEU bit for bit.
 
 ``--metric ter`` measures ``truebleu.metrics.ter`` (when installed) the same
@@ -120,14 +122,21 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
         segments = len(pairs)
     else:
         raise ValueError(task)
-    times, scores = [], None
+    times, cpu_times, scores = [], [], None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), cpu_seconds()
         scores = run()
         times.append(time.perf_counter() - start)
+        cpu_times.append(cpu_seconds() - cpu_start)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"times": times, "peak_kb": peak, "base_kb": base, "segments": segments,
-            "scores": [float(s).hex() for s in scores]}
+    return {"times": times, "cpu": cpu_times, "peak_kb": peak, "base_kb": base,
+            "segments": segments, "scores": [float(s).hex() for s in scores]}
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process (all threads): less sensitive than wall time to a busy machine."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def measure(metric: str, task: str, tool: str, args) -> dict:
@@ -176,17 +185,18 @@ def main(argv=None) -> int:
         if results["truebleu"]["scores"] != reference["scores"]:
             mismatches.append(f"{task}: truebleu differs from sacreBLEU")
         base_t = statistics.median(reference["times"])
+        base_cpu = statistics.median(reference["cpu"])
         for tool, res in results.items():
-            t = statistics.median(res["times"])
-            rows.append((task, tool, res["segments"], t, base_t / t, res["peak_kb"],
-                         res["base_kb"]))
+            t, c = statistics.median(res["times"]), statistics.median(res["cpu"])
+            rows.append((task, tool, res["segments"], t, base_t / t, c, base_cpu / c,
+                         res["peak_kb"], res["base_kb"]))
 
-    print("| task | tool | segments | median time | speed-up vs sacreBLEU | peak RSS "
-          "| RSS after loading |")
-    print("|---|---|---:|---:|---:|---:|---:|")
-    for task, tool, n, t, ratio, peak, base in rows:
-        print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {peak / 1024:.0f} MiB "
-              f"| {base / 1024:.0f} MiB |")
+    print("| task | tool | segments | wall time | speed-up | CPU time | CPU speed-up "
+          "| peak RSS | RSS after loading |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for task, tool, n, t, ratio, c, cpu_ratio, peak, base in rows:
+        print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {fmt_s(c)} "
+              f"| {cpu_ratio:.1f}x | {peak / 1024:.0f} MiB | {base / 1024:.0f} MiB |")
     print("scores identical to sacreBLEU: "
           + ("yes" if not mismatches else "NO: " + "; ".join(mismatches)))
     return 1 if mismatches else 0

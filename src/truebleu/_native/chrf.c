@@ -68,7 +68,8 @@ typedef struct {
 
 typedef struct {
     chrf_side hyp, ref;
-    chrf_slot *slots; size_t slots_cap;
+    chrf_slot *slots; size_t slots_cap, slots_zeroed;
+    uint32_t next_id;  /* ids only grow, so a slot whose id predates the pair is empty */
     uint32_t *hid, *rid; size_t hid_cap, rid_cap;  /* n-gram ids by start position */
     chrf_word_slot *vocab; size_t vocab_cap;
     int64_t *row; size_t row_cap;
@@ -186,9 +187,20 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
         return -1;
     chrf_slot *slots = w->slots;
     uint32_t *rid = w->rid, *hid = w->hid;
-    memset(slots, 0, cap * sizeof(chrf_slot));
+    /* Instead of clearing the table for every pair, slots with an id below
+     * `first` (from earlier pairs) count as empty; the table is cleared only
+     * where it was never used, and when the ids would run out. */
+    if (w->next_id == 0 || w->next_id > UINT32_MAX - total - 1) {
+        memset(slots, 0, w->slots_zeroed * sizeof(chrf_slot));
+        w->next_id = 1;
+    }
+    if (cap > w->slots_zeroed) {
+        memset(slots + w->slots_zeroed, 0, (cap - w->slots_zeroed) * sizeof(chrf_slot));
+        w->slots_zeroed = cap;
+    }
+    const uint32_t first = w->next_id;
+    uint32_t next_id = first;
     size_t mask = cap - 1;
-    uint32_t next_id = 1;
     for (int n = 1; n <= max_order; n++) {
         size_t ref_total = rn >= (size_t)n ? rn - (size_t)n + 1 : 0;
         size_t hyp_total = hn >= (size_t)n ? hn - (size_t)n + 1 : 0;
@@ -200,11 +212,12 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
         for (size_t i = 0; i < ref_total; i++) {
             uint64_t key = ((uint64_t)(n == 1 ? 0 : rid[i]) << 32) | r[i + (size_t)n - 1];
             size_t k = slot_of(key, mask);
-            while (slots[k].id && slots[k].key != key)
+            while (slots[k].id >= first && slots[k].key != key)
                 k = (k + 1) & mask;
-            if (!slots[k].id) {
+            if (slots[k].id < first) {
                 slots[k].key = key;
                 slots[k].id = next_id++;
+                slots[k].left = 0;
             }
             slots[k].left++;
             rid[i] = slots[k].id;
@@ -217,16 +230,21 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
             }
             uint64_t key = ((uint64_t)prev << 32) | h[i + (size_t)n - 1];
             size_t k = slot_of(key, mask);
-            while (slots[k].id && slots[k].key != key)
+            while (slots[k].id >= first && slots[k].key != key)
                 k = (k + 1) & mask;
-            hid[i] = slots[k].id;  /* 0 when absent */
-            if (slots[k].id && slots[k].left > 0) {
+            if (slots[k].id < first) {
+                hid[i] = 0;  /* absent */
+                continue;
+            }
+            hid[i] = slots[k].id;
+            if (slots[k].left > 0) {
                 slots[k].left--;
                 matches++;
             }
         }
         row[2] = matches;
     }
+    w->next_id = next_id;
     return 0;
 }
 
