@@ -98,10 +98,12 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
     if len(named_systems) < 2:
         raise ValueError("paired tests need a baseline and at least one other system")
     names = [name for name, _ in named_systems]
-    matrices = [as_matrix(metric.corpus_statistics(hyps), name) for name, hyps in named_systems]
+    tables = [metric.corpus_statistics(hyps) for _, hyps in named_systems]
+    matrices = [as_matrix(table, name) for table, name in zip(tables, names)]
     check_same_shape(matrices, names)
     _, seed_value = seed_setting(seed)
-    scores = [metric.score_from_statistics(m.sum(axis=0).tolist()).score for m in matrices]
+    # the corpus sums of the metric itself (sacreBLEU's order for float statistics)
+    scores = [metric.score_from_statistics(table.sum()).score for table in tables]
     scorer = scorer_for(metric, in_place=True)
     n_segments = matrices[0].shape[0]
     if test_type == "bs":
