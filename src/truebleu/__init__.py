@@ -1,8 +1,9 @@
-"""truebleu: exact, fast BLEU.
+"""truebleu: exact, fast BLEU (and chrF, TER).
 
 Bit-identical to sacreBLEU 2.x by default (``corpus_bleu``, ``sentence_bleu``,
-``BLEU`` take the same arguments), computed by a compiled core when it is
-available and by a readable pure-Python specification otherwise.
+``BLEU``, ``corpus_chrf``, ``sentence_chrf``, ``CHRF`` take the same
+arguments), computed by a compiled core when it is available and by a
+readable pure-Python specification otherwise.
 
 The public names are loaded on first use, so that ``import truebleu`` costs
 next to nothing in programs (and command lines) that only need part of it.
