@@ -36,22 +36,22 @@ ABBREVIATIONS = {
 class Signature:
     """An ordered set of ``key:value`` settings; ``None`` values are left out.
 
-    A metric with other settings subclasses it with its own ``abbreviations``
-    (key -> short key, in print order, ``version`` last).
+    A metric with other settings subclasses it with its own ``ABBREVIATIONS``
+    (its keys in printing order, "version" last).
     """
 
-    abbreviations: dict[str, str] = ABBREVIATIONS
+    ABBREVIATIONS = ABBREVIATIONS
 
     def __init__(self, **info) -> None:
-        unknown = set(info) - set(self.abbreviations)
+        unknown = set(info) - set(self.ABBREVIATIONS)
         if unknown:
             raise ValueError(f"unknown signature keys: {sorted(unknown)}")
-        self.info = {key: info.get(key) for key in self.abbreviations}
+        self.info = {key: info.get(key) for key in self.ABBREVIATIONS}
         if self.info["version"] is None:
             self.info["version"] = VERSION
 
     def update(self, key: str, value) -> None:
-        if key not in self.abbreviations:
+        if key not in self.ABBREVIATIONS:
             raise ValueError(f"unknown signature key {key!r}")
         self.info[key] = value
 
@@ -62,7 +62,7 @@ class Signature:
                 continue
             if isinstance(value, bool):
                 value = "yes" if value else "no"
-            parts.append(f"{self.abbreviations[key] if short else key}:{value}")
+            parts.append(f"{self.ABBREVIATIONS[key] if short else key}:{value}")
         return "|".join(parts)
 
     def __str__(self) -> str:

@@ -25,7 +25,7 @@ from .base import Metric, Score
 class CHRFSignature(Signature):
     """chrF's signature: ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:...``."""
 
-    abbreviations = {**{k: v for k, v in ABBREVIATIONS.items() if k != "version"},
+    ABBREVIATIONS = {**{k: v for k, v in ABBREVIATIONS.items() if k != "version"},
                      "nc": "nc", "nw": "nw", "space": "s", "version": "v"}
 
 

@@ -176,7 +176,7 @@ def paired_test_report(named_systems: list[tuple[str, list[str]]], metric, test_
         signature = each.get_signature()
         signature.update("seed", seed_text)
         signature.update(test_type, n_samples)
-        name = getattr(each, "name", "BLEU")
+        name = getattr(each, "name", None) or type(each).__name__  # BLEU, chrF2, TER
         scores[name] = cells
         signatures[name] = signature.format(short)
     text = results_table(scores, signatures, fmt=fmt, width=width,
