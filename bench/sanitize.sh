@@ -37,6 +37,8 @@ rm -f /tmp/truebleu-asan.* /tmp/truebleu-ubsan.*
 report() { cat /tmp/truebleu-asan.* /tmp/truebleu-ubsan.* 2>/dev/null || true; }
 trap 'report; rm -rf "$WORK"' EXIT
 "$PY" -m pytest -q -p no:cacheprovider tests/test_native_tokenize.py tests/test_native_stats.py \
-    tests/test_native_batch.py tests/test_native_wmt21.py
+    tests/test_native_batch.py tests/test_native_wmt21.py \
+    tests/test_chrf_oracle.py tests/test_chrf_batch.py
 "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
+"$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
 echo "sanitizer run: OK"

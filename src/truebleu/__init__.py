@@ -1,8 +1,9 @@
-"""truebleu: exact, fast BLEU.
+"""truebleu: exact, fast BLEU (and chrF, TER).
 
 Bit-identical to sacreBLEU 2.x by default (``corpus_bleu``, ``sentence_bleu``,
-``BLEU`` take the same arguments), computed by a compiled core when it is
-available and by a readable pure-Python specification otherwise.
+``BLEU``, ``corpus_chrf``, ``sentence_chrf``, ``CHRF`` take the same
+arguments), computed by a compiled core when it is available and by a
+readable pure-Python specification otherwise.
 
 The public names are loaded on first use, so that ``import truebleu`` costs
 next to nothing in programs (and command lines) that only need part of it.
@@ -16,15 +17,25 @@ from ._version import __version__
 _LAZY = {
     "BLEU": "bleu",
     "BLEUScore": "score",
+    "CHRF": "metrics.chrf",
+    "CHRFScore": "metrics.chrf",
+    "TER": "metrics.ter",
+    "TERScore": "metrics.ter",
     "Statistics": "stats",
     "active_backend": "backends",
     "compute_bleu": "score",
     "corpus_bleu": "compat",
+    "corpus_chrf": "compat_chrf",
+    "corpus_ter": "compat",
+    "chrf_matrix": "batch_chrf",
+    "sentence_chrf_scores": "batch_chrf",
     "mbr_select": "batch",
     "pairwise_matrix": "batch",
     "sentence_scores": "batch",
     "raw_corpus_bleu": "compat",
     "sentence_bleu": "compat",
+    "sentence_chrf": "compat_chrf",
+    "sentence_ter": "compat",
     # sacreBLEU's test-set names (thin; see truebleu.utils and truebleu.dataset)
     "DATASETS": "dataset",
     "SACREBLEU_DIR": "utils",
@@ -65,6 +76,9 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs millis
 if TYPE_CHECKING:
     from .backends import active_backend
     from .bleu import BLEU
+    from .batch_chrf import chrf_matrix, sentence_chrf_scores
+    from .compat_chrf import corpus_chrf, sentence_chrf
+    from .metrics.chrf import CHRF, CHRFScore
     from .batch import mbr_select, pairwise_matrix, sentence_scores
     from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
     from .score import BLEUScore, compute_bleu

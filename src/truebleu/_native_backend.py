@@ -16,7 +16,8 @@ from array import array
 from typing import Sequence
 
 from . import _native_core as core
-from .stats import Statistics, row_width
+from .references import check_strings
+from .stats import RowTable, Statistics, row_width
 
 MODES = {
     "none": core.MODE_NONE,
@@ -184,3 +185,56 @@ class NativeBackend:
         else:
             core.statistics(hypotheses, prepared.core, mode, lowercase, max_order, threads, data)
         return Statistics(max_order, data)
+
+    # -- chrF ---------------------------------------------------------------
+    # The core reads the (lowercased) strings directly; a prepared reference
+    # set is the per-segment lists of those strings.
+
+    def chrf_prepare(self, segments, config, threads=None):
+        try:
+            if config.lowercase:
+                segments = [[ref.lower() for ref in refs] for refs in segments]
+            else:
+                segments = [list(refs) for refs in segments]
+        except AttributeError:
+            for i, refs in enumerate(segments):
+                check_strings(refs, f"references of segment {i}")
+            raise
+        return ChrfPrepared(segments, config.lowercase)
+
+    def chrf_statistics(self, hypotheses, prepared, config, threads=None, scores=None):
+        """chrF rows; ``scores`` (an ``array('d')`` of one per hypothesis) gets each row's f-score."""
+        if not isinstance(prepared, ChrfPrepared):
+            raise TypeError("prepared must come from NativeBackend.chrf_prepare")
+        if prepared.lowercase != config.lowercase:
+            raise ValueError("references were prepared with another case setting")
+        if len(hypotheses) != len(prepared.segments):
+            raise ValueError(
+                f"{len(hypotheses)} hypotheses but {len(prepared.segments)} reference segments")
+        if config.lowercase:
+            check_strings(hypotheses, "hypotheses")
+            hypotheses = [hyp.lower() for hyp in hypotheses]
+        data = array("q", [0]) * (len(hypotheses) * config.width)
+        factor = config.beta ** 2
+        try:
+            core.chrf_statistics(hypotheses, prepared.segments, config.char_order,
+                                 config.word_order, config.whitespace, config.eps_smoothing,
+                                 float(factor), float(1 + factor), check_threads(threads), data,
+                                 scores)
+        except TypeError:
+            check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
+            raise
+        return RowTable(config.width, data)
+
+
+class ChrfPrepared:
+    """References for chrF: per segment, the list of (lowercased) reference strings."""
+
+    __slots__ = ("segments", "lowercase")
+
+    def __init__(self, segments: list, lowercase: bool) -> None:
+        self.segments = segments
+        self.lowercase = lowercase
+
+    def __len__(self) -> int:
+        return len(self.segments)

@@ -15,6 +15,15 @@ Two backends implement the same two calls:
     The tokens of each line exactly as the statistics count them (the viewer
     shows them).
 
+and the same two for chrF (:mod:`truebleu._reference_chrf`), whose
+configuration is a :class:`~truebleu._reference_chrf.ChrfConfig`:
+
+``chrf_prepare(segments, config, threads=None)``
+    References per segment (``None`` already removed), prepared once.
+``chrf_statistics(hypotheses, prepared, config, threads=None)``
+    A :class:`~truebleu.stats.RowTable` of ``3 * (char_order + word_order)``
+    counts per hypothesis.
+
 ``python`` is the readable specification (:mod:`truebleu._reference`);
 ``native`` is the compiled core, used by default when it is importable.
 ``TRUEBLEU_BACKEND=python|native`` forces one.
@@ -26,9 +35,10 @@ import os
 from array import array
 from typing import Protocol, Sequence
 
-from . import _reference
+from . import _reference, _reference_chrf
+from ._reference_chrf import ChrfConfig
 from .references import check_strings, reference_segments
-from .stats import Statistics
+from .stats import RowTable, Statistics
 from .tokenizers import Tokenizer
 
 
@@ -54,6 +64,12 @@ class Backend(Protocol):
 
     def tokens(self, lines: Sequence[str], tokenizer: Tokenizer,
                lowercase: bool) -> list[list[str]]: ...
+
+    def chrf_prepare(self, segments: Sequence[Sequence[str]], config: ChrfConfig,
+                     threads: int | None = None) -> object: ...
+
+    def chrf_statistics(self, hypotheses: Sequence[str], prepared: object, config: ChrfConfig,
+                        threads: int | None = None) -> RowTable: ...
 
 
 class PythonBackend:
@@ -87,6 +103,21 @@ class PythonBackend:
     def tokens(self, lines, tokenizer, lowercase):
         check_strings(lines, "segments")
         return [segment_tokens(line, tokenizer, lowercase) for line in lines]
+
+    def chrf_prepare(self, segments, config, threads=None):
+        for i, refs in enumerate(segments):
+            check_strings(refs, f"references of segment {i}")
+        return _reference_chrf.prepare_references(segments, config)
+
+    def chrf_statistics(self, hypotheses, prepared, config, threads=None):
+        if len(hypotheses) != len(prepared):
+            raise ValueError(
+                f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
+        check_strings(hypotheses, "hypotheses")
+        table = RowTable(config.width)
+        for row in _reference_chrf.statistics_rows(hypotheses, prepared, config):
+            table.data.extend(row)
+        return table
 
 
 _BACKENDS: dict[str, Backend] = {}

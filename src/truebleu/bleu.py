@@ -16,7 +16,7 @@ from typing import Optional
 
 from .backends import get_backend
 from .references import check_reference_streams, check_str_sequence, check_strings
-from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, score_from_row
+from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, compute_bleu, score_from_row
 from .signature import Signature, smoothing_text
 from .stats import Statistics
 from .tokenizers import LANGUAGE_DEFAULTS, TOKENIZERS, default_tokenizer, get_tokenizer
@@ -163,6 +163,9 @@ class BLEU:
 
     # sacreBLEU's name for the same thing (used by its significance code)
     _compute_score_from_stats = score_from_statistics
+
+    # sacreBLEU's static ``BLEU.compute_bleu(correct, total, sys_len, ref_len, ...)``
+    compute_bleu = staticmethod(compute_bleu)
 
     def corpus_score(self, hypotheses: Sequence[str],
                      references: Optional[Sequence[Sequence[str]]] = None,

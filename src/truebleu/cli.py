@@ -1,7 +1,7 @@
-"""The ``truebleu`` command: sacreBLEU's BLEU command lines, and more.
+"""The ``truebleu`` command: sacreBLEU's command lines (BLEU, chrF, TER), and more.
 
-``truebleu REF... -i HYP... [sacreBLEU flags]`` prints what ``sacrebleu``
-prints for the same flags (the signature's version aside). The CLI is thin:
+``truebleu REF... -i HYP... [-m bleu chrf ter] [sacreBLEU flags]`` prints what
+``sacrebleu`` prints for the same flags (the signature's version aside). The CLI is thin:
 arguments -> configuration -> API -> report. Extra sub-commands:
 ``truebleu explain ...`` (the BLEU tables of one sentence) and
 ``truebleu compare ...`` (all-pairs significance); ``--dialect NAME`` scores
@@ -29,6 +29,7 @@ from .tokenizers import TOKENIZERS
 logger = logging.getLogger("truebleu")
 
 OUTPUT_FORMATS = ("json", "text", "latex")
+METRICS = ("bleu", "chrf", "ter")
 
 
 class UsageError(Exception):
@@ -38,7 +39,7 @@ class UsageError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="truebleu",
-        description="truebleu: exact, fast BLEU; accepts sacreBLEU's BLEU command lines.\n"
+        description="truebleu: exact, fast BLEU, chrF and TER; accepts sacreBLEU's command lines.\n"
                     "    truebleu REF [REF ...] -i HYP [HYP ...]      (or HYP on stdin)\n"
                     "    truebleu --sample                           (score the bundled sample)\n"
                     "    truebleu explain --hyp TEXT --ref TEXT ...  (BLEU's tables for one sentence)\n"
@@ -54,8 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="Split the reference stream on tabs into this many references.")
     parser.add_argument("--encoding", "-e", type=str, default="utf-8",
                         help="Encoding of the input files (default: %(default)s).")
-    parser.add_argument("--metrics", "-m", nargs="+", default=["bleu"],
-                        help="Metrics to compute; truebleu computes BLEU only.")
+    parser.add_argument("--metrics", "-m", nargs="+", default=["bleu"], choices=METRICS,
+                        type=str.lower, help="Metrics to compute (default: bleu).")
     parser.add_argument("--sentence-level", "-sl", action="store_true",
                         help="Compute the metric for each sentence.")
     parser.add_argument("--language-pair", "-l", dest="langpair", default=None,
@@ -85,6 +86,28 @@ def build_parser() -> argparse.ArgumentParser:
                         help="Score as another tool does: nltk, mteval-v13a, mteval-v14, multi-bleu, "
                              "multi-bleu-detok, tf-nmt, hf-evaluate, torchmetrics "
                              "(see `truebleu --dialect NAME --help`).")
+
+    chrf = parser.add_argument_group("chrF related arguments")
+    chrf.add_argument("--chrf-char-order", "-cc", type=int, default=6,
+                      help="Character n-gram order (default: %(default)s).")
+    chrf.add_argument("--chrf-word-order", "-cw", type=int, default=0,
+                      help="Word n-gram order (default: %(default)s); 2 gives chrF++.")
+    chrf.add_argument("--chrf-beta", "-cb", type=int, default=2,
+                      help="Weight of recall against precision (default: %(default)s).")
+    chrf.add_argument("--chrf-whitespace", action="store_true",
+                      help="Include whitespace in character n-grams.")
+    chrf.add_argument("--chrf-lowercase", action="store_true", help="Case-insensitive chrF.")
+    chrf.add_argument("--chrf-eps-smoothing", action="store_true",
+                      help="Epsilon smoothing as chrF++.py, NLTK and Moses (instead of the "
+                           "effective order).")
+
+    ter = parser.add_argument_group("TER related arguments (the defaults replicate TERCOM)")
+    ter.add_argument("--ter-case-sensitive", action="store_true", help="Case-sensitive TER.")
+    ter.add_argument("--ter-asian-support", action="store_true",
+                     help="Special treatment of Asian characters.")
+    ter.add_argument("--ter-no-punct", action="store_true", help="Remove punctuation.")
+    ter.add_argument("--ter-normalized", action="store_true",
+                     help="Basic normalization and tokenization.")
 
     ci = parser.add_argument_group("Confidence interval (CI) estimation for single-system evaluation")
     ci.add_argument("--confidence", "-ci", action="store_true",
@@ -211,9 +234,8 @@ def read_systems(inputs: Sequence[str] | None, encoding: str, paired: bool,
 # -- running ---------------------------------------------------------------
 
 def _validate(args) -> None:
-    metrics = [m.lower() for m in args.metrics]
-    if metrics != ["bleu"]:
-        raise UsageError(f"truebleu computes BLEU only (-m bleu); got -m {' '.join(args.metrics)}")
+    if args.sentence_level and len(set(args.metrics)) > 1:
+        raise UsageError("Only one metric can be used in sentence-level mode.")
     if args.num_refs < 1:
         raise UsageError("--num-refs must be >= 1")
     if args.num_refs != 1 and len(args.refs) > 1:
@@ -230,7 +252,36 @@ def _validate(args) -> None:
         raise UsageError("--confidence-n must be >= 1")
 
 
+def make_metrics(args, references) -> dict:
+    """The metric objects of ``-m``, by sacreBLEU's names (BLEU, CHRF, TER), in ``-m`` order."""
+    metrics = {}
+    for name in args.metrics:
+        if name.upper() not in metrics:
+            metrics[name.upper()] = METRIC_FACTORIES[name](args, references)
+    return metrics
+
+
+def make_chrf(args, references):
+    from .metrics.chrf import CHRF
+
+    return CHRF(char_order=args.chrf_char_order, word_order=args.chrf_word_order,
+                beta=args.chrf_beta, lowercase=args.chrf_lowercase,
+                whitespace=args.chrf_whitespace, eps_smoothing=args.chrf_eps_smoothing,
+                references=references, backend=args.backend, threads=args.threads)
+
+
+def make_ter(args, references):
+    try:
+        from .metrics.ter import TER
+    except ImportError as exc:
+        raise UsageError(f"TER is not available in this truebleu ({exc})") from exc
+    return TER(normalized=args.ter_normalized, no_punct=args.ter_no_punct,
+               asian_support=args.ter_asian_support, case_sensitive=args.ter_case_sensitive,
+               references=references)
+
+
 def make_metric(args, references):
+    """The BLEU metric of the command line's BLEU flags."""
     from .bleu import BLEU
 
     trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
@@ -239,6 +290,9 @@ def make_metric(args, references):
                 max_ngram_order=args.max_ngram_order, effective_order=args.effective_order,
                 trg_lang=trg_lang, references=references, spm_model=args.spm_model,
                 backend=args.backend, threads=args.threads)
+
+
+METRIC_FACTORIES = {"bleu": make_metric, "chrf": make_chrf, "ter": make_ter}
 
 
 def run(args) -> str:
@@ -263,6 +317,7 @@ def run(args) -> str:
     if (args.input is not None and len(args.input) == 1 and args.num_refs == 1
             and args.test_set is None and is_plain_text(args.input[0])
             and all(is_plain_text(path) for path in args.refs)
+            and set(args.metrics) == {"bleu"}
             and not (paired or args.confidence or args.sentence_level)):
         return run_streaming(args)
 
@@ -298,9 +353,11 @@ def run(args) -> str:
     if len(systems) > 1 and args.confidence:
         raise UsageError("Use paired tests (--paired) for multiple systems.")
 
-    metric = make_metric(args, references)
+    metrics = make_metrics(args, references)
 
     if args.sentence_level:
+        # one metric: a segment's score is the score of its statistics row
+        metric = next(iter(metrics.values()))
         stats = metric.corpus_statistics(systems[0])
         signature = metric.get_signature().format(args.short)
         return "\n".join(metric.score_from_statistics(row).format(args.width, args.score_only,
@@ -309,13 +366,19 @@ def run(args) -> str:
 
     if len(systems) == 1:
         n_bootstrap = args.confidence_n if args.confidence else 1
-        score = metric.corpus_score(systems[0], None, n_bootstrap=n_bootstrap, seed=args.seed)
-        signature = metric.get_signature().format(args.short if args.format != "json" else False)
-        text = single_results_text(
-            [score.format(args.width, args.score_only, signature, args.format == "json")],
-            args.format)
+        results = []
+        for name in sorted(metrics):  # sacreBLEU prints the metrics sorted by name
+            metric = metrics[name]
+            score = metric.corpus_score(systems[0], None, n_bootstrap=n_bootstrap,
+                                        **_seed_option(metric, args.seed))
+            signature = metric.get_signature().format(
+                args.short if args.format != "json" else False)
+            results.append(score.format(args.width, args.score_only, signature,
+                                        args.format == "json"))
+        text = single_results_text(results, args.format)
         if args.detail:
-            text += "\n" + testset_commands.detail_text(metric, full_system, full_references, args)
+            text += "\n" + testset_commands.detail_text(list(metrics.values()), full_system,
+                                                        full_references, args)
         return text
 
     if paired:
@@ -323,8 +386,9 @@ def run(args) -> str:
 
         test_type = "bs" if args.paired_bs else "ar"
         n_samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
-        report = paired_test_report(list(zip(names, systems)), metric, test_type, n_samples,
-                                    args.format, args.width, args.short, seed=args.seed)
+        report = paired_test_report(list(zip(names, systems)), list(metrics.values()),
+                                    test_type, n_samples, args.format, args.width, args.short,
+                                    seed=args.seed)
         return report.removesuffix("\n")
 
     logger.info("Found %d systems.", len(systems))
@@ -332,9 +396,10 @@ def run(args) -> str:
     scores["System"] = names
     signatures = {}
     for system in systems:
-        score = metric.corpus_score(system, None)
-        signatures[score.name] = metric.get_signature().format(args.short)
-        scores[score.name].append(score.format(args.width, True))
+        for name in sorted(metrics):
+            score = metrics[name].corpus_score(system, None)
+            signatures[score.name] = metrics[name].get_signature().format(args.short)
+            scores[score.name].append(score.format(args.width, True))
     return results_table(dict(scores), signatures, args.format, args.width)
 
 
@@ -354,6 +419,18 @@ def run_wmt_xml(args) -> str:
                                         args.wmt_ref, args.wmt_system)
     signatures = {k: v.format(args.short) for k, v in signatures.items()}
     return results_table(scores, signatures, args.format, args.width)
+
+
+def _seed_option(metric, seed) -> dict:
+    """``seed=`` for metrics whose corpus_score takes truebleu's seed keyword."""
+    import inspect
+
+    if "seed" in inspect.signature(metric.corpus_score).parameters:
+        return {"seed": seed}
+    if seed is not None:
+        raise UsageError(f"--seed is not supported by {type(metric).__name__}; "
+                         "use $SACREBLEU_SEED")
+    return {}
 
 
 def run_streaming(args) -> str:

@@ -76,13 +76,21 @@ class RowTable:
     def sum(self) -> list:
         """Column sums: the corpus-level statistics.
 
-        Each column is summed by the builtin ``sum`` in segment order, as
-        sacreBLEU sums its lists (for floats this matters: Python 3.12's
-        ``sum`` is compensated).
+        Integers are summed exactly; floats are added one by one in segment
+        order, as sacreBLEU's ``sum_of_lists`` adds them (the builtin ``sum``
+        would not do: from Python 3.12 it compensates rounding errors).
         """
         width = self.width
         data = self.data
-        return [sum(data[col::width]) for col in range(width)]
+        if data.typecode != "d":
+            return [sum(data[col::width]) for col in range(width)]
+        totals = []
+        for col in range(width):
+            total = 0.0
+            for value in data[col::width]:
+                total += value
+            totals.append(total)
+        return totals
 
     def to_numpy(self):
         """The table as an ``(n_segments, width)`` NumPy array (a copy)."""

@@ -1137,7 +1137,16 @@ static PyObject *core_class_table(PyObject *module, PyObject *noargs)
     return out;
 }
 
+/* chrf.c */
+PyObject *tb_chrf_statistics(PyObject *module, PyObject *args);
+
 static PyMethodDef core_methods[] = {
+    {"chrf_statistics", tb_chrf_statistics, METH_VARARGS,
+     "chrf_statistics(hypotheses, references, char_order, word_order, whitespace, eps_smoothing,\n"
+     "                factor, one_plus_factor, threads, out, scores) -> None\n\n"
+     "Fill `out` (int64 buffer, one row of 3 * (char_order + word_order) per hypothesis) with\n"
+     "chrF statistics against the best of its references (references[i]: a sequence of str);\n"
+     "`scores` (a double buffer or None) receives each row's f-score."},
     {"prepare", core_prepare, METH_VARARGS,
      "prepare(segments, mode, lowercase, threads, loose=False) -> Prepared\n\n"
      "Tokenize every string of every segment (a sequence of str) once. With loose,\n"

@@ -47,6 +47,12 @@ def _format_cells(scores: dict, width: int, multiline: bool) -> dict:
     return formatted
 
 
+def _plain(number):
+    """A NumPy scalar as the Python number JSON can write (sacreBLEU 2.6.0 crashes on
+    the float32 means and intervals of chrF's paired bootstrap; truebleu writes them)."""
+    return number.item() if hasattr(number, "item") else number
+
+
 def results_json(scores: dict) -> str:
     """One JSON object per system (sacreBLEU's ``-f json`` multi-system form)."""
     titles = list(scores)
@@ -55,7 +61,8 @@ def results_json(scores: dict) -> str:
         record = {"system": name}
         for title in titles[1:]:
             value = scores[title][i]
-            record[title] = value if isinstance(value, str) else dict(vars(value))
+            record[title] = value if isinstance(value, str) else {
+                key: _plain(number) for key, number in vars(value).items()}
         records.append(record)
     return json.dumps(records, indent=4)
 

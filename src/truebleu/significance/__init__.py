@@ -1,4 +1,4 @@
-"""Statistical significance for BLEU (and any additive-statistics metric).
+"""Statistical significance for BLEU, chrF, TER (any additive-statistics metric).
 
 sacreBLEU-compatible pieces (identical numbers for the same seed):
 :func:`bootstrap_confidence` (``-ci``), :func:`paired_test_report` and
@@ -18,7 +18,7 @@ from .multi import (Cluster, MultiComparison, PairResult, SystemSummary, compare
                     compare_systems, holm)
 from .paired import (ConfidenceInterval, PairedComparison, bootstrap_ci, paired_bootstrap,
                      paired_randomization)
-from .scoring import BatchScorer, BLEUBatchScorer, RowScorer
+from .scoring import BatchScorer, BLEUBatchScorer, RowScorer, scorer_for
 from .sentence import SentenceComparison, compare_sentences
 from .sacrebleu_names import PairedTest, Result, estimate_ci  # sacreBLEU's names, thin
 
@@ -27,5 +27,5 @@ __all__ = [
     "PairResult", "PairedComparison", "RowScorer", "SentenceComparison", "SystemSummary",
     "bootstrap_ci", "bootstrap_confidence", "compare_all", "compare_sentences",
     "compare_systems", "holm", "paired_bootstrap", "paired_cells", "paired_randomization",
-    "paired_test_report", "seed_setting",
+    "paired_test_report", "scorer_for", "seed_setting",
 ]

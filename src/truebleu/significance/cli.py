@@ -45,6 +45,20 @@ def build_parser() -> argparse.ArgumentParser:
                         choices=("none", "floor", "add-k", "exp"))
     parser.add_argument("-sv", "--smooth-value", type=float, default=None)
     parser.add_argument("--max-ngram-order", type=int, default=4)
+    parser.add_argument("-m", "--metric", choices=("bleu", "chrf", "ter"), default="bleu",
+                        type=str.lower, help="the metric compared (default: bleu)")
+    chrf = parser.add_argument_group("chrF (-m chrf), sacreBLEU's flags")
+    chrf.add_argument("-cc", "--chrf-char-order", type=int, default=6)
+    chrf.add_argument("-cw", "--chrf-word-order", type=int, default=0)
+    chrf.add_argument("-cb", "--chrf-beta", type=int, default=2)
+    chrf.add_argument("--chrf-whitespace", action="store_true")
+    chrf.add_argument("--chrf-lowercase", action="store_true")
+    chrf.add_argument("--chrf-eps-smoothing", action="store_true")
+    ter = parser.add_argument_group("TER (-m ter), sacreBLEU's flags")
+    ter.add_argument("--ter-case-sensitive", action="store_true")
+    ter.add_argument("--ter-asian-support", action="store_true")
+    ter.add_argument("--ter-no-punct", action="store_true")
+    ter.add_argument("--ter-normalized", action="store_true")
     return parser
 
 
@@ -65,12 +79,33 @@ def _names(paths: Sequence[str]) -> list[str]:
     return short if len(set(short)) == len(short) else base
 
 
-def run(args: argparse.Namespace) -> str:
+def make_metric(args: argparse.Namespace, refs):
+    """The metric object of ``-m`` (holding the references)."""
+    if args.metric == "chrf":
+        from ..metrics.chrf import CHRF
+
+        return CHRF(char_order=args.chrf_char_order, word_order=args.chrf_word_order,
+                    beta=args.chrf_beta, lowercase=args.chrf_lowercase,
+                    whitespace=args.chrf_whitespace, eps_smoothing=args.chrf_eps_smoothing,
+                    references=refs)
+    if args.metric == "ter":
+        from ..metrics.ter import TER
+
+        return TER(normalized=args.ter_normalized, no_punct=args.ter_no_punct,
+                   asian_support=args.ter_asian_support,
+                   case_sensitive=args.ter_case_sensitive, references=refs)
     from ..bleu import BLEU
+
+    return BLEU(lowercase=args.lowercase, tokenize=args.tokenize,
+                smooth_method=args.smooth_method, smooth_value=args.smooth_value,
+                max_ngram_order=args.max_ngram_order, references=refs, force=True)
+
+
+def run(args: argparse.Namespace) -> str:
     from ..io import read_lines
     from .compat import seed_setting
     from .multi import compare_all
-    from .scoring import BLEUBatchScorer
+    from .scoring import scorer_for
     from .sentence import compare_sentences
 
     if len(args.input) < 2:
@@ -78,9 +113,7 @@ def run(args: argparse.Namespace) -> str:
     if len(set(args.input)) != len(args.input):
         raise ValueError("a system file is given twice")
     refs = [read_lines(path) for path in args.refs]
-    metric = BLEU(lowercase=args.lowercase, tokenize=args.tokenize,
-                  smooth_method=args.smooth_method, smooth_value=args.smooth_value,
-                  max_ngram_order=args.max_ngram_order, references=refs, force=True)
+    metric = make_metric(args, refs)
     names = _names(args.input)
     stats = []
     for name, path in zip(names, args.input):
@@ -90,13 +123,13 @@ def run(args: argparse.Namespace) -> str:
                              f"{len(refs[0])}; systems and references must align")
         stats.append((name, metric.corpus_statistics(hyps).to_numpy()))
     _, seed = seed_setting(args.seed)
-    scorer = BLEUBatchScorer.from_metric(metric)
+    scorer = scorer_for(metric)
     result = compare_all(stats, scorer, test=args.test, n_samples=args.samples, seed=seed,
                          alpha=args.alpha, holm_correction=args.holm,
                          statistic=args.bootstrap_statistic)
     sentences = []
     if args.sentence:
-        sentence_scorer = BLEUBatchScorer.from_metric(metric, effective_order=True)
+        sentence_scorer = scorer_for(metric, effective_order=True)  # (BLEU: sentence BLEU)
         sentences = [compare_sentences(stats[0][1], other, sentence_scorer, seed=seed,
                                        names=(stats[0][0], name))
                      for name, other in stats[1:]]

@@ -18,10 +18,11 @@ import statistics as pystats
 from typing import Optional, Sequence, Union
 
 from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value, bootstrap_scores,
-                     check_same_shape, check_samples, interval, randomization_p_values)
+                     check_same_shape, check_samples, randomization_p_values)
+from ._np import numpy
 from .progress import Progress
 from .resampling import bootstrap_indices, make_rng, swap_masks
-from .scoring import BLEUBatchScorer
+from .scoring import scorer_for
 
 Seed = Union[int, str, None]
 
@@ -50,13 +51,24 @@ def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
     n_bootstrap = check_samples(n_bootstrap, "n_bootstrap")
     text, value = seed_setting(seed)
     matrix = as_matrix(stats)
-    scorer = BLEUBatchScorer.from_metric(metric, in_place=True)
+    scorer = scorer_for(metric, in_place=True)
     indices = bootstrap_indices(make_rng(value), matrix.shape[0], n_bootstrap)
     with Progress(n_bootstrap, "bootstrap") as bar:
-        scores = sorted(bootstrap_scores(indices, [matrix], scorer, bar)[:, 0].tolist())
+        column = bootstrap_scores(indices, [matrix], scorer, bar)[:, 0]
+    # Python floats for float64 scores; NumPy float32 scalars (with their
+    # float32 arithmetic below, as in sacreBLEU) when the metric scores in float32
+    scores = sorted(column.tolist() if column.dtype == numpy().float64 else list(column))
     lower = len(scores) // 40
     upper = len(scores) - lower - 1
     return text, pystats.mean(scores), 0.5 * (scores[upper] - scores[lower])
+
+
+def _interval(scores) -> tuple:
+    """sacreBLEU's ``estimate_ci``: (mean, half the 2.5%-97.5% spread) in the scores' own dtype."""
+    ordered = numpy().sort(numpy().asarray(scores))
+    lower = len(ordered) // 40
+    upper = len(ordered) - lower - 1
+    return ordered.mean(), 0.5 * (ordered[upper] - ordered[lower])
 
 
 class PairedCell:
@@ -86,11 +98,13 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
     if len(named_systems) < 2:
         raise ValueError("paired tests need a baseline and at least one other system")
     names = [name for name, _ in named_systems]
-    matrices = [as_matrix(metric.corpus_statistics(hyps), name) for name, hyps in named_systems]
+    tables = [metric.corpus_statistics(hyps) for _, hyps in named_systems]
+    matrices = [as_matrix(table, name) for table, name in zip(tables, names)]
     check_same_shape(matrices, names)
     _, seed_value = seed_setting(seed)
-    scores = [metric.score_from_statistics(m.sum(axis=0).tolist()).score for m in matrices]
-    scorer = BLEUBatchScorer.from_metric(metric, in_place=True)
+    # the corpus sums of the metric itself (sacreBLEU's order for float statistics)
+    scores = [metric.score_from_statistics(table.sum()).score for table in tables]
+    scorer = scorer_for(metric, in_place=True)
     n_segments = matrices[0].shape[0]
     if test_type == "bs":
         cells = _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments)
@@ -114,12 +128,12 @@ def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments
                 pair = bootstrap_scores(own, [matrices[0], matrix], scorer, bar)
                 paired_baselines.append(pair[:, 0])
                 columns.append(pair[:, 1])
-    mean, ci = interval(baseline_scores)
+    mean, ci = _interval(baseline_scores)
     cells = [PairedCell(scores[0], mean=mean, ci=ci)]
     for k, column in enumerate(columns, start=1):
         p = bootstrap_p_value(paired_baselines[k - 1], column, abs(scores[0] - scores[k]),
                               statistic="sacrebleu")
-        mean, ci = interval(column)
+        mean, ci = _interval(column)
         cells.append(PairedCell(scores[k], p, mean, ci))
     return cells
 
@@ -147,16 +161,24 @@ def paired_test_report(named_systems: list[tuple[str, list[str]]], metric, test_
     """The whole stdout of ``sacrebleu REF -i SYS... -pbs|-par`` (ends with a newline).
 
     ``named_systems[0]`` is the baseline, already named ``Baseline: ...``;
-    ``metric`` holds the references. Write the result with ``sys.stdout.write``.
+    ``metric`` holds the references: one metric object, or a list of them
+    (``-m bleu chrf ter``: one column each, in the given order). Every metric
+    draws the same samples, as in sacreBLEU. Write the result with
+    ``sys.stdout.write``.
     """
     from ..reports.table import results_table
 
-    seed_text, cells = paired_cells(named_systems, metric, test_type, n_samples, seed)
-    signature = metric.get_signature()
-    signature.update("seed", seed_text)
-    signature.update(test_type, n_samples)
-    name = getattr(metric, "name", "BLEU")
-    scores = {"System": [n for n, _ in named_systems], name: cells}
-    text = results_table(scores, {name: signature.format(short)}, fmt=fmt, width=width,
+    metrics = list(metric) if isinstance(metric, (list, tuple)) else [metric]
+    scores: dict = {"System": [n for n, _ in named_systems]}
+    signatures = {}
+    for each in metrics:
+        seed_text, cells = paired_cells(named_systems, each, test_type, n_samples, seed)
+        signature = each.get_signature()
+        signature.update("seed", seed_text)
+        signature.update(test_type, n_samples)
+        name = getattr(each, "name", None) or type(each).__name__  # BLEU, chrF2, TER
+        scores[name] = cells
+        signatures[name] = signature.format(short)
+    text = results_table(scores, signatures, fmt=fmt, width=width,
                          paired=test_type, n_samples=n_samples)
     return text + "\n"

@@ -195,7 +195,9 @@ def compare_all(named_stats: Union[Mapping[str, object], Sequence[tuple[str, obj
     def different(x: int, y: int) -> bool:
         return adjusted[min(x, y), max(x, y)] < alpha
 
-    order = sorted(range(len(items)), key=lambda k: -scores[k])  # stable: ties keep input order
+    # best first (for TER, lower is better); stable: ties keep input order
+    better = 1 if getattr(scorer, "higher_is_better", True) else -1
+    order = sorted(range(len(items)), key=lambda k: -better * scores[k])
     cluster_lists = clusters_from(order, different)
     cluster_of = {k: c + 1 for c, members in enumerate(cluster_lists) for k in members}
     systems = tuple(
@@ -204,7 +206,7 @@ def compare_all(named_stats: Union[Mapping[str, object], Sequence[tuple[str, obj
         for rank, k in enumerate(order, start=1))
     pairs = []
     for i, j in keys:
-        hi, lo = (i, j) if scores[i] >= scores[j] else (j, i)
+        hi, lo = (i, j) if better * scores[i] >= better * scores[j] else (j, i)
         pairs.append(PairResult(names[hi], names[lo], scores[hi], scores[lo], p[i, j],
                                 adjusted[i, j], adjusted[i, j] < alpha))
     clusters = tuple(Cluster(c + 1, tuple(names[k] for k in members))
@@ -218,10 +220,10 @@ def compare_all(named_stats: Union[Mapping[str, object], Sequence[tuple[str, obj
 def compare_systems(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
                     **options) -> MultiComparison:
     """:func:`compare_all` on hypotheses: ``metric`` is a ``truebleu.BLEU`` holding
-    the references, or any :class:`~truebleu.significance.scoring.BatchScorer`."""
-    from .scoring import BLEUBatchScorer
+    the references (or another metric object: ``CHRF``, ``TER``), or any :class:`~truebleu.significance.scoring.BatchScorer`."""
+    from .scoring import scorer_for
 
-    scorer = BLEUBatchScorer.from_metric(metric) if hasattr(metric, "corpus_statistics") else metric
+    scorer = scorer_for(metric) if hasattr(metric, "corpus_statistics") else metric
     lengths = {name: len(hyps) for name, hyps in named_systems}
     if len(set(lengths.values())) > 1:
         raise ValueError("systems differ in length: "

@@ -104,7 +104,7 @@ def check_samples(n_samples: int, what: str = "n_samples") -> int:
 
 
 def as_matrix(stats, what: str = "statistics"):
-    """An int64 copy-free view of ``stats`` (a Statistics or an array), checked."""
+    """An int64 (or, for float statistics such as TER's, float64) view of ``stats``, checked."""
     np = numpy()
     if hasattr(stats, "to_numpy"):
         stats = stats.to_numpy()
@@ -113,8 +113,10 @@ def as_matrix(stats, what: str = "statistics"):
         raise ValueError(f"{what}: expected a (segments, width) matrix, got shape {matrix.shape}")
     if matrix.shape[0] == 0:
         raise ValueError(f"{what}: no segments")
+    if np.issubdtype(matrix.dtype, np.floating):
+        return matrix.astype(np.float64, copy=False)
     if not np.issubdtype(matrix.dtype, np.integer):
-        raise ValueError(f"{what}: statistics must be integers, got {matrix.dtype}")
+        raise ValueError(f"{what}: statistics must be numbers, got {matrix.dtype}")
     return matrix.astype(np.int64, copy=False)
 
 
@@ -202,13 +204,17 @@ def bootstrap_scores(indices, matrices: Sequence, scorer, progress: Optional[Pro
     """
     np = numpy()
     stacked = np.concatenate(matrices, axis=1)
-    out = np.empty((indices.shape[0], len(matrices)), dtype=np.float64)
+    parts = []
     for part in chunks(indices.shape[0]):
         sums = resampled_sums(indices[part], stacked, as_float32=True)
-        out[part] = score_blocks(scorer, sums, len(matrices))
+        parts.append(score_blocks(scorer, sums, len(matrices)))
         if progress is not None:
             progress.update(part.stop - part.start)
-    return out
+    # the scores keep the scorer's dtype: float64 for BLEU, float32 for a metric
+    # (chrF) whose scalar score of float32 sums is a float32, as in sacreBLEU
+    if not parts:
+        return np.empty((0, len(matrices)), dtype=np.float64)
+    return np.concatenate(parts, axis=0)
 
 
 BOOTSTRAP_STATISTICS = ("centered", "sacrebleu")
@@ -249,6 +255,9 @@ def randomization_p_values(masks, first, others: Sequence, scorer, observed: Seq
     """
     np = numpy()
     k = len(others)
+    if np.issubdtype(np.asarray(first).dtype, np.floating):
+        return [_float_randomization_p_value(masks, first, other, scorer, obs, progress, strict)
+                for other, obs in zip(others, observed)]
     exceed = np.zeros(k, dtype=np.int64)
     tiled = np.tile(first, (1, k))
     second = np.concatenate(list(others), axis=1)
@@ -260,6 +269,24 @@ def randomization_p_values(masks, first, others: Sequence, scorer, observed: Seq
         if progress is not None:
             progress.update(part.stop - part.start)
     return [(int(c) + 1) / (masks.shape[0] + 1) for c in exceed]
+
+
+def _float_randomization_p_value(masks, first, second, scorer, observed: float,
+                                 progress: Optional[Progress], strict: bool) -> float:
+    """AR for float statistics (TER's): sacreBLEU's own expressions, all trials at once.
+
+    Float sums depend on the order of additions, so the pseudo-systems are
+    summed exactly as sacreBLEU sums them (``mask @ stats``, one product over
+    every trial), and scored one row at a time.
+    """
+    np = numpy()
+    keep = ~masks
+    a = masks @ first + keep @ second
+    b = keep @ first + masks @ second
+    gaps = np.abs(scorer.score_rows(a) - scorer.score_rows(b))
+    if progress is not None:
+        progress.update(masks.shape[0])
+    return (exceeding(gaps, observed, strict) + 1) / (masks.shape[0] + 1)
 
 
 # -- public tests -------------------------------------------------------------

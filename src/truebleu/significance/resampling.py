@@ -77,6 +77,13 @@ def resampled_sums(indices, stats, as_float32: bool = True):
     np = numpy()
     stats = np.asarray(stats)
     n_samples, n_segments = indices.shape
+    if np.issubdtype(stats.dtype, np.floating):
+        # float statistics (TER's): their sums depend on the order, so every
+        # sample is summed as sacreBLEU sums it
+        if not as_float32:
+            raise ValueError("float statistics are resampled in float32, as sacreBLEU does")
+        stats32 = stats.astype(np.float32)
+        return np.array([stats32[row].sum(0) for row in indices], dtype=np.float32)
     # a sample draws n_segments rows: no partial sum exceeds n * the largest entry
     dtype = _exact_dtype(n_segments * int(np.abs(stats).max(initial=0)))
     if dtype is None:
@@ -112,6 +119,9 @@ def swapped_sums(masks, first, second):
     ``first``/``second`` may hold several systems side by side (same layout).
     """
     np = numpy()
+    if np.issubdtype(np.asarray(first).dtype, np.floating):
+        raise ValueError("swapped_sums sums integer statistics; float statistics go through "
+                         "paired._float_randomization_p_value")
     first = np.asarray(first, dtype=np.int64)
     second = np.asarray(second, dtype=np.int64)
     delta = first - second

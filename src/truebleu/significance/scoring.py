@@ -225,15 +225,49 @@ class RowScorer:
     """
 
     def __init__(self, statistics: Callable[[Sequence[str]], Any],
-                 score_row: Callable[[Any], float], name: str = "metric") -> None:
+                 score_row: Callable[[Any], float], name: str = "metric",
+                 higher_is_better: bool = True) -> None:
         self._statistics = statistics
         self._score_row = score_row
         self.name = name
+        self.higher_is_better = higher_is_better
 
     def statistics(self, hypotheses: Sequence[str]):
         return numpy().asarray(self._statistics(hypotheses))
 
     def score_rows(self, sums):
+        """The scores of the rows, in the type the scalar function returns them.
+
+        NumPy rows go in (as sacreBLEU hands them to ``_compute_score_from_stats``)
+        and ``np.array`` of the results comes out, so a function that computes
+        in float32 on float32 sums gives a float32 array, as in sacreBLEU.
+        """
         np = numpy()
-        return np.array([float(self._score_row(row)) for row in np.asarray(sums)],
-                        dtype=np.float64)
+        sums = np.asarray(sums)
+        if len(sums) == 0:
+            return np.empty(0, dtype=np.float64)
+        return np.array([self._score_row(row) for row in sums])
+
+
+def scorer_for(metric, in_place: bool = False, effective_order: bool | None = None) -> BatchScorer:
+    """The batch scorer of a metric object (BLEU, chrF, TER, ...).
+
+    BLEU gets the vectorised :class:`BLEUBatchScorer` (``in_place`` and
+    ``effective_order`` as in :meth:`BLEUBatchScorer.from_metric`); any other
+    metric plugs in through its generic interface, ``corpus_statistics`` and
+    ``score_from_statistics``, as a :class:`RowScorer`. The summed rows are
+    handed to ``score_from_statistics`` as NumPy rows of the dtype the test
+    sums in (``float32`` for bootstrap, ``int64`` for randomization), which is
+    what sacreBLEU hands to ``_compute_score_from_stats``.
+    """
+    from ..bleu import BLEU
+
+    if isinstance(metric, BLEU):
+        return BLEUBatchScorer.from_metric(metric, in_place=in_place,
+                                           effective_order=effective_order)
+    name = getattr(metric, "name", type(metric).__name__)
+    # an error rate (TER) ranks lower first; a metric may say so itself
+    higher = getattr(metric, "higher_is_better", not type(metric).__name__.startswith("TER"))
+    return RowScorer(lambda hyps: metric.corpus_statistics(hyps).to_numpy(),
+                     lambda row: metric.score_from_statistics(row).score, name=name,
+                     higher_is_better=higher)

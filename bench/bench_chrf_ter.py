@@ -1,0 +1,206 @@
+"""truebleu vs sacreBLEU 2.6.0 for chrF (and TER), side by side, one run.
+
+    python bench/bench_chrf_ter.py [--metric chrf|chrf++|ter] [--systems 20] [--repeat 5] [--quick]
+
+Data: WMT21 into-English system outputs (``*.X-en.hyp.*``) against their first
+reference (``*.X-en.ref.A.en``), the first ``--systems`` of them in file order
+(sacreBLEU needs about 1.4 s per system for chrF, 4 s for TER).
+
+Tasks:
+``corpus``         one corpus score per system, one call each (``corpus_chrf``);
+``corpus-cached``  truebleu's ``CHRF(references=...)`` per test set, reused;
+``sentence``       20,000 sentence scores (the first 20,000 segment pairs):
+                   a sacreBLEU loop against truebleu's batched call.
+Each measurement runs in its own subprocess, so each peak RSS (``ru_maxrss``)
+is the tool's own; "RSS after loading" is the RSS once the text is read.
+Times are medians over ``--repeat`` runs (sacreBLEU: fewer, it is slow), as
+wall time and as CPU time of the process (all threads; on a shared machine
+the CPU-time ratio is the steadier one).
+Scores are compared: truebleu must equal sacreBLEU bit for bit.
+
+``--metric ter`` measures ``truebleu.metrics.ter`` (when installed) the same
+way. Prints a markdown table. Not a test: nothing fails because a machine is slow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared") / "data" / "wmt21"
+N_SENTENCES = 20000
+
+
+def read_lines(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def into_english(data: Path, limit: int | None = None) -> list[tuple[list[str], list[str]]]:
+    """[(hypothesis lines, reference A lines)] for the X-en system outputs, in file order."""
+    systems = []
+    for ref_path in sorted((data / "references").glob("*-en.ref.A.en")):
+        prefix = ref_path.name.split(".ref.")[0]
+        ref = read_lines(ref_path)
+        for hyp_path in sorted((data / "system-outputs").glob(f"{prefix}.hyp.*")):
+            systems.append((read_lines(hyp_path), ref))
+    return systems[:limit] if limit else systems
+
+
+def rss_kb() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+# ---------------------------------------------------------------- the metrics
+
+
+def metric_calls(metric: str, tool: str):
+    """(corpus(h, refs), sentence batch(hyps, refs per hyp), cached metric(refs)) of a tool."""
+    options = {"chrf": {}, "chrf++": {"word_order": 2}, "ter": {}}[metric]
+    if tool == "sacrebleu":
+        import sacrebleu
+
+        if metric == "ter":
+            return (lambda h, r: sacrebleu.corpus_ter(h, r).score,
+                    lambda hs, rs: [sacrebleu.sentence_ter(h, r).score for h, r in zip(hs, rs)],
+                    None)
+        return (lambda h, r: sacrebleu.corpus_chrf(h, r, **options).score,
+                lambda hs, rs: [sacrebleu.sentence_chrf(h, r, **options).score
+                                for h, r in zip(hs, rs)],
+                None)
+    if metric == "ter":
+        from truebleu.metrics.ter import TER
+
+        return (lambda h, r: TER().corpus_score(h, r).score,
+                lambda hs, rs: [TER().sentence_score(h, r).score for h, r in zip(hs, rs)],
+                lambda refs: TER(references=refs))
+    import truebleu
+
+    return (lambda h, r: truebleu.corpus_chrf(h, r, **options).score,
+            lambda hs, rs: truebleu.sentence_chrf_scores(hs, rs, **options),
+            lambda refs: truebleu.CHRF(references=refs, **options))
+
+
+def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat: int) -> dict:
+    logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    corpus, batch, cached = metric_calls(metric, tool)
+    if task in ("corpus", "corpus-cached"):
+        systems = into_english(data, n_systems)
+        base = rss_kb()
+        if task == "corpus-cached":
+            def run():
+                scores, scorer, last = [], None, None
+                for h, r in systems:
+                    if r is not last:  # one metric object per test set
+                        scorer, last = cached([r]), r
+                    scores.append(scorer.corpus_score(h).score)
+                return scores
+        else:
+            def run():
+                return [corpus(h, [r]) for h, r in systems]
+        segments = sum(len(h) for h, _ in systems)
+    elif task == "sentence":
+        pairs = [(h, r) for hyps, ref in into_english(data) for h, r in zip(hyps, ref)]
+        pairs = pairs[:N_SENTENCES]
+        hyps, refs = [h for h, _ in pairs], [[r] for _, r in pairs]
+        base = rss_kb()
+
+        def run():
+            return batch(hyps, refs)
+        segments = len(pairs)
+    else:
+        raise ValueError(task)
+    times, cpu_times, scores = [], [], None
+    for _ in range(repeat):
+        start, cpu_start = time.perf_counter(), cpu_seconds()
+        scores = run()
+        times.append(time.perf_counter() - start)
+        cpu_times.append(cpu_seconds() - cpu_start)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"times": times, "cpu": cpu_times, "peak_kb": peak, "base_kb": base,
+            "segments": segments, "scores": [float(s).hex() for s in scores]}
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process (all threads): less sensitive than wall time to a busy machine."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measure(metric: str, task: str, tool: str, args) -> dict:
+    cmd = [sys.executable, __file__, "--worker", task, tool, "--metric", metric,
+           "--data", str(args.data), "--systems", str(args.systems), "--repeat", str(args.repeat)]
+    if tool == "sacrebleu":
+        cmd[-1] = str(1 if args.quick else min(args.repeat, 3))
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def fmt_s(t: float) -> str:
+    return f"{t * 1000:.1f} ms" if t < 1 else f"{t:.2f} s"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--metric", choices=("chrf", "chrf++", "ter"), default="chrf")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--systems", type=int, default=20,
+                        help="number of system outputs scored (default: %(default)s)")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="one sacreBLEU run per task")
+    parser.add_argument("--worker", nargs=2, metavar=("TASK", "TOOL"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(args.metric, *args.worker, args.data, args.systems, args.repeat)))
+        return 0
+    if not (args.data / "system-outputs").is_dir():
+        print(f"no WMT21 data at {args.data}", file=sys.stderr)
+        return 2
+
+    import truebleu
+
+    print(f"truebleu {truebleu.__version__} (backend: {truebleu.active_backend()}), "
+          f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, metric {args.metric}\n")
+    rows, mismatches, sacre_corpus = [], [], None
+    for task, tools in (("corpus", ("sacrebleu", "truebleu")),
+                        ("corpus-cached", ("truebleu",)),
+                        ("sentence", ("sacrebleu", "truebleu"))):
+        results = {tool: measure(args.metric, task, tool, args) for tool in tools}
+        print(f"  measured {task}", file=sys.stderr)
+        reference = results.get("sacrebleu") or sacre_corpus  # corpus-cached: corpus's
+        if task == "corpus":
+            sacre_corpus = reference
+        if results["truebleu"]["scores"] != reference["scores"]:
+            mismatches.append(f"{task}: truebleu differs from sacreBLEU")
+        base_t = statistics.median(reference["times"])
+        base_cpu = statistics.median(reference["cpu"])
+        for tool, res in results.items():
+            t, c = statistics.median(res["times"]), statistics.median(res["cpu"])
+            rows.append((task, tool, res["segments"], t, base_t / t, c, base_cpu / c,
+                         res["peak_kb"], res["base_kb"]))
+
+    print("| task | tool | segments | wall time | speed-up | CPU time | CPU speed-up "
+          "| peak RSS | RSS after loading |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for task, tool, n, t, ratio, c, cpu_ratio, peak, base in rows:
+        print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {fmt_s(c)} "
+              f"| {cpu_ratio:.1f}x | {peak / 1024:.0f} MiB | {base / 1024:.0f} MiB |")
+    print("scores identical to sacreBLEU: "
+          + ("yes" if not mismatches else "NO: " + "; ".join(mismatches)))
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""Fuzz the compiled chrF core against the pure-Python specification (not part of CI).
+
+Inputs are fuzz_native.py's adversarial segments (Unicode spaces, combining
+marks, astral characters, punctuation at word edges, long lines, up to 300
+references); each batch draws a configuration (character order 0-8, word
+order 0-3, beta, lowercase, whitespace, eps smoothing). For every input the
+native statistics row must equal the Python backend's, and the core's
+f-score (``scores=``) must equal ``_reference_chrf.f_score`` to the last bit.
+
+    python bench/fuzz_chrf.py -n 200000 --seed 1 [--threads 2]
+
+Prints progress and the first differing inputs; exit status 1 on a difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from array import array
+
+from fuzz_native import random_case
+
+from truebleu._native_backend import NativeBackend
+from truebleu._reference_chrf import ChrfConfig, f_score
+from truebleu.backends import PythonBackend
+
+
+def random_config(rng: random.Random) -> ChrfConfig:
+    word_order = rng.choice((0, 0, 2, 1, 3))
+    char_order = rng.choice((6, 6, 1, 2, 4, 8, 0 if word_order else 1))
+    return ChrfConfig(char_order, word_order, rng.choice((2, 2, 1, 3, 0.5, 0)),
+                      rng.random() < 0.3, rng.random() < 0.3, rng.random() < 0.3)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=100_000, help="number of inputs")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+
+    rng = random.Random(args.seed)
+    native, python = NativeBackend(), PythonBackend()
+    done = differences = 0
+    start = time.time()
+    while done < args.n:
+        size = min(args.batch, args.n - done)
+        config = random_config(rng)
+        cases = [random_case(rng) for _ in range(size)]
+        hyps = [h for h, _ in cases]
+        refs = [r if r else [""] for _, r in cases]  # chrF needs a reference per segment
+        want = python.chrf_statistics(hyps, python.chrf_prepare(refs, config), config)
+        scores = array("d", [0.0]) * size
+        got = native.chrf_statistics(hyps, native.chrf_prepare(refs, config), config,
+                                     threads=args.threads, scores=scores)
+        for i, (g, w) in enumerate(zip(got.rows(), want.rows())):
+            expected_score = f_score(w, config.beta, config.eps_smoothing)
+            if g != w or scores[i] != expected_score:
+                differences += 1
+                if differences <= 10:
+                    print(f"DIFF {config}\n  hyp={hyps[i]!r}\n  refs={refs[i]!r}\n"
+                          f"  native={g} {scores[i]!r}\n  python={w} {expected_score!r}")
+        done += size
+        if done % (args.batch * 50) == 0 or done >= args.n:
+            rate = done / (time.time() - start)
+            print(f"{done} inputs, {differences} differences, {rate:.0f}/s", flush=True)
+    print(f"finished: {done} inputs, {differences} differences, {time.time() - start:.0f} s")
+    return 1 if differences else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,186 @@
+"""chrF and chrF++ (Popović 2015, 2017): sacreBLEU's ``CHRF`` class on truebleu's layers.
+
+``CHRF(...)`` fixes the configuration; ``corpus_score`` and ``sentence_score``
+take text and return a :class:`CHRFScore`; ``corpus_statistics`` gives the
+additive rows (``[hyp, ref, match]`` per character order, then per word
+order) that significance tests resample. Keyword names and defaults are
+sacreBLEU 2.x's; truebleu adds the keyword-only ``backend`` and ``threads``.
+The statistics are specified in :mod:`truebleu._reference_chrf`.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from typing import Optional
+
+from .._reference_chrf import PUNCTUATION, ChrfConfig, f_score
+from ..backends import get_backend
+from ..references import check_reference_streams, check_str_sequence, reference_segments
+from ..signature import ABBREVIATIONS, Signature
+from ..stats import RowTable
+from .base import Metric, Score
+
+
+class CHRFSignature(Signature):
+    """chrF's signature: ``nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:...``."""
+
+    ABBREVIATIONS = {**{k: v for k, v in ABBREVIATIONS.items() if k != "version"},
+                     "nc": "nc", "nw": "nw", "space": "s", "version": "v"}
+
+
+class CHRFScore(Score):
+    """A chrF score: ``score``, ``char_order``, ``word_order``, ``beta``, named ``chrF2++``-style."""
+
+    def __init__(self, score: float, char_order: int, word_order: int, beta: float) -> None:
+        self.beta = beta
+        self.char_order = char_order
+        self.word_order = word_order
+        super().__init__(f"chrF{beta}" + "+" * word_order, score)
+
+
+def _check_order(value, what: str, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
+        raise ValueError(f"{what} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+class CHRF(Metric):
+    """chrF (``word_order=0``) or chrF++ (``word_order=2``), as ``sacrebleu.CHRF``.
+
+    :param char_order: largest character n-gram order (6).
+    :param word_order: largest word n-gram order (0: chrF; 2: chrF++).
+    :param beta: weight of recall against precision (2).
+    :param lowercase: case-insensitive.
+    :param whitespace: keep whitespace in character n-grams.
+    :param eps_smoothing: chrF++.py/NLTK/Moses smoothing (every order counts);
+        default: average over the orders that have n-grams (sacreBLEU's default).
+    :param references: reference streams to prepare once and reuse across systems.
+    :param backend: ``"native"`` or ``"python"``; default: ``$TRUEBLEU_BACKEND`` or the best available.
+    :param threads: worker threads of the native backend (default: the available cores).
+    """
+
+    CHAR_ORDER = 6
+    WORD_ORDER = 0
+    BETA = 2
+    _PUNCTS = PUNCTUATION
+
+    def __init__(self, char_order: int = CHAR_ORDER, word_order: int = WORD_ORDER,
+                 beta: int = BETA, lowercase: bool = False, whitespace: bool = False,
+                 eps_smoothing: bool = False,
+                 references: Optional[Sequence[Sequence[str]]] = None, *,
+                 backend: Optional[str] = None, threads: Optional[int] = None) -> None:
+        super().__init__()
+        char_order = _check_order(char_order, "char_order", 0)
+        word_order = _check_order(word_order, "word_order", 0)
+        if char_order + word_order < 1:
+            raise ValueError("char_order + word_order must be at least 1")
+        if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+            raise TypeError(f"beta must be a number, got {beta!r}")
+        if threads is not None and (isinstance(threads, bool)
+                                    or not isinstance(threads, numbers.Integral) or threads < 1):
+            raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
+        self.char_order = char_order
+        self.word_order = word_order
+        self.order = char_order + word_order
+        self.beta = beta
+        self.lowercase = bool(lowercase)
+        self.whitespace = bool(whitespace)
+        self.eps_smoothing = bool(eps_smoothing)
+        self.threads = threads
+        self.config = ChrfConfig(char_order, word_order, beta, self.lowercase, self.whitespace,
+                                 self.eps_smoothing)
+        self._backend = get_backend(backend)
+        if references is not None:
+            self._ref_cache = self._prepare(references)
+
+    @property
+    def name(self) -> str:
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+    @property
+    def backend(self) -> str:
+        """Name of the backend computing the statistics (``native`` or ``python``)."""
+        return self._backend.name
+
+    def _prepare(self, references):
+        check_reference_streams(references)
+        segments, self.num_refs = reference_segments(references)
+        return len(segments), self._backend.chrf_prepare(segments, self.config, self.threads)
+
+    # -- statistics ---------------------------------------------------------
+
+    def corpus_statistics(self, hypotheses: Sequence[str],
+                          references: Optional[Sequence[Sequence[str]]] = None) -> RowTable:
+        """Per-segment statistics of ``hypotheses`` (one row each, in order).
+
+        Without ``references`` the ones given to the constructor are used.
+        """
+        check_str_sequence(hypotheses, "hypotheses")
+        if references is not None:
+            n_refs, prepared = self._prepare(references)
+        elif self._ref_cache is not None:
+            n_refs, prepared = self._ref_cache
+        else:
+            raise ValueError("no references given, and none were given to CHRF(references=...)")
+        if n_refs != len(hypotheses):
+            raise ValueError(f"{len(hypotheses)} hypotheses but {n_refs} reference segments")
+        return self._backend.chrf_statistics(hypotheses, prepared, self.config, self.threads)
+
+    # -- scores -------------------------------------------------------------
+
+    def score_from_statistics(self, totals: Sequence) -> CHRFScore:
+        """chrF from summed statistics (a row of ``3 * (char_order + word_order)`` numbers)."""
+        if len(totals) != 3 * self.order:
+            raise ValueError(f"expected {3 * self.order} statistics, got {len(totals)}")
+        return CHRFScore(f_score(totals, self.beta, self.eps_smoothing), self.char_order,
+                         self.word_order, self.beta)
+
+    # sacreBLEU's name for the same thing (used by its significance code)
+    _compute_score_from_stats = score_from_statistics
+
+    def corpus_score(self, hypotheses: Sequence[str],
+                     references: Optional[Sequence[Sequence[str]]] = None,
+                     n_bootstrap: int = 1, *, seed=None) -> CHRFScore:
+        """Corpus chrF; ``n_bootstrap > 1`` adds a bootstrap 95% confidence interval.
+
+        ``seed`` (truebleu's addition) fixes the resampling; by default it is
+        ``$SACREBLEU_SEED`` or 12345, as in sacreBLEU.
+        """
+        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral):
+            raise TypeError(f"n_bootstrap must be an integer, got {n_bootstrap!r}")
+        stats = self.corpus_statistics(hypotheses, references)
+        if len(stats) == 0:
+            raise ValueError("no segments to score")
+        score = self.score_from_statistics(stats.sum())
+        if n_bootstrap > 1:
+            from ..significance import bootstrap_confidence
+
+            self.n_bootstrap = int(n_bootstrap)
+            self.seed, score._mean, score._ci = bootstrap_confidence(
+                stats, self, n_bootstrap, seed=seed)
+        return score
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
+        """chrF of one hypothesis against its references."""
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
+        check_str_sequence(references, "references")
+        return self.corpus_score([hypothesis], [[ref] for ref in references])
+
+    # -- signature ----------------------------------------------------------
+
+    def get_signature(self) -> CHRFSignature:
+        """The reproducibility signature (after scoring: ``nrefs`` is known then)."""
+        if self.num_refs is None:
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        return CHRFSignature(
+            nrefs="var" if self.num_refs == -1 else self.num_refs,
+            bs=self.n_bootstrap,
+            seed=self.seed,
+            case="lc" if self.lowercase else "mixed",
+            eff="no" if self.eps_smoothing else "yes",
+            nc=self.char_order,
+            nw=self.word_order,
+            space="yes" if self.whitespace else "no",
+        )

@@ -1,0 +1,71 @@
+"""The compiled chrF core: thread-count independence, no leaks, clear errors."""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+from array import array
+
+import pytest
+
+core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
+
+from truebleu.metrics.chrf import CHRF  # noqa: E402
+
+HYPS = [f"Sentence {i}: ÉTÉ, İstanbul — the (CAT) sat... {i % 13}-{i % 7} 你好 😀" for i in range(3000)]
+REFS = [[f"sentence {i}: été, istanbul - the cat sat. {i % 11}", f"A {i} ΣΟΦΟΣ (cat)"]
+        for i in range(3000)]
+
+
+def call(hyps, refs, word_order=2, threads=2, scores=None):
+    out = array("q", [0]) * (len(hyps) * 3 * (6 + word_order))
+    core.chrf_statistics(hyps, refs, 6, word_order, False, False, 4.0, 5.0, threads, out, scores)
+    return out
+
+
+def test_threads_do_not_change_the_result():
+    one = call(HYPS, REFS, threads=1)
+    assert call(HYPS, REFS, threads=2) == one == call(HYPS, REFS, threads=7)
+    metric = CHRF(word_order=2, backend="native", threads=3)
+    assert metric.corpus_statistics(HYPS, [[r[0] for r in REFS], [r[1] for r in REFS]]).data == one
+
+
+def rss_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * 4096
+    except OSError:
+        pytest.skip("needs /proc/self/statm")
+
+
+@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="AddressSanitizer keeps freed memory in quarantine")
+def test_no_leaks():
+    scores = array("d", [0.0]) * len(HYPS)
+    refcounts = [sys.getrefcount(h) for h in HYPS[:50]]
+    for _ in range(3):
+        call(HYPS, REFS, scores=scores)
+    gc.collect()
+    before = rss_bytes()
+    for _ in range(15):
+        call(HYPS, REFS, scores=scores)
+        call(HYPS, REFS, word_order=0, threads=1)
+    gc.collect()
+    assert rss_bytes() - before < 8 * 2 ** 20
+    assert [sys.getrefcount(h) for h in HYPS[:50]] == refcounts
+
+
+def test_errors():
+    out = array("q", [0]) * 18
+    with pytest.raises(TypeError, match="must be a string"):
+        core.chrf_statistics([b"x"], [["x"]], 6, 0, False, False, 4.0, 5.0, 1, out, None)
+    with pytest.raises(TypeError, match="must be a string"):
+        core.chrf_statistics(["x"], [[None]], 6, 0, False, False, 4.0, 5.0, 1, out, None)
+    with pytest.raises(ValueError, match="no reference"):
+        core.chrf_statistics(["x"], [[]], 6, 0, False, False, 4.0, 5.0, 1, out, None)
+    with pytest.raises(ValueError, match="one row per hypothesis"):
+        core.chrf_statistics(["x", "y"], [["x"], ["y"]], 6, 0, False, False, 4.0, 5.0, 1, out,
+                             None)
+    with pytest.raises(ValueError, match="between 1 and"):
+        core.chrf_statistics(["x"], [["x"]], 0, 0, False, False, 4.0, 5.0, 1, out, None)
