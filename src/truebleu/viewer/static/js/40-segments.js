@@ -59,7 +59,7 @@ function currentIndices(d) {
     if (rh && !(rh.test(A.text[i]) || rh.test(B.text[i]))) continue;
     out.push(i);
   }
-  const sortKey = (SORT_KEYS[state.sort] || SORT_KEYS.index).key;
+  const sortKey = (Object.hasOwn(SORT_KEYS, state.sort) ? SORT_KEYS[state.sort] : SORT_KEYS.index).key;
   const keys = new Float64Array(n);
   for (const i of out) keys[i] = sortKey(d, i);
   const dir = state.dir;
