@@ -338,7 +338,10 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
 
     rng = make_rng(seed)  # resampled segment weights, in blocks of samples to bound memory
     block = max(1, min(n_samples, 4_000_000 // max(n, 1)))
-    weights = [sample_counts(bootstrap_indices(rng, n, min(block, n_samples - start)), n)
+    # float64 so that the products below run in BLAS; exact, since every count and sum is an
+    # integer far below 2**53 (int64 products have no BLAS: 1.1 s against 0.45 s for the 20
+    # WMT21 en-de systems on a loaded 2-core machine)
+    weights = [sample_counts(bootstrap_indices(rng, n, min(block, n_samples - start)), n).astype(np.float64)
                for start in range(0, n_samples, block)] if n else None
     result = {"labels": _bucket_labels(FREQUENCY_BUCKETS), "f": [], "ci": [],
               "ref_words": ref_column.sum(axis=0).tolist(), "n_samples": n_samples}
@@ -358,7 +361,7 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
         if weights is None:
             result["ci"].append([None] * n_buckets)
             continue
-        flat = counts.reshape(n, -1)
+        flat = counts.reshape(n, -1).astype(np.float64)
         resampled = np.concatenate([w @ flat for w in weights]).reshape(n_samples, n_buckets, 3)
         fs = np.sort(_f_measure(resampled), axis=0)
         lower = n_samples // 40
