@@ -12,6 +12,8 @@ Use it from a test module with::
   must see empty: dialogs, page errors, console errors, CSP violations.
 - ``show_view(page, fragment)``: change the URL fragment (the viewer's state)
   and wait until the viewer has redrawn.
+- ``wait_until(page, "() => ...")``: poll a condition (``wait_for_function``
+  needs ``eval``, which the viewer's CSP refuses).
 - ``screenshot_dir``: a temporary folder for screenshots (its path is printed).
 
 Playwright never downloads a browser here: it always launches the executable
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -139,6 +142,22 @@ def show_view(page, fragment: str, timeout: float = 30_000) -> None:
         else location.hash = f;
     }""", fragment)
     page.wait_for_selector("body[data-ready]", state="attached", timeout=timeout)
+
+
+def wait_until(page, expression: str, timeout: float = 30.0, arg=None):
+    """Poll ``expression`` (a JS function) until it returns a truthy value.
+
+    Playwright's ``wait_for_function`` evaluates its predicate with ``eval`` in
+    the page, which the viewer's CSP (rightly) refuses.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(expression, arg)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{expression} stayed false for {timeout} s")
+        page.wait_for_timeout(50)
 
 
 @pytest.fixture(scope="session")

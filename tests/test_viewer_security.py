@@ -23,7 +23,7 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from browser import browser, open_page, screenshot_dir, show_view  # noqa: E402,F401  (fixtures)
+from browser import browser, open_page, screenshot_dir, show_view, wait_until  # noqa: E402,F401  (fixtures)
 from truebleu.viewer import report as make_report  # noqa: E402
 from truebleu.viewer.server import make_server  # noqa: E402
 
@@ -160,7 +160,7 @@ def test_the_watchers_see_an_injection(open_page, file_url):
       box.innerHTML = '<img src="https://evil.example/x.png" onerror="window.__pwned=1">';
       document.body.appendChild(box);
     }""")
-    page.wait_for_function("window.__cspViolations.length > 0")
+    wait_until(page, "() => window.__cspViolations.length > 0")
     assert page.evaluate(INTRUSIONS) != []
     assert page.evaluate("window.__pwned") is None           # the CSP stopped the handler
     violations = page.watch.csp_violations(page)
