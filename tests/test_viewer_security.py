@@ -271,3 +271,22 @@ def test_typing_payloads_into_the_filters(hostile_page):
         page.wait_for_selector("body[data-ready]", state="attached")
         assert_clean(page, f"{page.mode} filter {payload!r}")
         assert page.eval_on_selector("input[data-filter=hyp]", "(e) => e.value") == payload
+
+
+def test_serve_mode_paired_test_from_the_page(open_page, serve_url, hostile_report):
+    """The real page's POST to api/paired passes the server's Host, Origin and type checks,
+    and shows the p-value of Report.paired_test on the filtered segments."""
+    page = open_page(serve_url)
+    state = page.evaluate("window.truebleuViewer.state")
+    lengths = [len(tokens) for tokens in hostile_report.data.reference_tokens[0]]
+    threshold = sorted(lengths)[len(lengths) // 2]
+    show_view(page, f"view=segments&a={state['a']}&b={state['b']}&minLen={threshold}")
+    page.click("[data-control=run-test]")
+    shown = wait_until(page, """() => { const t = document.querySelector("[data-value=test]").textContent;
+                                        return t.includes("truebleu API") || t.includes("error") ? t : null; }""")
+    rows = [i for i, length in enumerate(lengths) if length >= threshold]
+    assert 2 <= len(rows) < len(lengths)
+    expected = hostile_report.paired_test(state["a"], state["b"], rows)
+    assert f"{len(rows)} segments; truebleu API" in shown, shown
+    assert f"p = {expected['p']:.4f}" in shown, shown
+    assert_clean(page, "serve paired test")
