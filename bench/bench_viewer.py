@@ -222,6 +222,18 @@ def report_table(title: str, n_segments: int, n_systems: int, built, page_result
     return lines + [""]
 
 
+def measure_existing(path: Path, loads: int, interactions: int) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = measure_page(browser, path, loads, interactions, 60)
+        browser.close()
+    lines = report_table(f"{path.name} (page only)", 0, 0, (None, float("nan"), float("nan"), path.stat().st_size), page)
+    print("\n".join(line for line in lines if "report built" not in line and "report saved" not in line
+                    and "build + save" not in line))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shared", default=os.environ.get("TRUEBLEU_SHARED", DEFAULT_SHARED))
@@ -229,7 +241,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="builds (best is kept) and page loads (median)")
     parser.add_argument("--interactions", type=int, default=3, help="repetitions of each sort/filter value")
     parser.add_argument("--keep", help="write the reports into this folder (default: a temporary one)")
+    parser.add_argument("--page", help="only measure this existing report file in Chromium (no build)")
     args = parser.parse_args()
+    if args.page:
+        measure_existing(Path(args.page), args.repeat, args.interactions)
+        return
 
     from playwright.sync_api import sync_playwright
 
