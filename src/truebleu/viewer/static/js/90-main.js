@@ -15,7 +15,7 @@ function readHash() {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   Object.assign(state, STATE_DEFAULTS);
   for (const [key, value] of params) {
-    if (!(key in STATE_DEFAULTS)) continue;
+    if (!Object.hasOwn(STATE_DEFAULTS, key)) continue;  // not "__proto__", "constructor", ...
     if (NUMERIC_STATE.includes(key)) { const v = Number(value); if (Number.isInteger(v)) state[key] = v; }
     else state[key] = value;
   }

@@ -1,0 +1,387 @@
+"""``truebleu serve``: the viewer from a small local server that runs exact tests on demand.
+
+The server knows three routes and nothing else:
+
+- ``GET /``: the page (``report.html("serve")``, held in memory);
+- ``GET /api/report``: the report's data (the gzip-compressed JSON of
+  :meth:`Report.payload_bytes`), which the page fetches instead of embedding;
+- ``POST /api/paired``: ``{a, b, segments, n_samples, seed}`` in, the dict of
+  :meth:`Report.paired_test` out (a paired bootstrap on any subset of segments).
+
+It is built to be safe to leave running on a workstation: it binds the
+loopback address unless told otherwise (and warns when told otherwise); it
+answers only requests whose ``Host`` header names the address it is bound to
+(a page from another site cannot reach it through DNS rebinding); no part of a
+request path ever reaches the file system (there is no static file route); every
+response carries the page's Content-Security-Policy and ``nosniff``; request
+bodies, concurrent connections and the size of a test are all bounded, and
+bad input gets a ``4xx`` answer that says what is wrong. Standard library only.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import socket
+import sys
+import threading
+import webbrowser
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+from .page import content_security_policy
+
+if TYPE_CHECKING:
+    from . import Report
+
+__all__ = ["ReportServer", "make_server", "serve"]
+
+#: connections handled at the same time (further ones wait in the listen queue)
+MAX_CONNECTIONS = 16
+#: paired tests computed at the same time (each is CPU- and memory-bound)
+MAX_CONCURRENT_TESTS = 1
+#: seconds a client may take to send its request (slow clients are dropped)
+REQUEST_TIMEOUT = 10.0
+#: bytes of a refused body read and thrown away before closing the connection
+MAX_DISCARDED_BODY = 64 * 2 ** 20
+#: bootstrap samples a request may ask for
+MAX_SAMPLES = 10_000
+#: n_samples x segments of one test: the resampling indices take 8 bytes per cell
+MAX_RESAMPLED_CELLS = 25_000_000
+#: seeds are non-negative integers below this bound (NumPy accepts any; JSON clients need a limit)
+MAX_SEED = 2 ** 63
+
+_LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+_PAIRED_KEYS = {"a", "b", "segments", "n_samples", "seed"}
+
+
+class RequestError(Exception):
+    """A request the server refuses: an HTTP status and a message for the client."""
+
+    def __init__(self, status: HTTPStatus, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and the loopback addresses (127.0.0.0/8, ::1)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _host_header_value(host: str) -> str:
+    """How a browser writes ``host`` in a Host header (IPv6 in brackets, lower case)."""
+    host = host.lower()
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def allowed_host_headers(host: str, port: int, extra: Sequence[str] = ()) -> frozenset[str]:
+    """The Host header values the server answers: its bound address and the loopback names.
+
+    A wildcard bind (``0.0.0.0``, ``::``) also accepts this machine's host name;
+    ``extra`` adds names (e.g. a LAN address users type).
+    """
+    names = set(_LOOPBACK_NAMES) | {_host_header_value(host)} | {_host_header_value(h) for h in extra}
+    if host in ("0.0.0.0", "::", ""):
+        names |= {socket.gethostname().lower(), socket.getfqdn().lower()}
+    values = {f"{name}:{port}" for name in names}
+    if port == 80:
+        values |= names
+    return frozenset(values)
+
+
+class ReportServer(ThreadingHTTPServer):
+    """A threading HTTP server with a bounded number of handler threads.
+
+    ``ThreadingHTTPServer`` starts one thread per connection without limit;
+    here the accept loop waits for a free slot, so at most
+    ``max_connections`` requests are handled at once and the others wait in
+    the kernel's listen queue.
+    """
+
+    daemon_threads = True
+    request_queue_size = 256
+    allow_reuse_address = True
+
+    def __init__(self, report: "Report", address: tuple[str, int], *,
+                 max_connections: int = MAX_CONNECTIONS,
+                 max_resampled_cells: int = MAX_RESAMPLED_CELLS,
+                 allowed_hosts: Sequence[str] = (), quiet: bool = True,
+                 request_timeout: float = REQUEST_TIMEOUT) -> None:
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        self.report = report
+        self.quiet = quiet
+        self.request_timeout = request_timeout
+        self.max_resampled_cells = max_resampled_cells
+        # everything a GET answers is computed once, before the first request
+        self.page = report.html("serve").encode("utf-8")
+        self.payload = report.payload_bytes()
+        self.csp = content_security_policy("serve")
+        n = report.data.inputs.n_segments
+        #: a JSON list of every segment index, with room for the other fields
+        self.max_body = 4096 + n * (len(str(n)) + 1)
+        self.test_slots = threading.BoundedSemaphore(MAX_CONCURRENT_TESTS)
+        self._connection_slots = threading.BoundedSemaphore(max_connections)
+        super().__init__(address, ReportRequestHandler)
+        self.allowed_hosts = allowed_host_headers(address[0], self.port, allowed_hosts)
+
+    @property
+    def port(self) -> int:
+        return self.server_address[1]
+
+    @property
+    def url(self) -> str:
+        return f"http://{_host_header_value(self.server_address[0])}:{self.port}/"
+
+    def process_request(self, request, client_address) -> None:
+        self._connection_slots.acquire()
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._connection_slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._connection_slots.release()
+
+
+class ReportRequestHandler(BaseHTTPRequestHandler):
+    """The three routes; everything else is 404. One request per connection (HTTP/1.0)."""
+
+    server: ReportServer
+    #: answer even a malformed request line with a status line and headers (never bare HTTP/0.9)
+    default_request_version = "HTTP/1.0"
+
+    @property
+    def timeout(self) -> float:  # read by StreamRequestHandler.setup: the socket's timeout
+        return self.server.request_timeout
+
+    def version_string(self) -> str:
+        return "truebleu"
+
+    # -- routing -----------------------------------------------------------------
+    def do_GET(self) -> None:
+        self._dispatch({"/": self._page, "/api/report": self._report})
+
+    def do_POST(self) -> None:
+        self._dispatch({"/api/paired": self._paired})
+
+    def _dispatch(self, routes: dict) -> None:
+        try:
+            self._check_host()
+            route = routes.get(self._route_path())
+            if route is None:
+                other = self._route_path() in ("/", "/api/report", "/api/paired")
+                raise RequestError(HTTPStatus.METHOD_NOT_ALLOWED if other else HTTPStatus.NOT_FOUND,
+                                   "method not allowed" if other else "not found")
+            route()
+        except RequestError as error:
+            self._send_text(error.status, error.message)
+            self._discard_unread_body()
+
+    def _route_path(self) -> str:
+        """The request path without its query string; matched literally, never decoded."""
+        return self.path.split("?", 1)[0]
+
+    def _check_host(self) -> None:
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "exactly one Host header is required")
+        if hosts[0].strip().lower() not in self.server.allowed_hosts:
+            raise RequestError(HTTPStatus.MISDIRECTED_REQUEST,
+                               "this server answers only requests for " + self.server.url)
+        origin = self.headers.get("Origin")
+        if origin is not None and origin.lower() not in {f"http://{h}" for h in self.server.allowed_hosts}:
+            raise RequestError(HTTPStatus.FORBIDDEN, "cross-origin requests are refused")
+
+    # -- routes ------------------------------------------------------------------
+    def _page(self) -> None:
+        self._send(HTTPStatus.OK, "text/html; charset=utf-8", self.server.page)
+
+    def _report(self) -> None:
+        self._send(HTTPStatus.OK, "application/octet-stream", self.server.payload)
+
+    def _paired(self) -> None:
+        request = parse_paired_request(self._read_json_body(), self.server.report,
+                                       self.server.max_resampled_cells)
+        with self.server.test_slots:
+            result = self.server.report.paired_test(request["a"], request["b"], request["segments"],
+                                                    n_samples=request["n_samples"], seed=request["seed"])
+        body = json.dumps(result, allow_nan=False).encode("utf-8")
+        self._send(HTTPStatus.OK, "application/json", body)
+
+    def _read_json_body(self) -> Any:
+        content_type = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+        if content_type != "application/json":
+            raise RequestError(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "the body must be application/json")
+        if self.headers.get("Transfer-Encoding"):
+            raise RequestError(HTTPStatus.LENGTH_REQUIRED, "send the body with a Content-Length")
+        lengths = self.headers.get_all("Content-Length") or []
+        if len(lengths) != 1 or not lengths[0].strip().isdigit():
+            raise RequestError(HTTPStatus.LENGTH_REQUIRED, "exactly one numeric Content-Length is required")
+        length = int(lengths[0])
+        if length > self.server.max_body:
+            self._unread_body = length
+            raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                               f"the body has {length} bytes; this report accepts at most {self.server.max_body}")
+        body = self.rfile.read(length)
+        if len(body) != length:
+            raise RequestError(HTTPStatus.BAD_REQUEST, "the body is shorter than its Content-Length")
+        try:
+            return json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+        except (UnicodeDecodeError, ValueError, RecursionError) as error:
+            raise RequestError(HTTPStatus.BAD_REQUEST, f"the body is not valid JSON: {error}") from None
+
+    def _discard_unread_body(self) -> None:
+        """Read (a bounded part of) a refused body, so the client sees our answer, not a reset.
+
+        Closing a socket with unread data makes the kernel send a reset, which
+        can destroy the 413 before the client reads it.
+        """
+        remaining = min(getattr(self, "_unread_body", 0), MAX_DISCARDED_BODY)
+        self.close_connection = True
+        try:
+            while remaining > 0:
+                chunk = self.rfile.read1(min(remaining, 65536))
+                if not chunk:
+                    break
+                remaining -= len(chunk)
+        except OSError:
+            pass
+
+    # -- responses ---------------------------------------------------------------
+    def _send(self, status: HTTPStatus, content_type: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _send_text(self, status: HTTPStatus, message: str) -> None:
+        self._send(status, "text/plain; charset=utf-8", (message + "\n").encode("utf-8"))
+
+    def send_error(self, code: int, message: Optional[str] = None, explain: Optional[str] = None) -> None:
+        """Errors found while parsing the request (bad request line, 414, 501): plain text."""
+        self.close_connection = True
+        try:
+            status = HTTPStatus(code)
+        except ValueError:
+            status = HTTPStatus.BAD_REQUEST
+        self._send_text(status, message or status.phrase)
+
+    def end_headers(self) -> None:
+        """Every response, errors included, carries the same protective headers."""
+        self.send_header("Content-Security-Policy", self.server.csp)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Referrer-Policy", "no-referrer")
+        self.send_header("Cross-Origin-Resource-Policy", "same-origin")
+        self.send_header("X-Frame-Options", "DENY")
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:
+        if not self.server.quiet:
+            super().log_message(format, *args)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    """``value`` as an int in ``[low, high)``, else a 400 naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RequestError(HTTPStatus.BAD_REQUEST, f"{what} must be an integer, got {type(value).__name__}")
+    if not low <= value < high:
+        raise RequestError(HTTPStatus.BAD_REQUEST, f"{what} must be in [{low}, {high}), got {value}")
+    return value
+
+
+def parse_paired_request(body: Any, report: "Report", max_resampled_cells: int = MAX_RESAMPLED_CELLS) -> dict:
+    """Check a ``POST /api/paired`` body; the arguments of :meth:`Report.paired_test`.
+
+    ``segments`` are distinct indices (the rows of a filter; duplicates would
+    weigh a segment twice); ``n_samples`` and ``seed`` default to the report's.
+    """
+    if not isinstance(body, dict):
+        raise RequestError(HTTPStatus.BAD_REQUEST, "the body must be a JSON object")
+    unknown = sorted(set(body) - _PAIRED_KEYS)
+    if unknown:
+        raise RequestError(HTTPStatus.BAD_REQUEST, "unknown field(s): " + ", ".join(map(repr, unknown))
+                           + "; expected " + ", ".join(sorted(_PAIRED_KEYS)))
+    n_systems = len(report.data.systems)
+    n_segments = report.data.inputs.n_segments
+    significance = report.data.significance
+    for key in ("a", "b"):
+        if key not in body:
+            raise RequestError(HTTPStatus.BAD_REQUEST, f"the field {key!r} (a system index) is required")
+    a = _int(body["a"], "a", 0, n_systems)
+    b = _int(body["b"], "b", 0, n_systems)
+    segments = body.get("segments")
+    if segments is None:
+        segments = list(range(n_segments))
+    elif not isinstance(segments, list):
+        raise RequestError(HTTPStatus.BAD_REQUEST, "segments must be a list of segment indices")
+    else:
+        for position, index in enumerate(segments):
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < n_segments:
+                raise RequestError(HTTPStatus.BAD_REQUEST, f"segments[{position}] must be an integer "
+                                   f"in [0, {n_segments}), got {json.dumps(index)[:40]}")
+        if len(set(segments)) != len(segments):
+            raise RequestError(HTTPStatus.BAD_REQUEST, "segments must be distinct")
+    if len(segments) < 2:
+        raise RequestError(HTTPStatus.BAD_REQUEST, "a paired test needs at least 2 segments")
+    n_samples = body.get("n_samples")
+    n_samples = significance["n_samples"] if n_samples is None else _int(n_samples, "n_samples", 1, MAX_SAMPLES + 1)
+    seed = body.get("seed")
+    seed = significance["seed"] if seed is None else _int(seed, "seed", 0, MAX_SEED)
+    if n_samples * len(segments) > max_resampled_cells:
+        raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                           f"{n_samples} samples x {len(segments)} segments is more than this server "
+                           f"resamples in one test ({max_resampled_cells}); narrow the filter "
+                           "or ask for fewer samples")
+    return {"a": a, "b": b, "segments": segments, "n_samples": n_samples, "seed": seed}
+
+
+def make_server(report: "Report", host: str = "127.0.0.1", port: int = 8000, *,
+                allowed_hosts: Sequence[str] = (), quiet: bool = True,
+                max_connections: int = MAX_CONNECTIONS,
+                max_resampled_cells: int = MAX_RESAMPLED_CELLS,
+                request_timeout: float = REQUEST_TIMEOUT) -> ReportServer:
+    """A bound, not yet running server for ``report`` (``port=0`` picks a free port).
+
+    Run it with ``server.serve_forever()`` (e.g. in a thread), stop it with
+    ``server.shutdown()`` and ``server.server_close()``.
+    """
+    return ReportServer(report, (host, port), allowed_hosts=allowed_hosts, quiet=quiet,
+                        max_connections=max_connections, max_resampled_cells=max_resampled_cells,
+                        request_timeout=request_timeout)
+
+
+def serve(report: "Report", host: str = "127.0.0.1", port: int = 8000, *,
+          open_browser: bool = False, quiet: bool = False,
+          allowed_hosts: Sequence[str] = ()) -> None:
+    """Serve ``report`` until Ctrl-C (blocking); the page is at ``http://host:port/``."""
+    server = make_server(report, host, port, allowed_hosts=allowed_hosts, quiet=quiet)
+    with server:
+        if not is_loopback(host):
+            print(f"warning: serving on {host}, not on the loopback address: anyone who can reach "
+                  "this machine can read the report and make it compute", file=sys.stderr)
+        print(f"truebleu: serving {report.title!r} at {server.url} (Ctrl-C stops)", file=sys.stderr)
+        if open_browser:
+            threading.Timer(0.2, webbrowser.open, args=(server.url,)).start()
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            print("truebleu: stopped", file=sys.stderr)
