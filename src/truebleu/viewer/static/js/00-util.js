@@ -153,10 +153,15 @@ function renderTable(table, options = {}) {
 // Yield to the browser between chunks of a long computation (no long tasks).
 function nextFrame() { return new Promise((resolve) => setTimeout(resolve, 0)); }
 
-async function chunked(n, chunkSize, fn) {
-  for (let start = 0; start < n; start += chunkSize) {
-    const end = Math.min(n, start + chunkSize);
-    for (let i = start; i < end; i++) fn(i);
-    if (end < n) await nextFrame();
+// Run fn(0..n-1), yielding to the browser whenever ~12 ms have passed, so that
+// no task is long whatever the size of the corpus or the speed of the machine.
+async function chunked(n, fn, budgetMs = 12) {
+  let deadline = performance.now() + budgetMs;
+  for (let i = 0; i < n; i++) {
+    fn(i);
+    if ((i & 31) === 31 && performance.now() > deadline) {
+      await nextFrame();
+      deadline = performance.now() + budgetMs;
+    }
   }
 }

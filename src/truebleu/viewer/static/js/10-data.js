@@ -97,13 +97,37 @@ function corpusBleuOf(d, s, indices) {
 
 // -- n-grams -----------------------------------------------------------------
 
-function ngramCounts(tokens, n) {
-  const counts = new Map();
-  for (let i = 0; i + n <= tokens.length; i++) {
-    const key = tokens.slice(i, i + n).join(" ");
-    counts.set(key, (counts.get(key) || 0) + 1);
+// Counts of every n-gram of orders 1..maxOrder, one Map per order. Keys are
+// the tokens joined by single spaces (no token holds whitespace), built by
+// extending the keys of the order below instead of slicing and joining.
+function allNgramCounts(tokens, maxOrder) {
+  const out = [];
+  let keys = tokens;
+  for (let n = 1; n <= maxOrder; n++) {
+    const counts = new Map();
+    if (n > 1) {
+      const next = new Array(Math.max(0, keys.length - 1));
+      for (let i = 0; i + 1 < keys.length; i++) next[i] = keys[i] + " " + tokens[i + n - 1];
+      keys = next;
+    }
+    for (const key of keys) counts.set(key, (counts.get(key) || 0) + 1);
+    out.push(counts);
   }
-  return counts;
+  return out;
+}
+
+// Per order, the largest count of each n-gram in any one reference.
+function maxReferenceCounts(refLists, maxOrder) {
+  const out = [];
+  for (let n = 0; n < maxOrder; n++) out.push(new Map());
+  for (const ref of refLists) {
+    const counts = allNgramCounts(ref, maxOrder);
+    for (let n = 0; n < maxOrder; n++) {
+      const best = out[n];
+      for (const [g, c] of counts[n]) if (c > (best.get(g) || 0)) best.set(g, c);
+    }
+  }
+  return out;
 }
 
 // For one hypothesis against its references, per order: every n-gram with its
@@ -111,11 +135,9 @@ function ngramCounts(tokens, n) {
 // occurrence (in order of appearance: the first `clip` ones are counted).
 function ngramAnalysis(hypTokens, refTokenLists, order) {
   const orders = [];
+  const maxRefs = maxReferenceCounts(refTokenLists, order);
   for (let n = 1; n <= order; n++) {
-    const maxRef = new Map();
-    for (const ref of refTokenLists) {
-      for (const [g, c] of ngramCounts(ref, n)) if (c > (maxRef.get(g) || 0)) maxRef.set(g, c);
-    }
+    const maxRef = maxRefs[n - 1];
     const seen = new Map(), occurrences = [], grams = new Map();
     for (let i = 0; i + n <= hypTokens.length; i++) {
       const g = hypTokens.slice(i, i + n).join(" ");
@@ -140,14 +162,13 @@ function referenceTokenLists(d, i) {
   return lists;
 }
 
-// Clipped matches per n-gram of system s in segment i (a Map gram -> count).
-function clippedMatches(d, s, i, n, refLists) {
-  const hyp = ngramCounts(tokensOf(s, i), n);
-  const maxRef = new Map();
-  for (const ref of refLists) for (const [g, c] of ngramCounts(ref, n)) if (c > (maxRef.get(g) || 0)) maxRef.set(g, c);
-  const out = new Map();
-  for (const [g, c] of hyp) { const m = Math.min(c, maxRef.get(g) || 0); if (m > 0) out.set(g, m); }
-  return out;
+// Clipped matches per n-gram of system s in segment i, per order (Maps gram -> count).
+function clippedMatches(d, s, i, maxRef) {
+  return allNgramCounts(tokensOf(s, i), d.max_order).map((hyp, n) => {
+    const out = new Map();
+    for (const [g, c] of hyp) { const m = Math.min(c, maxRef[n].get(g) || 0); if (m > 0) out.set(g, m); }
+    return out;
+  });
 }
 
 // -- resampling in the page (filtered subsets; the full set uses truebleu's API) --

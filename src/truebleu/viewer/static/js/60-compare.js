@@ -19,12 +19,13 @@ async function computeNgramDiffs(d, onProgress) {
     if (e.segments[e.segments.length - 1] !== i) e.segments.push(i);
   };
   const pending = (async () => {
-    await chunked(d.n_segments, 400, (i) => {
-      const refs = referenceTokenLists(d, i);
-      for (let n = 1; n <= d.max_order; n++) {
-        const ma = clippedMatches(d, A, i, n, refs), mb = clippedMatches(d, B, i, n, refs);
-        for (const [g, c] of ma) { const diff = c - (mb.get(g) || 0); if (diff > 0) add(orders[n - 1].a, g, diff, i); }
-        for (const [g, c] of mb) { const diff = c - (ma.get(g) || 0); if (diff > 0) add(orders[n - 1].b, g, diff, i); }
+    await chunked(d.n_segments, (i) => {
+      const maxRef = maxReferenceCounts(referenceTokenLists(d, i), d.max_order);
+      const matchesA = clippedMatches(d, A, i, maxRef), matchesB = clippedMatches(d, B, i, maxRef);
+      for (let n = 0; n < d.max_order; n++) {
+        const ma = matchesA[n], mb = matchesB[n];
+        for (const [g, c] of ma) { const diff = c - (mb.get(g) || 0); if (diff > 0) add(orders[n].a, g, diff, i); }
+        for (const [g, c] of mb) { const diff = c - (ma.get(g) || 0); if (diff > 0) add(orders[n].b, g, diff, i); }
       }
       if (onProgress && i % 2000 === 0) onProgress(i);
     });
