@@ -193,7 +193,11 @@ function renderSegments(root, d) {
   const heads = ["#", "doc", "A", "B", "Δ", "contrib.", "len", "output A / output B"].filter((h) => h !== "doc" || d.documents);
   list.appendChild(el("div", {class: "seghead"}, heads.map((h) => el("span", null, h))));
   list.appendChild(spacer);
-  const detail = el("div", {class: "detail", id: "detail"});
+  // the detail of the same segment is kept across re-renders (a filter or sort
+  // change does not rebuild its n-gram analysis and tables)
+  const detailKey = JSON.stringify([state.seg, state.a, state.b, state.order, state.allsys]);
+  const kept = detailCache.key === detailKey ? detailCache.node : null;
+  const detail = kept || el("div", {class: "detail", id: "detail"});
   split.append(list, detail);
   root.appendChild(split);
   const pool = [];
@@ -226,8 +230,11 @@ function renderSegments(root, d) {
     draw();
   });
   segmentListRedraw = draw;
-  renderDetail(detail, d);
+  if (!kept) renderDetail(detail, d);
+  detailCache = {key: detailKey, node: detail};
 }
+
+let detailCache = {key: null, node: null};
 
 let segmentListRedraw = null;
 

@@ -4,6 +4,7 @@
 
 function renderDetail(root, d) {
   clear(root);
+  detailCache.key = JSON.stringify([state.seg, state.a, state.b, state.order, state.allsys]);
   const i = state.seg;
   if (i === null || i === undefined || i < 0 || i >= d.n_segments) {
     root.appendChild(el("p", {class: "note"}, "Select a segment to see its n-grams and the arithmetic of its BLEU."));
