@@ -14,13 +14,24 @@ truebleu's downloads land where sacreBLEU looks for them.
 
 from __future__ import annotations
 
-from .cache import DownloadError, cache_dir
-from .registry import TestSet, UnknownTestSet, get_testset, testset_names
-from .process import (download_test_set, get_files, get_reference_files, get_source_file,
-                      fieldnames, read_field)
+# public name -> sub-module; loaded on first use, so that the command line (which
+# imports the cache's error type) does not pay for XML and JSON when it scores files
+_LAZY = {
+    "DownloadError": "cache", "cache_dir": "cache",
+    "TestSet": "registry", "UnknownTestSet": "registry", "get_testset": "registry",
+    "testset_names": "registry",
+    "download_test_set": "process", "fieldnames": "process", "get_files": "process",
+    "get_reference_files": "process", "get_source_file": "process", "read_field": "process",
+}
 
-__all__ = [
-    "DownloadError", "TestSet", "UnknownTestSet", "cache_dir", "download_test_set",
-    "fieldnames", "get_files", "get_reference_files", "get_source_file", "get_testset",
-    "read_field", "testset_names",
-]
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        from importlib import import_module
+
+        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import logging
 
-from .registry import get_testset, testset_names
 
 __all__ = ["add_testset_arguments", "finishing_output", "testset_references", "echo_text",
            "detail_text", "check_not_empty"]
@@ -50,6 +49,7 @@ def add_testset_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _list_text(args) -> str:
     from .process import fieldnames
+    from .registry import get_testset, testset_names
 
     lines = []
     if args.test_set:
@@ -71,6 +71,8 @@ def _list_text(args) -> str:
 
 
 def _check_testsets(args) -> list[str]:
+    from .registry import get_testset, testset_names
+
     names = args.test_set.split(",")
     for name in names:
         if name not in testset_names():
@@ -93,6 +95,7 @@ def _check_testsets(args) -> list[str]:
 def echo_text(name: str, langpair: str, requested: list[str], origlang=None, subset=None) -> str:
     """The ``--echo`` lines: the requested fields, tab-separated, one segment per line."""
     from .process import fieldnames, get_files, read_field
+    from .registry import get_testset
     from .subsets import filter_subset
 
     names = fieldnames(get_testset(name), langpair)
@@ -123,6 +126,8 @@ def finishing_output(args) -> str | None:
     if args.list:
         return _list_text(args)
     if args.citation:
+        from .registry import get_testset
+
         if not args.test_set:
             raise TestSetUsageError("I need a test set (-t).")
         texts = []
