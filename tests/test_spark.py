@@ -130,20 +130,25 @@ def test_whole_corpus_score_is_independent_of_the_partitioning(wmt21, wmt21_df, 
     from pyspark.sql import functions as F
 
     cols, _, _ = wmt21
+    # all 100 systems without a shuffle; the shuffled layouts on two pairs (24 systems)
+    # to keep the suite quick
+    subset = F.col("pair").isin("de-en", "ha-en")
     df = {
         "1": lambda d: d.coalesce(1),
-        "3": lambda d: d.repartition(3),
-        "17": lambda d: d.repartition(17),
+        "3": lambda d: d.where(subset).repartition(3),
+        "17": lambda d: d.where(subset).repartition(17),
         # almost everything in one partition, a few rows in the others
-        "skewed": lambda d: d.repartition(5, F.when(F.col("pair") == "cs-en", F.col("seg") % 4)
-                                          .otherwise(F.lit(4))),
-        # 40 partitions of which most are empty
-        "empty": lambda d: d.repartition(40, F.col("pair")),
+        "skewed": lambda d: d.where(subset).repartition(
+            5, F.when(F.col("pair") == "ha-en", F.col("seg") % 4).otherwise(F.lit(4))),
+        # 12 partitions of which most are empty (two keys)
+        "empty": lambda d: d.where(subset).repartition(12, F.col("pair")),
     }[partitioning](wmt21_df)
     if partitioning == "empty":
         sizes = df.rdd.glom().map(len).collect()
-        assert sizes.count(0) >= 30
-    expected = truebleu.corpus_bleu(cols["hyp"], [cols["ref_a"]])
+        assert sizes.count(0) >= 10
+    keep = [i for i, pair in enumerate(cols["pair"])
+            if partitioning == "1" or pair in ("de-en", "ha-en")]
+    expected = truebleu.corpus_bleu([cols["hyp"][i] for i in keep], [[cols["ref_a"][i] for i in keep]])
     assert fields(tspark.corpus_bleu(df, references="ref_a")) == fields(expected)
 
 
@@ -208,11 +213,14 @@ OPTIONS = st.sampled_from([{}, {"lowercase": True}, {"tokenize": "intl"}, {"toke
                            {"effective_order": True, "smooth_method": "add-k"}])
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
 @given(corpora=st.lists(corpus(max_refs=3, max_segments=8, allow_none=True), min_size=10,
                         max_size=25),
-       options=OPTIONS, partitions=st.sampled_from([1, 3, 17]))
-def test_generated_corpora_grouped_and_sentence_scores(spark, corpora, options, partitions):
+       options=OPTIONS, partitions=st.sampled_from([1, 3, 17]),
+       references=st.sampled_from([["r0", "r1", "r2"], "refs"]))
+def test_generated_corpora_grouped_and_sentence_scores(spark, corpora, options, partitions,
+                                                       references):
+    """Many small corpora (one group each) scored in one job, in string or array columns."""
     rows = []
     for cid, (hyps, refs) in enumerate(corpora):
         refs = refs + [[None] * len(hyps)] * (3 - len(refs))  # always three reference columns
@@ -222,16 +230,15 @@ def test_generated_corpora_grouped_and_sentence_scores(spark, corpora, options, 
     df = spark.createDataFrame(
         rows, "cid int, i int, hyp string, r0 string, r1 string, r2 string, refs array<string>"
     ).repartition(partitions)
-    for references in (["r0", "r1", "r2"], "refs"):
-        grouped = {r["cid"]: r for r in tspark.corpus_bleu(df, references=references, by="cid",
-                                                           **options).collect()}
-        for cid, (hyps, refs) in enumerate(corpora):
-            metric = truebleu.BLEU(force=True, **options)
-            expected = metric.corpus_score(hyps, refs)
-            assert grouped[cid]["score"] == expected.score
-            assert grouped[cid]["signature"] == str(metric.get_signature())
+    grouped = {r["cid"]: r for r in tspark.corpus_bleu(df, references=references, by="cid",
+                                                       **options).collect()}
+    for cid, (hyps, refs) in enumerate(corpora):
+        metric = truebleu.BLEU(force=True, **options)
+        expected = metric.corpus_score(hyps, refs)
+        assert grouped[cid]["score"] == expected.score
+        assert grouped[cid]["signature"] == str(metric.get_signature())
     sentence = {(r["cid"], r["i"]): r["bleu"]
-                for r in tspark.sentence_bleu(df, references="refs").collect()}
+                for r in tspark.sentence_bleu(df, references=references).collect()}
     for cid, (hyps, refs) in enumerate(corpora):
         per_hyp = [[r[i] for r in refs if r[i] is not None] for i in range(len(hyps))]
         expected = truebleu.sentence_bleu(hyps, per_hyp)

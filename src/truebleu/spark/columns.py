@@ -9,7 +9,7 @@ streams; a row needs at least one reference and a non-null hypothesis.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence, Union
+from typing import Sequence, Union
 
 References = Union[str, Sequence[str]]
 
@@ -66,12 +66,16 @@ def text_columns(schema, hypothesis: str, references: References) -> TextColumns
     return TextColumns(hypothesis, names, array=False)
 
 
-def batch_texts(columns: TextColumns, hyp_array, ref_arrays) -> tuple[list[str], list[list[Optional[str]]], list[int]]:
+def batch_texts(columns: TextColumns, hyp_array, ref_arrays):
     """Hypotheses, reference streams and references per row of one Arrow batch (executor side).
 
+    The counts are a NumPy array, computed from Arrow's validity bitmaps
+    (no Python loop over the rows unless references are in an array column).
     Raises ValueError naming the column for a null hypothesis or a row
     without any reference.
     """
+    import numpy as np
+
     hyps = hyp_array.to_pylist()
     if hyp_array.null_count:
         row = hyps.index(None)
@@ -82,12 +86,15 @@ def batch_texts(columns: TextColumns, hyp_array, ref_arrays) -> tuple[list[str],
                    for refs in ref_arrays[0].to_pylist()]
         width = max(map(len, per_row), default=1) or 1
         streams = [[refs[k] if k < len(refs) else None for refs in per_row] for k in range(width)]
-        counts = [len(refs) for refs in per_row]
+        counts = np.fromiter(map(len, per_row), dtype=np.int64, count=len(per_row))
     else:
         streams = [array.to_pylist() for array in ref_arrays]
-        counts = [sum(ref is not None for ref in refs) for refs in zip(*streams)]
-    if 0 in counts:
-        row = counts.index(0)
+        counts = np.full(len(hyps), len(ref_arrays), dtype=np.int64)
+        for array in ref_arrays:
+            if array.null_count:
+                counts -= np.asarray(array.is_null().to_numpy(zero_copy_only=False), dtype=np.int64)
+    if len(counts) and counts.min() == 0:
+        row = int(np.argmin(counts))
         raise ValueError(f"a row has no reference: every reference in "
                          f"{', '.join(map(repr, columns.references))} is null or empty "
                          f"(hypothesis {hyps[row]!r})")

@@ -17,7 +17,6 @@ from functools import lru_cache
 from typing import Iterator, Optional, Sequence
 
 from ..bleu import BLEU
-from ..stats import row_width
 from .columns import TextColumns, batch_texts
 
 
@@ -69,7 +68,8 @@ def sentence_score_array(settings: dict, columns: TextColumns, hyp_array, *ref_a
     from ..batch import sentence_scores
 
     hyps, streams, _ = batch_texts(columns, hyp_array, ref_arrays)
-    per_row = [list(refs) for refs in zip(*streams)]
+    # one reference column: its strings are the references (a str counts as one)
+    per_row = streams[0] if len(streams) == 1 else [list(refs) for refs in zip(*streams)]
     return pa.array(sentence_scores(hyps, per_row, **{"threads": 1, **settings}), pa.float64())
 
 
@@ -96,13 +96,13 @@ def partial_sums(key: tuple, columns: TextColumns, by: Sequence[str],
         if not by:
             sums = matrix.sum(axis=0)
             totals = sums if totals is None else totals + sums
-            low = min(counts) if low is None else min(low, min(counts))
-            high = max(counts) if high is None else max(high, max(counts))
+            low = counts.min() if low is None else min(low, counts.min())
+            high = counts.max() if high is None else max(high, counts.max())
             continue
         table = pa.table({**{name: batch.column(name) for name in by},
                           **{name: matrix[:, j] for j, name in enumerate(names)},
-                          "nrefs_min": pa.array(counts, pa.int32()),
-                          "nrefs_max": pa.array(counts, pa.int32())})
+                          "nrefs_min": pa.array(counts.astype(np.int32)),
+                          "nrefs_max": pa.array(counts.astype(np.int32))})
         grouped = table.group_by(list(by), use_threads=False).aggregate(
             [(name, "sum") for name in names] + [("nrefs_min", "min"), ("nrefs_max", "max")])
         grouped = grouped.select([*by, *(f"{name}_sum" for name in names),
@@ -111,9 +111,6 @@ def partial_sums(key: tuple, columns: TextColumns, by: Sequence[str],
     if not by and totals is not None:
         yield pa.record_batch({**{name: pa.array([int(totals[j])], pa.int64())
                                   for j, name in enumerate(names)},
-                               "nrefs_min": pa.array([low], pa.int32()),
-                               "nrefs_max": pa.array([high], pa.int32())})
+                               "nrefs_min": pa.array([int(low)], pa.int32()),
+                               "nrefs_max": pa.array([int(high)], pa.int32())})
 
-
-def width_of(options: dict) -> int:
-    return row_width(options.get("max_ngram_order", 4))

@@ -24,9 +24,14 @@ SENTENCE_SETTINGS = ("smooth_method", "smooth_value", "lowercase", "tokenize",
 
 
 def _arrow_udf(function, return_type: str):
+    """A scalar Arrow UDF: ``function`` gets whole Arrow arrays (one batch), returns one."""
+    import warnings
+
     from pyspark.sql.functions import ArrowUDFType, arrow_udf
 
-    return arrow_udf(function, return_type, ArrowUDFType.SCALAR)
+    with warnings.catch_warnings():  # PySpark prefers type hints; a partial has none
+        warnings.filterwarnings("ignore", "It is preferred to specify type hints", UserWarning)
+        return arrow_udf(function, return_type, ArrowUDFType.SCALAR)
 
 
 def _driver_metric(options: dict, num_refs: Optional[int]) -> BLEU:
