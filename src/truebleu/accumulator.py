@@ -91,8 +91,9 @@ class Accumulator:
         stats = self.metric.corpus_statistics(hypotheses, references)
         self.sums = [a + b for a, b in zip(self.sums, stats.sum())]
         self.segments += len(stats)
-        if len(stats):
-            self.num_refs = _merge_reference_counts(self.num_refs, self.metric.num_refs)
+        if len(stats):  # metrics without references per segment (num_refs) keep None
+            self.num_refs = _merge_reference_counts(self.num_refs,
+                                                    getattr(self.metric, "num_refs", None))
         if self.rows is not None:
             self.rows.extend(stats)
         return self
@@ -126,10 +127,11 @@ class Accumulator:
 
     def signature(self):
         """The metric's signature (``nrefs`` as seen by the updates: ``var`` when it varied)."""
-        if self.num_refs is None:
-            raise ValueError("nothing accumulated yet: the number of references is unknown")
         metric = copy.copy(self.metric)
-        metric.num_refs = self.num_refs
+        if hasattr(metric, "num_refs"):
+            if self.num_refs is None:
+                raise ValueError("nothing accumulated yet: the number of references is unknown")
+            metric.num_refs = self.num_refs
         return metric.get_signature()
 
     def statistics(self) -> RowTable:
