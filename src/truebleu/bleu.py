@@ -9,6 +9,7 @@ keyword-only: ``spm_model``, ``backend``, ``threads``.
 
 from __future__ import annotations
 
+import copy
 import logging
 import numbers
 from collections.abc import Sequence
@@ -195,6 +196,18 @@ class BLEU:
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
         return self.corpus_score([hypothesis], [[ref] for ref in references])
+
+    def accumulator(self, keep_segments: bool = False):
+        """A mergeable, picklable :class:`~truebleu.accumulator.Accumulator` of this configuration.
+
+        Its ``update`` takes references with every batch; references given to
+        the constructor are not carried over (they would make it large).
+        """
+        from .accumulator import Accumulator
+
+        metric = copy.copy(self)
+        metric._ref_cache = None
+        return Accumulator(metric, keep_segments=keep_segments)
 
     # -- signature ----------------------------------------------------------
 
