@@ -17,14 +17,18 @@ _LAZY = {
     "BLEU": "bleu",
     "BLEUScore": "score",
     "Statistics": "stats",
+    "TER": "metrics.ter",
+    "TERScore": "metrics.ter",
     "active_backend": "backends",
     "compute_bleu": "score",
     "corpus_bleu": "compat",
+    "corpus_ter": "compat",
     "mbr_select": "batch",
     "pairwise_matrix": "batch",
     "sentence_scores": "batch",
     "raw_corpus_bleu": "compat",
     "sentence_bleu": "compat",
+    "sentence_ter": "compat",
 }
 
 __all__ = ["__version__", *_LAZY]
@@ -49,6 +53,7 @@ if TYPE_CHECKING:
     from .backends import active_backend
     from .bleu import BLEU
     from .batch import mbr_select, pairwise_matrix, sentence_scores
-    from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
+    from .compat import corpus_bleu, corpus_ter, raw_corpus_bleu, sentence_bleu, sentence_ter
+    from .metrics.ter import TER, TERScore
     from .score import BLEUScore, compute_bleu
     from .stats import Statistics

@@ -12,6 +12,14 @@ Two backends implement the same two calls:
 ``statistics(hypotheses, prepared, tokenizer, lowercase, max_order, threads=None)``
     One statistics row per hypothesis, in input order.
 
+TER (:mod:`truebleu.metrics.ter`) has two calls of its own:
+
+``prepare_ter_references(segments, tokenizer)``
+    ``segments[i]`` as above, tokenized once with a
+    :class:`~truebleu.tokenizers.tok_ter.TercomTokenizer`.
+``ter_statistics(hypotheses, prepared, tokenizer, threads=None)``
+    A float64 :class:`~truebleu.stats.RowTable` of ``[edits, reference length]`` rows.
+
 ``python`` is the readable specification (:mod:`truebleu._reference`);
 ``native`` is the compiled core, used by default when it is importable.
 ``TRUEBLEU_BACKEND=python|native`` forces one.
@@ -23,9 +31,9 @@ import os
 from array import array
 from typing import Protocol, Sequence
 
-from . import _reference
+from . import _reference, _reference_ter
 from .references import check_strings, reference_segments
-from .stats import Statistics
+from .stats import RowTable, Statistics
 from .tokenizers import Tokenizer
 
 
@@ -48,6 +56,22 @@ class Backend(Protocol):
 
     def statistics(self, hypotheses: Sequence[str], prepared: object, tokenizer: Tokenizer,
                    lowercase: bool, max_order: int, threads: int | None = None) -> Statistics: ...
+
+    def prepare_ter_references(self, segments: Sequence[Sequence[str]],
+                               tokenizer: Tokenizer) -> object: ...
+
+    def ter_statistics(self, hypotheses: Sequence[str], prepared: object, tokenizer: Tokenizer,
+                       threads: int | None = None) -> RowTable: ...
+
+
+def ter_tokens(line: str, tokenizer: Tokenizer) -> list[str]:
+    """sacreBLEU's TER preprocessing: strip trailing whitespace, tokenize, split."""
+    return tokenizer(line.rstrip()).split()
+
+
+def check_ter_lengths(hypotheses: Sequence, prepared: Sequence) -> None:
+    if len(hypotheses) != len(prepared):
+        raise ValueError(f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
 
 
 class PythonBackend:
@@ -77,6 +101,17 @@ class PythonBackend:
             data.extend(_reference.segment_row(
                 segment_tokens(hyp, tokenizer, lowercase), refs, max_order))
         return Statistics(max_order, data)
+
+    def prepare_ter_references(self, segments, tokenizer):
+        return [[ter_tokens(ref, tokenizer) for ref in refs] for refs in segments]
+
+    def ter_statistics(self, hypotheses, prepared, tokenizer, threads=None):
+        check_ter_lengths(hypotheses, prepared)
+        check_strings(hypotheses, "hypotheses")
+        data = array("d")
+        for hyp, refs in zip(hypotheses, prepared):
+            data.extend(_reference_ter.segment_row(ter_tokens(hyp, tokenizer), refs))
+        return RowTable(2, data)
 
 
 _BACKENDS: dict[str, Backend] = {}

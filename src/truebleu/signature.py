@@ -34,18 +34,24 @@ ABBREVIATIONS = {
 
 
 class Signature:
-    """An ordered set of ``key:value`` settings; ``None`` values are left out."""
+    """An ordered set of ``key:value`` settings; ``None`` values are left out.
+
+    A metric with other settings subclasses it with its own ``ABBREVIATIONS``
+    (its keys in printing order, "version" last).
+    """
+
+    ABBREVIATIONS = ABBREVIATIONS
 
     def __init__(self, **info) -> None:
-        unknown = set(info) - set(ABBREVIATIONS)
+        unknown = set(info) - set(self.ABBREVIATIONS)
         if unknown:
             raise ValueError(f"unknown signature keys: {sorted(unknown)}")
-        self.info = {key: info.get(key) for key in ABBREVIATIONS}
+        self.info = {key: info.get(key) for key in self.ABBREVIATIONS}
         if self.info["version"] is None:
             self.info["version"] = VERSION
 
     def update(self, key: str, value) -> None:
-        if key not in ABBREVIATIONS:
+        if key not in self.ABBREVIATIONS:
             raise ValueError(f"unknown signature key {key!r}")
         self.info[key] = value
 
@@ -56,7 +62,7 @@ class Signature:
                 continue
             if isinstance(value, bool):
                 value = "yes" if value else "no"
-            parts.append(f"{ABBREVIATIONS[key] if short else key}:{value}")
+            parts.append(f"{self.ABBREVIATIONS[key] if short else key}:{value}")
         return "|".join(parts)
 
     def __str__(self) -> str:

@@ -1,0 +1,1 @@
+"""Metric classes and score functions (TER here; see DESIGN.md "Layout")."""
