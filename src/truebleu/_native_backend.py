@@ -178,7 +178,9 @@ class NativeBackend:
 
     def prepare_ter_references(self, segments, tokenizer):
         """The tokenized references as strings (the core splits them on spaces)."""
-        return [[tokenizer(ref.rstrip()) for ref in refs] for refs in segments]
+        from .backends import ter_reference
+
+        return [[ter_reference(ref, tokenizer) for ref in refs] for refs in segments]
 
     def ter_statistics(self, hypotheses, prepared, tokenizer, threads=None):
         threads = check_threads(threads)

@@ -69,6 +69,17 @@ def ter_tokens(line: str, tokenizer: Tokenizer) -> list[str]:
     return tokenizer(line.rstrip()).split()
 
 
+def ter_reference(line: str, tokenizer: Tokenizer) -> str:
+    """A reference as sacreBLEU's TER sees it: tokenized *twice*.
+
+    sacreBLEU's ``Metric._cache_references`` preprocesses each reference and
+    ``TER._extract_reference_info`` preprocesses the result again. With
+    ``normalized`` the second pass changes tokens (``it's`` -> ``it 's``,
+    ``3.5`` -> ``3 . 5`` ...); hypotheses are tokenized once.
+    """
+    return tokenizer(tokenizer(line.rstrip()).rstrip())
+
+
 def check_ter_lengths(hypotheses: Sequence, prepared: Sequence) -> None:
     if len(hypotheses) != len(prepared):
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
@@ -103,7 +114,7 @@ class PythonBackend:
         return Statistics(max_order, data)
 
     def prepare_ter_references(self, segments, tokenizer):
-        return [[ter_tokens(ref, tokenizer) for ref in refs] for refs in segments]
+        return [[ter_reference(ref, tokenizer).split() for ref in refs] for refs in segments]
 
     def ter_statistics(self, hypotheses, prepared, tokenizer, threads=None):
         check_ter_lengths(hypotheses, prepared)
