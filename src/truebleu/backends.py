@@ -15,8 +15,9 @@ Two backends implement the same two calls:
 TER (:mod:`truebleu.metrics.ter`) has two calls of its own:
 
 ``prepare_ter_references(segments, tokenizer)``
-    ``segments[i]`` as above, tokenized once with a
-    :class:`~truebleu.tokenizers.tok_ter.TercomTokenizer`.
+    ``segments[i]`` as above, tokenized with a
+    :class:`~truebleu.tokenizers.tok_ter.TercomTokenizer` as sacreBLEU's TER
+    does (twice: see :func:`ter_reference`).
 ``ter_statistics(hypotheses, prepared, tokenizer, threads=None)``
     A float64 :class:`~truebleu.stats.RowTable` of ``[edits, reference length]`` rows.
 
@@ -74,8 +75,9 @@ def ter_reference(line: str, tokenizer: Tokenizer) -> str:
 
     sacreBLEU's ``Metric._cache_references`` preprocesses each reference and
     ``TER._extract_reference_info`` preprocesses the result again. With
-    ``normalized`` the second pass changes tokens (``it's`` -> ``it 's``,
-    ``3.5`` -> ``3 . 5`` ...); hypotheses are tokenized once.
+    ``normalized`` the second pass can change tokens (``it's,`` becomes
+    ``it's ,`` in the first pass, ``it 's ,`` in the second); hypotheses are
+    tokenized once.
     """
     return tokenizer(tokenizer(line.rstrip()).rstrip())
 
