@@ -17,6 +17,10 @@ after loading the text, before scoring. Tools:
 Times are medians over ``--repeat`` runs (sacreBLEU: one run) and include
 everything a user call does. Scores must be equal to the last bit. Prints a
 markdown table. Not a test: nothing fails because a machine is slow.
+
+``--cpu PAIR,PAIR``: on a machine too busy for wall-clock times, compare the
+CPU time (``time.process_time``) of sacreBLEU and of truebleu on one thread,
+one system per listed pair (e.g. ``cs-en,ja-en``), in this process.
 """
 
 from __future__ import annotations
@@ -101,6 +105,27 @@ def measure(tool: str, args) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
+def cpu_times(args) -> None:
+    import sacrebleu
+
+    import truebleu
+
+    print("| system | segments | sacreBLEU CPU s | truebleu CPU s (1 thread) | ratio | identical |")
+    print("|---|---|---|---|---|---|")
+    for name, hyp, ref in systems(args.data, 1):
+        if not any(f".{pair}." in name for pair in args.cpu.split(",")):
+            continue
+        start = time.process_time()
+        theirs = sacrebleu.corpus_ter(hyp, [ref])
+        sacre = time.process_time() - start
+        start = time.process_time()
+        ours = truebleu.corpus_ter(hyp, [ref], threads=1)
+        mine = time.process_time() - start
+        same = "yes" if ours.score == theirs.score else "NO"
+        print(f"| {name} | {len(hyp)} | {sacre:.2f} | {mine:.3f} | {sacre / mine:.0f}x | {same} |",
+              flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -108,7 +133,11 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--child", default=None)
+    parser.add_argument("--cpu", default=None, help="pairs for the CPU-time comparison")
     args = parser.parse_args()
+    if args.cpu:
+        cpu_times(args)
+        return
     if args.child:
         child(args.child, args.data, args.systems, args.repeat, args.threads)
         return
