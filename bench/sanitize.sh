@@ -2,7 +2,7 @@
 # Build the compiled core with AddressSanitizer + UndefinedBehaviorSanitizer in a
 # scratch copy of the repository and run the native tests (and a short fuzz) on it.
 #
-#   bench/sanitize.sh [python] [fuzz-inputs]
+#   bench/sanitize.sh [python] [fuzz-inputs] [ter-fuzz-segments]
 #
 # The sanitizer runtime must be loaded before Python starts (LD_PRELOAD); leak
 # detection is off because the interpreter itself does not free everything at
@@ -10,6 +10,7 @@
 set -euo pipefail
 PY=${1:-python}
 FUZZ_N=${2:-50000}
+TER_FUZZ_N=${3:-1000}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 WORK=$(mktemp -d /tmp/truebleu-sanitize.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
@@ -41,4 +42,7 @@ trap 'report; rm -rf "$WORK"' EXIT
     tests/test_chrf_oracle.py tests/test_chrf_batch.py
 "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
 "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
+# TER's core (ter.c, ter_module.c): the native half of its tests, and its fuzz
+"$PY" -m pytest -q -p no:cacheprovider tests/test_ter.py tests/test_ter_wmt21.py -k "native or surrogates"
+"$PY" bench/fuzz_ter.py -n "$TER_FUZZ_N" --seed 7
 echo "sanitizer run: OK"

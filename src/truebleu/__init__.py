@@ -22,6 +22,8 @@ _LAZY = {
     "TER": "metrics.ter",
     "TERScore": "metrics.ter",
     "Statistics": "stats",
+    "TER": "metrics.ter",
+    "TERScore": "metrics.ter",
     "active_backend": "backends",
     "compute_bleu": "score",
     "corpus_bleu": "compat",
@@ -80,7 +82,8 @@ if TYPE_CHECKING:
     from .compat_chrf import corpus_chrf, sentence_chrf
     from .metrics.chrf import CHRF, CHRFScore
     from .batch import mbr_select, pairwise_matrix, sentence_scores
-    from .compat import corpus_bleu, raw_corpus_bleu, sentence_bleu
+    from .compat import corpus_bleu, corpus_ter, raw_corpus_bleu, sentence_bleu, sentence_ter
+    from .metrics.ter import TER, TERScore
     from .score import BLEUScore, compute_bleu
     from .stats import Statistics
     from .dataset import DATASETS

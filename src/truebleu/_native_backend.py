@@ -186,6 +186,29 @@ class NativeBackend:
             core.statistics(hypotheses, prepared.core, mode, lowercase, max_order, threads, data)
         return Statistics(max_order, data)
 
+    # -- TER: tokenized in Python (tercom's rules are regular expressions and
+    # the edit distance dominates), edit distances and shifts in the core.
+
+    def prepare_ter_references(self, segments, tokenizer):
+        """The tokenized references as strings (the core splits them on spaces)."""
+        from .backends import ter_reference
+
+        return [[ter_reference(ref, tokenizer) for ref in refs] for refs in segments]
+
+    def ter_statistics(self, hypotheses, prepared, tokenizer, threads=None):
+        threads = check_threads(threads)
+        if len(hypotheses) != len(prepared):
+            raise ValueError(
+                f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
+        tokenized = []
+        for i, hyp in enumerate(hypotheses):
+            if not isinstance(hyp, str):
+                raise TypeError(f"hypotheses[{i}] must be a string, got {type(hyp).__name__}")
+            tokenized.append(tokenizer(hyp.rstrip()))
+        data = array("d", bytes(16 * len(hypotheses)))
+        core.ter_statistics(tokenized, prepared, threads, data)
+        return RowTable(2, data)
+
     # -- chrF ---------------------------------------------------------------
     # The core reads the (lowercased) strings directly; a prepared reference
     # set is the per-segment lists of those strings.

@@ -24,6 +24,15 @@ configuration is a :class:`~truebleu._reference_chrf.ChrfConfig`:
     A :class:`~truebleu.stats.RowTable` of ``3 * (char_order + word_order)``
     counts per hypothesis.
 
+TER (:mod:`truebleu.metrics.ter`) has two calls of its own:
+
+``prepare_ter_references(segments, tokenizer)``
+    ``segments[i]`` as above, tokenized with a
+    :class:`~truebleu.tokenizers.tok_ter.TercomTokenizer` as sacreBLEU's TER
+    does (twice: see :func:`ter_reference`).
+``ter_statistics(hypotheses, prepared, tokenizer, threads=None)``
+    A float64 :class:`~truebleu.stats.RowTable` of ``[edits, reference length]`` rows.
+
 ``python`` is the readable specification (:mod:`truebleu._reference`);
 ``native`` is the compiled core, used by default when it is importable.
 ``TRUEBLEU_BACKEND=python|native`` forces one.
@@ -35,7 +44,7 @@ import os
 from array import array
 from typing import Protocol, Sequence
 
-from . import _reference, _reference_chrf
+from . import _reference, _reference_chrf, _reference_ter
 from ._reference_chrf import ChrfConfig
 from .references import check_strings, reference_segments
 from .stats import RowTable, Statistics
@@ -70,6 +79,34 @@ class Backend(Protocol):
 
     def chrf_statistics(self, hypotheses: Sequence[str], prepared: object, config: ChrfConfig,
                         threads: int | None = None) -> RowTable: ...
+
+    def prepare_ter_references(self, segments: Sequence[Sequence[str]],
+                               tokenizer: Tokenizer) -> object: ...
+
+    def ter_statistics(self, hypotheses: Sequence[str], prepared: object, tokenizer: Tokenizer,
+                       threads: int | None = None) -> RowTable: ...
+
+
+def ter_tokens(line: str, tokenizer: Tokenizer) -> list[str]:
+    """sacreBLEU's TER preprocessing: strip trailing whitespace, tokenize, split."""
+    return tokenizer(line.rstrip()).split()
+
+
+def ter_reference(line: str, tokenizer: Tokenizer) -> str:
+    """A reference as sacreBLEU's TER sees it: tokenized *twice*.
+
+    sacreBLEU's ``Metric._cache_references`` preprocesses each reference and
+    ``TER._extract_reference_info`` preprocesses the result again. With
+    ``normalized`` the second pass can change tokens (``it's,`` becomes
+    ``it's ,`` in the first pass, ``it 's ,`` in the second); hypotheses are
+    tokenized once.
+    """
+    return tokenizer(tokenizer(line.rstrip()).rstrip())
+
+
+def check_ter_lengths(hypotheses: Sequence, prepared: Sequence) -> None:
+    if len(hypotheses) != len(prepared):
+        raise ValueError(f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
 
 
 class PythonBackend:
@@ -118,6 +155,17 @@ class PythonBackend:
         for row in _reference_chrf.statistics_rows(hypotheses, prepared, config):
             table.data.extend(row)
         return table
+
+    def prepare_ter_references(self, segments, tokenizer):
+        return [[ter_reference(ref, tokenizer).split() for ref in refs] for refs in segments]
+
+    def ter_statistics(self, hypotheses, prepared, tokenizer, threads=None):
+        check_ter_lengths(hypotheses, prepared)
+        check_strings(hypotheses, "hypotheses")
+        data = array("d")
+        for hyp, refs in zip(hypotheses, prepared):
+            data.extend(_reference_ter.segment_row(ter_tokens(hyp, tokenizer), refs))
+        return RowTable(2, data)
 
 
 _BACKENDS: dict[str, Backend] = {}

@@ -1,6 +1,7 @@
 """sacreBLEU's function API: change the import, keep the call.
 
-``corpus_bleu``, ``sentence_bleu`` and ``raw_corpus_bleu`` take sacreBLEU's
+``corpus_bleu``, ``sentence_bleu``, ``raw_corpus_bleu``, ``corpus_ter`` and
+``sentence_ter`` take sacreBLEU's
 arguments with sacreBLEU's defaults (note that they differ: ``sentence_bleu``
 uses the effective order by default, ``corpus_bleu`` does not).
 """
@@ -12,6 +13,10 @@ from typing import Optional
 
 from .bleu import BLEU
 from .score import SMOOTH_DEFAULTS, BLEUScore
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .metrics.ter import TERScore
 
 _SACREBLEU_DEFAULTS = {"smooth_method": "exp", "smooth_value": None, "force": False,
                        "lowercase": False, "tokenize": "13a"}
@@ -126,4 +131,33 @@ def sentence_bleu(hypothesis: str, references: Sequence[str],
     metric = BLEU(lowercase=lowercase, tokenize=tokenize, force=False,
                   smooth_method=smooth_method, smooth_value=smooth_value,
                   effective_order=use_effective_order, **options)
+    return metric.sentence_score(hypothesis, references)
+
+
+def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+               normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
+               case_sensitive: bool = False, **options) -> "TERScore":
+    """Corpus TER, as sacreBLEU's ``corpus_ter``; ``options``: ``backend``, ``threads``."""
+    from .metrics.ter import TER
+
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                 case_sensitive=case_sensitive, **options)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_ter(hypothesis: str, references: Sequence[str], normalized: bool = False,
+                 no_punct: bool = False, asian_support: bool = False,
+                 case_sensitive: bool = False, **options) -> "TERScore":
+    """TER of one hypothesis against its references, as sacreBLEU's ``sentence_ter``.
+
+    Batched: given a list of hypotheses and, for each, its list of references
+    (or one reference string), returns one float per pair, each identical to
+    the ``score`` of the single call.
+    """
+    from .metrics.ter import TER
+
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                 case_sensitive=case_sensitive, **options)
+    if not isinstance(hypothesis, str) and isinstance(hypothesis, Sequence):
+        return metric.sentence_scores(hypothesis, references)
     return metric.sentence_score(hypothesis, references)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tb_core.h"
+#include "ter.h"
 
 /* ------------------------------------------------------------------ */
 /* Prepared: tokenized segments, reusable (reference caching)          */
@@ -1174,6 +1175,7 @@ static PyMethodDef core_methods[] = {
      "sacreBLEU's compute_bleu per statistics row (smooth: 0 none, 1 floor, 2 add-k, 3 exp)."},
     {"tokenize", core_tokenize, METH_VARARGS,
      "tokenize(line, mode, lowercase) -> list of tokens (as segment_tokens)"},
+    {"ter_statistics", tb_ter_statistics, METH_VARARGS, TB_TER_STATISTICS_DOC},
     {"class_table", core_class_table, METH_NOARGS,
      "class_table() -> bytes of 0x110000 character classes (1 P, 2 S, 4 N, 8 zh)"},
     {NULL, NULL, 0, NULL},

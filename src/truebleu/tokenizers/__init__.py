@@ -27,6 +27,11 @@ _REGISTRY: dict[str, tuple[str, str, tuple]] = {
     "spBLEU-1K": ("tok_spm", "TokenizerSPM", ("spBLEU-1K",)),
 }
 
+# Tokenizers of other metrics: found by get_tokenizer, not offered to BLEU's -tok.
+_OTHER_METRICS: dict[str, tuple[str, str, tuple]] = {
+    "tercom": ("tok_ter", "TercomTokenizer", ()),  # TER's (default options)
+}
+
 TOKENIZERS = tuple(_REGISTRY)
 DEFAULT_TOKENIZER = "13a"
 SPM_TOKENIZERS = ("spm", "flores101", "flores200", "spBLEU-1K")
@@ -41,6 +46,9 @@ def default_tokenizer(trg_lang: str | None) -> str:
 
 def get_tokenizer(name: str, spm_model=None) -> Tokenizer:
     """A tokenizer instance by registry name."""
+    if isinstance(name, str) and name in _OTHER_METRICS:
+        module_name, class_name, args = _OTHER_METRICS[name]
+        return getattr(import_module(f".{module_name}", __name__), class_name)(*args)
     if not isinstance(name, str) or name not in _REGISTRY:
         raise ValueError(f"unknown tokenizer {name!r}; choose one of: {', '.join(TOKENIZERS)}")
     module_name, class_name, args = _REGISTRY[name]

@@ -1,0 +1,342 @@
+/* TER on token ids: the beam edit distance and the greedy shift search of
+ * truebleu/_reference_ter.py, decision for decision (read that file first:
+ * the names here follow it).
+ *
+ * Memory: row i of the matrix only holds its beam (lo[i] <= j < hi[i]); a
+ * read outside the beam gives TB_TER_INFINITY, as the specification's
+ * "infinite" cells. The rows of the current hypothesis (with their steps,
+ * for the trace) are kept; a shifted candidate reuses those of the prefix it
+ * shares with it and computes the rest in two rolling rows.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb_core.h"
+#include "ter.h"
+
+#define BEAM_WIDTH 25
+#define MAX_SHIFT_SIZE 10
+#define MAX_SHIFT_DIST 50
+#define MAX_SHIFT_CANDIDATES 1000
+
+enum { MATCH = 1, SUBSTITUTE = 2, HYP_ONLY = 3, REF_ONLY = 4, UNDEFINED = 0 };
+
+struct tb_ter_work {
+    int64_t *lo, *hi;       size_t cap_lo, cap_hi;  /* beam of each row */
+    size_t *offset;         size_t cap_offset;   /* where row i starts in cost/step */
+    int64_t *cost;          size_t cap_cost;     /* rows of the current hypothesis */
+    unsigned char *step;    size_t cap_step;
+    int64_t *roll;          size_t cap_roll;     /* two rolling rows for candidates */
+    uint32_t *words, *cand; size_t cap_words, cap_cand;
+    unsigned char *steps;   size_t cap_steps;    /* the trace */
+    int64_t *align;         size_t cap_align;
+    int32_t *hyp_err_sum, *ref_err_sum; size_t cap_hes, cap_res;  /* prefix sums */
+};
+
+tb_ter_work *tb_ter_work_new(void)
+{
+    return calloc(1, sizeof(tb_ter_work));
+}
+
+void tb_ter_work_free(tb_ter_work *w)
+{
+    if (!w)
+        return;
+    free(w->lo); free(w->hi); free(w->offset); free(w->cost); free(w->step);
+    free(w->roll); free(w->words); free(w->cand); free(w->steps); free(w->align);
+    free(w->hyp_err_sum); free(w->ref_err_sum);
+    free(w);
+}
+
+/* The beam of every row for hypotheses of n_h words against n_r reference words. */
+static int set_bounds(tb_ter_work *w, size_t n_h, size_t n_r)
+{
+    if (GROW(w->lo, w->cap_lo, n_h + 1) < 0 || GROW(w->hi, w->cap_hi, n_h + 1) < 0 ||
+        GROW(w->offset, w->cap_offset, n_h + 2) < 0)
+        return -1;
+    double ratio = n_h ? (double)n_r / (double)n_h : 1.0;
+    int64_t beam = BEAM_WIDTH < ratio / 2 ? (int64_t)ceil(ratio / 2 + BEAM_WIDTH) : BEAM_WIDTH;
+    w->lo[0] = 0;
+    w->hi[0] = (int64_t)n_r + 1;
+    w->offset[0] = 0;
+    w->offset[1] = n_r + 1;
+    for (size_t i = 1; i <= n_h; i++) {
+        int64_t diagonal = (int64_t)floor((double)i * ratio);
+        int64_t lo = diagonal - beam, hi = diagonal + beam;
+        w->lo[i] = lo < 0 ? 0 : lo;
+        w->hi[i] = (i == n_h || hi > (int64_t)n_r + 1) ? (int64_t)n_r + 1 : hi;
+        w->offset[i + 1] = w->offset[i] + (size_t)(w->hi[i] - w->lo[i]);
+    }
+    if (GROW(w->cost, w->cap_cost, w->offset[n_h + 1]) < 0 ||
+        GROW(w->step, w->cap_step, w->offset[n_h + 1]) < 0 ||
+        GROW(w->roll, w->cap_roll, 2 * (n_r + 1)) < 0)
+        return -1;
+    return 0;
+}
+
+/* Cell j of a row holding cells lo <= j < hi (stored from index 0). */
+static inline int64_t cell(const int64_t *row, int64_t lo, int64_t hi, int64_t j)
+{
+    return (j >= lo && j < hi) ? row[j - lo] : TB_TER_INFINITY;
+}
+
+/* Row i from row i-1 (`above`, cells alo..ahi): the specification's _row. */
+static void compute_row(uint32_t word, const uint32_t *ref,
+                        const int64_t *above, int64_t alo, int64_t ahi,
+                        int64_t *cur, unsigned char *step, int64_t lo, int64_t hi)
+{
+    for (int64_t j = lo; j < hi; j++) {
+        int64_t k = j - lo;
+        if (j == 0) {
+            cur[k] = cell(above, alo, ahi, 0) + 1;
+            if (step)
+                step[k] = HYP_ONLY;
+            continue;
+        }
+        int64_t best = TB_TER_INFINITY;
+        unsigned char how = UNDEFINED;
+        int same = word == ref[j - 1];
+        int64_t option = cell(above, alo, ahi, j - 1) + (same ? 0 : 1);
+        if (option < best) {
+            best = option;
+            how = same ? MATCH : SUBSTITUTE;
+        }
+        option = cell(above, alo, ahi, j) + 1;
+        if (option < best) {
+            best = option;
+            how = HYP_ONLY;
+        }
+        option = (j - 1 >= lo ? cur[k - 1] : TB_TER_INFINITY) + 1;
+        if (option < best) {
+            best = option;
+            how = REF_ONLY;
+        }
+        cur[k] = best;
+        if (step)
+            step[k] = how;
+    }
+}
+
+/* Rows from..n_h of `words` into the kept matrix (rows before `from` are valid). */
+static void kept_rows(tb_ter_work *w, const uint32_t *words, size_t n_h, const uint32_t *ref,
+                      size_t from)
+{
+    if (from == 0) {
+        for (size_t j = 0; j < (size_t)w->hi[0]; j++) {
+            w->cost[j] = (int64_t)j;
+            w->step[j] = REF_ONLY;
+        }
+        from = 1;
+    }
+    for (size_t i = from; i <= n_h; i++)
+        compute_row(words[i - 1], ref, w->cost + w->offset[i - 1], w->lo[i - 1], w->hi[i - 1],
+                    w->cost + w->offset[i], w->step + w->offset[i], w->lo[i], w->hi[i]);
+}
+
+static inline int64_t last_cell(const tb_ter_work *w, size_t n_h, size_t n_r)
+{
+    return w->cost[w->offset[n_h] + (n_r - (size_t)w->lo[n_h])];
+}
+
+/* The distance of `cand`, whose first `prefix` words are those of the kept rows. */
+static int64_t candidate_cost(tb_ter_work *w, const uint32_t *cand, size_t n_h,
+                              const uint32_t *ref, size_t n_r, size_t prefix)
+{
+    if (prefix >= n_h)
+        return last_cell(w, n_h, n_r);
+    const int64_t *above = w->cost + w->offset[prefix];
+    int64_t *rows[2] = {w->roll, w->roll + (n_r + 1)};
+    int64_t *cur = NULL;
+    for (size_t i = prefix + 1; i <= n_h; i++) {
+        cur = rows[i & 1];
+        compute_row(cand[i - 1], ref, above, w->lo[i - 1], w->hi[i - 1], cur, NULL,
+                    w->lo[i], w->hi[i]);
+        above = cur;
+    }
+    return cur[n_r - (size_t)w->lo[n_h]];
+}
+
+/* The trace of the kept rows, then the alignment and the error prefix sums
+ * (the specification's trace + alignment). -2 if the path leaves the beam. */
+static int align_kept(tb_ter_work *w, size_t n_h, size_t n_r)
+{
+    if (GROW(w->steps, w->cap_steps, n_h + n_r) < 0 || GROW(w->align, w->cap_align, n_r) < 0 ||
+        GROW(w->hyp_err_sum, w->cap_hes, n_h + 1) < 0 ||
+        GROW(w->ref_err_sum, w->cap_res, n_r + 1) < 0)
+        return -1;
+    size_t n = 0;
+    int64_t i = (int64_t)n_h, j = (int64_t)n_r;
+    while (i > 0 || j > 0) {
+        unsigned char how = (j >= w->lo[i] && j < w->hi[i])
+                                ? w->step[w->offset[i] + (size_t)(j - w->lo[i])] : UNDEFINED;
+        w->steps[n++] = how;
+        if (how == MATCH || how == SUBSTITUTE) {
+            i--;
+            j--;
+        } else if (how == HYP_ONLY) {
+            i--;
+        } else if (how == REF_ONLY) {
+            j--;
+        } else {
+            return -2;
+        }
+    }
+    int64_t pos_hyp = -1;
+    size_t h = 0, r = 0;
+    w->hyp_err_sum[0] = w->ref_err_sum[0] = 0;
+    while (n-- > 0) {  /* the steps were collected backwards */
+        unsigned char how = w->steps[n];
+        if (how != REF_ONLY) {
+            pos_hyp++;
+            w->hyp_err_sum[h + 1] = w->hyp_err_sum[h] + (how != MATCH);
+            h++;
+        }
+        if (how != HYP_ONLY) {
+            w->align[r] = pos_hyp;
+            w->ref_err_sum[r + 1] = w->ref_err_sum[r] + (how != MATCH);
+            r++;
+        }
+    }
+    return 0;
+}
+
+/* Python's out.extend(src[from:to]) for 0 <= from, to (clamped to len). */
+static inline size_t put_slice(uint32_t *out, size_t n, const uint32_t *src, size_t len,
+                               size_t from, size_t to)
+{
+    if (to > len)
+        to = len;
+    if (from < to) {
+        memcpy(out + n, src + from, (to - from) * sizeof(uint32_t));
+        n += to - from;
+    }
+    return n;
+}
+
+/* The specification's shifted(): the block words[start:start+length] moved by target. */
+static void shift_words(uint32_t *out, const uint32_t *words, size_t len, size_t start,
+                        size_t length, size_t target)
+{
+    size_t n = 0;
+    if (target < start) {
+        n = put_slice(out, n, words, len, 0, target);
+        n = put_slice(out, n, words, len, start, start + length);
+        n = put_slice(out, n, words, len, target, start);
+        n = put_slice(out, n, words, len, start + length, len);
+    } else if (target > start + length) {
+        n = put_slice(out, n, words, len, 0, start);
+        n = put_slice(out, n, words, len, start + length, target);
+        n = put_slice(out, n, words, len, start, start + length);
+        n = put_slice(out, n, words, len, target, len);
+    } else {
+        n = put_slice(out, n, words, len, 0, start);
+        n = put_slice(out, n, words, len, start + length, length + target);
+        n = put_slice(out, n, words, len, start, start + length);
+        n = put_slice(out, n, words, len, length + target, len);
+    }
+}
+
+static size_t common_prefix(const uint32_t *a, const uint32_t *b, size_t n)
+{
+    size_t i = 0;
+    while (i < n && a[i] == b[i])
+        i++;
+    return i;
+}
+
+typedef struct {
+    int found;
+    int64_t gain, length, start, target;
+} shift_key;
+
+/* (gain, length, -start, -target) greater than the best so far? */
+static int better(const shift_key *best, int64_t gain, int64_t length, int64_t start,
+                  int64_t target)
+{
+    if (!best->found)
+        return 1;
+    if (gain != best->gain)
+        return gain > best->gain;
+    if (length != best->length)
+        return length > best->length;
+    if (start != best->start)
+        return start < best->start;
+    return target < best->target;
+}
+
+/* One round: the best shift of w->words (kept rows are current). */
+static shift_key best_shift(tb_ter_work *w, size_t n_h, const uint32_t *ref, size_t n_r,
+                            int64_t cost, int64_t *checked)
+{
+    shift_key best = {0, 0, 0, 0, 0};
+    const uint32_t *words = w->words;
+    for (size_t h = 0; h < n_h; h++) {
+        size_t r_first = h > MAX_SHIFT_DIST ? h - MAX_SHIFT_DIST : 0;
+        size_t r_end = h + MAX_SHIFT_DIST + 1 < n_r ? h + MAX_SHIFT_DIST + 1 : n_r;
+        for (size_t r = r_first; r < r_end; r++) {
+            for (size_t length = 1; length <= MAX_SHIFT_SIZE && h + length <= n_h &&
+                                    r + length <= n_r && words[h + length - 1] == ref[r + length - 1];
+                 length++) {
+                if (w->hyp_err_sum[h + length] == w->hyp_err_sum[h] ||
+                    w->ref_err_sum[r + length] == w->ref_err_sum[r] ||
+                    ((int64_t)h <= w->align[r] && w->align[r] < (int64_t)(h + length)))
+                    continue;
+                int64_t previous = -1;
+                for (int64_t offset = -1; offset < (int64_t)length; offset++) {
+                    int64_t target = (int64_t)r + offset == -1 ? 0 : w->align[r + offset] + 1;
+                    if (target == previous)
+                        continue;
+                    previous = target;
+                    shift_words(w->cand, words, n_h, h, length, (size_t)target);
+                    size_t prefix = common_prefix(words, w->cand, n_h);
+                    int64_t gain = cost - candidate_cost(w, w->cand, n_h, ref, n_r, prefix);
+                    (*checked)++;
+                    if (better(&best, gain, (int64_t)length, (int64_t)h, target)) {
+                        best.found = 1;
+                        best.gain = gain;
+                        best.length = (int64_t)length;
+                        best.start = (int64_t)h;
+                        best.target = target;
+                    }
+                }
+                if (*checked >= MAX_SHIFT_CANDIDATES)
+                    return best;
+            }
+        }
+    }
+    return best;
+}
+
+int64_t tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
+                     const uint32_t *ref, size_t n_r)
+{
+    if (n_r == 0)
+        return (int64_t)n_h;
+    if (set_bounds(w, n_h, n_r) < 0 || GROW(w->words, w->cap_words, n_h + 1) < 0 ||
+        GROW(w->cand, w->cap_cand, n_h + 1) < 0)
+        return -1;
+    memcpy(w->words, hyp, n_h * sizeof(uint32_t));
+    kept_rows(w, w->words, n_h, ref, 0);
+    int64_t shifts = 0, checked = 0;
+    for (;;) {
+        int64_t cost = last_cell(w, n_h, n_r);
+        int status = align_kept(w, n_h, n_r);
+        if (status < 0)
+            return status;
+        shift_key best = best_shift(w, n_h, ref, n_r, cost, &checked);
+        if (checked >= MAX_SHIFT_CANDIDATES || !best.found || best.gain <= 0)
+            return shifts + cost;
+        shift_words(w->cand, w->words, n_h, (size_t)best.start, (size_t)best.length,
+                    (size_t)best.target);
+        size_t prefix = common_prefix(w->words, w->cand, n_h);
+        uint32_t *tmp = w->words;  /* the candidate becomes the current hypothesis */
+        w->words = w->cand;
+        w->cand = tmp;
+        size_t cap = w->cap_words;
+        w->cap_words = w->cap_cand;
+        w->cap_cand = cap;
+        kept_rows(w, w->words, n_h, ref, prefix + 1);
+        shifts++;
+    }
+}
