@@ -364,7 +364,9 @@ BAD_BODIES = [
     (b'"a"', 400, "JSON object"),
     (b'{"a": NaN, "b": 1}', 400, "not valid JSON"),
     (b'{"a": Infinity, "b": 1}', 400, "not valid JSON"),
-    (b"[" * 2000 + b"]" * 2000, 400, "not valid JSON"),       # nesting deeper than the recursion limit
+    # nesting deeper than the recursion limit: refused either way (whether the parser gives up
+    # depends on the recursion limit, which other code in the process may have raised)
+    (b"[" * 2000 + b"]" * 2000, 400, ("not valid JSON", "JSON object")),
     ({"b": 1}, 400, "'a'"),
     ({"a": 0}, 400, "'b'"),
     ({"a": "0", "b": 1}, 400, "a must be an integer"),
@@ -402,7 +404,8 @@ BAD_BODIES = [
 def test_bad_paired_bodies_get_a_clear_4xx(server, body, status, message):
     response = post_json(server, body)
     assert response.status == status
-    assert message in response.text
+    messages = message if isinstance(message, tuple) else (message,)
+    assert any(m in response.text for m in messages), response.text
     assert response.headers["content-type"] == "text/plain; charset=utf-8"
     assert_still_serving(server)
 
