@@ -83,24 +83,6 @@ def score_from_totals(total_edits: float, total_length: float) -> TERScore:
     return TERScore(100 * score, total_edits, total_length)
 
 
-def corpus_totals(stats: RowTable) -> list[float]:
-    """Column sums of TER statistics, added one segment after the other.
-
-    sacreBLEU sums TER's rows with ``+=`` in segment order, not with the
-    builtin ``sum`` (compensated since Python 3.12): the average reference
-    lengths are not integers with several references, so the order of the
-    additions shows in the last bits.
-    """
-    if len(stats) == 1:
-        return stats.row(0)
-    edits, length = 0.0, 0.0
-    data = stats.data
-    for i in range(0, len(data), 2):
-        edits += data[i]
-        length += data[i + 1]
-    return [edits, length]
-
-
 class TER:
     """Translation edit rate, as ``sacrebleu.metrics.TER``.
 
@@ -188,12 +170,12 @@ class TER:
         stats = self.corpus_statistics(hypotheses, references)
         if len(stats) == 0:
             raise ValueError("no segments to score")
-        score = self.score_from_statistics(corpus_totals(stats))
+        score = self.score_from_statistics(stats.sum())  # sacreBLEU's order of additions
         if n_bootstrap > 1:
-            from ..significance.sacrebleu_ci import bootstrap_confidence_float32
+            from ..significance import bootstrap_confidence
 
             self.n_bootstrap = int(n_bootstrap)
-            self.seed, score._mean, score._ci = bootstrap_confidence_float32(
+            self.seed, score._mean, score._ci = bootstrap_confidence(
                 stats, self, n_bootstrap, seed=seed)
         return score
 
