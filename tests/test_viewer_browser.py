@@ -178,6 +178,10 @@ def test_segments_view_sort_filter_detail(browser, en_de, shots):
     sa, sb = data.systems[a].sentence_bleu, data.systems[b].sentence_bleu
     best = max(range(1002), key=lambda i: (sb[i] - sa[i], -i))
     assert first == best
+    # the row shows segment, A, B, Δ, contribution, length and the two outputs (no document column)
+    cells = rows.nth(0).locator(":scope > span").all_inner_texts()
+    assert len(cells) == 7 and "null" not in rows.nth(0).inner_text()
+    assert cells[1:4] == [f"{sa[best]:.1f}", f"{sb[best]:.1f}", f"+{sb[best] - sa[best]:.1f}"]
     # the subset summary: every segment, the API's corpus BLEU and the API's paired test
     summary = page.page.locator("#subset-summary")
     assert summary.locator("[data-value=count]").inner_text() == "1002 of 1002 segments"
@@ -363,7 +367,9 @@ def test_ru_en_documents_from_the_wmt_xml_file(browser, ru_en, shots):
     want = truebleu.corpus_bleu([testset.systems[names[0]][i] or "" for i in docs[top]],
                                 [[r[i] for i in docs[top]] for r in refs]).score
     assert page.text("#subset-summary [data-value=bleu-a]") == f"{want:.2f}"
-    page.page.locator(".segrow").first.click()
+    first_row = page.page.locator(".segrow").first
+    assert first_row.locator(":scope > span").nth(1).inner_text() == top  # the document column
+    first_row.click()
     assert page.page.locator(".block", has_text="Reference B").count() == 1
     page.page.screenshot(path=str(shots / "ru-en-document.png"))
     page.close()

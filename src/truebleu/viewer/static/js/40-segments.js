@@ -246,7 +246,7 @@ function fillRow(d, row, i, pos) {
   row.setAttribute("aria-selected", String(state.seg === i));
   const delta = B.sent[i] - A.sent[i];
   const docName = d.documents ? d.documents.names[d.documents.index[i]] : "";
-  clear(row).append(
+  append(clear(row), [
     el("span", {class: "num"}, String(i + 1)),
     d.documents ? el("span", {class: "doc", title: docName}, text(docName)) : null,
     el("span", {class: "num"}, pyFixed(A.sent[i], 1)),
@@ -254,7 +254,7 @@ function fillRow(d, row, i, pos) {
     el("span", {class: "num " + (delta > 0 ? "pos" : delta < 0 ? "neg" : "")}, signed(delta, 1)),
     el("span", {class: "num"}, signed(contribution(d, i), 4)),
     el("span", {class: "num"}, String(d.firstRefLen[i])),
-    el("span", {class: "texts"}, el("span", {class: "a"}, text(A.text[i])), el("span", {class: "b"}, text(B.text[i]))));
+    el("span", {class: "texts"}, el("span", {class: "a"}, text(A.text[i])), el("span", {class: "b"}, text(B.text[i])))]);
   row.onclick = () => selectSegment(i, false);
 }
 
