@@ -9,9 +9,11 @@ subclasses, so ``isinstance(truebleu.BLEU(), Metric)`` holds.
 
 from __future__ import annotations
 
+import numbers
 from abc import ABC, abstractmethod
 from typing import Optional, Sequence
 
+from ..references import check_str_sequence
 from ..signature import Signature
 from ..stats import RowTable
 
@@ -73,6 +75,35 @@ class Metric(ABC):
     def _compute_score_from_stats(self, totals: Sequence) -> Score:
         """sacreBLEU's name for :meth:`score_from_statistics`."""
         return self.score_from_statistics(totals)
+
+    def corpus_score(self, hypotheses: Sequence[str],
+                     references: Optional[Sequence[Sequence[str]]] = None,
+                     n_bootstrap: int = 1, *, seed=None) -> Score:
+        """The corpus score; ``n_bootstrap > 1`` adds sacreBLEU's bootstrap 95% confidence interval.
+
+        ``seed`` (truebleu's addition) fixes the resampling; by default it is
+        ``$SACREBLEU_SEED`` or 12345, as in sacreBLEU.
+        """
+        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral):
+            raise TypeError(f"n_bootstrap must be an integer, got {n_bootstrap!r}")
+        stats = self.corpus_statistics(hypotheses, references)
+        if len(stats) == 0:
+            raise ValueError("no segments to score")
+        score = self.score_from_statistics(stats.sum())  # sums in sacreBLEU's order
+        if n_bootstrap > 1:
+            from ..significance import bootstrap_confidence
+
+            self.n_bootstrap = int(n_bootstrap)
+            self.seed, score._mean, score._ci = bootstrap_confidence(
+                stats, self, n_bootstrap, seed=seed)
+        return score
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
+        """The score of one hypothesis against its references (a list of strings)."""
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
+        check_str_sequence(references, "references")
+        return self.corpus_score([hypothesis], [[ref] for ref in references])
 
 
 def _register_bleu() -> None:

@@ -139,35 +139,6 @@ class CHRF(Metric):
     # sacreBLEU's name for the same thing (used by its significance code)
     _compute_score_from_stats = score_from_statistics
 
-    def corpus_score(self, hypotheses: Sequence[str],
-                     references: Optional[Sequence[Sequence[str]]] = None,
-                     n_bootstrap: int = 1, *, seed=None) -> CHRFScore:
-        """Corpus chrF; ``n_bootstrap > 1`` adds a bootstrap 95% confidence interval.
-
-        ``seed`` (truebleu's addition) fixes the resampling; by default it is
-        ``$SACREBLEU_SEED`` or 12345, as in sacreBLEU.
-        """
-        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral):
-            raise TypeError(f"n_bootstrap must be an integer, got {n_bootstrap!r}")
-        stats = self.corpus_statistics(hypotheses, references)
-        if len(stats) == 0:
-            raise ValueError("no segments to score")
-        score = self.score_from_statistics(stats.sum())
-        if n_bootstrap > 1:
-            from ..significance import bootstrap_confidence
-
-            self.n_bootstrap = int(n_bootstrap)
-            self.seed, score._mean, score._ci = bootstrap_confidence(
-                stats, self, n_bootstrap, seed=seed)
-        return score
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> CHRFScore:
-        """chrF of one hypothesis against its references."""
-        if not isinstance(hypothesis, str):
-            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
-        check_str_sequence(references, "references")
-        return self.corpus_score([hypothesis], [[ref] for ref in references])
-
     # -- signature ----------------------------------------------------------
 
     def get_signature(self) -> CHRFSignature:

@@ -23,6 +23,7 @@ from ..references import check_reference_streams, check_str_sequence, check_stri
 from ..signature import ABBREVIATIONS, Signature
 from ..stats import RowTable
 from ..tokenizers.tok_ter import TercomTokenizer
+from .base import Metric
 
 
 class TERScore:
@@ -83,7 +84,7 @@ def score_from_totals(total_edits: float, total_length: float) -> TERScore:
     return TERScore(100 * score, total_edits, total_length)
 
 
-class TER:
+class TER(Metric):
     """Translation edit rate, as ``sacrebleu.metrics.TER``.
 
     :param normalized: tercom's normalization (join lines, unescape XML
@@ -112,11 +113,8 @@ class TER:
                                          asian_support=self.asian_support,
                                          case_sensitive=self.case_sensitive)
         self.tokenizer_signature = self.tokenizer.signature()
-        self.n_bootstrap: Optional[int] = None
-        self.seed: Optional[str] = None
-        self.num_refs: Optional[int] = None
+        super().__init__()
         self._backend = get_backend(backend)
-        self._ref_cache = None
         if references is not None:
             self._ref_cache = self._prepare(references)
 
@@ -156,35 +154,6 @@ class TER:
 
     # sacreBLEU's name for the same thing (used by its significance code)
     _compute_score_from_stats = score_from_statistics
-
-    def corpus_score(self, hypotheses: Sequence[str],
-                     references: Optional[Sequence[Sequence[str]]] = None,
-                     n_bootstrap: int = 1, *, seed=None) -> TERScore:
-        """Corpus TER; ``n_bootstrap > 1`` adds sacreBLEU's bootstrap 95% confidence interval.
-
-        ``seed`` (truebleu's addition) fixes the resampling; by default it is
-        ``$SACREBLEU_SEED`` or 12345, as in sacreBLEU.
-        """
-        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral):
-            raise TypeError(f"n_bootstrap must be an integer, got {n_bootstrap!r}")
-        stats = self.corpus_statistics(hypotheses, references)
-        if len(stats) == 0:
-            raise ValueError("no segments to score")
-        score = self.score_from_statistics(stats.sum())  # sacreBLEU's order of additions
-        if n_bootstrap > 1:
-            from ..significance import bootstrap_confidence
-
-            self.n_bootstrap = int(n_bootstrap)
-            self.seed, score._mean, score._ci = bootstrap_confidence(
-                stats, self, n_bootstrap, seed=seed)
-        return score
-
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> TERScore:
-        """TER of one hypothesis against its references (a list of strings)."""
-        if not isinstance(hypothesis, str):
-            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
-        check_str_sequence(references, "references")
-        return self.corpus_score([hypothesis], [[ref] for ref in references])
 
     def sentence_scores(self, hypotheses: Sequence[str],
                         references: Sequence[Sequence[str]]) -> list[float]:
