@@ -247,3 +247,35 @@ def test_wmt21_en_de_corpus_scores_equal_sacrebleu():
         hyps = systems[s["name"]]
         for i in range(0, len(hyps), 97):
             assert s["sentence_bleu"][i] == sacrebleu.sentence_bleu(hyps[i], [r[i] for r in refs]).score
+
+
+def test_report_command_reads_files_and_names_systems(tmp_path, capsys):
+    import gzip as gz
+
+    from truebleu.viewer import cli
+
+    refs, systems = generated_corpus(8, n=12)
+    (tmp_path / "test.ref.en").write_text("\n".join(refs[0]) + "\n", encoding="utf-8")
+    with gz.open(tmp_path / "test.hyp.alpha.en.gz", "wt", encoding="utf-8") as handle:
+        handle.write("\n".join(systems["sys0"]) + "\n")
+    (tmp_path / "test.hyp.beta.en").write_text("\n".join(systems["sys1"]) + "\n", encoding="utf-8")
+    (tmp_path / "docs").write_text("".join(f"d{i // 4}\n" for i in range(12)), encoding="utf-8")
+    out = tmp_path / "r.html"
+    args = ["report", str(tmp_path / "test.ref.en"), "-i", str(tmp_path / "test.hyp.alpha.en.gz"),
+            str(tmp_path / "test.hyp.beta.en"), "--doc-ids", str(tmp_path / "docs"), "-o", str(out),
+            "--n-samples", "20", "-lc"]
+    assert cli.main(args) == 0
+    data = decode_page(out.read_text(encoding="utf-8"))
+    assert [s["name"] for s in data["systems"]] == ["alpha", "beta"]
+    assert data["options"]["lowercase"] is True and "case:lc" in data["signature"]
+    assert data["documents"]["names"] == ["d0", "d1", "d2"]
+    want = truebleu.corpus_bleu(systems["sys0"], [refs[0]], lowercase=True).score
+    assert data["systems"][0]["corpus"]["score"] == want
+    # a file of another length: one clear line naming it, exit status 1, no report written
+    (tmp_path / "short").write_text("a\n", encoding="utf-8")
+    assert cli.main(["report", str(tmp_path / "test.ref.en"), "-i", str(tmp_path / "short"),
+                     "-o", str(tmp_path / "x.html")]) == 1
+    assert "short has 1 lines" in capsys.readouterr().err
+    assert not (tmp_path / "x.html").exists()
+    assert cli.system_names(["a/newstest2021.en-de.hyp.Online-W.de",
+                             "b/newstest2021.en-de.hyp.UEdin.de"]) == ["Online-W", "UEdin"]

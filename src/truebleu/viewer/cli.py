@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import Optional, Sequence
 
@@ -72,10 +73,11 @@ def system_names(paths: Sequence[str]) -> list[str]:
     """Names for system files: their base names without what all of them share.
 
     ``newstest2021.en-de.hyp.Online-W.de`` and ``...hyp.UEdin.de`` become
-    ``Online-W`` and ``UEdin``; if that would leave a name empty or two names
+    ``Online-W`` and ``UEdin`` (a ``.gz``/``.bz2``/``.xz`` ending is ignored); if that would
+    leave a name empty or two names
     equal, the base names (or, failing that, the paths) are used as they are.
     """
-    bases = [os.path.basename(path) or path for path in paths]
+    bases = [re.sub(r"\.(gz|bz2|xz)$", "", os.path.basename(path)) or path for path in paths]
     if len(set(bases)) != len(bases):
         return list(paths)
     if len(bases) < 2:
