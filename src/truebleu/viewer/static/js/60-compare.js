@@ -56,9 +56,7 @@ function renderCompare(root, d) {
     renderSubsetSummary(d, indices)));
 
   // contributions
-  const contribs = Array.from(indices, (i) => ({i, c: contribution(d, i)}));
-  contribs.sort((x, y) => y.c - x.c || x.i - y.i);
-  const best = contribs.slice(0, 12), worst = contribs.slice(-12).reverse();
+  const {best, worst} = extremeContributions(d, indices, 12);
   const contributionTable = () => ({columns: [{label: "segment", numeric: true}, {label: "contribution to Δ", numeric: true},
     {label: "sentence BLEU A", numeric: true}, {label: "sentence BLEU B", numeric: true}, {label: "output B"}],
   rows: best.concat(worst).map(({i, c}) => [String(i + 1), signed(c, 4), pyFixed(A.sent[i], 2), pyFixed(B.sent[i], 2), B.text[i]])});
@@ -99,6 +97,23 @@ function renderCompare(root, d) {
   // buckets
   root.appendChild(bucketSection(d, "length", "BLEU by reference length (tokens of the first reference)", "BLEU", d.buckets.length.bleu, d.buckets.length.ci, d.buckets.length.segments, "segments"));
   root.appendChild(bucketSection(d, "frequency", "Word F-measure by frequency in the references (compare-mt's analysis)", "F1 (%)", d.buckets.frequency.f, d.buckets.frequency.ci, d.buckets.frequency.ref_words, "reference words"));
+}
+
+// The k segments with the largest and the k with the smallest contribution, in
+// one pass (no sort of the whole list: a corpus may have 200k segments).
+function extremeContributions(d, indices, k) {
+  const best = [], worst = [];
+  const insert = (list, item, before) => {
+    let pos = list.length;
+    while (pos > 0 && before(item, list[pos - 1])) pos--;
+    if (pos < k) { list.splice(pos, 0, item); if (list.length > k) list.pop(); }
+  };
+  for (const i of indices) {
+    const item = {i, c: contribution(d, i)};
+    if (best.length < k || item.c > best[best.length - 1].c) insert(best, item, (x, y) => x.c > y.c || (x.c === y.c && x.i < y.i));
+    if (worst.length < k || item.c < worst[worst.length - 1].c) insert(worst, item, (x, y) => x.c < y.c || (x.c === y.c && x.i > y.i));
+  }
+  return {best, worst};
 }
 
 function fillNgramSection(section, d, diffs) {
