@@ -76,6 +76,13 @@ class Metric(ABC):
         """sacreBLEU's name for :meth:`score_from_statistics`."""
         return self.score_from_statistics(totals)
 
+    def _signature_fields(self) -> dict:
+        """The fields every metric's signature starts with (known once references were seen)."""
+        if self.num_refs is None:
+            raise ValueError("Number of references unknown, please evaluate the metric first.")
+        return {"nrefs": "var" if self.num_refs == -1 else self.num_refs,
+                "bs": self.n_bootstrap, "seed": self.seed}
+
     def corpus_score(self, hypotheses: Sequence[str],
                      references: Optional[Sequence[Sequence[str]]] = None,
                      n_bootstrap: int = 1, *, seed=None) -> Score:

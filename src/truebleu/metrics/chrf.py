@@ -136,19 +136,12 @@ class CHRF(Metric):
         return CHRFScore(f_score(totals, self.beta, self.eps_smoothing), self.char_order,
                          self.word_order, self.beta)
 
-    # sacreBLEU's name for the same thing (used by its significance code)
-    _compute_score_from_stats = score_from_statistics
-
     # -- signature ----------------------------------------------------------
 
     def get_signature(self) -> CHRFSignature:
         """The reproducibility signature (after scoring: ``nrefs`` is known then)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
         return CHRFSignature(
-            nrefs="var" if self.num_refs == -1 else self.num_refs,
-            bs=self.n_bootstrap,
-            seed=self.seed,
+            **self._signature_fields(),
             case="lc" if self.lowercase else "mixed",
             eff="no" if self.eps_smoothing else "yes",
             nc=self.char_order,

@@ -152,9 +152,6 @@ class TER(Metric):
         """TER from summed statistics ``[edits, reference length]``."""
         return score_from_totals(totals[0], totals[1])
 
-    # sacreBLEU's name for the same thing (used by its significance code)
-    _compute_score_from_stats = score_from_statistics
-
     def sentence_scores(self, hypotheses: Sequence[str],
                         references: Sequence[Sequence[str]]) -> list[float]:
         """One sentence TER per hypothesis (``references[i]``: its list of references),
@@ -179,12 +176,8 @@ class TER(Metric):
 
     def get_signature(self) -> TERSignature:
         """The reproducibility signature (after scoring: ``nrefs`` is known then)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
         return TERSignature(
-            nrefs="var" if self.num_refs == -1 else self.num_refs,
-            bs=self.n_bootstrap,
-            seed=self.seed,
+            **self._signature_fields(),
             case="mixed" if self.case_sensitive else "lc",
             tok=self.tokenizer_signature,
             norm=self.normalized,
