@@ -66,13 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "references are read from the test-set cache.")
     add_testset_arguments(parser)
     inputs = parser.add_argument_group("Input formats (plain, .gz, .bz2, .xz; .sgm; .jsonl)")
-    inputs.add_argument("--wmt-xml", default=None, metavar="FILE",
-                        help="Score every system of a WMT XML file against each of its "
-                             "references (one score per system per reference).")
-    inputs.add_argument("--wmt-ref", nargs="+", default=None, metavar="TRANSLATOR",
-                        help="With --wmt-xml: only these references (default: all).")
-    inputs.add_argument("--wmt-system", nargs="+", default=None, metavar="NAME",
-                        help="With --wmt-xml: only these systems (default: all).")
+    add_wmt_xml_arguments(inputs, "Score every system of a WMT XML file against each of its "
+                                  "references (one score per system per reference).")
     inputs.add_argument("--hyp-field", default="hyp",
                         help="Field of the hypothesis in .jsonl inputs (default: %(default)s).")
     inputs.add_argument("--ref-field", default="ref",
@@ -144,6 +139,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help="Worker threads of the native backend (default: all cores).")
     parser.add_argument("--version", "-V", action="version", version=version_text())
     return parser
+
+
+def add_wmt_xml_arguments(group, help_text: str) -> None:
+    """``--wmt-xml FILE`` with its choice of references and systems (scoring and the viewer)."""
+    group.add_argument("--wmt-xml", default=None, metavar="FILE", help=help_text)
+    group.add_argument("--wmt-ref", nargs="+", default=None, metavar="TRANSLATOR",
+                       help="With --wmt-xml: only these references (default: all).")
+    group.add_argument("--wmt-system", nargs="+", default=None, metavar="NAME",
+                       help="With --wmt-xml: only these systems (default: all).")
 
 
 def add_bleu_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,7 +14,7 @@ import re
 import sys
 from typing import Optional, Sequence
 
-from ..cli import UsageError, add_bleu_arguments, read_references
+from ..cli import UsageError, add_bleu_arguments, add_wmt_xml_arguments, read_references
 from ..io import InputError, read_lines
 
 
@@ -33,13 +33,8 @@ def build_parser(command: str) -> argparse.ArgumentParser:
     parser.add_argument("refs", nargs="*", help="Reference file(s), one segment per line.")
     parser.add_argument("--input", "-i", nargs="+", default=None,
                         help="System output file(s); each system is named after its file.")
-    parser.add_argument("--wmt-xml", default=None, metavar="FILE",
-                        help="Read source, references, systems and document ids from a WMT XML file "
-                             "(instead of REF and -i).")
-    parser.add_argument("--wmt-ref", nargs="+", default=None, metavar="TRANSLATOR",
-                        help="With --wmt-xml: only these references (default: all).")
-    parser.add_argument("--wmt-system", nargs="+", default=None, metavar="NAME",
-                        help="With --wmt-xml: only these systems (default: all).")
+    add_wmt_xml_arguments(parser, "Read source, references, systems and document ids from a "
+                                  "WMT XML file (instead of REF and -i).")
     parser.add_argument("--num-refs", "-nr", type=int, default=1,
                         help="Split the reference file on tabs into this many references.")
     parser.add_argument("--source", default=None, help="The source segments (shown and searchable).")
