@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The supported Pythons besides the one that runs the whole suite: for each, a fresh virtual
+# environment, truebleu installed as the README says (`pip install '.[test]'`, building the C
+# core for that interpreter), then the tests whose results can depend on the interpreter:
+# the C core against the pure-Python specification (C API, threads), every tokenizer against
+# sacreBLEU (each Python ships its own Unicode database), and the float results (chrF, TER and
+# the bootstrap sum floats, and Python 3.12 changed how sum() adds them) against sacreBLEU.
+#
+#   bash tools/ci_other_pythons.sh [3.10 3.12 3.13]
+#
+# An interpreter is looked up as python3.X on PATH, then under ~/.pyenv/versions. In CI
+# (CI=true) a missing one is a failure; elsewhere it is reported and skipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$(pwd)"
+
+versions=("$@")
+[ ${#versions[@]} -gt 0 ] || versions=(3.10 3.12 3.13)
+
+tests=(
+    tests/test_native_stats.py tests/test_native_batch.py tests/test_native_tokenize.py
+    tests/test_native_wmt21.py tests/test_api_oracle.py tests/test_tokenizers.py
+    tests/test_chrf_oracle.py tests/test_chrf_native.py tests/test_ter.py
+    tests/test_significance_sacrebleu.py tests/test_readme.py
+    # four WMT21 language pairs through the API (13a, zh, ja-mecab and a Brahmic script)
+    "tests/test_wmt21.py::test_every_system_matches_sacrebleu[newstest2021.en-de]"
+    "tests/test_wmt21.py::test_every_system_matches_sacrebleu[newstest2021.en-zh]"
+    "tests/test_wmt21.py::test_every_system_matches_sacrebleu[newstest2021.en-ja]"
+    "tests/test_wmt21.py::test_every_system_matches_sacrebleu[florestest2021.bn-hi]"
+)
+
+find_python() {
+    local version="$1" candidate
+    if command -v "python$version" >/dev/null 2>&1; then
+        command -v "python$version"; return
+    fi
+    for candidate in "$HOME"/.pyenv/versions/"$version".*/bin/python; do
+        [ -x "$candidate" ] && { echo "$candidate"; return; }
+    done
+    return 1
+}
+
+status=0
+for version in "${versions[@]}"; do
+    if ! python="$(find_python "$version")"; then
+        if [ "${CI:-}" = "true" ]; then
+            echo "Python $version: not found (PATH, ~/.pyenv/versions)" >&2; status=1
+        else
+            echo "Python $version: not found, skipped" >&2
+        fi
+        continue
+    fi
+    start=$SECONDS
+    venv="$(mktemp -d)/venv-$version"
+    echo "=== Python $version ($python): install"
+    "$python" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --upgrade pip
+    "$venv/bin/python" -m pip install --quiet "$repo[test]"
+    "$venv/bin/truebleu" --version
+    echo "=== Python $version: tests"
+    # from a scratch folder, so the installed package (not ./src) is what is tested
+    if (cd "$(dirname "$venv")" && TRUEBLEU_NO_SKIP="${TRUEBLEU_NO_SKIP:-1}" \
+            "$venv/bin/python" -m pytest -q -p no:cacheprovider --rootdir "$repo" \
+            "${tests[@]/#/$repo/}"); then
+        echo "=== Python $version: passed in $((SECONDS - start)) s"
+    else
+        echo "=== Python $version: FAILED" >&2; status=1
+    fi
+    rm -rf "$(dirname "$venv")"
+done
+exit $status
