@@ -8,7 +8,7 @@
 #
 #   bash tools/ci_other_pythons.sh [3.10 3.12 3.13]
 #
-# An interpreter is looked up as python3.X on PATH, then under ~/.pyenv/versions. In CI
+# An interpreter is python3.X on PATH, else under ~/.pyenv/versions (the first that runs). In CI
 # (CI=true) a missing one is a failure; elsewhere it is reported and skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,13 +29,14 @@ tests=(
     "tests/test_wmt21.py::test_every_system_matches_sacrebleu[florestest2021.bn-hi]"
 )
 
-find_python() {
+find_python() {  # the first candidate that runs and is that version (pyenv shims may not)
     local version="$1" candidate
-    if command -v "python$version" >/dev/null 2>&1; then
-        command -v "python$version"; return
-    fi
-    for candidate in "$HOME"/.pyenv/versions/"$version".*/bin/python; do
-        [ -x "$candidate" ] && { echo "$candidate"; return; }
+    for candidate in "$(command -v "python$version" || true)" "$HOME"/.pyenv/versions/"$version".*/bin/python; do
+        [ -n "$candidate" ] && [ -x "$candidate" ] || continue
+        if "$candidate" -c "import sys; sys.exit(f'{sys.version_info[0]}.{sys.version_info[1]}' != '$version')" \
+                >/dev/null 2>&1; then
+            echo "$candidate"; return
+        fi
     done
     return 1
 }
