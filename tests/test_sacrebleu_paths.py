@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import subprocess
+import sys
 from argparse import Namespace
 
 import pytest
@@ -234,3 +236,14 @@ def test_print_test_set_writes_like_the_echo_option(tmp_path, monkeypatch, capsy
     with pytest.raises(DownloadError, match="cannot download"):
         ours.print_test_set("wmt20", "de-en", ["src"])
     assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("attribute", ["significance.paired_bootstrap", "metrics.BLEU",
+                                       "compat.sentence_bleu", "tokenizers.BaseTokenizer",
+                                       "dataset.DATASETS", "utils.smart_open"])
+def test_submodules_are_attributes_after_import_truebleu(attribute):
+    # in a fresh interpreter: nothing else has imported the sub-module first
+    module, name = attribute.split(".")
+    code = f"import truebleu; getattr(truebleu.{module}, {name!r})"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -22,8 +22,6 @@ _LAZY = {
     "TER": "metrics.ter",
     "TERScore": "metrics.ter",
     "Statistics": "stats",
-    "TER": "metrics.ter",
-    "TERScore": "metrics.ter",
     "active_backend": "backends",
     "compute_bleu": "score",
     "corpus_bleu": "compat",
