@@ -21,7 +21,7 @@ from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value, bootstrap_sc
                      check_same_shape, check_samples, randomization_p_values)
 from ._np import numpy
 from .progress import Progress
-from .resampling import bootstrap_indices, make_rng, swap_masks
+from .resampling import bootstrap_draws, make_rng, swap_masks
 from .scoring import scorer_for
 
 Seed = Union[int, str, None]
@@ -52,7 +52,7 @@ def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
     text, value = seed_setting(seed)
     matrix = as_matrix(stats)
     scorer = scorer_for(metric, in_place=True)
-    indices = bootstrap_indices(make_rng(value), matrix.shape[0], n_bootstrap)
+    indices = bootstrap_draws(make_rng(value), matrix.shape[0], n_bootstrap)
     with Progress(n_bootstrap, "bootstrap") as bar:
         column = bootstrap_scores(indices, [matrix], scorer, bar)[:, 0]
     # Python floats for float64 scores; NumPy float32 scalars (with their
@@ -115,7 +115,7 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
 
 def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments):
     with Progress(n_samples * (len(matrices) if seed_value is None else 1), "paired bootstrap") as bar:
-        indices = bootstrap_indices(make_rng(seed_value), n_segments, n_samples)
+        indices = bootstrap_draws(make_rng(seed_value), n_segments, n_samples)
         if seed_value is not None:  # every system draws the same samples as the baseline
             table = bootstrap_scores(indices, matrices, scorer, bar)
             baseline_scores, columns = table[:, 0], [table[:, k] for k in range(1, len(matrices))]
@@ -124,7 +124,7 @@ def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments
             baseline_scores = bootstrap_scores(indices, matrices[:1], scorer, bar)[:, 0]
             columns, paired_baselines = [], []
             for matrix in matrices[1:]:
-                own = bootstrap_indices(make_rng(None), n_segments, n_samples)
+                own = bootstrap_draws(make_rng(None), n_segments, n_samples)
                 pair = bootstrap_scores(own, [matrices[0], matrix], scorer, bar)
                 paired_baselines.append(pair[:, 0])
                 columns.append(pair[:, 1])

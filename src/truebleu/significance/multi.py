@@ -35,7 +35,7 @@ from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value,
                      interval,
                      randomization_p_values, score_of)
 from .progress import Progress
-from .resampling import bootstrap_indices, make_rng, swap_masks
+from .resampling import bootstrap_draws, make_rng, swap_masks
 
 
 TEST_LABEL = {"bs": "paired bootstrap", "ar": "approximate randomization"}
@@ -122,7 +122,7 @@ def clusters_from(ordered: Sequence[str], different) -> list[list[str]]:
 
 
 def _pairwise_bootstrap(matrices, scores, scorer, n_samples, rng, bar, statistic):
-    indices = bootstrap_indices(rng, matrices[0].shape[0], n_samples)
+    indices = bootstrap_draws(rng, matrices[0].shape[0], n_samples)
     table = bootstrap_scores(indices, matrices, scorer, bar)
     p = {}
     for i in range(len(matrices)):
@@ -142,7 +142,7 @@ def _pairwise_randomization(matrices, scores, scorer, n_samples, rng, bar, ci_sa
         for j, value in enumerate(values, start=i + 1):
             p[i, j] = value
         bar.update(n_samples)
-    indices = bootstrap_indices(rng, matrices[0].shape[0], ci_samples)
+    indices = bootstrap_draws(rng, matrices[0].shape[0], ci_samples)
     table = bootstrap_scores(indices, matrices, scorer)
     return p, [interval(table[:, k]) for k in range(len(matrices))]
 

@@ -45,7 +45,8 @@ from typing import Optional, Sequence
 
 from ._np import numpy
 from .progress import Progress
-from .resampling import bootstrap_indices, chunks, make_rng, resampled_sums, swap_masks, swapped_sums
+from .resampling import (bootstrap_draws, chunks, index_blocks, make_rng, resampled_sums,
+                         swap_masks, swapped_sums)
 
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}
@@ -200,13 +201,15 @@ def randomization_gaps(scorer, a, b, n_blocks: int, observed, exact: bool):
 def bootstrap_scores(indices, matrices: Sequence, scorer, progress: Optional[Progress] = None):
     """``(n_samples, n_systems)`` scores of every system on every bootstrap sample.
 
-    Sums follow sacreBLEU's float32 arithmetic, so scores match its bit for bit.
+    ``indices`` is a :class:`~.resampling.BootstrapDraws` (drawn block by
+    block, bounded memory) or an index matrix already drawn. Sums follow
+    sacreBLEU's float32 arithmetic, so scores match its bit for bit.
     """
     np = numpy()
     stacked = np.concatenate(matrices, axis=1)
     parts = []
-    for part in chunks(indices.shape[0]):
-        sums = resampled_sums(indices[part], stacked, as_float32=True)
+    for part, block in index_blocks(indices):
+        sums = resampled_sums(block, stacked, as_float32=True)
         parts.append(score_blocks(scorer, sums, len(matrices)))
         if progress is not None:
             progress.update(part.stop - part.start)
@@ -295,7 +298,7 @@ def bootstrap_ci(stats, scorer, n_samples: int = 1000, seed=12345) -> Confidence
     """Bootstrap mean and 95% half-width of one system's score."""
     n_samples = check_samples(n_samples)
     matrix = as_matrix(stats)
-    indices = bootstrap_indices(make_rng(seed), matrix.shape[0], n_samples)
+    indices = bootstrap_draws(make_rng(seed), matrix.shape[0], n_samples)
     scores = bootstrap_scores(indices, [matrix], scorer)[:, 0]
     mean, ci = interval(scores)
     return ConfidenceInterval(score_of(matrix, scorer), float(mean), float(ci), n_samples)
@@ -314,7 +317,7 @@ def paired_bootstrap(stats_a, stats_b, scorer, n_samples: int = 1000, seed=12345
     check_statistic(statistic)
     a, b = as_matrix(stats_a, names[0]), as_matrix(stats_b, names[1])
     check_same_shape([a, b], names)
-    indices = bootstrap_indices(make_rng(seed), a.shape[0], n_samples)
+    indices = bootstrap_draws(make_rng(seed), a.shape[0], n_samples)
     scores = bootstrap_scores(indices, [a, b], scorer)
     score_a, score_b = score_of(a, scorer), score_of(b, scorer)
     p = bootstrap_p_value(scores[:, 0], scores[:, 1], score_b - score_a, statistic)
