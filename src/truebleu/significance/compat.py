@@ -21,7 +21,7 @@ from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value, bootstrap_sc
                      check_same_shape, check_samples, randomization_p_values)
 from ._np import numpy
 from .progress import Progress
-from .resampling import bootstrap_draws, make_rng, swap_masks
+from .resampling import bootstrap_draws, check_memory, make_rng, swap_masks
 from .scoring import scorer_for
 
 Seed = Union[int, str, None]
@@ -51,6 +51,7 @@ def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
     n_bootstrap = check_samples(n_bootstrap, "n_bootstrap")
     text, value = seed_setting(seed)
     matrix = as_matrix(stats)
+    check_memory("ci", n_bootstrap, matrix.shape[0], 1)
     scorer = scorer_for(metric, in_place=True)
     indices = bootstrap_draws(make_rng(value), matrix.shape[0], n_bootstrap)
     with Progress(n_bootstrap, "bootstrap") as bar:
@@ -98,6 +99,7 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
     if len(named_systems) < 2:
         raise ValueError("paired tests need a baseline and at least one other system")
     names = [name for name, _ in named_systems]
+    check_memory(test_type, n_samples, len(named_systems[0][1]), len(named_systems))
     tables = [metric.corpus_statistics(hyps) for _, hyps in named_systems]
     matrices = [as_matrix(table, name) for table, name in zip(tables, names)]
     check_same_shape(matrices, names)
@@ -132,7 +134,7 @@ def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments
     cells = [PairedCell(scores[0], mean=mean, ci=ci)]
     for k, column in enumerate(columns, start=1):
         p = bootstrap_p_value(paired_baselines[k - 1], column, abs(scores[0] - scores[k]),
-                              statistic="sacrebleu")
+                              statistic="sacrebleu", strict=True)
         mean, ci = _interval(column)
         cells.append(PairedCell(scores[k], p, mean, ci))
     return cells

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ._np import numpy
 from .paired import as_matrix, check_same_shape, check_samples
-from .resampling import bootstrap_draws, make_rng, sample_counts
+from .resampling import bootstrap_draws, check_memory, make_rng, sample_counts
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,7 @@ def compare_sentences(stats_a, stats_b, scorer, n_samples: int = 1000, seed=1234
     n_samples = check_samples(n_samples)
     a, b = as_matrix(stats_a, names[0]), as_matrix(stats_b, names[1])
     check_same_shape([a, b], names)
+    check_memory("bs", n_samples, a.shape[0], 2)
     delta = scorer.score_rows(b) - scorer.score_rows(a)
     wins_b = int(np.count_nonzero(delta > 0))
     wins_a = int(np.count_nonzero(delta < 0))
