@@ -14,7 +14,6 @@ bootstrap statistic; truebleu's own API corrects both (see :mod:`.paired`).
 from __future__ import annotations
 
 import os
-import statistics as pystats
 from typing import Optional, Sequence, Union
 
 from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value, bootstrap_scores,
@@ -48,6 +47,8 @@ def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
     ``mean`` is :func:`statistics.mean` of the resampled scores and ``ci`` half
     the 2.5%-97.5% spread, as sacreBLEU's ``Score.estimate_ci``.
     """
+    import statistics as pystats  # (imports fractions and decimal: only -ci needs it)
+
     n_bootstrap = check_samples(n_bootstrap, "n_bootstrap")
     text, value = seed_setting(seed)
     matrix = as_matrix(stats)
