@@ -120,9 +120,11 @@ def make_metric(args: argparse.Namespace, refs):
                    asian_support=args.ter_asian_support,
                    case_sensitive=args.ter_case_sensitive, references=refs)
     from ..bleu import BLEU
+    from ..tokenizers import target_language
 
-    trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
-    return BLEU(lowercase=args.lowercase, tokenize=args.tokenize, trg_lang=trg_lang,
+    # BLEU picks the tokenizer of the target language when -tok is not given
+    return BLEU(lowercase=args.lowercase, tokenize=args.tokenize,
+                trg_lang=target_language(args.langpair),
                 smooth_method=args.smooth_method, smooth_value=args.smooth_value,
                 max_ngram_order=args.max_ngram_order, references=refs, force=True)
 
