@@ -7,7 +7,15 @@ bootstrap interval (``-ci``, 1000). Both tools start from the same lines in
 memory and compute their statistics themselves (tokenizing included); the
 results are checked to be identical before the times are reported.
 
+``--commands`` adds (or ``--commands-only`` gives only) the whole command line
+as a user runs it: ``sacrebleu REF -i SYS... -pbs`` against ``truebleu REF -i
+SYS... -pbs`` (and ``-ci`` on one system, ``-par`` with ``--with-par``), each
+a fresh process including interpreter start-up and imports, alternating the two
+tools run by run; stdout must be byte-identical. Both run with bytecode caches
+(one warm-up run each writes them, as an installed package has them).
+
     python bench/bench_significance.py [--shared PATH] [--repeat 5]
+    python bench/bench_significance.py --commands-only [--command-repeat 3] [--with-par]
 
 Prints a markdown table. Not a test: nothing fails because a machine is slow.
 """
@@ -17,6 +25,12 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -32,11 +46,77 @@ def timed(fn, repeat: int):
     return best, result
 
 
+def run_command(argv: list[str], env: dict) -> tuple[float, float, bytes]:
+    """(wall seconds, CPU seconds of the process, stdout with the version field blanked)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                          check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    # the signature names each tool's own version; everything else must be equal
+    return wall, cpu, re.sub(rb'version(":\s*"|:)[^|"\s]*', b"version", done.stdout)
+
+
+def command_lines(shared: Path, repeat: int, with_par: bool) -> None:
+    """Whole processes, side by side: sacreBLEU's command and truebleu's."""
+    wmt = shared / "data" / "wmt21"
+    ref = str(wmt / "references" / "newstest2021.en-de.ref.A.de")
+    systems = [str(p) for p in sorted((wmt / "system-outputs").glob("newstest2021.en-de.hyp.*.de"))]
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONDONTWRITEBYTECODE", "SACREBLEU_SEED")}
+    bindir = Path(sys.executable).parent
+    tools = {"sacreBLEU 2.6.0": shutil.which("sacrebleu", path=str(bindir)) or shutil.which("sacrebleu"),
+             "truebleu": str(bindir / "truebleu")}
+    tasks = [(f"`-pbs`: {len(systems)} systems (1000 resamples)", ["-pbs"], systems),
+             ("`-ci`: one system (1000 resamples)", ["-ci"], systems[:1])]
+    if with_par:
+        tasks.append((f"`-par`: {len(systems)} systems (10000 trials)", ["-par"], systems))
+    print(f"Whole command line, fresh process each run, {repeat} runs per tool alternating, "
+          f"medians; {os.cpu_count()} CPUs, load average at start {os.getloadavg()[0]:.1f}. "
+          f"CPU = user + system time of the process, which other load barely changes:\n")
+    print("| command | sacreBLEU 2.6.0 wall / CPU (s) | truebleu wall / CPU (s) "
+          "| speed-up wall | speed-up CPU | identical stdout |")
+    print("|---|---:|---:|---:|---:|:---:|")
+    for label, flags, paths in tasks:
+        outputs, walls, cpus = {}, {name: [] for name in tools}, {name: [] for name in tools}
+        for name, exe in tools.items():  # warm-up: writes bytecode caches
+            _, _, outputs[name] = run_command([exe, ref, "-i", *paths, *flags], env)
+        for _ in range(repeat):
+            for name, exe in tools.items():
+                wall, cpu, out = run_command([exe, ref, "-i", *paths, *flags], env)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+                if out != outputs[name]:
+                    outputs[name] = b"differs between runs"
+        same = len(set(outputs.values())) == 1
+        wall = {name: statistics.median(t) for name, t in walls.items()}
+        cpu = {name: statistics.median(t) for name, t in cpus.items()}
+        s_name = "sacreBLEU 2.6.0"
+        print(f"| {label} | {wall[s_name]:.2f} / {cpu[s_name]:.2f} | {wall['truebleu']:.3f} / "
+              f"{cpu['truebleu']:.3f} | {wall[s_name] / wall['truebleu']:.0f}x | "
+              f"{cpu[s_name] / cpu['truebleu']:.0f}x | {'yes' if same else 'NO'} |")
+    print(f"\nReproduce one row: `time sacrebleu {ref} -i {wmt}/system-outputs/"
+          f"newstest2021.en-de.hyp.*.de -pbs` and the same with `truebleu`.")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shared", default=os.environ.get("TRUEBLEU_SHARED", DEFAULT_SHARED))
     parser.add_argument("--repeat", type=int, default=5, help="truebleu runs (best is kept)")
+    parser.add_argument("--commands", action="store_true",
+                        help="also time the whole command lines (fresh processes)")
+    parser.add_argument("--commands-only", action="store_true",
+                        help="only time the whole command lines")
+    parser.add_argument("--command-repeat", type=int, default=3,
+                        help="runs per tool of each command line")
+    parser.add_argument("--with-par", action="store_true",
+                        help="include -par in the command lines (sacreBLEU takes minutes on a busy machine)")
     args = parser.parse_args()
+    if args.commands_only:
+        command_lines(Path(args.shared), args.command_repeat, args.with_par)
+        return
 
     import numpy
     import sacrebleu
@@ -94,6 +174,9 @@ def main() -> None:
     print("|---|---:|")
     for label, t in extra:
         print(f"| {label} | {t:.3f} |")
+    if args.commands:
+        print()
+        command_lines(Path(args.shared), args.command_repeat, args.with_par)
 
 
 if __name__ == "__main__":

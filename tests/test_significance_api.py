@@ -337,7 +337,7 @@ def test_cli_compare(capsys):
     assert "Segment-level" in capsys.readouterr().out
     assert cli.main([str(REFERENCE), "-i", paths[0]]) == 1
     assert "at least two systems" in capsys.readouterr().err
-    assert cli.main([str(REFERENCE), "-i", *paths, "-n", "0"]) == 1
+    assert cli.main([str(REFERENCE), "-i", *paths, "-n", "0"]) == 2  # a usage error (argparse)
     assert cli.main([str(REFERENCE), "-i", *paths, "--test", "zz"]) == 2
 
 

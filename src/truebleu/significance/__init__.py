@@ -13,19 +13,35 @@ reports as text, JSON, LaTeX and TSV.
 NumPy is needed at call time only (``pip install 'truebleu[stats]'``).
 """
 
-from .compat import bootstrap_confidence, paired_cells, paired_test_report, seed_setting
-from .multi import (Cluster, MultiComparison, PairResult, SystemSummary, compare_all,
-                    compare_systems, holm)
-from .paired import (ConfidenceInterval, PairedComparison, bootstrap_ci, paired_bootstrap,
-                     paired_randomization)
-from .scoring import BatchScorer, BLEUBatchScorer, RowScorer, scorer_for
-from .sentence import SentenceComparison, compare_sentences
-from .sacrebleu_names import PairedTest, Result, estimate_ci  # sacreBLEU's names, thin
+from importlib import import_module
 
-__all__ = [
-    "BLEUBatchScorer", "BatchScorer", "PairedTest", "Result", "estimate_ci", "Cluster", "ConfidenceInterval", "MultiComparison",
-    "PairResult", "PairedComparison", "RowScorer", "SentenceComparison", "SystemSummary",
-    "bootstrap_ci", "bootstrap_confidence", "compare_all", "compare_sentences",
-    "compare_systems", "holm", "paired_bootstrap", "paired_cells", "paired_randomization",
-    "paired_test_report", "scorer_for", "seed_setting",
-]
+# Loaded on first use (PEP 562), so that ``truebleu REF -i SYS... -pbs`` imports
+# only the modules it runs (compat, paired, scoring, resampling), not the
+# all-pairs, segment-level and report modules.
+_WHERE = {
+    "bootstrap_confidence": "compat", "paired_cells": "compat", "paired_test_report": "compat",
+    "seed_setting": "compat",
+    "Cluster": "multi", "MultiComparison": "multi", "PairResult": "multi",
+    "SystemSummary": "multi", "compare_all": "multi", "compare_systems": "multi", "holm": "multi",
+    "ConfidenceInterval": "paired", "PairedComparison": "paired", "bootstrap_ci": "paired",
+    "paired_bootstrap": "paired", "paired_randomization": "paired",
+    "BatchScorer": "scoring", "BLEUBatchScorer": "scoring", "RowScorer": "scoring",
+    "scorer_for": "scoring",
+    "SentenceComparison": "sentence", "compare_sentences": "sentence",
+    "PairedTest": "sacrebleu_names", "Result": "sacrebleu_names",
+    "estimate_ci": "sacrebleu_names",  # sacreBLEU's names, thin
+}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

@@ -14,6 +14,20 @@ from typing import Optional, Sequence
 from .formats import FORMATS, render
 
 
+def _count(minimum: int):
+    """An argparse type: an integer >= ``minimum`` (else a usage error naming the bound)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {value}")
+        return value
+    parse.__name__ = "integer"
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="truebleu compare",
@@ -24,22 +38,26 @@ def build_parser() -> argparse.ArgumentParser:
                         help="system output files (at least two)")
     parser.add_argument("--test", choices=("bs", "ar"), default="bs",
                         help="paired bootstrap (bs, default) or approximate randomization (ar)")
-    parser.add_argument("-n", "--samples", type=int, default=None,
+    parser.add_argument("-n", "--samples", type=_count(1), default=None,
                         help="resamples (bs, default 1000) or trials (ar, default 10000)")
     parser.add_argument("--seed", default=None,
                         help="random seed (default: $SACREBLEU_SEED or 12345; 'none' for OS entropy)")
     parser.add_argument("--bootstrap-statistic", choices=("centered", "sacrebleu"),
                         default="centered",
                         help="bootstrap p-value statistic: centered (default; nominal type-I "
-                             "error) or sacrebleu (sacreBLEU's -pbs numbers)")
+                             "error) or sacrebleu (sacreBLEU's -pbs statistic, ties counted)")
     parser.add_argument("--holm", action="store_true",
                         help="Holm-Bonferroni correction over all pairs")
     parser.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
     parser.add_argument("--sentence", action="store_true",
                         help="add segment-level comparisons of each system with the first")
     parser.add_argument("-f", "--format", choices=FORMATS, default="text")
-    parser.add_argument("-w", "--width", type=int, default=2, help="decimals shown")
-    parser.add_argument("-tok", "--tokenize", default=None, help="tokenizer (default 13a)")
+    parser.add_argument("-w", "--width", type=_count(0), default=2, help="decimals shown")
+    parser.add_argument("-l", "--language-pair", dest="langpair", default=None,
+                        help="source-target language pair; the target picks BLEU's default "
+                             "tokenizer as in the scoring command (zh, ja-mecab, ko-mecab, else 13a)")
+    parser.add_argument("-tok", "--tokenize", default=None,
+                        help="tokenizer (default: by the target language of -l, else 13a)")
     parser.add_argument("-lc", "--lowercase", action="store_true")
     parser.add_argument("-s", "--smooth-method", default="exp",
                         choices=("none", "floor", "add-k", "exp"))
@@ -62,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+SEPARATORS = "._-"
+
+
 def _names(paths: Sequence[str]) -> list[str]:
     """Short, unique system names: file names without their shared prefix and suffix.
 
@@ -71,8 +92,12 @@ def _names(paths: Sequence[str]) -> list[str]:
     base = [os.path.basename(p) for p in paths]
     if len(set(base)) != len(base):
         return list(paths)
+    # cut only at separators, so that "hyp.BUPT" and "hyp.Borderline" keep their "B"
     prefix = os.path.commonprefix(base)
+    prefix = prefix[:max(prefix.rfind(c) for c in SEPARATORS) + 1]
     suffix = os.path.commonprefix([b[::-1] for b in base])[::-1]
+    suffix = suffix[min((i for i in (suffix.find(c) for c in SEPARATORS) if i >= 0),
+                        default=len(suffix)):]
     if len(prefix) + len(suffix) >= min(len(b) for b in base):
         return base
     short = [b[len(prefix):len(b) - len(suffix)] for b in base]
@@ -95,8 +120,11 @@ def make_metric(args: argparse.Namespace, refs):
                    asian_support=args.ter_asian_support,
                    case_sensitive=args.ter_case_sensitive, references=refs)
     from ..bleu import BLEU
+    from ..tokenizers import target_language
 
+    # BLEU picks the tokenizer of the target language when -tok is not given
     return BLEU(lowercase=args.lowercase, tokenize=args.tokenize,
+                trg_lang=target_language(args.langpair),
                 smooth_method=args.smooth_method, smooth_value=args.smooth_value,
                 max_ngram_order=args.max_ngram_order, references=refs, force=True)
 
@@ -105,6 +133,8 @@ def run(args: argparse.Namespace) -> str:
     from ..io import read_lines
     from .compat import seed_setting
     from .multi import compare_all
+    from .paired import DEFAULT_SAMPLES
+    from .resampling import check_memory
     from .scoring import scorer_for
     from .sentence import compare_sentences
 
@@ -113,6 +143,9 @@ def run(args: argparse.Namespace) -> str:
     if len(set(args.input)) != len(args.input):
         raise ValueError("a system file is given twice")
     refs = [read_lines(path) for path in args.refs]
+    # before any statistics are computed: a test that cannot fit in memory is an error now
+    n_samples = DEFAULT_SAMPLES[args.test] if args.samples is None else args.samples
+    check_memory(args.test, n_samples, len(refs[0]), len(args.input))
     metric = make_metric(args, refs)
     names = _names(args.input)
     stats = []

@@ -14,14 +14,13 @@ bootstrap statistic; truebleu's own API corrects both (see :mod:`.paired`).
 from __future__ import annotations
 
 import os
-import statistics as pystats
 from typing import Optional, Sequence, Union
 
 from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value, bootstrap_scores,
                      check_same_shape, check_samples, randomization_p_values)
 from ._np import numpy
 from .progress import Progress
-from .resampling import bootstrap_indices, make_rng, swap_masks
+from .resampling import bootstrap_draws, check_memory, make_rng, swap_masks
 from .scoring import scorer_for
 
 Seed = Union[int, str, None]
@@ -48,11 +47,14 @@ def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
     ``mean`` is :func:`statistics.mean` of the resampled scores and ``ci`` half
     the 2.5%-97.5% spread, as sacreBLEU's ``Score.estimate_ci``.
     """
+    import statistics as pystats  # (imports fractions and decimal: only -ci needs it)
+
     n_bootstrap = check_samples(n_bootstrap, "n_bootstrap")
     text, value = seed_setting(seed)
     matrix = as_matrix(stats)
+    check_memory("ci", n_bootstrap, matrix.shape[0], 1)
     scorer = scorer_for(metric, in_place=True)
-    indices = bootstrap_indices(make_rng(value), matrix.shape[0], n_bootstrap)
+    indices = bootstrap_draws(make_rng(value), matrix.shape[0], n_bootstrap)
     with Progress(n_bootstrap, "bootstrap") as bar:
         column = bootstrap_scores(indices, [matrix], scorer, bar)[:, 0]
     # Python floats for float64 scores; NumPy float32 scalars (with their
@@ -98,6 +100,7 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
     if len(named_systems) < 2:
         raise ValueError("paired tests need a baseline and at least one other system")
     names = [name for name, _ in named_systems]
+    check_memory(test_type, n_samples, len(named_systems[0][1]), len(named_systems))
     tables = [metric.corpus_statistics(hyps) for _, hyps in named_systems]
     matrices = [as_matrix(table, name) for table, name in zip(tables, names)]
     check_same_shape(matrices, names)
@@ -115,7 +118,7 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
 
 def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments):
     with Progress(n_samples * (len(matrices) if seed_value is None else 1), "paired bootstrap") as bar:
-        indices = bootstrap_indices(make_rng(seed_value), n_segments, n_samples)
+        indices = bootstrap_draws(make_rng(seed_value), n_segments, n_samples)
         if seed_value is not None:  # every system draws the same samples as the baseline
             table = bootstrap_scores(indices, matrices, scorer, bar)
             baseline_scores, columns = table[:, 0], [table[:, k] for k in range(1, len(matrices))]
@@ -124,7 +127,7 @@ def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments
             baseline_scores = bootstrap_scores(indices, matrices[:1], scorer, bar)[:, 0]
             columns, paired_baselines = [], []
             for matrix in matrices[1:]:
-                own = bootstrap_indices(make_rng(None), n_segments, n_samples)
+                own = bootstrap_draws(make_rng(None), n_segments, n_samples)
                 pair = bootstrap_scores(own, [matrices[0], matrix], scorer, bar)
                 paired_baselines.append(pair[:, 0])
                 columns.append(pair[:, 1])
@@ -132,7 +135,7 @@ def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments
     cells = [PairedCell(scores[0], mean=mean, ci=ci)]
     for k, column in enumerate(columns, start=1):
         p = bootstrap_p_value(paired_baselines[k - 1], column, abs(scores[0] - scores[k]),
-                              statistic="sacrebleu")
+                              statistic="sacrebleu", strict=True)
         mean, ci = _interval(column)
         cells.append(PairedCell(scores[k], p, mean, ci))
     return cells

@@ -7,8 +7,10 @@ Procedure (what the clusters mean, and why this one)
    randomization trials drawn from the given seed, so one matrix product
    serves all systems, and the comparison of the first system with any other
    is sacreBLEU's ``-par`` result, or ``-pbs`` with
-   ``statistic="sacrebleu"``, for that seed (the default bootstrap statistic
-   is corrected; see :mod:`.paired`).
+   ``statistic="sacrebleu"``, for that seed, except that ties with the
+   observed statistic count (so an identical copy of a system gets p = 1 and
+   stays in its cluster; see :mod:`.paired`), and the default bootstrap
+   statistic is corrected.
 2. Optionally the ``N(N-1)/2`` p-values are adjusted with Holm's step-down
    procedure, which controls the family-wise error rate at ``alpha`` under any
    dependence between the tests (the tests share data, so independence-based
@@ -35,7 +37,7 @@ from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value,
                      interval,
                      randomization_p_values, score_of)
 from .progress import Progress
-from .resampling import bootstrap_indices, make_rng, swap_masks
+from .resampling import bootstrap_draws, check_memory, make_rng, swap_masks
 
 
 TEST_LABEL = {"bs": "paired bootstrap", "ar": "approximate randomization"}
@@ -122,7 +124,7 @@ def clusters_from(ordered: Sequence[str], different) -> list[list[str]]:
 
 
 def _pairwise_bootstrap(matrices, scores, scorer, n_samples, rng, bar, statistic):
-    indices = bootstrap_indices(rng, matrices[0].shape[0], n_samples)
+    indices = bootstrap_draws(rng, matrices[0].shape[0], n_samples)
     table = bootstrap_scores(indices, matrices, scorer, bar)
     p = {}
     for i in range(len(matrices)):
@@ -142,7 +144,7 @@ def _pairwise_randomization(matrices, scores, scorer, n_samples, rng, bar, ci_sa
         for j, value in enumerate(values, start=i + 1):
             p[i, j] = value
         bar.update(n_samples)
-    indices = bootstrap_indices(rng, matrices[0].shape[0], ci_samples)
+    indices = bootstrap_draws(rng, matrices[0].shape[0], ci_samples)
     table = bootstrap_scores(indices, matrices, scorer)
     return p, [interval(table[:, k]) for k in range(len(matrices))]
 
@@ -161,7 +163,8 @@ def compare_all(named_stats: Union[Mapping[str, object], Sequence[tuple[str, obj
     :param holm_correction: adjust the p-values with Holm-Bonferroni.
     :param ci_samples: bootstrap samples for the AR test's confidence intervals.
     :param statistic: bootstrap p-value statistic, ``"centered"`` (default, nominal
-        type-I error) or ``"sacrebleu"`` (sacreBLEU's ``-pbs`` numbers); see
+        type-I error) or ``"sacrebleu"`` (sacreBLEU's ``-pbs`` statistic, ties
+        counted); see
         :mod:`truebleu.significance.paired`.
     """
     check_statistic(statistic)
@@ -178,6 +181,10 @@ def compare_all(named_stats: Union[Mapping[str, object], Sequence[tuple[str, obj
         raise ValueError("system names must be unique")
     matrices = [as_matrix(stats, name) for name, stats in items]
     check_same_shape(matrices, names)
+    check_memory(test, n_samples, matrices[0].shape[0], len(matrices))
+    if test == "ar":
+        ci_samples = check_samples(ci_samples, "ci_samples")
+        check_memory("bs", ci_samples, matrices[0].shape[0], len(matrices))
     scores = [score_of(m, scorer) for m in matrices]
     rng = make_rng(seed)
     with Progress(n_samples * (1 if test == "bs" else len(items) - 1),
@@ -187,7 +194,7 @@ def compare_all(named_stats: Union[Mapping[str, object], Sequence[tuple[str, obj
                                                statistic)
         else:
             p, intervals = _pairwise_randomization(matrices, scores, scorer, n_samples, rng,
-                                                   bar, check_samples(ci_samples, "ci_samples"))
+                                                   bar, ci_samples)
     keys = sorted(p)
     raw = [p[k] for k in keys]
     adjusted = dict(zip(keys, holm(raw) if holm_correction else raw))

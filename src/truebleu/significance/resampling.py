@@ -10,12 +10,18 @@ below 2**24 whatever the order of additions; the code checks those bounds and
 only falls back to sacreBLEU's own order of float32 additions when a corpus is
 so large that rounding could occur.
 
-The random draws are NumPy's ``Generator`` calls that sacreBLEU makes, with the
-same shapes and in the same order, so equal seeds give equal samples.
+The random draws are NumPy's ``Generator`` calls that sacreBLEU makes, in the
+same order, so equal seeds give equal samples. The bootstrap's segment indices
+are drawn a block of samples at a time (:class:`BootstrapDraws`), so memory
+stays bounded (:data:`BLOCK_BYTES`) however many segments and samples there
+are: ``rng.choice(n, size=(k, n))`` in consecutive blocks yields exactly the
+rows of one call, because the generator's only carried state (including
+PCG64's spare 32-bit half) lives in the bit generator, not in the call.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Iterator
 
 from ._np import numpy
@@ -23,6 +29,10 @@ from ._np import numpy
 FLOAT32_EXACT = 2 ** 24
 FLOAT64_EXACT = 2 ** 53
 CHUNK = 1000  # samples per matrix product (bounds memory, paces the progress bar)
+BLOCK_BYTES = 64 * 2 ** 20  # working memory of one block of bootstrap samples
+# bytes per (sample, segment) cell while a block is summed: the int64 indices,
+# the offset indices and the int64 bincount (8 each), the float count matrix (8)
+BYTES_PER_DRAW = 32
 
 
 def make_rng(seed):
@@ -33,9 +43,116 @@ def make_rng(seed):
     return np.random.default_rng(seed)
 
 
+# -- memory needed before anything is allocated ---------------------------------
+
+TEST_LABELS = {"bs": ("the paired bootstrap", "resamples"),
+               "ci": ("the bootstrap confidence interval", "resamples"),
+               "ar": ("approximate randomization", "trials")}
+
+
+def physical_memory() -> int | None:
+    """This machine's physical memory in bytes, or None where the OS does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - non-POSIX
+        return None
+
+
+def memory_needed(test: str, n_samples: int, n_segments: int, n_systems: int) -> int:
+    """A lower bound on the bytes a test keeps at once (what grows with the samples).
+
+    Bootstrap: a float64 score per sample and system (the table, its parts,
+    a sorted column) and, for sacreBLEU's ``-ci``, a Python float and two list
+    slots per sample; plus one block of draws. Approximate randomization keeps
+    its ``(trials, segments)`` swap mask (1 byte a cell), as sacreBLEU does, and
+    a float32 copy of 1000 trials of it.
+    """
+    if test == "ar":
+        return n_samples * (n_segments + 16 * n_systems) + CHUNK * n_segments * 4
+    per_sample = 24 * n_systems + (40 if test == "ci" else 0)
+    return n_samples * per_sample + BLOCK_BYTES
+
+
+def _size(n_bytes: float) -> str:
+    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
+        if n_bytes < 1000 or unit == "PB":
+            return f"{n_bytes:,.0f} {unit}" if unit == "bytes" else f"{n_bytes:,.1f} {unit}"
+        n_bytes /= 1000
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def check_memory(test: str, n_samples: int, n_segments: int, n_systems: int,
+                 available: int | None = None) -> None:
+    """A ValueError, before anything is allocated, when a test cannot fit in memory.
+
+    ``available`` defaults to the machine's physical memory; the message states
+    both amounts so that the user can choose a smaller number of samples.
+    """
+    available = physical_memory() if available is None else available
+    needed = memory_needed(test, n_samples, n_segments, n_systems)
+    if available is not None and needed > available:
+        label, unit = TEST_LABELS[test]
+        raise ValueError(
+            f"{label} with {n_samples:,} {unit} over {n_segments:,} segments and {n_systems} "
+            f"system(s) needs at least {_size(needed)} of memory, more than this machine's "
+            f"{_size(available)}; use fewer {unit}")
+
+
 def bootstrap_indices(rng, n_segments: int, n_samples: int):
-    """``(n_samples, n_segments)`` segment indices drawn with replacement."""
+    """``(n_samples, n_segments)`` segment indices drawn with replacement, all at once.
+
+    This materialises ``8 * n_samples * n_segments`` bytes; the tests use
+    :func:`bootstrap_draws`, which yields the same rows block by block.
+    """
     return rng.choice(n_segments, size=(n_samples, n_segments), replace=True)
+
+
+def block_rows(n_segments: int, budget: int = BLOCK_BYTES) -> int:
+    """Bootstrap samples per block so that one block's work fits in ``budget`` bytes."""
+    return max(1, min(CHUNK, budget // (BYTES_PER_DRAW * max(1, n_segments))))
+
+
+class BootstrapDraws:
+    """The segment indices of ``n_samples`` bootstrap samples, drawn lazily in blocks.
+
+    Iterating :meth:`blocks` draws from ``rng`` exactly what
+    ``rng.choice(n_segments, size=(n_samples, n_segments))`` would, a few
+    samples at a time, so the ``(n_samples, n_segments)`` matrix never exists.
+    The draws consume the generator, so they can be iterated once only.
+    """
+
+    def __init__(self, rng, n_segments: int, n_samples: int, rows_per_block: int | None = None):
+        self.rng = rng
+        self.n_segments = int(n_segments)
+        self.n_samples = int(n_samples)
+        self.rows_per_block = rows_per_block or block_rows(self.n_segments)
+        self._used = False
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.n_samples, self.n_segments
+
+    def blocks(self) -> Iterator[tuple[slice, object]]:
+        """``(sample slice, indices of those samples)`` pairs, in order."""
+        if self._used:
+            raise RuntimeError("bootstrap draws were already consumed (they come from a generator)")
+        self._used = True
+        for part in chunks(self.n_samples, self.rows_per_block):
+            yield part, bootstrap_indices(self.rng, self.n_segments, part.stop - part.start)
+
+
+def bootstrap_draws(rng, n_segments: int, n_samples: int) -> BootstrapDraws:
+    """Bootstrap samples drawn block by block (see :class:`BootstrapDraws`)."""
+    return BootstrapDraws(rng, n_segments, n_samples)
+
+
+def index_blocks(indices) -> Iterator[tuple[slice, object]]:
+    """Blocks of ``indices``: a :class:`BootstrapDraws` or an index matrix already drawn."""
+    if isinstance(indices, BootstrapDraws):
+        yield from indices.blocks()
+        return
+    for part in chunks(indices.shape[0], block_rows(indices.shape[1])):
+        yield part, indices[part]
 
 
 def swap_masks(rng, n_segments: int, n_trials: int):
@@ -91,7 +208,7 @@ def resampled_sums(indices, stats, as_float32: bool = True):
     weights_dtype = np.float64 if dtype == np.float64 else np.float32
     out = np.empty((n_samples, stats.shape[1]), dtype=np.float32 if as_float32 else np.int64)
     stats_f = stats.astype(weights_dtype)
-    for part in chunks(n_samples):
+    for part in chunks(n_samples, block_rows(n_segments)):
         counts = sample_counts(indices[part], n_segments).astype(weights_dtype)
         sums = counts @ stats_f
         out[part] = sums if as_float32 else np.rint(sums).astype(np.int64)

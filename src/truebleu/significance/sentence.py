@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ._np import numpy
 from .paired import as_matrix, check_same_shape, check_samples
-from .resampling import sample_counts, bootstrap_indices, chunks, make_rng
+from .resampling import bootstrap_draws, check_memory, make_rng, sample_counts
 
 
 @dataclass(frozen=True)
@@ -75,16 +75,16 @@ def compare_sentences(stats_a, stats_b, scorer, n_samples: int = 1000, seed=1234
     n_samples = check_samples(n_samples)
     a, b = as_matrix(stats_a, names[0]), as_matrix(stats_b, names[1])
     check_same_shape([a, b], names)
+    check_memory("bs", n_samples, a.shape[0], 2)
     delta = scorer.score_rows(b) - scorer.score_rows(a)
     wins_b = int(np.count_nonzero(delta > 0))
     wins_a = int(np.count_nonzero(delta < 0))
     n = len(delta)
-    indices = bootstrap_indices(make_rng(seed), n, n_samples)
     means = np.empty(n_samples)
     shares = np.empty(n_samples)
     won = (delta > 0).astype(np.float64)
-    for part in chunks(n_samples):
-        counts = sample_counts(indices[part], n).astype(np.float64)
+    for part, block in bootstrap_draws(make_rng(seed), n, n_samples).blocks():
+        counts = sample_counts(block, n).astype(np.float64)
         means[part] = counts @ delta / n
         shares[part] = counts @ won / n
     d_low, d_high = _percentile_interval(means)

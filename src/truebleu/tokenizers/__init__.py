@@ -44,6 +44,11 @@ def default_tokenizer(trg_lang: str | None) -> str:
     return LANGUAGE_DEFAULTS.get(trg_lang or "", DEFAULT_TOKENIZER)
 
 
+def target_language(langpair: str | None) -> str:
+    """The target of a ``-l src-trg`` language pair ("" when none is given), as sacreBLEU reads it."""
+    return langpair.split("-")[1] if langpair and "-" in langpair else ""
+
+
 def get_tokenizer(name: str, spm_model=None) -> Tokenizer:
     """A tokenizer instance by registry name."""
     if isinstance(name, str) and name in _OTHER_METRICS:
