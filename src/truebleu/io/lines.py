@@ -40,7 +40,8 @@ DEFAULT_MAX_LINE_LENGTH = 1 << 20
 BLOCK_BYTES = 1 << 20
 
 _DECOMPRESSORS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
-_CORRUPT = (OSError, EOFError, zlib.error, lzma.LZMAError)  # what a bad .gz/.bz2/.xz raises
+#: What reading a corrupt or truncated .gz, .bz2 or .xz file raises.
+DECOMPRESSION_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
 
 
 def is_stdin(path: str | os.PathLike) -> bool:
@@ -104,7 +105,7 @@ class _StdinBytes:
 def _read_block(handle: BinaryIO, name: str, size: int) -> bytes:
     try:
         return handle.read(size)
-    except _CORRUPT as exc:
+    except DECOMPRESSION_ERRORS as exc:
         kind = os.path.splitext(name)[1].lower()
         if kind in _DECOMPRESSORS:
             raise InputError(f"{name}: cannot decompress (corrupt or truncated {kind} file): "
