@@ -362,7 +362,7 @@ def run(args) -> str | Iterator[str]:
             and args.test_set is None and is_plain_text(args.input[0])
             and all(is_plain_text(path) for path in args.refs)
             and set(args.metrics) == {"bleu"}
-            and not (paired or args.confidence or args.sentence_level)):
+            and not (paired or args.confidence)):
         return run_streaming(args)
 
     if args.test_set is not None:
@@ -479,17 +479,31 @@ def _seed_option(metric, seed) -> dict:
     return {}
 
 
-def run_streaming(args) -> str:
-    """One system from a file: scored chunk by chunk, in bounded memory."""
+def run_streaming(args) -> str | Iterator[str]:
+    """One system from a file: scored chunk by chunk, in bounded memory (``-sl``: line by line)."""
     from .reports.single import single_results_text
-    from .streaming import score_files
+    from .streaming import score_files, sentence_scores_from_files
 
+    if args.sentence_level:
+        args.effective_order = True
+        metric = make_metric(args, None)
+        return _sentence_lines(sentence_scores_from_files(
+            args.input[0], args.refs, metric, encoding=args.encoding,
+            max_line_length=args.max_line_length), metric, args)
     metric = make_metric(args, None)
     score = score_files(args.input[0], args.refs, metric, encoding=args.encoding,
                         max_line_length=args.max_line_length).score
     signature = metric.get_signature().format(args.short if args.format != "json" else False)
     return single_results_text(
         [score.format(args.width, args.score_only, signature, args.format == "json")], args.format)
+
+
+def _sentence_lines(scores, metric, args) -> Iterator[str]:
+    signature = None
+    for score in scores:
+        if signature is None:  # after the first chunk: the signature counts its references
+            signature = metric.get_signature().format(args.short)
+        yield score.format(args.width, args.score_only, signature)
 
 
 def _configure_output(args) -> None:

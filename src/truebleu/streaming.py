@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 from .bleu import BLEU, count_tokenized_periods, warn_if_tokenized
 from .io import DEFAULT_MAX_LINE_LENGTH, InputError, iter_aligned_chunks
@@ -58,3 +58,25 @@ def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[st
     if not metric.force:
         warn_if_tokenized(tokenized)
     return StreamResult(metric.score_from_statistics(totals), segments, kept)
+
+
+def sentence_scores_from_files(hypothesis_file: str | os.PathLike,
+                               reference_files: Sequence[str | os.PathLike], metric: BLEU, *,
+                               chunk_lines: int = 10_000, encoding: str = "utf-8",
+                               max_line_length: int = DEFAULT_MAX_LINE_LENGTH
+                               ) -> Iterator[BLEUScore]:
+    """Each segment's score, in order, reading and scoring one chunk at a time.
+
+    ``metric`` is used as given (``truebleu -sl`` passes one with ``effective_order=True``);
+    memory is bounded by the chunk, however many segments the files hold.
+    """
+    names = [os.fspath(hypothesis_file), *map(os.fspath, reference_files)]
+    tokenized = 0
+    for chunks in iter_aligned_chunks(names, chunk_lines, encoding, max_line_length):
+        hyps = [line.rstrip() for line in chunks[0]]
+        refs = [[line.rstrip() for line in chunk] for chunk in chunks[1:]]
+        tokenized += count_tokenized_periods(hyps)
+        for row in metric.corpus_statistics(hyps, refs, check_tokenized=False).rows():
+            yield metric.score_from_statistics(row)
+    if not metric.force:
+        warn_if_tokenized(tokenized)

@@ -36,8 +36,9 @@ from .errors import InputError
 #: Raise it with ``--max-line-length`` / ``max_line_length=`` for longer lines.
 DEFAULT_MAX_LINE_LENGTH = 1 << 20
 
-#: Bytes read (and decoded) at a time.
-BLOCK_BYTES = 1 << 20
+#: Bytes read (and decoded) at a time: small enough to add little to a read's peak memory
+#: (a whole-file read peaks within a few percent of sacreBLEU's), large enough to be fast.
+BLOCK_BYTES = 1 << 16
 
 _DECOMPRESSORS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
 #: What reading a corrupt or truncated .gz, .bz2 or .xz file raises.
