@@ -244,3 +244,22 @@ def test_closed_pipe_is_quiet(long_files, tmp_path, argv):
     status = process.wait(120)
     assert "Traceback" not in err and "BrokenPipe" not in err and "Exception" not in err, err
     assert status in (0, 141)  # 0 when everything fitted in the pipe before it closed
+
+
+# -- item 15: several systems in a dialect's text output ----------------------
+
+@pytest.mark.parametrize("extra", [["-f", "text"], ["-b"], ["-f", "text", "-sl"]])
+def test_dialect_lines_of_several_systems_are_labelled(tmp_path, capsys, files, extra):
+    hyp, ref = files
+    other = tmp_path / "other.txt"
+    other.write_text("\n".join(REFS) + "\n")
+    status = main([ref, "-i", hyp, str(other), "--dialect", "mteval-v13a", *extra])
+    assert status == 0
+    lines = capsys.readouterr().out.splitlines()
+    per_system = len(HYPS) if "-sl" in extra else 1
+    assert len(lines) == 2 * per_system
+    assert all(line.startswith(f"{hyp}: ") for line in lines[:per_system])
+    assert all(line.startswith(f"{other}: ") for line in lines[per_system:])
+    # one system: unlabelled, as before
+    main([ref, "-i", hyp, "--dialect", "mteval-v13a", *extra])
+    assert not capsys.readouterr().out.startswith(hyp)
