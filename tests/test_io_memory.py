@@ -83,12 +83,13 @@ def test_gzip_bomb_without_newlines_stops_at_the_line_limit(gzip_bomb, work, cap
     assert result["grew_kb"] < 48 * 1024, result
 
 
-def _corpus_file(tmp_path, lines: int = 60_000) -> str:
+def _corpus_file(tmp_path, lines: int = 60_000, words_per_line: int = 10) -> str:
     words = "the of and to in a is that for it as was with be by on not he this are".split()
     path = tmp_path / "corpus.txt"
     with open(path, "w", encoding="utf-8") as out:
         for i in range(lines):
-            out.write(" ".join(words[(i * 7 + k) % len(words)] for k in range(10 + i % 25)))
+            out.write(" ".join(words[(i * 7 + k) % len(words)]
+                               for k in range(words_per_line + i % 25)))
             out.write(" é.\n" if i % 3 else " 上.\n")
     return str(path)
 
@@ -105,13 +106,19 @@ def test_whole_file_read_peaks_no_higher_than_sacrebleus(tmp_path):
     assert ours["grew_kb"] <= theirs["grew_kb"] * 1.10 + 1024, (ours, theirs)
 
 
-def test_sentence_level_output_is_not_held(tmp_path):
-    """``-sl`` on one file reads, scores and prints chunk by chunk: its peak does not grow
-    with the file (the whole file read at once costs more than the streamed run)."""
-    path = _corpus_file(tmp_path)
-    whole = _measure("from truebleu.io import read_lines", f"lines = read_lines({path!r})")
-    streamed = _measure(
+def _sentence_level_peak(tmp_path, lines: int) -> int:
+    folder = tmp_path / str(lines)
+    folder.mkdir()
+    path = _corpus_file(folder, lines, words_per_line=4)
+    result = _measure(
         "import os; from truebleu.cli import main",
         f"sys.stdout = open(os.devnull, 'w'); main([{path!r}, '-i', {path!r}, '-sl', '-q'])")
-    assert streamed["error"] is None
-    assert streamed["grew_kb"] < whole["grew_kb"], (streamed, whole)
+    assert result["error"] is None
+    return result["grew_kb"]
+
+
+def test_sentence_level_memory_does_not_grow_with_the_file(tmp_path):
+    """``-sl`` on one file reads, scores and prints chunk by chunk: three times the lines
+    must not take three times the memory (holding the file, or the output, would)."""
+    small, large = _sentence_level_peak(tmp_path, 30_000), _sentence_level_peak(tmp_path, 90_000)
+    assert large < 1.5 * small + 2048, (small, large)

@@ -72,15 +72,20 @@ def iter_line_chunks(path: str | os.PathLike, chunk_lines: int = 10_000,
         yield chunk
 
 
+#: Characters a chunk may hold per file, whatever ``chunk_lines`` says (8 Mi characters,
+#: at most 32 MiB as ``str``): bounds a chunk of long lines in bytes.
+CHUNK_CHARACTERS = 1 << 23
+
+
 def iter_aligned_chunks(paths: Sequence[str | os.PathLike], chunk_lines: int = 10_000,
                         encoding: str = "utf-8",
                         max_line_length: int = DEFAULT_MAX_LINE_LENGTH
                         ) -> Iterator[list[list[str]]]:
     """The same lines of several files side by side: one list per file, of equal lengths.
 
-    A chunk holds at most ``chunk_lines`` lines and never more than one block of
-    each file, so memory is bounded in bytes as well as in lines. Files with
-    different numbers of lines are an error naming every file and its count.
+    A chunk holds at most ``chunk_lines`` lines and, per file, about ``CHUNK_CHARACTERS``
+    characters (plus one read block), so memory is bounded in bytes as well as in lines.
+    Files with different numbers of lines are an error naming every file and its count.
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be >= 1")
@@ -88,14 +93,18 @@ def iter_aligned_chunks(paths: Sequence[str | os.PathLike], chunk_lines: int = 1
     if sum(map(is_stdin, names)) > 1:
         raise InputError("standard input ('-') can be read only once")
     readers = [iter_line_blocks(name, encoding, max_line_length) for name in names]
-    blocks: list[list[str]] = [[] for _ in names]
-    starts = [0] * len(names)
+    pending: list[list[str]] = [[] for _ in names]
     done = 0
     while True:
         for k, reader in enumerate(readers):
-            if starts[k] >= len(blocks[k]):
-                blocks[k], starts[k] = next(reader, None) or [], 0
-        available = [len(block) - start for block, start in zip(blocks, starts)]
+            characters = sum(map(len, pending[k]))
+            while len(pending[k]) < chunk_lines and characters < CHUNK_CHARACTERS:
+                block = next(reader, None)
+                if block is None:
+                    break
+                pending[k].extend(block)
+                characters += sum(map(len, block))
+        available = [len(lines) for lines in pending]
         if not any(available):
             return
         if not all(available):
@@ -103,8 +112,8 @@ def iter_aligned_chunks(paths: Sequence[str | os.PathLike], chunk_lines: int = 1
             shown = ["<stdin>" if is_stdin(name) else name for name in names]
             raise line_count_mismatch(shown[0], counts[0], list(zip(shown[1:], counts[1:])))
         size = min(chunk_lines, *available)
-        yield [block[start:start + size] for block, start in zip(blocks, starts)]
-        starts = [start + size for start in starts]
+        yield [lines[:size] for lines in pending]
+        pending = [lines[size:] for lines in pending]
         done += size
 
 
