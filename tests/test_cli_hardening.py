@@ -263,3 +263,23 @@ def test_dialect_lines_of_several_systems_are_labelled(tmp_path, capsys, files, 
     # one system: unlabelled, as before
     main([ref, "-i", hyp, "--dialect", "mteval-v13a", *extra])
     assert not capsys.readouterr().out.startswith(hyp)
+
+
+# -- item 8: --max-line-length on every command ---------------------------------
+
+@pytest.mark.parametrize("command", [[], ["-sl"], ["-m", "bleu", "chrf"], ["--dialect", "nltk"],
+                                     ["compare"], ["report"]])
+def test_max_line_length_on_every_command(tmp_path, capsys, files, command):
+    hyp, ref = files
+    other = tmp_path / "other.txt"
+    other.write_text("\n".join(REFS) + "\n")
+    if command in (["compare"], ["report"]):
+        argv = [*command, ref, "-i", hyp, str(other)]
+        argv += ["-o", str(tmp_path / "r.html")] if command == ["report"] else []
+    else:
+        argv = [ref, "-i", hyp, *command]
+    # line 1 of both files is longer than 20 characters; either may be read first
+    line = _one_error_line(capsys, main([*argv, "--max-line-length", "20"]),
+                           ", line 1: longer than 20 characters")
+    assert hyp in line or ref in line
+    _one_error_line(capsys, main([*argv, "--max-line-length", "0"]), "--max-line-length")

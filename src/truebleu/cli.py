@@ -173,8 +173,9 @@ def add_max_line_length_argument(group) -> None:
 
 
 def check_max_line_length(value: int) -> None:
+    """A ValueError, which every sub-command reports as one line."""
     if value < 1:
-        raise UsageError("--max-line-length must be >= 1")
+        raise ValueError(f"--max-line-length must be >= 1, got {value}")
 
 
 def add_bleu_arguments(parser: argparse.ArgumentParser) -> None:

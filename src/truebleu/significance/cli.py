@@ -22,6 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("refs", nargs="+", metavar="REF", help="reference file(s)")
     parser.add_argument("-i", "--input", nargs="+", required=True, metavar="SYS",
                         help="system output files (at least two)")
+    from ..cli import add_max_line_length_argument
+
+    add_max_line_length_argument(parser)
     parser.add_argument("--test", choices=("bs", "ar"), default="bs",
                         help="paired bootstrap (bs, default) or approximate randomization (ar)")
     parser.add_argument("-n", "--samples", type=int, default=None,
@@ -112,12 +115,15 @@ def run(args: argparse.Namespace) -> str:
         raise ValueError("compare needs at least two systems given to -i")
     if len(set(args.input)) != len(args.input):
         raise ValueError("a system file is given twice")
-    refs = [read_lines(path) for path in args.refs]
+    from ..cli import check_max_line_length
+
+    check_max_line_length(args.max_line_length)
+    refs = [read_lines(path, max_line_length=args.max_line_length) for path in args.refs]
     metric = make_metric(args, refs)
     names = _names(args.input)
     stats = []
     for name, path in zip(names, args.input):
-        hyps = read_lines(path)
+        hyps = read_lines(path, max_line_length=args.max_line_length)
         if len(hyps) != len(refs[0]):
             raise ValueError(f"{path} has {len(hyps)} lines but {args.refs[0]} has "
                              f"{len(refs[0])}; systems and references must align")
