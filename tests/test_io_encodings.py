@@ -46,7 +46,8 @@ def _text_codecs() -> list[str]:
 CODECS = _text_codecs()
 
 _WORDS = ("the cat sat on a mat . , - ; : ! ? \" ' ( ) 12 3.5 % $ café naïve Straße "
-          "Привет мир Ελλάδα 上 上海 中文 上了 日本語 です 한국어 עברית العربية ½ € ~{ ~} \\ + -").split()
+          "Привет мир Ελλάδα 上 上海 中文 上了 日本語 です 한국어 עברית العربية "
+          "½ € ~{ ~} \\ + -").split()
 
 
 def _corpus(seed: int, n: int) -> list[str]:

@@ -2,8 +2,9 @@
 
 Each measurement runs in a fresh subprocess: after the imports the peak resident set
 size is reset (``/proc/self/clear_refs``), so the peak read after the work is the
-work's own, not the imports' (without that file, ``ru_maxrss`` is used). A decompression bomb also runs under an address-space limit, so
-that a reader without a byte bound fails the test instead of filling the machine.
+work's own, not the imports' (without that file, ``ru_maxrss`` is used). A
+decompression bomb also runs under an address-space limit, so that a reader without
+a byte bound fails the test instead of filling the machine.
 """
 
 from __future__ import annotations
