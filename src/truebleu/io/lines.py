@@ -120,8 +120,8 @@ def text_decoder(encoding: str):
         info = codecs.lookup(encoding)
     except LookupError:
         raise InputError(f"unknown encoding {encoding!r}") from None
-    if not getattr(info, "_is_text_encoding", True):  # rot13, base64, zlib ...: open() refuses
-        raise InputError(f"{encoding!r} is not a text encoding")
+    if not getattr(info, "_is_text_encoding", True) or info.incrementaldecoder is None:
+        raise InputError(f"{encoding!r} is not a text encoding")  # rot13, base64: open() refuses
     return info.incrementaldecoder(errors="strict")
 
 
