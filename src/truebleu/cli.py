@@ -6,6 +6,11 @@ arguments -> configuration -> API -> report. Extra sub-commands:
 ``truebleu explain ...`` (the BLEU tables of one sentence) and
 ``truebleu compare ...`` (all-pairs significance); ``--dialect NAME`` scores
 in another tool's dialect.
+
+A first argument naming a sub-command (explain, compare, report, serve) always
+runs it, even when a file of that name exists: write ``./explain`` to score a
+reference file called ``explain``. Output to a pipe that closes early
+(``| head``) ends quietly with status 141, as for a program stopped by SIGPIPE.
 """
 
 from __future__ import annotations
@@ -16,11 +21,13 @@ import logging
 import os
 import sys
 from collections import defaultdict
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
 from ._version import __version__
-from .io import InputError, check_same_length, read_lines, read_stdin_lines
+from .io import (DEFAULT_MAX_LINE_LENGTH, InputError, check_same_length, is_stdin,
+                 read_stdin_lines)
 from .io.testsets.cache import DownloadError
+from .io import iter_lines
 from .io.segments import is_plain_text, read_reference_streams, read_segments
 from .io.testsets.commands import add_testset_arguments
 from .score import SMOOTH_DEFAULTS
@@ -30,6 +37,11 @@ logger = logging.getLogger("truebleu")
 
 OUTPUT_FORMATS = ("json", "text", "latex")
 METRICS = ("bleu", "chrf", "ter")
+SUBCOMMANDS = ("explain", "compare", "report", "serve")
+MAX_THREADS = 1024  # far more than any machine's cores; the native core uses at most 256
+#: Exit status after the reader of our output went away (``| head``): 128 + SIGPIPE, what a
+#: shell reports for ``cat`` or ``yes`` there, so ``set -o pipefail`` scripts see the same.
+EXIT_BROKEN_PIPE = 141
 
 
 class UsageError(Exception):
@@ -45,7 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "    truebleu explain --hyp TEXT --ref TEXT ...  (BLEU's tables for one sentence)\n"
                     "    truebleu compare REF -i SYS1 SYS2 ...       (all-pairs significance)\n"
                     "    truebleu report REF -i SYS1 SYS2 ... -o report.html   (the interactive viewer)\n"
-                    "    truebleu serve REF -i SYS1 SYS2 ...         (the viewer from a local server)",
+                    "    truebleu serve REF -i SYS1 SYS2 ...         (the viewer from a local server)\n"
+                    "A first argument explain/compare/report/serve is always the sub-command;\n"
+                    "write ./explain to score a file named explain. '-' is standard input.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--input", "-i", type=str, nargs="*", default=None,
                         help="Read input from file(s) instead of STDIN.")
@@ -68,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     inputs = parser.add_argument_group("Input formats (plain, .gz, .bz2, .xz; .sgm; .jsonl)")
     add_wmt_xml_arguments(inputs, "Score every system of a WMT XML file against each of its "
                                   "references (one score per system per reference).")
+    add_max_line_length_argument(inputs)
     inputs.add_argument("--hyp-field", default="hyp",
                         help="Field of the hypothesis in .jsonl inputs (default: %(default)s).")
     inputs.add_argument("--ref-field", default="ref",
@@ -150,6 +165,19 @@ def add_wmt_xml_arguments(group, help_text: str) -> None:
                        help="With --wmt-xml: only these systems (default: all).")
 
 
+def add_max_line_length_argument(group) -> None:
+    """``--max-line-length N``: the longest line any reader accepts (memory stays bounded)."""
+    group.add_argument("--max-line-length", type=int, default=DEFAULT_MAX_LINE_LENGTH,
+                       metavar="N", help="Longest line accepted, in characters; a longer line is "
+                                         "an error naming file and line (default: %(default)s).")
+
+
+def check_max_line_length(value: int) -> None:
+    """A ValueError, which every sub-command reports as one line."""
+    if value < 1:
+        raise ValueError(f"--max-line-length must be >= 1, got {value}")
+
+
 def add_bleu_arguments(parser: argparse.ArgumentParser) -> None:
     """sacreBLEU's BLEU options (shared by scoring, ``report`` and ``serve``)."""
     bleu = parser.add_argument_group("BLEU related arguments")
@@ -183,15 +211,16 @@ def version_text() -> str:
 # -- reading ---------------------------------------------------------------
 
 def read_references(paths: Sequence[str], num_refs: int, encoding: str,
-                    ref_field: str = "ref") -> list[list[str]]:
+                    ref_field: str = "ref",
+                    max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> list[list[str]]:
     """Reference streams, one per file (JSON Lines: one per list entry), or ``num_refs``
     tab-separated ones in one file."""
     if num_refs == 1:
         return [stream for path in paths
-                for stream in read_reference_streams(path, encoding, ref_field)]
+                for stream in read_reference_streams(path, encoding, ref_field, max_line_length)]
     streams: list[list[str]] = [[] for _ in range(num_refs)]
     path = paths[0]
-    for line_no, line in enumerate(read_lines(path, encoding), 1):
+    for line_no, line in enumerate(iter_lines(path, encoding, max_line_length), 1):
         fields = line.rstrip().split("\t", num_refs - 1)
         if len(fields) != num_refs:
             raise InputError(f"{path}, line {line_no}: expected {num_refs} tab-separated "
@@ -202,10 +231,11 @@ def read_references(paths: Sequence[str], num_refs: int, encoding: str,
 
 
 def read_systems(inputs: Sequence[str] | None, encoding: str, paired: bool,
-                 hyp_field: str = "hyp") -> tuple[list[list[str]], list[str]]:
+                 hyp_field: str = "hyp", max_line_length: int = DEFAULT_MAX_LINE_LENGTH
+                 ) -> tuple[list[list[str]], list[str]]:
     """System outputs and their names: from ``-i`` files or tab-separated stdin."""
     if inputs is None:
-        lines = read_stdin_lines(encoding)
+        lines = read_stdin_lines(encoding, max_line_length)
         first = lines[0].rstrip().split("\t") if lines else [""]
         systems = [[field] for field in first]
         for line_no, line in enumerate(lines[1:], 2):
@@ -228,7 +258,7 @@ def read_systems(inputs: Sequence[str] | None, encoding: str, paired: bool,
                 continue
             raise UsageError(f"{path!r} already used to name a system; give each system a "
                              "different file name")
-        systems.append(read_segments(path, encoding, hyp_field))
+        systems.append(read_segments(path, encoding, hyp_field, max_line_length))
         names.append(path)
     if paired and names:
         names[0] = f"Baseline: {names[0]}"
@@ -254,6 +284,17 @@ def _validate(args) -> None:
         raise UsageError("the number of samples of a paired test must be >= 1")
     if args.confidence and args.confidence_n < 1:
         raise UsageError("--confidence-n must be >= 1")
+    check_threads(args.threads)
+    check_max_line_length(args.max_line_length)
+    stdin_uses = sum(map(is_stdin, [*args.refs, *(args.input or [])])) + (args.input is None)
+    if stdin_uses > 1:
+        raise UsageError("standard input can be read only once: give '-' once, and give -i "
+                         "files when a reference is '-'")
+
+
+def check_threads(threads: int | None) -> None:
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise UsageError(f"--threads must be between 1 and {MAX_THREADS}, got {threads}")
 
 
 def make_metrics(args, references) -> dict:
@@ -299,8 +340,8 @@ def make_metric(args, references):
 METRIC_FACTORIES = {"bleu": make_metric, "chrf": make_chrf, "ter": make_ter}
 
 
-def run(args) -> str:
-    """Everything the command prints on stdout for parsed ``args``."""
+def run(args) -> str | Iterator[str]:
+    """Everything the command prints on stdout for parsed ``args``: a text, or its lines."""
     from .reports.single import single_results_text
     from .reports.table import results_table
 
@@ -322,16 +363,18 @@ def run(args) -> str:
             and args.test_set is None and is_plain_text(args.input[0])
             and all(is_plain_text(path) for path in args.refs)
             and set(args.metrics) == {"bleu"}
-            and not (paired or args.confidence or args.sentence_level)):
+            and not (paired or args.confidence)):
         return run_streaming(args)
 
     if args.test_set is not None:
         references, ref_names = testset_commands.testset_references(args)
     else:
-        references = read_references(args.refs, args.num_refs, args.encoding, args.ref_field)
+        references = read_references(args.refs, args.num_refs, args.encoding, args.ref_field,
+                                     args.max_line_length)
         ref_names = args.refs if args.num_refs == 1 else [
             f"{args.refs[0]} (reference {k + 1})" for k in range(args.num_refs)]
-    systems, names = read_systems(args.input, args.encoding, paired, args.hyp_field)
+    systems, names = read_systems(args.input, args.encoding, paired, args.hyp_field,
+                                  args.max_line_length)
     hyp_names = names if args.input is not None else ["<stdin>"] * len(systems)
     for system, name in zip(systems, hyp_names):
         check_same_length(system, name, references, ref_names)
@@ -364,9 +407,9 @@ def run(args) -> str:
         metric = next(iter(metrics.values()))
         stats = metric.corpus_statistics(systems[0])
         signature = metric.get_signature().format(args.short)
-        return "\n".join(metric.score_from_statistics(row).format(args.width, args.score_only,
-                                                                   signature)
-                         for row in stats.rows())
+        del systems, references, full_system, full_references  # only the statistics are needed
+        return (metric.score_from_statistics(row).format(args.width, args.score_only, signature)
+                for row in stats.rows())  # printed as they are made
 
     if len(systems) == 1:
         n_bootstrap = args.confidence_n if args.confidence else 1
@@ -437,16 +480,31 @@ def _seed_option(metric, seed) -> dict:
     return {}
 
 
-def run_streaming(args) -> str:
-    """One system from a file: scored chunk by chunk, in bounded memory."""
+def run_streaming(args) -> str | Iterator[str]:
+    """One system from a file: scored chunk by chunk, in bounded memory (``-sl``: line by line)."""
     from .reports.single import single_results_text
-    from .streaming import score_files
+    from .streaming import score_files, sentence_scores_from_files
 
+    if args.sentence_level:
+        args.effective_order = True
+        metric = make_metric(args, None)
+        return _sentence_lines(sentence_scores_from_files(
+            args.input[0], args.refs, metric, encoding=args.encoding,
+            max_line_length=args.max_line_length), metric, args)
     metric = make_metric(args, None)
-    score = score_files(args.input[0], args.refs, metric, encoding=args.encoding).score
+    score = score_files(args.input[0], args.refs, metric, encoding=args.encoding,
+                        max_line_length=args.max_line_length).score
     signature = metric.get_signature().format(args.short if args.format != "json" else False)
     return single_results_text(
         [score.format(args.width, args.score_only, signature, args.format == "json")], args.format)
+
+
+def _sentence_lines(scores, metric, args) -> Iterator[str]:
+    signature = None
+    for score in scores:
+        if signature is None:  # after the first chunk: the signature counts its references
+            signature = metric.get_signature().format(args.short)
+        yield score.format(args.width, args.score_only, signature)
 
 
 def _configure_output(args) -> None:
@@ -459,8 +517,37 @@ def _configure_output(args) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("explain", "compare", "report", "serve") and not os.path.exists(argv[0]):
+    """The ``truebleu`` command; returns the exit status.
+
+    One place handles a closed output pipe for every sub-command and path
+    (scores, ``-sl`` lines, dialects, ``compare``, ``explain``, ``--list``, ``--help``).
+    """
+    try:
+        status = _dispatch(list(sys.argv[1:] if argv is None else argv))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _stdout_closed()
+    except SystemExit:  # argparse's --help / usage errors: flush here, not at interpreter exit
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            return _stdout_closed()
+        raise
+    return status
+
+
+def _stdout_closed() -> int:
+    """Point standard output at /dev/null so that the interpreter's final flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+    return EXIT_BROKEN_PIPE
+
+
+def _dispatch(argv: list[str]) -> int:
+    if argv and argv[0] in SUBCOMMANDS:  # always the sub-command; ./explain is a file
         if argv[0] in ("report", "serve"):
             from .viewer.cli import main as viewer_main
 
@@ -488,22 +575,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     _configure_output(args)
     try:
         text = run(args)
+        if isinstance(text, str):
+            if text:  # --download prints nothing
+                write_output(text + "\n")
+        else:
+            write_lines(text)
     except (InputError, UsageError, ValueError, ImportError, FileNotFoundError,
             DownloadError) as exc:
         print(f"truebleu: error: {exc}", file=sys.stderr)
         return 1
-    out = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n",
-                           write_through=True) if hasattr(sys.stdout, "buffer") else sys.stdout
-    try:
-        if text:  # --download prints nothing
-            out.write(text + "\n")
-        out.flush()
-    except BrokenPipeError:
-        pass
-    finally:
-        if out is not sys.stdout:
-            out.detach()
     return 0
+
+
+def write_output(text: str) -> None:
+    """Write to standard output as UTF-8 with ``\\n`` newlines, whatever the locale."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # replaced by a text-only stream (tests)
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    buffer.write(text.encode("utf-8"))
+
+
+def write_lines(lines: Iterable[str], batch: int = 1000) -> None:
+    """Write lines as they are made (``-sl``): the output is never held whole."""
+    pending: list[str] = []
+    for line in lines:
+        pending.append(line)
+        if len(pending) >= batch:
+            write_output("\n".join(pending) + "\n")
+            pending.clear()
+    if pending:
+        write_output("\n".join(pending) + "\n")
 
 
 if __name__ == "__main__":

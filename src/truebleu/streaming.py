@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from itertools import zip_longest
-from typing import Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 from .bleu import BLEU, count_tokenized_periods, warn_if_tokenized
-from .io import InputError, iter_line_chunks, line_count_mismatch
+from .io import DEFAULT_MAX_LINE_LENGTH, InputError, iter_aligned_chunks
 from .score import BLEUScore
 from .stats import Statistics
 
@@ -27,30 +26,27 @@ class StreamResult:
     statistics: Optional[Statistics]  # per-segment rows, when keep_statistics=True
 
 
-def _count_rest(chunks) -> int:
-    return sum(len(chunk) for chunk in chunks if chunk is not None)
-
-
 def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[str | os.PathLike],
                 metric: Optional[BLEU] = None, *, chunk_lines: int = 10_000,
-                keep_statistics: bool = False, encoding: str = "utf-8") -> StreamResult:
-    """Corpus BLEU of a hypothesis file against reference files, in bounded memory."""
+                keep_statistics: bool = False, encoding: str = "utf-8",
+                max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> StreamResult:
+    """Corpus BLEU of a hypothesis file against reference files, in bounded memory.
+
+    ``"-"`` reads standard input (once). A chunk is at most ``chunk_lines`` lines
+    and one read block of each file; a line longer than ``max_line_length``
+    characters is an error naming the file and the line.
+    """
     if not reference_files:
         raise ValueError("at least one reference file is needed")
     metric = metric or BLEU()
     names = [os.fspath(hypothesis_file), *map(os.fspath, reference_files)]
-    readers = [iter_line_chunks(name, chunk_lines, encoding) for name in names]
     totals: Optional[list[int]] = None
     kept = Statistics(metric.max_ngram_order) if keep_statistics else None
     segments = tokenized = 0
-    for chunks in zip_longest(*readers):
-        if any(chunk is None for chunk in chunks) or len({len(c) for c in chunks}) > 1:
-            counts = [segments + (len(c) if c is not None else 0) for c in chunks]
-            counts = [n + _count_rest(reader) for n, reader in zip(counts, readers)]
-            raise line_count_mismatch(names[0], counts[0], list(zip(names[1:], counts[1:])))
+    for chunks in iter_aligned_chunks(names, chunk_lines, encoding, max_line_length):
         hyps = [line.rstrip() for line in chunks[0]]
         refs = [[line.rstrip() for line in chunk] for chunk in chunks[1:]]
-        tokenized += count_tokenized_periods(chunks[0])
+        tokenized += count_tokenized_periods(hyps)  # stripped: "... .\r" counts, as in sacreBLEU
         stats = metric.corpus_statistics(hyps, refs, check_tokenized=False)
         chunk_sum = stats.sum()
         totals = chunk_sum if totals is None else [a + b for a, b in zip(totals, chunk_sum)]
@@ -62,3 +58,25 @@ def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[st
     if not metric.force:
         warn_if_tokenized(tokenized)
     return StreamResult(metric.score_from_statistics(totals), segments, kept)
+
+
+def sentence_scores_from_files(hypothesis_file: str | os.PathLike,
+                               reference_files: Sequence[str | os.PathLike], metric: BLEU, *,
+                               chunk_lines: int = 10_000, encoding: str = "utf-8",
+                               max_line_length: int = DEFAULT_MAX_LINE_LENGTH
+                               ) -> Iterator[BLEUScore]:
+    """Each segment's score, in order, reading and scoring one chunk at a time.
+
+    ``metric`` is used as given (``truebleu -sl`` passes one with ``effective_order=True``);
+    memory is bounded by the chunk, however many segments the files hold.
+    """
+    names = [os.fspath(hypothesis_file), *map(os.fspath, reference_files)]
+    tokenized = 0
+    for chunks in iter_aligned_chunks(names, chunk_lines, encoding, max_line_length):
+        hyps = [line.rstrip() for line in chunks[0]]
+        refs = [[line.rstrip() for line in chunk] for chunk in chunks[1:]]
+        tokenized += count_tokenized_periods(hyps)
+        for row in metric.corpus_statistics(hyps, refs, check_tokenized=False).rows():
+            yield metric.score_from_statistics(row)
+    if not metric.force:
+        warn_if_tokenized(tokenized)

@@ -14,8 +14,9 @@ Each tool's own options are accepted under the tool's own spelling::
     truebleu REF ... -i HYP --dialect torchmetrics [--max-order N] [--smooth] [--weights ...]
 
 Common: ``-b`` (score only), ``-w N`` (decimals), ``-f json|text`` (default json,
-as sacreBLEU 2), ``-sl`` (sentence level), ``-e ENCODING``. Without ``-i`` the
-hypotheses are read from standard input.
+as sacreBLEU 2), ``-sl`` (sentence level), ``-e ENCODING``, ``--max-line-length N``.
+Without ``-i`` (or with ``-i -``) the hypotheses are read from standard input.
+With several systems, every text line starts with the system's file name.
 """
 
 from __future__ import annotations
@@ -70,6 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--dialect", required=True,
                         choices=[d for d in DIALECTS if d != "sacrebleu"])
     parser.add_argument("--encoding", "-e", default="utf-8")
+    from ..cli import add_max_line_length_argument
+
+    add_max_line_length_argument(parser)
     parser.add_argument("--score-only", "-b", action="store_true", help="Print the score only.")
     parser.add_argument("--width", "-w", type=int, default=None,
                         help="Decimals (default: 2 for percentages, 4 for fractions).")
@@ -132,22 +136,24 @@ def _options(args) -> dict:
     return options
 
 
-def _read(path: str, encoding: str) -> list[str]:
+def _read(path: str, args) -> list[str]:
     from ..io import read_lines
 
-    return read_lines(path, encoding=encoding)
+    return read_lines(path, args.encoding, args.max_line_length)
 
 
 def _report(score: DialectScore, args, width: int, name: str) -> str:
+    """One score; text lines start with ``name:`` when several systems are scored."""
+    label = f"{name}: " if name else ""
     main = score.nist if args.nist else score.score
     if args.score_only:
-        return f"{main:.{width}f}"
+        return f"{label}{main:.{width}f}"
     if args.format == "text":
         text = f"{score.signature} = {main:.{width}f}"
         if score.nist is not None and not args.nist:
             text += f" NIST = {score.nist:.4f}"
         precisions = "/".join(f"{p:.{width}f}" for p in score.precisions)
-        return (f"{text} {precisions} (BP = {score.bp:.3f} ratio = {score.ratio:.3f} "
+        return (f"{label}{text} {precisions} (BP = {score.bp:.3f} ratio = {score.ratio:.3f} "
                 f"hyp_len = {score.sys_len} ref_len = {score.ref_len})")
     record = {"name": "NIST" if args.nist else "BLEU", "dialect": score.dialect,
               "score": round(main, width), "signature": score.signature}
@@ -160,7 +166,14 @@ def _report(score: DialectScore, args, width: int, name: str) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
-    """Run the dialect command line on the full ``truebleu`` argv; return the exit status."""
+    """Run the dialect command line on the full ``truebleu`` argv; return the exit status.
+
+    Scores are written as they are computed (``-sl`` never holds its output);
+    a closed output pipe is handled by :func:`truebleu.cli.main`.
+    """
+    from ..cli import UsageError, check_max_line_length, write_output
+    from ..io import is_stdin
+
     parser = build_parser()
     args = parser.parse_args(list(argv))
     try:
@@ -168,30 +181,38 @@ def main(argv: Sequence[str]) -> int:
             raise ToolError("give at least one reference file")
         if args.nist and _FAMILY[args.dialect] != "mteval":
             raise ToolError(f"--nist does not apply to dialect {args.dialect}")
-        dialect = get_dialect(args.dialect, **_options(args))
-        references = [_read(path, args.encoding) for path in args.refs]
+        check_max_line_length(args.max_line_length)
         inputs = args.input if args.input else ["-"]
+        if sum(map(is_stdin, [*args.refs, *inputs])) > 1:
+            raise ToolError("standard input can be read only once: give '-' once, and give "
+                            "-i files when a reference is '-'")
+        dialect = get_dialect(args.dialect, **_options(args))
+        references = [_read(path, args) for path in args.refs]
         width = args.width if args.width is not None else (
             2 if args.dialect in _PERCENT_SCALE and not args.nist else 4)
-        outputs = []
         for path in inputs:
-            hypotheses = _read(path, args.encoding)
+            hypotheses = _read(path, args)
+            shown = "<stdin>" if is_stdin(path) else path
             for ref_path, refs in zip(args.refs, references):
                 if len(refs) != len(hypotheses):
-                    raise ToolError(f"{path} has {len(hypotheses)} lines but {ref_path} has "
+                    raise ToolError(f"{shown} has {len(hypotheses)} lines but {ref_path} has "
                                     f"{len(refs)}; one line per segment is needed")
-            name = path if len(inputs) > 1 else ""
-            if args.sentence_level:
-                for i, hyp in enumerate(hypotheses):
-                    score = dialect.sentence_score(hyp, [refs[i] for refs in references])
-                    outputs.append(_report(score, args, width, name))
-            else:
-                outputs.append(_report(dialect.corpus_score(hypotheses, references),
-                                       args, width, name))
-    except (ToolError, ValueError, TypeError) as error:
+            name = shown if len(inputs) > 1 else ""
+            try:
+                if args.sentence_level:
+                    for i, hyp in enumerate(hypotheses):
+                        score = dialect.sentence_score(hyp, [refs[i] for refs in references])
+                        write_output(_report(score, args, width, name) + "\n")
+                else:
+                    write_output(_report(dialect.corpus_score(hypotheses, references),
+                                         args, width, name) + "\n")
+            except ZeroDivisionError as exc:  # NLTK's own behaviour (the Python API keeps it)
+                what = "it is empty" if not hypotheses else "the tool divides by zero"
+                raise ToolError(f"{shown}: the {args.dialect} dialect cannot score it: {what} "
+                                f"({type(exc).__name__}: {exc})") from None
+    except (ToolError, UsageError, ValueError, TypeError) as error:
         print(f"truebleu: error: {error}", file=sys.stderr)
         return 1
-    print("\n".join(outputs))
     return 0
 
 

@@ -9,36 +9,22 @@ only ever opened for reading. Decoding errors name the file and the line.
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import lzma
 import os
-from itertools import islice
-from typing import BinaryIO, Iterator, Sequence
+from itertools import chain
+from typing import Iterator, Sequence
 
-_OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+from .errors import InputError
+from .lines import (DEFAULT_MAX_LINE_LENGTH, is_stdin, iter_line_blocks, open_binary,
+                    text_decoder)
 
-
-class InputError(ValueError):
-    """Input that cannot be scored as given; the message names file and line."""
-
-
-def open_binary(path: str | os.PathLike) -> BinaryIO:
-    """Open a file for reading bytes, decompressing by its extension."""
-    path = os.fspath(path)
-    opener = _OPENERS.get(os.path.splitext(path)[1].lower(), open)
-    try:
-        return opener(path, "rb")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a text file") from None
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
+__all__ = ["InputError", "DEFAULT_MAX_LINE_LENGTH", "open_binary", "decode", "split_lines",
+           "read_lines", "iter_lines", "iter_line_chunks", "iter_aligned_chunks",
+           "read_stdin_lines", "line_count_mismatch", "check_same_length", "is_stdin"]
 
 
 def decode(raw: bytes, name: str, encoding: str = "utf-8", first_line: int = 1) -> str:
     """Decode ``raw``; on bad bytes say which line (counted from ``first_line``) holds them."""
+    text_decoder(encoding)  # unknown or non-text encodings: a clear error
     try:
         return raw.decode(encoding)
     except UnicodeDecodeError as exc:
@@ -46,8 +32,6 @@ def decode(raw: bytes, name: str, encoding: str = "utf-8", first_line: int = 1) 
         bad = raw[exc.start:exc.end].hex(" ")
         raise InputError(
             f"{name}, line {line}: invalid {exc.encoding} (bytes {bad}): {exc.reason}") from None
-    except LookupError:
-        raise InputError(f"unknown encoding {encoding!r}") from None
 
 
 def split_lines(text: str) -> list[str]:
@@ -58,56 +42,79 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def _read_raw(path: str | os.PathLike) -> bytes:
-    name = os.fspath(path)
-    with open_binary(name) as handle:
-        try:
-            return handle.read()
-        except (OSError, EOFError, lzma.LZMAError) as exc:
-            raise InputError(f"{name}: cannot decompress: {exc}") from None
+def iter_lines(path: str | os.PathLike, encoding: str = "utf-8",
+               max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> Iterator[str]:
+    """The lines of a plain, .gz, .bz2 or .xz file one by one (``"-"`` is standard input)."""
+    return chain.from_iterable(iter_line_blocks(path, encoding, max_line_length))
 
 
-def read_lines(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:
-    """All lines of a plain, .gz, .bz2 or .xz file (``"-"`` is standard input)."""
-    if os.fspath(path) == "-":
-        return read_stdin_lines(encoding)
-    name = os.fspath(path)
-    return split_lines(decode(_read_raw(name), name, encoding))
+def read_lines(path: str | os.PathLike, encoding: str = "utf-8",
+               max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> list[str]:
+    """All lines of a plain, .gz, .bz2 or .xz file (``"-"`` is standard input).
+
+    Peak memory is the list of lines plus one block: no copy of the whole file
+    as bytes or as one string is ever held.
+    """
+    return list(iter_lines(path, encoding, max_line_length))
+
+
+def read_stdin_lines(encoding: str = "utf-8",
+                     max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> list[str]:
+    """Standard input as sacreBLEU reads it: universal newlines (\\r, \\r\\n, \\n)."""
+    return read_lines("-", encoding, max_line_length)
 
 
 def iter_line_chunks(path: str | os.PathLike, chunk_lines: int = 10_000,
-                     encoding: str = "utf-8") -> Iterator[list[str]]:
-    """The lines of a file in lists of at most ``chunk_lines``, reading as it goes.
+                     encoding: str = "utf-8",
+                     max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> Iterator[list[str]]:
+    """The lines of a file in lists of at most ``chunk_lines``, reading as it goes."""
+    for (chunk,) in iter_aligned_chunks([path], chunk_lines, encoding, max_line_length):
+        yield chunk
 
-    Memory stays bounded by the chunk, whatever the file's size. Each chunk is
-    decoded in one call (lines are split on ``b"\\n"``, so this suits UTF-8
-    and the other ASCII-compatible encodings).
+
+#: Characters a chunk may hold per file, whatever ``chunk_lines`` says (8 Mi characters,
+#: at most 32 MiB as ``str``): bounds a chunk of long lines in bytes.
+CHUNK_CHARACTERS = 1 << 23
+
+
+def iter_aligned_chunks(paths: Sequence[str | os.PathLike], chunk_lines: int = 10_000,
+                        encoding: str = "utf-8",
+                        max_line_length: int = DEFAULT_MAX_LINE_LENGTH
+                        ) -> Iterator[list[list[str]]]:
+    """The same lines of several files side by side: one list per file, of equal lengths.
+
+    A chunk holds at most ``chunk_lines`` lines and, per file, about ``CHUNK_CHARACTERS``
+    characters (plus one read block), so memory is bounded in bytes as well as in lines.
+    Files with different numbers of lines are an error naming every file and its count.
     """
     if chunk_lines < 1:
         raise ValueError("chunk_lines must be >= 1")
-    name = os.fspath(path)
-    first_line = 1
-    with open_binary(name) as handle:
-        while True:
-            try:
-                raw_lines = list(islice(handle, chunk_lines))  # binary lines end at b"\n"
-            except (OSError, EOFError, lzma.LZMAError) as exc:
-                raise InputError(f"{name}: cannot decompress: {exc}") from None
-            if not raw_lines:
-                return
-            lines = split_lines(decode(b"".join(raw_lines), name, encoding, first_line))
-            first_line += len(raw_lines)
-            yield lines
-
-
-def read_stdin_lines(encoding: str = "utf-8") -> list[str]:
-    """Standard input as sacreBLEU reads it: universal newlines (\\r, \\r\\n, \\n)."""
-    import sys
-
-    raw = sys.stdin.buffer.read()
-    text = decode(raw, "<stdin>", encoding)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return split_lines(text)
+    names = [os.fspath(path) for path in paths]
+    if sum(map(is_stdin, names)) > 1:
+        raise InputError("standard input ('-') can be read only once")
+    readers = [iter_line_blocks(name, encoding, max_line_length) for name in names]
+    pending: list[list[str]] = [[] for _ in names]
+    done = 0
+    while True:
+        for k, reader in enumerate(readers):
+            characters = sum(map(len, pending[k]))
+            while len(pending[k]) < chunk_lines and characters < CHUNK_CHARACTERS:
+                block = next(reader, None)
+                if block is None:
+                    break
+                pending[k].extend(block)
+                characters += sum(map(len, block))
+        available = [len(lines) for lines in pending]
+        if not any(available):
+            return
+        if not all(available):
+            counts = [done + n + sum(map(len, reader)) for n, reader in zip(available, readers)]
+            shown = ["<stdin>" if is_stdin(name) else name for name in names]
+            raise line_count_mismatch(shown[0], counts[0], list(zip(shown[1:], counts[1:])))
+        size = min(chunk_lines, *available)
+        yield [lines[:size] for lines in pending]
+        pending = [lines[size:] for lines in pending]
+        done += size
 
 
 def line_count_mismatch(hyp_name: str, hyp_lines: int,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from . import InputError, read_lines
+from . import DEFAULT_MAX_LINE_LENGTH, InputError, iter_lines
 
 __all__ = ["read_jsonl_field", "read_jsonl_references", "is_jsonl"]
 
@@ -22,10 +22,10 @@ def is_jsonl(path: str | os.PathLike) -> bool:
     return os.fspath(path).lower().endswith(_SUFFIXES)
 
 
-def _records(path: str, encoding: str):
+def _records(path: str, encoding: str, max_line_length: int):
     import json
 
-    for line_no, line in enumerate(read_lines(path, encoding), 1):
+    for line_no, line in enumerate(iter_lines(path, encoding, max_line_length), 1):
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -43,11 +43,12 @@ def _value(path: str, line_no: int, record: dict, field: str):
     return record[field]
 
 
-def read_jsonl_field(path: str | os.PathLike, field: str, encoding: str = "utf-8") -> list[str]:
+def read_jsonl_field(path: str | os.PathLike, field: str, encoding: str = "utf-8",
+                     max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> list[str]:
     """The string ``field`` of every line, in order."""
     name = os.fspath(path)
     values = []
-    for line_no, record in _records(name, encoding):
+    for line_no, record in _records(name, encoding, max_line_length):
         value = _value(name, line_no, record, field)
         if not isinstance(value, str):
             raise InputError(f"{name}, line {line_no}: field {field!r} holds "
@@ -56,8 +57,9 @@ def read_jsonl_field(path: str | os.PathLike, field: str, encoding: str = "utf-8
     return values
 
 
-def read_jsonl_references(path: str | os.PathLike, field: str,
-                          encoding: str = "utf-8") -> list[list[str | None]]:
+def read_jsonl_references(path: str | os.PathLike, field: str, encoding: str = "utf-8",
+                          max_line_length: int = DEFAULT_MAX_LINE_LENGTH
+                          ) -> list[list[str | None]]:
     """Reference streams from ``field``: a string (one reference) or a list of strings per line.
 
     With lists of different lengths the shorter ones are padded with ``None``
@@ -65,7 +67,7 @@ def read_jsonl_references(path: str | os.PathLike, field: str,
     """
     name = os.fspath(path)
     rows = []
-    for line_no, record in _records(name, encoding):
+    for line_no, record in _records(name, encoding, max_line_length):
         value = _value(name, line_no, record, field)
         refs = [value] if isinstance(value, str) else value
         if not isinstance(refs, list) or not all(isinstance(r, str) for r in refs) or not refs:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from . import read_lines
+from . import DEFAULT_MAX_LINE_LENGTH, iter_lines
 from .jsonl import is_jsonl, read_jsonl_field, read_jsonl_references
 
 __all__ = ["read_segments", "read_reference_streams", "is_plain_text"]
@@ -33,24 +33,29 @@ def is_plain_text(path: str | os.PathLike) -> bool:
     return not (is_jsonl(name) or _is_sgml(name))
 
 
-def read_segments(path: str | os.PathLike, encoding: str = "utf-8",
-                  field: str = "hyp") -> list[str]:
-    """The segments of a file, each right-stripped as sacreBLEU strips input lines."""
+def read_segments(path: str | os.PathLike, encoding: str = "utf-8", field: str = "hyp",
+                  max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> list[str]:
+    """The segments of a file, each right-stripped as sacreBLEU strips input lines.
+
+    Lines are stripped as they are read, so the peak is one list of lines (as sacreBLEU's).
+    """
     name = os.fspath(path)
     if is_jsonl(name):
-        return [value.rstrip() for value in read_jsonl_field(name, field, encoding)]
+        return [value.rstrip()
+                for value in read_jsonl_field(name, field, encoding, max_line_length)]
     if _is_sgml(name):
         from .sgml import read_sgml
 
-        return read_sgml(name, encoding)
-    return [line.rstrip() for line in read_lines(name, encoding)]
+        return read_sgml(name, encoding, max_line_length)
+    return [line.rstrip() for line in iter_lines(name, encoding, max_line_length)]
 
 
-def read_reference_streams(path: str | os.PathLike, encoding: str = "utf-8",
-                           field: str = "ref") -> list[list[str | None]]:
+def read_reference_streams(path: str | os.PathLike, encoding: str = "utf-8", field: str = "ref",
+                           max_line_length: int = DEFAULT_MAX_LINE_LENGTH
+                           ) -> list[list[str | None]]:
     """The reference streams of one file: one, or several from a JSON Lines list field."""
     name = os.fspath(path)
     if is_jsonl(name):
         return [[None if ref is None else ref.rstrip() for ref in stream]
-                for stream in read_jsonl_references(name, field, encoding)]
-    return [read_segments(name, encoding)]
+                for stream in read_jsonl_references(name, field, encoding, max_line_length)]
+    return [read_segments(name, encoding, max_line_length=max_line_length)]

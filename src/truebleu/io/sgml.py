@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 
-from . import read_lines
+from . import DEFAULT_MAX_LINE_LENGTH, read_lines
 from .wmt_xml import clean
 
 __all__ = ["sgml_segments", "sgml_doc_attribute", "read_sgml"]
@@ -39,6 +39,7 @@ def sgml_doc_attribute(lines: list[str], attribute: str) -> list[str]:
     return values
 
 
-def read_sgml(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:
+def read_sgml(path: str | os.PathLike, encoding: str = "utf-8",
+              max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> list[str]:
     """The segments of an ``.sgm`` file (plain or compressed), in file order."""
-    return sgml_segments(read_lines(path, encoding))
+    return sgml_segments(read_lines(path, encoding, max_line_length))

@@ -36,6 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("refs", nargs="+", metavar="REF", help="reference file(s)")
     parser.add_argument("-i", "--input", nargs="+", required=True, metavar="SYS",
                         help="system output files (at least two)")
+    from ..cli import add_max_line_length_argument
+
+    add_max_line_length_argument(parser)
     parser.add_argument("--test", choices=("bs", "ar"), default="bs",
                         help="paired bootstrap (bs, default) or approximate randomization (ar)")
     parser.add_argument("-n", "--samples", type=_count(1), default=None,
@@ -142,7 +145,10 @@ def run(args: argparse.Namespace) -> str:
         raise ValueError("compare needs at least two systems given to -i")
     if len(set(args.input)) != len(args.input):
         raise ValueError("a system file is given twice")
-    refs = [read_lines(path) for path in args.refs]
+    from ..cli import check_max_line_length
+
+    check_max_line_length(args.max_line_length)
+    refs = [read_lines(path, max_line_length=args.max_line_length) for path in args.refs]
     # before any statistics are computed: a test that cannot fit in memory is an error now
     n_samples = DEFAULT_SAMPLES[args.test] if args.samples is None else args.samples
     check_memory(args.test, n_samples, len(refs[0]), len(args.input))
@@ -150,7 +156,7 @@ def run(args: argparse.Namespace) -> str:
     names = _names(args.input)
     stats = []
     for name, path in zip(names, args.input):
-        hyps = read_lines(path)
+        hyps = read_lines(path, max_line_length=args.max_line_length)
         if len(hyps) != len(refs[0]):
             raise ValueError(f"{path} has {len(hyps)} lines but {args.refs[0]} has "
                              f"{len(refs[0])}; systems and references must align")

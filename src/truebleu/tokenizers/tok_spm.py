@@ -75,7 +75,11 @@ class TokenizerSPM(Tokenizer):
         self._signature = SPM_MODELS[key][0]
         self.model_path = find_model(key, model_path)
         self._processor = sentencepiece.SentencePieceProcessor()
-        self._processor.Load(str(self.model_path))
+        try:
+            self._processor.Load(str(self.model_path))
+        except (RuntimeError, OSError) as exc:  # "could not parse ModelProto", unreadable file
+            raise ValueError(f"{self.model_path}: not a SentencePiece model "
+                             f"(sentencepiece says: {exc})") from None
 
     def signature(self) -> str:
         return self._signature

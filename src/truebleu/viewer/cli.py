@@ -14,8 +14,9 @@ import re
 import sys
 from typing import Optional, Sequence
 
-from ..cli import UsageError, add_bleu_arguments, add_wmt_xml_arguments, read_references
-from ..io import InputError, read_lines
+from ..cli import (UsageError, add_bleu_arguments, add_max_line_length_argument,
+                   add_wmt_xml_arguments, check_max_line_length, read_references)
+from ..io import InputError, iter_lines
 
 
 def build_parser(command: str) -> argparse.ArgumentParser:
@@ -45,6 +46,7 @@ def build_parser(command: str) -> argparse.ArgumentParser:
                         help="Encoding of the input files (default: %(default)s).")
     parser.add_argument("--language-pair", "-l", dest="langpair", default=None,
                         help="Source-target language pair; the target picks the tokenizer.")
+    add_max_line_length_argument(parser)
     add_bleu_arguments(parser)
     stats = parser.add_argument_group("Confidence intervals and significance")
     stats.add_argument("--n-samples", type=int, default=1000,
@@ -110,22 +112,25 @@ def build_report(args):
         raise UsageError("--num-refs must be >= 1")
     if args.num_refs != 1 and len(args.refs) > 1:
         raise UsageError("--num-refs reads tab-separated references from one file; give one file")
-    references = read_references(args.refs, args.num_refs, args.encoding)
+    check_max_line_length(args.max_line_length)
+    references = read_references(args.refs, args.num_refs, args.encoding,
+                                 max_line_length=args.max_line_length)
     ref_names = (system_names(args.refs) if args.num_refs == 1
                  else [f"{os.path.basename(args.refs[0])} ({k + 1})" for k in range(args.num_refs)])
     if len(set(args.input)) != len(args.input):
         raise UsageError("a system file is given twice")
     names = system_names(args.input)
-    systems = {name: [line.rstrip() for line in read_lines(path, args.encoding)]
+    limit = args.max_line_length
+    systems = {name: [line.rstrip() for line in iter_lines(path, args.encoding, limit)]
                for name, path in zip(names, args.input)}
     n = len(references[0])
     inputs = [(path, lines) for path, lines in zip(args.input, systems.values())]
     source = doc_ids = None
     if args.source:
-        source = [line.rstrip() for line in read_lines(args.source, args.encoding)]
+        source = [line.rstrip() for line in iter_lines(args.source, args.encoding, limit)]
         inputs.append((args.source, source))
     if args.doc_ids:
-        doc_ids = [line.strip() for line in read_lines(args.doc_ids, args.encoding)]
+        doc_ids = [line.strip() for line in iter_lines(args.doc_ids, args.encoding, limit)]
         inputs.append((args.doc_ids, doc_ids))
     wrong = [f"{path} has {len(lines)} lines" for path, lines in inputs if len(lines) != n]
     if wrong:
