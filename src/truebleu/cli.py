@@ -31,7 +31,7 @@ from .io import iter_lines
 from .io.segments import is_plain_text, read_reference_streams, read_segments
 from .io.testsets.commands import add_testset_arguments
 from .score import SMOOTH_DEFAULTS
-from .tokenizers import TOKENIZERS
+from .tokenizers import TOKENIZERS, target_language
 
 logger = logging.getLogger("truebleu")
 
@@ -329,12 +329,11 @@ def make_metric(args, references):
     """The BLEU metric of the command line's BLEU flags."""
     from .bleu import BLEU
 
-    trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
     return BLEU(lowercase=args.lowercase, force=args.force, tokenize=args.tokenize,
                 smooth_method=args.smooth_method, smooth_value=args.smooth_value,
                 max_ngram_order=args.max_ngram_order, effective_order=args.effective_order,
-                trg_lang=trg_lang, references=references, spm_model=args.spm_model,
-                backend=args.backend, threads=args.threads)
+                trg_lang=target_language(args.langpair), references=references,
+                spm_model=args.spm_model, backend=args.backend, threads=args.threads)
 
 
 METRIC_FACTORIES = {"bleu": make_metric, "chrf": make_chrf, "ter": make_ter}

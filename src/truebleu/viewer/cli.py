@@ -17,6 +17,7 @@ from typing import Optional, Sequence
 from ..cli import (UsageError, add_bleu_arguments, add_max_line_length_argument,
                    add_wmt_xml_arguments, check_max_line_length, read_references)
 from ..io import InputError, iter_lines
+from ..tokenizers import target_language
 
 
 def build_parser(command: str) -> argparse.ArgumentParser:
@@ -92,11 +93,10 @@ def system_names(paths: Sequence[str]) -> list[str]:
 
 
 def _bleu_options(args) -> dict:
-    trg_lang = args.langpair.split("-")[1] if args.langpair and "-" in args.langpair else ""
     return dict(lowercase=args.lowercase, tokenize=args.tokenize, smooth_method=args.smooth_method,
                 smooth_value=args.smooth_value, max_ngram_order=args.max_ngram_order,
-                effective_order=args.effective_order, trg_lang=trg_lang, spm_model=args.spm_model,
-                backend=args.backend)
+                effective_order=args.effective_order, trg_lang=target_language(args.langpair),
+                spm_model=args.spm_model, backend=args.backend)
 
 
 def build_report(args):
