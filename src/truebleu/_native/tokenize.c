@@ -499,6 +499,8 @@ static inline size_t utf8_put(char *o, uint32_t c)
 /* Appends one token (UTF-8) to the current sequence. */
 static int emit(tb_builder *b, const uint32_t *s, size_t len)
 {
+    if (tb_poll_spend(b->poll, (long)len + 1))
+        return -1;
     size_t off = b->nbytes;
     if (tb_grow((void **)&b->bytes, &b->bytes_cap, off + 4 * len, 1) < 0)
         return -1;
@@ -566,7 +568,7 @@ void tb_builder_reset(tb_builder *b)
 int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
 {
     size_t n = t->length;
-    if (u32_reserve(&b->cp, n + 2) < 0)
+    if (tb_poll_spend(b->poll, 16) || u32_reserve(&b->cp, n + 2) < 0)
         return -1;
     uint32_t *a = b->cp.a;
     if (t->kind == 1) {
