@@ -612,18 +612,10 @@ done:
     return rc;
 }
 
-static PyObject *core_prepare(PyObject *module, PyObject *args)
+/* Tokenizes gathered segments into a new Prepared (g is left for the caller to free). */
+static PyObject *prepare_gathered(const gathered *g, int mode, int lowercase, int threads)
 {
-    PyObject *segments;
-    int mode, lowercase, threads, loose = 0;
-    if (!PyArg_ParseTuple(args, "Oipi|p", &segments, &mode, &lowercase, &threads, &loose))
-        return NULL;
-    if (check_mode(mode) < 0)
-        return NULL;
-    gathered g;
-    if (gather_segments(segments, lowercase, loose, &g) < 0)
-        return NULL;
-    Py_ssize_t nseg = g.nseg;
+    Py_ssize_t nseg = g->nseg;
     PreparedObject *result = NULL;
     tb_seg **segs = calloc(nseg ? nseg : 1, sizeof(tb_seg *));
     if (!segs) {
@@ -633,8 +625,8 @@ static PyObject *core_prepare(PyObject *module, PyObject *args)
     job j;
     job_init(&j, JOB_PREPARE, (size_t)nseg, 16);
     j.mode = mode;
-    j.texts = g.texts.texts;
-    j.offsets = g.offsets;
+    j.texts = g->texts.texts;
+    j.offsets = g->offsets;
     j.out_segs = segs;
     if (run_job_released(&j, threads) < 0)
         goto done;
@@ -652,8 +644,23 @@ static PyObject *core_prepare(PyObject *module, PyObject *args)
     segs = NULL;
 done:
     prepared_free_segs(segs, nseg);
-    gathered_free(&g);
     return (PyObject *)result;
+}
+
+static PyObject *core_prepare(PyObject *module, PyObject *args)
+{
+    PyObject *segments;
+    int mode, lowercase, threads, loose = 0;
+    if (!PyArg_ParseTuple(args, "Oipi|p", &segments, &mode, &lowercase, &threads, &loose))
+        return NULL;
+    if (check_mode(mode) < 0)
+        return NULL;
+    gathered g;
+    if (gather_segments(segments, lowercase, loose, &g) < 0)
+        return NULL;
+    PyObject *result = prepare_gathered(&g, mode, lowercase, threads);
+    gathered_free(&g);
+    return result;
 }
 
 /* sentence_statistics(hyps, refs_per_hyp, mode, lowercase, max_order, threads, out)
@@ -710,18 +717,22 @@ done:
 
 /* prepare_streams(streams, mode, lowercase, threads) -> Prepared
  * sacreBLEU's layout: one sequence per reference set, all of the same length;
- * None marks a missing reference (dropped). Saves building segment lists in Python. */
+ * None marks a missing reference (dropped). The strings are gathered straight
+ * from the columns: no segment lists, in Python or here. */
 static PyObject *core_prepare_streams(PyObject *module, PyObject *args)
 {
     PyObject *streams_obj;
     int mode, lowercase, threads;
     if (!PyArg_ParseTuple(args, "Oipi", &streams_obj, &mode, &lowercase, &threads))
         return NULL;
+    if (check_mode(mode) < 0)
+        return NULL;
     PyObject *streams = as_tuple(streams_obj, "streams must be a sequence of sequences of str");
     if (!streams)
         return NULL;
     Py_ssize_t ns = PyTuple_GET_SIZE(streams), n = 0;
-    PyObject *segments = NULL, *result = NULL;
+    PyObject *result = NULL;
+    gathered g = {0};
     PyObject **cols = PyMem_Calloc(ns ? ns : 1, sizeof(PyObject *));
     if (!cols) {
         PyErr_NoMemory();
@@ -744,35 +755,36 @@ static PyObject *core_prepare_streams(PyObject *module, PyObject *args)
             goto done;
         }
     }
-    segments = PyList_New(n);
-    if (!segments)
+    g.nseg = n;
+    g.offsets = PyMem_Malloc((n + 1) * sizeof(Py_ssize_t));
+    if (!g.offsets) {
+        PyErr_NoMemory();
         goto done;
+    }
+    g.offsets[0] = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_ssize_t count = 0;
         for (Py_ssize_t s = 0; s < ns; s++)
             count += PyTuple_GET_ITEM(cols[s], i) != Py_None;
-        PyObject *seg = PyTuple_New(count);
-        if (!seg)
-            goto done;
-        for (Py_ssize_t s = 0, k = 0; s < ns; s++) {
+        g.offsets[i + 1] = g.offsets[i] + count;
+    }
+    if (text_list_alloc(&g.texts, g.offsets[n]) < 0)
+        goto done;
+    for (Py_ssize_t i = 0, t = 0; i < n; i++) {
+        for (Py_ssize_t s = 0; s < ns; s++) {
             PyObject *line = PyTuple_GET_ITEM(cols[s], i);
-            if (line != Py_None)
-                PyTuple_SET_ITEM(seg, k++, Py_NewRef(line));
+            if (line != Py_None && text_list_set(&g.texts, t++, line, lowercase) < 0)
+                goto done;
         }
-        PyList_SET_ITEM(segments, i, seg);
     }
-    PyObject *call = Py_BuildValue("(Oiii)", segments, mode, lowercase, threads);
-    if (call) {
-        result = core_prepare(module, call);
-        Py_DECREF(call);
-    }
+    result = prepare_gathered(&g, mode, lowercase, threads);
 done:
+    gathered_free(&g);
     if (cols) {
         for (Py_ssize_t s = 0; s < ns; s++)
             Py_XDECREF(cols[s]);
         PyMem_Free(cols);
     }
-    Py_XDECREF(segments);
     Py_DECREF(streams);
     return result;
 }
