@@ -44,7 +44,7 @@ segments = [[line]] * 20000
 call = lambda: core.prepare(segments, core.MODE_INTL, True, THREADS)
 """,
     "one long line": """
-line = " ".join(f"w{i}, x{i % 7}." for i in range(1000)) * 4000  # 40 MB, seconds of work
+line = " ".join(f"w{i}, x{i % 7}." for i in range(1000)) * 8000  # 80 MB, seconds of work
 call = lambda: core.prepare([[line]], core.MODE_13A, False, THREADS)
 """,
     "cross_statistics": """
