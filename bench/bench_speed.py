@@ -1,6 +1,7 @@
 """truebleu (native core) vs sacreBLEU 2.6.0 vs bleuscore, side by side, one run.
 
     python bench/bench_speed.py [--data ../shared/data/wmt21] [--repeat 5] [--quick]
+    python bench/bench_speed.py --callgrind-only     # the instruction count alone (before/after)
 
 Data: every into-English system output of WMT21 (``*.X-en.hyp.*``) against
 its first reference (``*.X-en.ref.A.en``): ``corpus`` scores each system with
@@ -14,6 +15,17 @@ medians over ``--repeat`` runs (sacreBLEU loops: fewer, they are slow) and
 include everything a user call does (tokenizing, counting, scoring).
 Scores are compared: truebleu must equal sacreBLEU bit for bit.
 
+Every truebleu and bleuscore measurement is made twice: with the default
+threads (as many as the process may use) and on one core (the child process
+pinned to one CPU with ``sched_setaffinity``, so truebleu's default is
+``threads=1`` and bleuscore's thread pool has one core too). The one-core
+column is the headline: another process on the machine cannot take half of it
+away. sacreBLEU is single-threaded; its one run is the base of both ratios.
+For the one-call corpus task, the table is followed by the number of
+instructions the native core executes (valgrind's callgrind, ``threads=1``,
+counting inside the ``_native_core`` entry points only): unlike a time, it does
+not move when the machine is busy, so a regression shows as a larger count.
+
 Prints markdown tables. Not a test: nothing fails because a machine is slow.
 """
 
@@ -23,7 +35,9 @@ import argparse
 import json
 import logging
 import os
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -162,10 +176,39 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
             "scores": [float(s).hex() for s in scores]}
 
 
-def measure(task: str, tool: str, data: Path, repeat: int) -> dict:
+def one_core():
+    """preexec_fn for a child that may run on one CPU only (truebleu then uses threads=1)."""
+    cpu = min(os.sched_getaffinity(0))
+    return lambda: os.sched_setaffinity(0, {cpu})
+
+
+def measure(task: str, tool: str, data: Path, repeat: int, single: bool = False) -> dict:
     cmd = [sys.executable, __file__, "--worker", task, tool, "--data", str(data), "--repeat", str(repeat)]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True,
+                         preexec_fn=one_core() if single else None).stdout
     return json.loads(out.strip().splitlines()[-1])
+
+
+CALLGRIND_TASK = "corpus-onecall"
+
+
+def callgrind_instructions(data: Path) -> int | None:
+    """Instructions executed inside the native core's entry points for one cold
+    one-call corpus BLEU on one thread (callgrind), or None without valgrind."""
+    if shutil.which("valgrind") is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
+               # the two entry points a cold corpus_bleu calls (toggles must not nest)
+               "--collect-atstart=no", "--toggle-collect=core_prepare_streams",
+               "--toggle-collect=core_statistics",
+               sys.executable, __file__, "--worker", CALLGRIND_TASK, "truebleu", "--data", str(data),
+               "--repeat", "1"]
+        proc = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=one_core())
+    found = re.search(r"Collected\s*:\s*(\d+)", proc.stderr)
+    if proc.returncode != 0 or not found:
+        raise RuntimeError(f"callgrind run failed: {proc.stderr[-2000:]}")
+    return int(found.group(1))
 
 
 def write_concatenated(data: Path, hyp_out: Path, ref_out: Path) -> int:
@@ -198,7 +241,7 @@ print(f"{bleuscore.compute(references=[[x] for x in r], predictions=h)['bleu'] *
 """
 
 
-def measure_cli(tool: str, ref: Path, hyp: Path, repeat: int) -> dict:
+def measure_cli(tool: str, ref: Path, hyp: Path, repeat: int, single: bool = False) -> dict:
     """A whole command-line run on files, in a child process: wall time and its peak RSS."""
     if tool == "bleuscore":
         cmd = [sys.executable, "-c", BLEUSCORE_SCRIPT, str(ref), str(hyp)]
@@ -207,7 +250,8 @@ def measure_cli(tool: str, ref: Path, hyp: Path, repeat: int) -> dict:
     times, peaks, out = [], [], ""
     for _ in range(repeat):
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                preexec_fn=one_core() if single else None)
         out = proc.stdout.read()
         _, status, usage = os.wait4(proc.pid, 0)
         times.append(time.perf_counter() - start)
@@ -242,6 +286,8 @@ def main(argv=None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="one sacreBLEU run per task")
+    parser.add_argument("--callgrind-only", action="store_true",
+                        help="print only the native core's instruction count (needs valgrind)")
     parser.add_argument("--worker", nargs=2, metavar=("TASK", "TOOL"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -250,6 +296,10 @@ def main(argv=None) -> int:
     if not (args.data / "system-outputs").is_dir():
         print(f"no WMT21 data at {args.data}", file=sys.stderr)
         return 2
+    if args.callgrind_only:
+        count = callgrind_instructions(args.data)
+        print("valgrind not found" if count is None else f"{CALLGRIND_TASK}, threads=1: {count:,} instructions")
+        return 0 if count is not None else 2
 
     import truebleu
 
@@ -259,19 +309,27 @@ def main(argv=None) -> int:
     rows = []
     mismatches = []
 
-    def compare(task, tools, reference="sacrebleu"):
-        results = {}
-        for tool, repeat in tools:
-            results[tool] = measure(task, tool, args.data, repeat)
-            print(f"  measured {task} / {tool}", file=sys.stderr)
+    def add_rows(task, results, single, reference="sacrebleu"):
+        """One row per tool: default threads and one core side by side."""
         ref = results[reference]
-        for tool, res in results.items():
+        for tool, res in [*results.items(), *((t + " (1 core)", r) for t, r in single.items())]:
             if tool.startswith("truebleu") and res["scores"] != ref["scores"]:
                 mismatches.append(f"{task}: {tool} differs from {reference}")
         base_t = statistics.median(ref["times"])
         for tool, res in results.items():
             t = statistics.median(res["times"])
-            rows.append((task, tool, res["segments"], t, base_t / t, res["peak_kb"], res["base_kb"]))
+            t1 = statistics.median(single[tool]["times"]) if tool in single else None
+            rows.append((task, tool, res.get("segments", 0), t, base_t / t, t1, base_t / t1 if t1 else None,
+                         res["peak_kb"], res["base_kb"]))
+
+    def compare(task, tools, reference="sacrebleu"):
+        results, single = {}, {}
+        for tool, repeat in tools:
+            results[tool] = measure(task, tool, args.data, repeat)
+            if tool != reference:  # sacreBLEU is single-threaded: one run serves both columns
+                single[tool] = measure(task, tool, args.data, repeat, single=True)
+            print(f"  measured {task} / {tool}", file=sys.stderr)
+        add_rows(task, results, single, reference)
         return results
 
     corpus = compare("corpus", [("sacrebleu", slow), ("bleuscore", args.repeat),
@@ -289,18 +347,28 @@ def main(argv=None) -> int:
         n_lines = write_concatenated(args.data, hyp, ref)
         cli = {tool: measure_cli(tool, ref, hyp, rep) for tool, rep in
                (("sacrebleu", slow), ("bleuscore", slow), ("truebleu", args.repeat))}
-        if cli["truebleu"]["scores"] != cli["sacrebleu"]["scores"]:
-            mismatches.append("command line: truebleu differs from sacrebleu")
-        base_t = statistics.median(cli["sacrebleu"]["times"])
-        for tool, res in cli.items():
-            t = statistics.median(res["times"])
-            rows.append(("command line (files)", tool, n_lines, t, base_t / t, res["peak_kb"], 0))
+        cli_single = {tool: measure_cli(tool, ref, hyp, rep, single=True) for tool, rep in
+                      (("bleuscore", slow), ("truebleu", args.repeat))}
+        for res in (*cli.values(), *cli_single.values()):
+            res["segments"] = n_lines
+        add_rows("command line (files)", cli, cli_single)
+        print("  measured the command line", file=sys.stderr)
+    instructions = callgrind_instructions(args.data)
 
-    print("| task | tool | segments | median time | speed-up vs sacreBLEU | peak RSS | RSS after loading |")
-    print("|---|---|---:|---:|---:|---:|---:|")
-    for task, tool, n, t, ratio, peak, base in rows:
+    print("| task | tool | segments | median time | vs sacreBLEU | one core: time | one core: vs sacreBLEU "
+          "| peak RSS | RSS after loading |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for task, tool, n, t, ratio, t1, ratio1, peak, base in rows:
         base_text = f"{base / 1024:.0f} MiB" if base else "-"
-        print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {peak / 1024:.0f} MiB | {base_text} |")
+        one = f"{fmt_s(t1)} | {ratio1:.1f}x" if t1 else "- | -"
+        print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {one} | {peak / 1024:.0f} MiB "
+              f"| {base_text} |")
+    if instructions is None:
+        print(f"\nnative core instructions ({CALLGRIND_TASK}, threads=1): not measured, valgrind is not installed")
+    else:
+        n_seg = onecall["truebleu"]["segments"]
+        print(f"\nnative core instructions ({CALLGRIND_TASK}, threads=1, callgrind): {instructions:,} "
+              f"({instructions / n_seg:,.0f} per segment)")
 
     bs = statistics.median(corpus["bleuscore"]["times"])
     tb = statistics.median(corpus["truebleu"]["times"])

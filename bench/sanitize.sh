@@ -3,6 +3,7 @@
 # scratch copy of the repository and run the native tests (and a short fuzz) on it.
 #
 #   bench/sanitize.sh [python] [fuzz-inputs] [ter-fuzz-segments]
+#   SANITIZE_TESTS="tests/test_native_interrupt.py" bench/sanitize.sh python 2000 200
 #
 # The sanitizer runtime must be loaded before Python starts (LD_PRELOAD); leak
 # detection is off because the interpreter itself does not free everything at
@@ -37,9 +38,11 @@ export HYPOTHESIS_STORAGE_DIRECTORY="$WORK/.hypothesis"
 rm -f /tmp/truebleu-asan.* /tmp/truebleu-ubsan.*
 report() { cat /tmp/truebleu-asan.* /tmp/truebleu-ubsan.* 2>/dev/null || true; }
 trap 'report; rm -rf "$WORK"' EXIT
-"$PY" -m pytest -q -p no:cacheprovider tests/test_native_tokenize.py tests/test_native_stats.py \
-    tests/test_native_batch.py tests/test_native_wmt21.py \
-    tests/test_chrf_oracle.py tests/test_chrf_batch.py
+# SANITIZE_TESTS replaces the list of test files (e.g. a quick run on the changed code)
+# shellcheck disable=SC2086
+"$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tests/test_native_tokenize.py tests/test_native_stats.py \
+    tests/test_native_batch.py tests/test_native_wmt21.py tests/test_native_interrupt.py \
+    tests/test_chrf_oracle.py tests/test_chrf_batch.py}
 "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
 "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
 # TER's core (ter.c, ter_module.c): the native half of its tests, and its fuzz

@@ -288,6 +288,51 @@ static void team_release(team *t)
         free(t);
 }
 
+/* ------------------------------------------------------------------ */
+/* Ctrl-C during a long call                                           */
+
+/* The calling thread, while it works without the GIL, takes the GIL back
+ * briefly every TB_POLL_UNITS of its own work to run pending signal handlers
+ * (Python runs them in the main thread only). A handler that raises (SIGINT:
+ * KeyboardInterrupt) stops the job: every thread leaves at its next check,
+ * everything is freed and the exception propagates. Helper threads never touch
+ * Python; they only see the job's failure flag. */
+typedef struct {
+    PyThreadState *ts;   /* the caller's thread state while the GIL is released */
+    pthread_t caller;
+    int check_signals;   /* the caller is the main thread */
+} signal_watch;
+
+static unsigned long main_thread_ident;  /* threading.main_thread().ident, 0 if unknown */
+
+/* With the GIL: the watch for a call about to release it. */
+static void signal_watch_init(signal_watch *w)
+{
+    w->ts = NULL;
+    w->caller = pthread_self();
+    w->check_signals = !main_thread_ident || PyThread_get_thread_ident() == main_thread_ident;
+}
+
+/* On any thread: 1 if a signal handler run now raised (only the caller runs them). */
+static int signal_watch_raised(signal_watch *w)
+{
+    if (!w || !w->check_signals || !w->ts || !pthread_equal(pthread_self(), w->caller))
+        return 0;
+    PyEval_RestoreThread(w->ts);
+    int raised = PyErr_CheckSignals() < 0;  /* the exception stays set in the thread state */
+    w->ts = PyEval_SaveThread();
+    return raised;
+}
+
+enum { JOB_OK = 0, JOB_NOMEM = 1, JOB_INTERRUPTED = 2 };
+
+/* The first failure wins: a stop caused by an interrupt is not an out-of-memory. */
+static void set_failure(atomic_int *failed, int code)
+{
+    int expected = JOB_OK;
+    atomic_compare_exchange_strong(failed, &expected, code);
+}
+
 enum job_kind { JOB_PREPARE, JOB_STATS, JOB_PAIRS, JOB_SENT };
 
 typedef struct {
@@ -295,7 +340,8 @@ typedef struct {
     enum job_kind kind;
     size_t nitems, chunk;
     atomic_size_t next;
-    atomic_int failed;
+    atomic_int failed;             /* JOB_OK, JOB_NOMEM or JOB_INTERRUPTED */
+    signal_watch *watch;
     int mode, max_order;
     /* JOB_PREPARE */
     const tb_text *texts;
@@ -312,11 +358,29 @@ typedef struct {
     size_t n_ref_segs;
 } job;
 
-static void run_items(job *j, tb_builder *b, tb_builder *b2, tb_matcher *m, size_t lo, size_t hi)
+/* A thread's poll of a job: signals (on the caller), then the job's failure flag. */
+typedef struct {
+    tb_poll base;  /* first */
+    job *j;
+} job_poll;
+
+static int job_poll_check(tb_poll *p)
+{
+    job *j = ((job_poll *)p)->j;
+    p->budget = TB_POLL_UNITS;
+    if (signal_watch_raised(j->watch))
+        set_failure(&j->failed, JOB_INTERRUPTED);
+    return atomic_load(&j->failed) != JOB_OK;
+}
+
+static void run_items(job *j, tb_builder *b, tb_builder *b2, tb_matcher *m, tb_poll *poll, size_t lo,
+                      size_t hi)
 {
     const size_t width = 2 + 2 * (size_t)j->max_order;
     for (size_t k = lo; k < hi && !atomic_load_explicit(&j->failed, memory_order_relaxed); k++) {
         int rc = 0;
+        if (j->kind == JOB_PAIRS && tb_poll_spend(poll, 256))
+            break;
         if (j->kind == JOB_PREPARE) {
             tb_builder_reset(b);
             for (Py_ssize_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
@@ -361,7 +425,7 @@ static void run_items(job *j, tb_builder *b, tb_builder *b2, tb_matcher *m, size
             rc = tb_segment_row(m, j->hyp_segs[h], j->ref_segs[r], j->max_order, j->out_rows + k * width);
         }
         if (rc < 0)
-            atomic_store(&j->failed, 1);
+            set_failure(&j->failed, JOB_NOMEM);  /* unless a stop came first */
     }
 }
 
@@ -370,15 +434,17 @@ static void job_body(team *t)
     job *j = (job *)t;
     tb_builder b, b2;
     tb_matcher m;
+    job_poll poll = {{job_poll_check, TB_POLL_UNITS}, j};
     tb_builder_init(&b);
     tb_builder_init(&b2);
     tb_matcher_init(&m);
+    b.poll = b2.poll = &poll.base;
     for (;;) {
         size_t lo = atomic_fetch_add(&j->next, j->chunk);
         if (lo >= j->nitems || atomic_load(&j->failed))
             break;
         size_t hi = lo + j->chunk < j->nitems ? lo + j->chunk : j->nitems;
-        run_items(j, &b, &b2, &m, lo, hi);
+        run_items(j, &b, &b2, &m, &poll.base, lo, hi);
     }
     tb_builder_free(&b);
     tb_builder_free(&b2);
@@ -386,8 +452,8 @@ static void job_body(team *t)
 }
 
 /* Runs a copy of the job on up to `threads` threads, the calling one included.
- * 0 on success, -1 on out of memory. Call without the GIL. */
-static int run_job(const job *spec, int threads)
+ * JOB_OK, JOB_NOMEM or JOB_INTERRUPTED. Call without the GIL (watch->ts set). */
+static int run_job(const job *spec, int threads, signal_watch *watch)
 {
     size_t nchunks = (spec->nitems + spec->chunk - 1) / spec->chunk;
     if (threads < 1)
@@ -396,27 +462,30 @@ static int run_job(const job *spec, int threads)
         threads = nchunks ? (int)(nchunks < MAX_THREADS ? nchunks : MAX_THREADS) : 1;
     job *j = malloc(sizeof(job));
     if (!j)
-        return -1;
+        return JOB_NOMEM;
     memcpy(j, spec, sizeof(job));
     atomic_init(&j->next, 0);
-    atomic_init(&j->failed, 0);
+    atomic_init(&j->failed, JOB_OK);
+    j->watch = watch;
     j->t.body = job_body;
     team_run(&j->t, threads);
-    int rc = atomic_load(&j->failed) ? -1 : 0;
+    int rc = atomic_load(&j->failed);
     team_release(&j->t);
     return rc;
 }
 
-/* run_job with the GIL released; sets MemoryError and returns -1 on failure. */
+/* run_job with the GIL released; -1 with an exception set on failure
+ * (MemoryError, or what a signal handler raised). */
 static int run_job_released(const job *spec, int threads)
 {
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = run_job(spec, threads);
-    Py_END_ALLOW_THREADS
-    if (rc < 0)
+    signal_watch watch;
+    signal_watch_init(&watch);
+    watch.ts = PyEval_SaveThread();
+    int rc = run_job(spec, threads, &watch);
+    PyEval_RestoreThread(watch.ts);
+    if (rc == JOB_NOMEM)
         PyErr_NoMemory();
-    return rc;
+    return rc == JOB_OK ? 0 : -1;
 }
 
 static void job_init(job *j, enum job_kind kind, size_t nitems, size_t chunk)
@@ -543,18 +612,10 @@ done:
     return rc;
 }
 
-static PyObject *core_prepare(PyObject *module, PyObject *args)
+/* Tokenizes gathered segments into a new Prepared (g is left for the caller to free). */
+static PyObject *prepare_gathered(const gathered *g, int mode, int lowercase, int threads)
 {
-    PyObject *segments;
-    int mode, lowercase, threads, loose = 0;
-    if (!PyArg_ParseTuple(args, "Oipi|p", &segments, &mode, &lowercase, &threads, &loose))
-        return NULL;
-    if (check_mode(mode) < 0)
-        return NULL;
-    gathered g;
-    if (gather_segments(segments, lowercase, loose, &g) < 0)
-        return NULL;
-    Py_ssize_t nseg = g.nseg;
+    Py_ssize_t nseg = g->nseg;
     PreparedObject *result = NULL;
     tb_seg **segs = calloc(nseg ? nseg : 1, sizeof(tb_seg *));
     if (!segs) {
@@ -564,8 +625,8 @@ static PyObject *core_prepare(PyObject *module, PyObject *args)
     job j;
     job_init(&j, JOB_PREPARE, (size_t)nseg, 16);
     j.mode = mode;
-    j.texts = g.texts.texts;
-    j.offsets = g.offsets;
+    j.texts = g->texts.texts;
+    j.offsets = g->offsets;
     j.out_segs = segs;
     if (run_job_released(&j, threads) < 0)
         goto done;
@@ -583,8 +644,23 @@ static PyObject *core_prepare(PyObject *module, PyObject *args)
     segs = NULL;
 done:
     prepared_free_segs(segs, nseg);
-    gathered_free(&g);
     return (PyObject *)result;
+}
+
+static PyObject *core_prepare(PyObject *module, PyObject *args)
+{
+    PyObject *segments;
+    int mode, lowercase, threads, loose = 0;
+    if (!PyArg_ParseTuple(args, "Oipi|p", &segments, &mode, &lowercase, &threads, &loose))
+        return NULL;
+    if (check_mode(mode) < 0)
+        return NULL;
+    gathered g;
+    if (gather_segments(segments, lowercase, loose, &g) < 0)
+        return NULL;
+    PyObject *result = prepare_gathered(&g, mode, lowercase, threads);
+    gathered_free(&g);
+    return result;
 }
 
 /* sentence_statistics(hyps, refs_per_hyp, mode, lowercase, max_order, threads, out)
@@ -641,18 +717,22 @@ done:
 
 /* prepare_streams(streams, mode, lowercase, threads) -> Prepared
  * sacreBLEU's layout: one sequence per reference set, all of the same length;
- * None marks a missing reference (dropped). Saves building segment lists in Python. */
+ * None marks a missing reference (dropped). The strings are gathered straight
+ * from the columns: no segment lists, in Python or here. */
 static PyObject *core_prepare_streams(PyObject *module, PyObject *args)
 {
     PyObject *streams_obj;
     int mode, lowercase, threads;
     if (!PyArg_ParseTuple(args, "Oipi", &streams_obj, &mode, &lowercase, &threads))
         return NULL;
+    if (check_mode(mode) < 0)
+        return NULL;
     PyObject *streams = as_tuple(streams_obj, "streams must be a sequence of sequences of str");
     if (!streams)
         return NULL;
     Py_ssize_t ns = PyTuple_GET_SIZE(streams), n = 0;
-    PyObject *segments = NULL, *result = NULL;
+    PyObject *result = NULL;
+    gathered g = {0};
     PyObject **cols = PyMem_Calloc(ns ? ns : 1, sizeof(PyObject *));
     if (!cols) {
         PyErr_NoMemory();
@@ -675,35 +755,36 @@ static PyObject *core_prepare_streams(PyObject *module, PyObject *args)
             goto done;
         }
     }
-    segments = PyList_New(n);
-    if (!segments)
+    g.nseg = n;
+    g.offsets = PyMem_Malloc((n + 1) * sizeof(Py_ssize_t));
+    if (!g.offsets) {
+        PyErr_NoMemory();
         goto done;
+    }
+    g.offsets[0] = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_ssize_t count = 0;
         for (Py_ssize_t s = 0; s < ns; s++)
             count += PyTuple_GET_ITEM(cols[s], i) != Py_None;
-        PyObject *seg = PyTuple_New(count);
-        if (!seg)
-            goto done;
-        for (Py_ssize_t s = 0, k = 0; s < ns; s++) {
+        g.offsets[i + 1] = g.offsets[i] + count;
+    }
+    if (text_list_alloc(&g.texts, g.offsets[n]) < 0)
+        goto done;
+    for (Py_ssize_t i = 0, t = 0; i < n; i++) {
+        for (Py_ssize_t s = 0; s < ns; s++) {
             PyObject *line = PyTuple_GET_ITEM(cols[s], i);
-            if (line != Py_None)
-                PyTuple_SET_ITEM(seg, k++, Py_NewRef(line));
+            if (line != Py_None && text_list_set(&g.texts, t++, line, lowercase) < 0)
+                goto done;
         }
-        PyList_SET_ITEM(segments, i, seg);
     }
-    PyObject *call = Py_BuildValue("(Oiii)", segments, mode, lowercase, threads);
-    if (call) {
-        result = core_prepare(module, call);
-        Py_DECREF(call);
-    }
+    result = prepare_gathered(&g, mode, lowercase, threads);
 done:
+    gathered_free(&g);
     if (cols) {
         for (Py_ssize_t s = 0; s < ns; s++)
             Py_XDECREF(cols[s]);
         PyMem_Free(cols);
     }
-    Py_XDECREF(segments);
     Py_DECREF(streams);
     return result;
 }
@@ -758,6 +839,44 @@ done:
     return result;
 }
 
+/* A private copy of an int64 ('q') index buffer, every entry checked to be in
+ * [0, limit). The copy, not the caller's buffer, is what code without the GIL
+ * reads: another thread may write the buffer meanwhile, and a value checked in
+ * place could change after the check. 0 ok (free *out with PyMem_Free), -1 error. */
+static int copy_index_buffer(PyObject *obj, Py_ssize_t limit, int64_t **out, size_t *count)
+{
+    Py_buffer view;
+    *out = NULL;
+    *count = 0;
+    if (PyObject_GetBuffer(obj, &view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (view.itemsize != 8 || !view.format || strcmp(view.format, "q") != 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "indexes must be int64 ('q') buffers");
+        return -1;
+    }
+    size_t n = (size_t)view.len / 8;
+    int64_t *copy = PyMem_Malloc(n ? n * sizeof(int64_t) : 1);
+    if (!copy) {
+        PyBuffer_Release(&view);
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (n)
+        memcpy(copy, view.buf, n * sizeof(int64_t));
+    PyBuffer_Release(&view);
+    for (size_t k = 0; k < n; k++) {
+        if (copy[k] < 0 || copy[k] >= limit) {
+            PyMem_Free(copy);
+            PyErr_Format(PyExc_IndexError, "index %zu refers to a missing sequence or segment", k);
+            return -1;
+        }
+    }
+    *out = copy;
+    *count = n;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* pair_statistics(hyp_prep, ref_prep, hyp_index, ref_index, max_order, threads, out)
  * Row p compares sequence 0 of hyp segment hyp_index[p] with every sequence
@@ -773,29 +892,19 @@ static PyObject *core_pair_statistics(PyObject *module, PyObject *args)
         return NULL;
     if (check_order(max_order) < 0)
         return NULL;
-    Py_buffer hv = {0}, rv = {0}, view = {0};
+    Py_buffer view = {0};
     PyObject *result = NULL;
-    size_t npairs;
-    const int64_t *hidx = NULL, *ridx = NULL;
+    size_t npairs, nr = 0;
+    int64_t *hidx = NULL, *ridx = NULL;  /* private copies: the workers read them without the GIL */
     if (hidx_obj == Py_None && ridx_obj == Py_None) {
         npairs = (size_t)hp->n * (size_t)rp->n;
     } else {
-        if (PyObject_GetBuffer(hidx_obj, &hv, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0 ||
-            PyObject_GetBuffer(ridx_obj, &rv, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        if (copy_index_buffer(hidx_obj, hp->n, &hidx, &npairs) < 0 ||
+            copy_index_buffer(ridx_obj, rp->n, &ridx, &nr) < 0)
             goto done;
-        if (hv.itemsize != 8 || rv.itemsize != 8 || !hv.format || !rv.format ||
-            strcmp(hv.format, "q") != 0 || strcmp(rv.format, "q") != 0 || hv.len != rv.len) {
+        if (nr != npairs) {
             PyErr_SetString(PyExc_TypeError, "indexes must be two int64 ('q') buffers of equal length");
             goto done;
-        }
-        npairs = (size_t)hv.len / 8;
-        hidx = hv.buf;
-        ridx = rv.buf;
-        for (size_t p = 0; p < npairs; p++) {
-            if (hidx[p] < 0 || hidx[p] >= hp->n || ridx[p] < 0 || ridx[p] >= rp->n) {
-                PyErr_Format(PyExc_IndexError, "pair %zu refers to a missing segment", p);
-                goto done;
-            }
         }
     }
     if (get_out_buffer(out, &view, npairs * (2 + 2 * (size_t)max_order)) < 0)
@@ -815,10 +924,8 @@ static PyObject *core_pair_statistics(PyObject *module, PyObject *args)
     }
     result = Py_NewRef(Py_None);
 done:
-    if (hv.obj)
-        PyBuffer_Release(&hv);
-    if (rv.obj)
-        PyBuffer_Release(&rv);
+    PyMem_Free(hidx);
+    PyMem_Free(ridx);
     if (view.obj)
         PyBuffer_Release(&view);
     return result;
@@ -943,7 +1050,8 @@ typedef struct {
     int smooth, effective_order, max_order;
     double smooth_value;
     atomic_size_t next;
-    atomic_int failed;
+    atomic_int failed;  /* JOB_OK, JOB_NOMEM or JOB_INTERRUPTED */
+    signal_watch *watch;
 } cross_job;
 
 static void cross_body(team *t)
@@ -951,15 +1059,23 @@ static void cross_body(team *t)
     cross_job *j = (cross_job *)t;
     uint32_t *cnt = NULL;
     double *prec = NULL;
+    long budget = TB_POLL_UNITS;
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->na || atomic_load(&j->failed))
             break;
+        if ((budget -= 64 * (long)j->nb) < 0) {  /* a cell costs about as much as 64 code points */
+            budget = TB_POLL_UNITS;
+            if (signal_watch_raised(j->watch)) {
+                set_failure(&j->failed, JOB_INTERRUPTED);
+                break;
+            }
+        }
         if (!cnt) {  /* only after a claim: late helpers must not touch the job's data */
             cnt = calloc(tb_profiles_nids(j->prof) + 1, sizeof(uint32_t));
             prec = malloc(((size_t)j->max_order + 1) * sizeof(double));
             if (!cnt || !prec) {
-                atomic_store(&j->failed, 1);
+                set_failure(&j->failed, JOB_NOMEM);
                 break;
             }
         }
@@ -977,24 +1093,6 @@ static void cross_body(team *t)
     }
     free(cnt);
     free(prec);
-}
-
-static int get_index_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t limit)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
-        return -1;
-    if (view->itemsize != 8 || !view->format || strcmp(view->format, "q") != 0) {
-        PyErr_SetString(PyExc_TypeError, "indexes must be int64 ('q') buffers");
-        return -1;
-    }
-    const int64_t *x = view->buf;
-    for (Py_ssize_t k = 0; k < view->len / 8; k++) {
-        if (x[k] < 0 || x[k] >= limit) {
-            PyErr_SetString(PyExc_IndexError, "index refers to a missing sequence");
-            return -1;
-        }
-    }
-    return 0;
 }
 
 static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
@@ -1016,13 +1114,14 @@ static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "unknown smoothing code");
         return NULL;
     }
-    Py_buffer av = {0}, bv = {0}, rv = {0}, sv = {0};
+    Py_buffer rv = {0}, sv = {0};
     PyObject *result = NULL;
     tb_profiles *prof = NULL;
     const tb_seg *seg = prep->segs[0];
-    if (get_index_buffer(a_obj, &av, seg->nseq) < 0 || get_index_buffer(b_obj, &bv, seg->nseq) < 0)
+    int64_t *a = NULL, *b = NULL;  /* private copies: the workers read them without the GIL */
+    size_t na = 0, nb = 0;
+    if (copy_index_buffer(a_obj, seg->nseq, &a, &na) < 0 || copy_index_buffer(b_obj, seg->nseq, &b, &nb) < 0)
         goto done;
-    size_t na = (size_t)av.len / 8, nb = (size_t)bv.len / 8;
     if (get_out_buffer(rows_obj, &rv, na * nb * (2 + 2 * (size_t)max_order)) < 0)
         goto done;
     if (scores_obj != Py_None) {
@@ -1033,20 +1132,23 @@ static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
             goto done;
         }
     }
-    int failed = 0;
-    Py_BEGIN_ALLOW_THREADS
+    int failed = JOB_OK;
+    signal_watch watch;
+    signal_watch_init(&watch);
+    watch.ts = PyEval_SaveThread();
     prof = tb_profiles_build(seg, max_order);
     if (!prof) {
-        failed = 1;
+        failed = JOB_NOMEM;
     } else if (na && nb) {
         cross_job *j = calloc(1, sizeof(cross_job));
         if (!j) {
-            failed = 1;
+            failed = JOB_NOMEM;
         } else {
+            j->watch = &watch;
             j->t.body = cross_body;
             j->prof = prof;
-            j->a = av.buf;
-            j->b = bv.buf;
+            j->a = a;
+            j->b = b;
             j->na = na;
             j->nb = nb;
             j->width = 2 + 2 * (size_t)max_order;
@@ -1057,7 +1159,7 @@ static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
             j->effective_order = effective_order;
             j->max_order = max_order;
             atomic_init(&j->next, 0);
-            atomic_init(&j->failed, 0);
+            atomic_init(&j->failed, JOB_OK);
             /* cells are cheap (~0.15 us): more threads only pay off for larger matrices */
             int nthreads = threads < 1 ? 1 : threads;
             if ((size_t)nthreads > na)
@@ -1069,18 +1171,17 @@ static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
             team_release(&j->t);
         }
     }
-    Py_END_ALLOW_THREADS
-    if (failed) {
-        PyErr_NoMemory();
+    PyEval_RestoreThread(watch.ts);
+    if (failed != JOB_OK) {
+        if (failed == JOB_NOMEM)
+            PyErr_NoMemory();  /* else: the exception a signal handler raised */
         goto done;
     }
     result = Py_NewRef(Py_None);
 done:
     tb_profiles_free(prof);
-    if (av.obj)
-        PyBuffer_Release(&av);
-    if (bv.obj)
-        PyBuffer_Release(&bv);
+    PyMem_Free(a);
+    PyMem_Free(b);
     if (rv.obj)
         PyBuffer_Release(&rv);
     if (sv.obj)
@@ -1194,6 +1295,17 @@ PyMODINIT_FUNC PyInit__native_core(void)
     if (PyType_Ready(&PreparedType) < 0)
         return NULL;
     tb_init_tables();
+    PyObject *threading = PyImport_ImportModule("threading");
+    PyObject *main_thread = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
+    PyObject *ident = main_thread ? PyObject_GetAttrString(main_thread, "ident") : NULL;
+    main_thread_ident = ident ? PyLong_AsUnsignedLong(ident) : 0;
+    Py_XDECREF(ident);
+    Py_XDECREF(main_thread);
+    Py_XDECREF(threading);
+    if (PyErr_Occurred()) {  /* unknown: then every caller checks (a no-op off the main thread) */
+        PyErr_Clear();
+        main_thread_ident = 0;
+    }
     str_lower_name = PyUnicode_InternFromString("lower");
     if (!str_lower_name)
         return NULL;

@@ -57,6 +57,22 @@ typedef struct {
     const char *bytes;         /* nbytes of UTF-8 */
 } tb_seg;
 
+/* A check for a reason to stop (a pending signal, another thread's error), made
+ * every `budget` units of work (about one unit per code point), so that it costs
+ * nothing measurable. check() refills the budget and returns nonzero to stop. */
+typedef struct tb_poll {
+    int (*check)(struct tb_poll *p);
+    long budget;
+} tb_poll;
+
+#define TB_POLL_UNITS (1L << 20)
+
+/* Spend `units` of p's budget; nonzero when the work must stop. */
+static inline int tb_poll_spend(tb_poll *p, long units)
+{
+    return p && (p->budget -= units) < 0 && p->check(p);
+}
+
 /* Scratch state of one thread for tokenizing lines into a segment. */
 typedef struct {
     tb_u32buf cp, tmp, tmp2;           /* code points of the current line, pass buffers */
@@ -67,6 +83,7 @@ typedef struct {
     uint32_t *ids; size_t nids, ids_cap;
     uint32_t *seq_len; size_t nseq, seq_cap;
     const tb_seg *lookup;              /* if set: ids are this segment's ids (TB_ABSENT if not there) */
+    tb_poll *poll;                     /* if set: checked while tokenizing (a stop looks like -1) */
 } tb_builder;
 
 /* Scratch state of one thread for matching a hypothesis against references. */
@@ -93,7 +110,8 @@ void tb_init_tables(void);  /* once, at module import */
 void tb_builder_init(tb_builder *b);
 void tb_builder_free(tb_builder *b);
 void tb_builder_reset(tb_builder *b);
-/* Tokenizes one line and appends it as a new sequence. 0 on success, -1 on out of memory. */
+/* Tokenizes one line and appends it as a new sequence. 0 on success, -1 on out of
+ * memory or when b->poll asked to stop. */
 int tb_builder_add_line(tb_builder *b, const tb_text *text, int mode);
 /* A view of the builder's content (valid until the builder changes). */
 void tb_builder_view(const tb_builder *b, tb_seg *out);

@@ -142,8 +142,10 @@ static int replace_all(tb_builder *b, const char *pat, int rep)
 typedef int (*pair_match)(uint32_t first, uint32_t second);
 enum pair_spacing { SPACE_AFTER_EACH, SPACE_BEFORE_EACH };
 
-static size_t apply_pair_rule(const uint32_t *s, size_t n, uint32_t *o, pair_match match,
-                              enum pair_spacing spacing)
+/* Always inlined: each call site gets its own loop with `match` inlined (a call
+ * through the pointer per character cost more than the rule itself). */
+static inline __attribute__((always_inline)) size_t
+apply_pair_rule(const uint32_t *s, size_t n, uint32_t *o, pair_match match, enum pair_spacing spacing)
 {
     size_t k = 0, i = 0;
     while (i < n) {
@@ -249,6 +251,24 @@ static size_t copy_with_context(uint32_t *x, const uint32_t *s, size_t n, int be
  */
 static int hard_13a(tb_builder *b, const uint32_t *s, size_t n, int before, int after)
 {
+    /* Fast paths for the two commonest shapes, where the rules' result is known
+     * without replaying them: (a) no '.' or ',' and no '-' after a digit: no rule
+     * matches, the stretch is one token ("well-known"); (b) the same plus one
+     * final '.' or ',' that a rule splits off ("word," and, with a space after
+     * it, "2021."): rule 2 or 3 separates it and touches nothing else. */
+    size_t period_comma = 0;
+    int dash_after_digit = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = s[i];
+        period_comma += is_period_or_comma(c);
+        dash_after_digit |= c == '-' && i > 0 && is_digit(s[i - 1]);
+    }
+    if (!dash_after_digit) {
+        if (period_comma == 0)
+            return emit(b, s, n);
+        if (period_comma == 1 && n >= 2 && is_period_or_comma(s[n - 1]) && (after || !is_digit(s[n - 2])))
+            return emit(b, s, n - 1) < 0 ? -1 : emit(b, s + n - 1, 1);
+    }
     if (reserve_small(b, n, 3) < 0)
         return -1;
     uint32_t *x = b->tmp.a, *y = b->tmp2.a;
@@ -299,14 +319,20 @@ static int scan_13a(tb_builder *b, const uint32_t *s, size_t n, int padded, int 
     return 0;
 }
 
-static int tokenize_13a(tb_builder *b)
+static int tokenize_13a(tb_builder *b, const tb_text *t)
 {
     int has_lt = 0, has_nl = 0, has_amp = 0;
-    for (size_t i = 0; i < b->cp.n; i++) {
-        uint32_t c = b->cp.a[i];
-        has_lt |= c == '<';
-        has_nl |= c == '\n';
-        has_amp |= c == '&';
+    if (t->kind == 1) {  /* one byte per character: memchr's word-at-a-time scan */
+        has_lt = memchr(t->data, '<', b->cp.n) != NULL;
+        has_nl = memchr(t->data, '\n', b->cp.n) != NULL;
+        has_amp = memchr(t->data, '&', b->cp.n) != NULL;
+    } else {
+        for (size_t i = 0; i < b->cp.n; i++) {
+            uint32_t c = b->cp.a[i];
+            has_lt |= c == '<';
+            has_nl |= c == '\n';
+            has_amp |= c == '&';
+        }
     }
     if (has_lt && replace_all(b, "<skipped>", -1) < 0)
         return -1;
@@ -499,6 +525,8 @@ static inline size_t utf8_put(char *o, uint32_t c)
 /* Appends one token (UTF-8) to the current sequence. */
 static int emit(tb_builder *b, const uint32_t *s, size_t len)
 {
+    if (tb_poll_spend(b->poll, (long)len + 1))
+        return -1;
     size_t off = b->nbytes;
     if (tb_grow((void **)&b->bytes, &b->bytes_cap, off + 4 * len, 1) < 0)
         return -1;
@@ -566,7 +594,7 @@ void tb_builder_reset(tb_builder *b)
 int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
 {
     size_t n = t->length;
-    if (u32_reserve(&b->cp, n + 2) < 0)
+    if (tb_poll_spend(b->poll, 16) || u32_reserve(&b->cp, n + 2) < 0)
         return -1;
     uint32_t *a = b->cp.a;
     if (t->kind == 1) {
@@ -592,7 +620,7 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
     b->line_tokens = 0;
     int rc;
     switch (mode) {
-    case TB_13A: rc = tokenize_13a(b); break;
+    case TB_13A: rc = tokenize_13a(b, t); break;
     case TB_INTL: rc = tokenize_intl(b); break;
     case TB_ZH: rc = tokenize_zh(b); break;
     case TB_CHAR: rc = tokenize_char(b); break;

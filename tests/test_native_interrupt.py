@@ -1,0 +1,180 @@
+"""The compiled core under hostile conditions: Ctrl-C during a long call, buffers
+written by another thread while a call runs (issue 11, items 11 and 12).
+
+Each scenario runs in a child process, because the failure being guarded
+against is the process itself dying (SIGSEGV) or ignoring Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("truebleu._native_core", reason="compiled core not built")
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def child(code: str) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+
+
+# Each is one call of many seconds without the GIL (Python's own checks between
+# bytecodes never run during it), so only an interrupt honoured inside the call
+# ends it within the test's time.
+LONG_CALLS = {
+    "sentence_statistics": """
+line = " ".join(f"w{i % 5000}, x{i % 7}." for i in range(20000))
+hyps = [line] * 20000
+refs = [["w1 , x2 ."]] * 20000
+out = array("q", [0]) * (20000 * 10)
+call = lambda: core.sentence_statistics(hyps, refs, core.MODE_13A, False, 4, THREADS, out)
+""",
+    "prepare": """
+line = " ".join(f"w{i % 5000}, x{i % 7}." for i in range(20000))
+segments = [[line]] * 20000
+call = lambda: core.prepare(segments, core.MODE_INTL, True, THREADS)
+""",
+    "one long line": """
+line = " ".join(f"w{i}, x{i % 7}." for i in range(1000)) * 8000  # 80 MB, seconds of work
+call = lambda: core.prepare([[line]], core.MODE_13A, False, THREADS)
+""",
+    "cross_statistics": """
+shared = core.prepare([[" ".join(f"w{(i * j) % 500}" for j in range(100)) for i in range(2000)]],
+                      core.MODE_13A, False, 1)
+index = array("q", range(2000))
+cells = array("q", [0]) * (2000 * 2000 * 10)  # one call, several seconds
+call = lambda: core.cross_statistics(shared, index, index, 4, THREADS, cells, None, 0, 0.0, False)
+""",
+}
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("name", sorted(LONG_CALLS))
+def test_ctrl_c_stops_a_long_native_call(name, threads):
+    code = ("import sys, time\nfrom array import array\nimport truebleu._native_core as core\n"
+            f"THREADS = {threads}\n" + LONG_CALLS[name] +
+            "print('start', flush=True)\n"
+            "started = time.perf_counter()\n"
+            "try:\n"
+            "    call()\n"
+            "except KeyboardInterrupt:\n"
+            "    print(f'interrupted {time.perf_counter() - started:.3f}', flush=True)\n"
+            "    sys.exit(0)\n"
+            "print('finished', flush=True)\n")
+    proc = child(code)
+    try:
+        assert proc.stdout.readline().strip() == "start", proc.stderr.read()
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        sent = time.perf_counter()
+        try:
+            out, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"{name}: still running 10 s after SIGINT")
+        waited = time.perf_counter() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert out.startswith("interrupted"), (out, err)
+    assert waited < 1.0, f"{name}: KeyboardInterrupt {waited:.2f} s after SIGINT"
+
+
+def test_a_signal_handler_that_does_not_raise_lets_the_call_finish():
+    code = """
+import signal, os, threading
+from array import array
+import truebleu._native_core as core
+seen = []
+signal.signal(signal.SIGUSR1, lambda *_: seen.append(1))
+line = " ".join(f"w{i % 5000}, x{i % 7}." for i in range(2000))
+hyps, refs = [line] * 3000, [["w1 , x2 ."]] * 3000
+want = array("q", [0]) * (3000 * 10)
+core.sentence_statistics(hyps, refs, core.MODE_13A, False, 4, 1, want)
+got = array("q", [0]) * (3000 * 10)
+threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGUSR1)).start()
+core.sentence_statistics(hyps, refs, core.MODE_13A, False, 4, 2, got)
+print(got == want, seen == [1])
+"""
+    proc = child(code)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert out.split() == ["True", "True"], (out, err)
+
+
+# A writer thread flips every entry of the index arrays between valid and far
+# out-of-range values while the call runs without the GIL. Before the indexes
+# were copied and checked, a value checked as valid could be read as a wild
+# one: a segmentation fault within a few calls.
+RACE = """
+import threading, time
+from array import array
+import truebleu._native_core as core
+n = 20000
+small = core.prepare([[f"w{i} x{i % 3} y z"] for i in range(64)], core.MODE_13A, False, 1)
+shared = core.prepare([[f"w{i} x{i % 3} y z" for i in range(64)]], core.MODE_13A, False, 1)
+good, bad = array("q", [k % 64 for k in range(n)]), array("q", [1 << 40]) * n
+hidx, ridx = array("q", good), array("q", good)
+rows = array("q", [0]) * (n * 10)
+a, b = array("q", good[:2000]), array("q", good[:64])
+cells = array("q", [0]) * (2000 * 64 * 10)
+stop = False
+def writer():
+    while not stop:
+        for target in (hidx, ridx, a, b):
+            target[:] = bad[:len(target)]
+            target[:] = good[:len(target)]
+t = threading.Thread(target=writer)
+t.start()
+calls = errors = 0
+deadline = time.perf_counter() + 3
+while time.perf_counter() < deadline:
+    for run in (lambda: core.pair_statistics(small, small, hidx, ridx, 4, 2, rows),
+                lambda: core.cross_statistics(shared, a, b, 4, 2, cells, None, 0, 0.0, False)):
+        calls += 1
+        try:
+            run()
+        except IndexError:
+            errors += 1
+stop = True
+t.join()
+print("survived", calls, errors)
+"""
+
+
+def test_index_buffers_written_during_a_call_cannot_crash_the_process():
+    proc = child(RACE)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, f"exit status {proc.returncode}: {err[-2000:]}"
+    assert out.startswith("survived"), (out, err)
+    calls, errors = map(int, out.split()[1:])
+    assert calls > 20 and errors < calls  # the race was exercised and calls also succeeded
+
+
+def test_indexes_are_checked():
+    from array import array
+
+    import truebleu._native_core as core
+
+    small = core.prepare([["a b"], ["c d"]], core.MODE_13A, False, 1)
+    rows = array("q", [0]) * 10
+    with pytest.raises(IndexError):
+        core.pair_statistics(small, small, array("q", [2]), array("q", [0]), 4, 1, rows)
+    with pytest.raises(IndexError):
+        core.pair_statistics(small, small, array("q", [0]), array("q", [-1]), 4, 1, rows)
+    with pytest.raises(TypeError):
+        core.pair_statistics(small, small, array("q", [0, 1]), array("q", [0]), 4, 1, rows)
+    with pytest.raises(TypeError):
+        core.pair_statistics(small, small, array("i", [0]), array("i", [0]), 4, 1, rows)
+    core.pair_statistics(small, small, array("q", [1]), array("q", [1]), 4, 1, rows)
+    assert list(rows[:4]) == [2, 2, 2, 1]
