@@ -44,8 +44,8 @@ def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[st
     kept = Statistics(metric.max_ngram_order) if keep_statistics else None
     segments = tokenized = 0
     for chunks in iter_aligned_chunks(names, chunk_lines, encoding, max_line_length):
-        hyps = [line.rstrip() for line in chunks[0]]
-        refs = [[line.rstrip() for line in chunk] for chunk in chunks[1:]]
+        hyps = list(map(str.rstrip, chunks[0]))
+        refs = [list(map(str.rstrip, chunk)) for chunk in chunks[1:]]
         tokenized += count_tokenized_periods(hyps)  # stripped: "... .\r" counts, as in sacreBLEU
         stats = metric.corpus_statistics(hyps, refs, check_tokenized=False)
         chunk_sum = stats.sum()
@@ -73,8 +73,8 @@ def sentence_scores_from_files(hypothesis_file: str | os.PathLike,
     names = [os.fspath(hypothesis_file), *map(os.fspath, reference_files)]
     tokenized = 0
     for chunks in iter_aligned_chunks(names, chunk_lines, encoding, max_line_length):
-        hyps = [line.rstrip() for line in chunks[0]]
-        refs = [[line.rstrip() for line in chunk] for chunk in chunks[1:]]
+        hyps = list(map(str.rstrip, chunks[0]))
+        refs = [list(map(str.rstrip, chunk)) for chunk in chunks[1:]]
         tokenized += count_tokenized_periods(hyps)
         for row in metric.corpus_statistics(hyps, refs, check_tokenized=False).rows():
             yield metric.score_from_statistics(row)
