@@ -15,6 +15,17 @@ Two backends implement the same two calls:
     The tokens of each line exactly as the statistics count them (the viewer
     shows them).
 
+and, for the batch functions of :mod:`truebleu.batch` (many sentence scores
+at once), three more; ``config`` is a :class:`~truebleu.bleu_config.BLEUConfig`:
+
+``sentence_statistics(hypotheses, references_per_hyp, tokenizer, lowercase, max_order, threads=None)``
+    One row per hypothesis against its own references (a str or a list).
+``bleu_scores(statistics, config)``
+    The sentence BLEU of every row, an ``array('d')``.
+``pairwise_scores(a, b, config, threads=None)``
+    The sentence BLEU of every ``a[i]`` against the single reference ``b[j]``,
+    row-major, an ``array('d')`` of ``len(a) * len(b)`` (8 bytes per cell).
+
 and the same two for chrF (:mod:`truebleu._reference_chrf`), whose
 configuration is a :class:`~truebleu._reference_chrf.ChrfConfig`:
 
@@ -46,8 +57,11 @@ from typing import Protocol, Sequence
 
 from . import _reference, _reference_chrf, _reference_ter
 from ._reference_chrf import ChrfConfig
-from .references import check_strings, reference_segments
-from .stats import RowTable, Statistics
+from .bleu_config import BLEUConfig, check_order
+from .references import (check_references_per_hypothesis, check_str_sequence, check_strings,
+                         reference_segments, references_of)
+from .score import compute_bleu
+from .stats import RowTable, Statistics, row_width
 from .tokenizers import Tokenizer
 
 
@@ -73,6 +87,15 @@ class Backend(Protocol):
 
     def tokens(self, lines: Sequence[str], tokenizer: Tokenizer,
                lowercase: bool) -> list[list[str]]: ...
+
+    def sentence_statistics(self, hypotheses: Sequence[str], references_per_hyp: Sequence,
+                            tokenizer: Tokenizer, lowercase: bool, max_order: int,
+                            threads: int | None = None) -> Statistics: ...
+
+    def bleu_scores(self, statistics: Statistics, config: BLEUConfig) -> array: ...
+
+    def pairwise_scores(self, a: Sequence[str], b: Sequence[str], config: BLEUConfig,
+                        threads: int | None = None) -> array: ...
 
     def chrf_prepare(self, segments: Sequence[Sequence[str]], config: ChrfConfig,
                      threads: int | None = None) -> object: ...
@@ -104,6 +127,35 @@ def ter_reference(line: str, tokenizer: Tokenizer) -> str:
     return tokenizer(tokenizer(line.rstrip()).rstrip())
 
 
+def python_bleu_scores(data: array, config: BLEUConfig) -> array:
+    """Sentence BLEU of each row of ``data`` through :func:`truebleu.score.compute_bleu`."""
+    n = config.max_ngram_order
+    width = row_width(n)
+    out = array("d")
+    for start in range(0, len(data), width):
+        row = data[start:start + width]
+        out.append(compute_bleu(row[2:2 + n], row[2 + n:], row[0], row[1],
+                                smooth_method=config.smooth_method,
+                                smooth_value=config.smooth_value,
+                                effective_order=config.effective_order, max_ngram_order=n).score)
+    return out
+
+
+def distinct(lines: Sequence[str]) -> tuple[list[str], array]:
+    """The distinct strings in first-seen order, and each line's position among them."""
+    index: dict[str, int] = {}
+    positions = array("q", [index.setdefault(line, len(index)) for line in lines])
+    return list(index), positions
+
+
+def check_hypotheses(hypotheses, what: str = "hypotheses") -> list[str]:
+    """``hypotheses`` as a list of str, or a TypeError naming the first that is not one."""
+    check_str_sequence(hypotheses, what)
+    hypotheses = list(hypotheses)
+    check_strings(hypotheses, what)
+    return hypotheses
+
+
 def check_ter_lengths(hypotheses: Sequence, prepared: Sequence) -> None:
     if len(hypotheses) != len(prepared):
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
@@ -115,6 +167,7 @@ class PythonBackend:
     name = "python"
 
     def prepare_references(self, segments, tokenizer, lowercase, max_order):
+        check_order(max_order, "max_order")
         return [
             _reference.reference_info(
                 [segment_tokens(ref, tokenizer, lowercase) for ref in refs], max_order)
@@ -127,6 +180,7 @@ class PythonBackend:
                 len(segments), num_refs)
 
     def statistics(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads=None):
+        check_order(max_order, "max_order")
         if len(hypotheses) != len(prepared):
             raise ValueError(
                 f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
@@ -140,6 +194,35 @@ class PythonBackend:
     def tokens(self, lines, tokenizer, lowercase):
         check_strings(lines, "segments")
         return [segment_tokens(line, tokenizer, lowercase) for line in lines]
+
+    def sentence_statistics(self, hypotheses, references_per_hyp, tokenizer, lowercase, max_order,
+                            threads=None):
+        check_order(max_order, "max_order")
+        hypotheses = check_hypotheses(hypotheses)
+        check_references_per_hypothesis(references_per_hyp, len(hypotheses))
+        segments = [references_of(refs, i) for i, refs in enumerate(references_per_hyp)]
+        prepared = self.prepare_references(segments, tokenizer, lowercase, max_order)
+        return self.statistics(hypotheses, prepared, tokenizer, lowercase, max_order)
+
+    def bleu_scores(self, statistics, config):
+        return python_bleu_scores(statistics.data, config)
+
+    def pairwise_scores(self, a, b, config, threads=None):
+        a = check_hypotheses(a, "a")
+        b = check_hypotheses(b, "b")
+        ua, pa = distinct(a)
+        ub, pb = distinct(b)
+        tokenizer, lowercase, order = config.tokenizer, config.lowercase, config.max_ngram_order
+        prepared = self.prepare_references([[x] for x in ub], tokenizer, lowercase, order)
+        scores = []  # per distinct hypothesis: its scores against every distinct reference
+        for x in ua:
+            scores.append(self.bleu_scores(
+                self.statistics([x] * len(ub), prepared, tokenizer, lowercase, order), config))
+        out = array("d")
+        for i in pa:
+            row = scores[i]
+            out.extend(row[j] for j in pb)
+        return out
 
     def chrf_prepare(self, segments, config, threads=None):
         for i, refs in enumerate(segments):
