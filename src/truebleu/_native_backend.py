@@ -11,7 +11,9 @@ back to the Python backend.
 
 from __future__ import annotations
 
+import functools
 import os
+import warnings
 from array import array
 from typing import Sequence
 
@@ -53,15 +55,37 @@ def check_max_order(max_order: int) -> int:
 
 
 def intl_table_is_current() -> bool:
-    """Whether the core's ``intl`` character classes come from the installed ``regex``.
+    """Whether the core's ``intl`` character classes are those of the installed ``regex``.
 
-    They are generated from one ``regex`` release (``gen_tables.py``); under
-    another, whose Unicode tables may differ, Python tokenizes ``intl`` instead,
-    so the tokens stay exactly those of ``tok_intl`` (and of sacreBLEU).
+    The table is generated at build time from the ``regex`` of the build
+    (``gen_tables.py``); under the same release it is current. Under another
+    release what matters is the classification itself: it is compared, code
+    point by code point, with the running ``regex`` (about 0.1 s, once per
+    process). Only if they differ does Python tokenize ``intl`` (tokens stay
+    exactly those of ``tok_intl`` and sacreBLEU), with a RuntimeWarning that
+    says so, since it is many times slower.
     """
     import regex
 
-    return getattr(regex, "__version__", None) == core.REGEX_VERSION
+    return _intl_table_matches(getattr(regex, "__version__", ""), core.REGEX_VERSION)
+
+
+@functools.lru_cache(maxsize=4)
+def _intl_table_matches(regex_version: str, table_version: str) -> bool:
+    if regex_version == table_version:
+        return True
+    import regex
+
+    from ._unicode_classes import intl_bits, intl_class_table
+
+    if intl_class_table(regex) == intl_bits(core.class_table()):
+        return True
+    warnings.warn(
+        f"truebleu: the compiled core's 'intl' character classes (from regex {table_version}) "
+        f"differ from those of the installed regex {regex_version}; 'intl' is tokenized in "
+        "Python instead (same tokens, many times slower). Reinstall truebleu to rebuild the "
+        "tables from the installed regex.", RuntimeWarning, stacklevel=4)
+    return False
 
 
 def core_mode(tokenizer) -> int | None:

@@ -31,9 +31,10 @@ configuration is a :class:`~truebleu._reference_chrf.ChrfConfig`:
 
 ``chrf_prepare(segments, config, threads=None)``
     References per segment (``None`` already removed), prepared once.
-``chrf_statistics(hypotheses, prepared, config, threads=None)``
+``chrf_statistics(hypotheses, prepared, config, threads=None, scores=None)``
     A :class:`~truebleu.stats.RowTable` of ``3 * (char_order + word_order)``
-    counts per hypothesis.
+    counts per hypothesis; ``scores`` (an ``array('d')``, one per hypothesis)
+    gets each row's f-score.
 
 TER (:mod:`truebleu.metrics.ter`) has two calls of its own:
 
@@ -101,7 +102,7 @@ class Backend(Protocol):
                      threads: int | None = None) -> object: ...
 
     def chrf_statistics(self, hypotheses: Sequence[str], prepared: object, config: ChrfConfig,
-                        threads: int | None = None) -> RowTable: ...
+                        threads: int | None = None, scores: array | None = None) -> RowTable: ...
 
     def prepare_ter_references(self, segments: Sequence[Sequence[str]],
                                tokenizer: Tokenizer) -> object: ...
@@ -229,7 +230,7 @@ class PythonBackend:
             check_strings(refs, f"references of segment {i}")
         return _reference_chrf.prepare_references(segments, config)
 
-    def chrf_statistics(self, hypotheses, prepared, config, threads=None):
+    def chrf_statistics(self, hypotheses, prepared, config, threads=None, scores=None):
         if len(hypotheses) != len(prepared):
             raise ValueError(
                 f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
@@ -237,6 +238,11 @@ class PythonBackend:
         table = RowTable(config.width)
         for row in _reference_chrf.statistics_rows(hypotheses, prepared, config):
             table.data.extend(row)
+        if scores is not None:
+            if len(scores) != len(hypotheses):
+                raise ValueError("scores must hold one float per hypothesis")
+            for i, row in enumerate(table.rows()):
+                scores[i] = _reference_chrf.f_score(row, config.beta, config.eps_smoothing)
         return table
 
     def prepare_ter_references(self, segments, tokenizer):
