@@ -24,8 +24,9 @@ from .references import check_references_per_hypothesis, check_strings, referenc
 from .stats import RowTable, Statistics, row_width
 
 # pairwise_scores works in blocks of rows whose statistics take at most this
-# many bytes, so a matrix costs its 8 bytes per score and not 8 * (2 + 2N)
-MATRIX_BLOCK_BYTES = 1 << 24
+# many bytes (and at most 4 bytes per cell), so a matrix costs its 8 bytes per
+# score and not 8 * (2 + 2N)
+MATRIX_BLOCK_BYTES = 1 << 23
 
 MODES = {
     "none": core.MODE_NONE,
@@ -238,7 +239,7 @@ class NativeBackend:
 
         if not core.SUM_IS_PLAIN:
             return python_bleu_scores(statistics.data, config)
-        out = array("d", bytes(8 * len(statistics)))
+        out = array("d", [0.0]) * len(statistics)
         core.bleu_scores(statistics.data, config.max_ngram_order, config.smooth_code,
                          float(config.smoothing or 0), config.effective_order, out)
         return out
@@ -261,25 +262,25 @@ class NativeBackend:
         # one segment, one sequence per distinct string: a shared vocabulary
         prepared = prepare_segments([list(index)], config.tokenizer, config.lowercase, threads)
         na, nb = len(a), len(b)
-        out = array("d", bytes(8 * na * nb))
+        out = array("d", [0.0]) * (na * nb)
         if not na or not nb:
             return out
         width = row_width(order)
-        block = max(1, MATRIX_BLOCK_BYTES // (8 * width * nb))
-        rows = array("q", bytes(8 * width * nb * min(block, na)))
+        # the block of statistics: at most half the scores' size (and 1 MiB at least)
+        budget = min(MATRIX_BLOCK_BYTES, max(1 << 20, 4 * na * nb))
+        block = max(1, budget // (8 * width * nb))
+        rows = array("q", [0]) * (width * nb * min(block, na))
         value = float(config.smoothing or 0)
-        with memoryview(out) as view:
+        with memoryview(out) as view, memoryview(rows) as rows_view:
             for start in range(0, na, block):
                 stop = min(na, start + block)
-                cells = (stop - start) * nb
-                block_rows = (rows if cells * width == len(rows)
-                              else array("q", bytes(8 * width * cells)))
-                with view[start * nb:stop * nb] as scores:
+                with rows_view[:(stop - start) * nb * width] as block_rows, \
+                        view[start * nb:stop * nb] as scores:
                     core.cross_statistics(prepared, pa[start:stop], pb, order, threads,
                                           block_rows, scores if core.SUM_IS_PLAIN else None,
                                           config.smooth_code, value, config.effective_order)
-                if not core.SUM_IS_PLAIN:
-                    view[start * nb:stop * nb] = python_bleu_scores(block_rows, config)
+                    if not core.SUM_IS_PLAIN:
+                        scores[:] = python_bleu_scores(block_rows, config)
         return out
 
     # -- TER: tokenized in Python (tercom's rules are regular expressions and

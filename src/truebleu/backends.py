@@ -215,14 +215,18 @@ class PythonBackend:
         ub, pb = distinct(b)
         tokenizer, lowercase, order = config.tokenizer, config.lowercase, config.max_ngram_order
         prepared = self.prepare_references([[x] for x in ub], tokenizer, lowercase, order)
-        scores = []  # per distinct hypothesis: its scores against every distinct reference
-        for x in ua:
-            scores.append(self.bleu_scores(
-                self.statistics([x] * len(ub), prepared, tokenizer, lowercase, order), config))
-        out = array("d")
-        for i in pa:
-            row = scores[i]
-            out.extend(row[j] for j in pb)
+        nb = len(b)
+        out = array("d", [0.0]) * (len(a) * nb)
+        first_row: dict[int, int] = {}  # distinct hypothesis -> the first row that holds it
+        for i, x in enumerate(pa):
+            if x in first_row:  # a repeated hypothesis: copy its row
+                j = first_row[x]
+                out[i * nb:(i + 1) * nb] = out[j * nb:(j + 1) * nb]
+                continue
+            first_row[x] = i
+            row = self.bleu_scores(
+                self.statistics([ua[x]] * len(ub), prepared, tokenizer, lowercase, order), config)
+            out[i * nb:(i + 1) * nb] = array("d", [row[j] for j in pb])
         return out
 
     def chrf_prepare(self, segments, config, threads=None):
