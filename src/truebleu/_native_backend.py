@@ -214,23 +214,28 @@ class NativeBackend:
     def sentence_statistics(self, hypotheses, references_per_hyp, tokenizer, lowercase, max_order,
                             threads=None):
         """Each hypothesis against its own references, in one pass of the core."""
-        from .backends import check_hypotheses
+        from .references import check_str_sequence
 
         check_max_order(max_order)
         threads = check_threads(threads)
         lowercase = bool(lowercase)
-        hypotheses = check_hypotheses(hypotheses)
+        check_str_sequence(hypotheses, "hypotheses")  # the core checks each one's type
         check_references_per_hypothesis(references_per_hyp, len(hypotheses))
         mode = core_mode(tokenizer)
         if mode is None:
+            check_strings(hypotheses, "hypotheses")
             hypotheses = python_tokenized(hypotheses, tokenizer, lowercase)
             references_per_hyp = [python_tokenized(references_of(refs, i), tokenizer, lowercase)
                                   for i, refs in enumerate(references_per_hyp)]
             mode, lowercase = core.MODE_NONE, False
         # the core reads a str as one reference and drops None, as references_of does
         data = array("q", [0]) * (len(hypotheses) * row_width(max_order))
-        core.sentence_statistics(hypotheses, references_per_hyp, mode, lowercase, max_order,
-                                 threads, data)
+        try:
+            core.sentence_statistics(hypotheses, references_per_hyp, mode, lowercase, max_order,
+                                     threads, data)
+        except TypeError:
+            check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
+            raise
         return Statistics(max_order, data)
 
     def bleu_scores(self, statistics, config):

@@ -75,12 +75,18 @@ def check_references_per_hypothesis(references_per_hyp, n_hypotheses: int) -> No
     check_str_sequence(references_per_hyp, "references_per_hyp")
     if len(references_per_hyp) != n_hypotheses:
         raise ValueError(f"{n_hypotheses} hypotheses but {len(references_per_hyp)} reference lists")
-    for i, refs in enumerate(references_per_hyp):
+    try:  # one quick pass; only what may be wrong is looked at closely
+        suspects = [i for i, refs in enumerate(references_per_hyp)
+                    if not refs or refs[0] is None or type(refs) is bytes]
+    except (TypeError, LookupError):
+        suspects = range(len(references_per_hyp))
+    for i in suspects:
+        refs = references_per_hyp[i]
         if isinstance(refs, str):
             continue
         if isinstance(refs, bytes) or not isinstance(refs, Sequence):
             raise TypeError(f"references of hypothesis {i} must be a str or a sequence of str")
-        if not refs or None in refs and all(ref is None for ref in refs):
+        if not refs or all(ref is None for ref in refs):
             raise ValueError(f"hypothesis {i} has no reference")
 
 
