@@ -83,6 +83,14 @@ def test_a_stale_table_is_not_used_by_any_entry_point(fresh_intl_check, monkeypa
 def test_intl_classes_match_regex_for_every_code_point():
     """The core's table is that of the installed regex (else native intl is off: see above)."""
     regex = pytest.importorskip("regex")
+    everything = "".join(chr(c) for c in range(0x110000))
+    table = core.class_table()
+    for name, bit in (("P", 1), ("S", 2), ("N", 4)):
+        want = {m.start() for m in regex.finditer(r"\p{%s}" % name, everything)}
+        got = {c for c in range(0x110000) if table[c] & bit}
+        assert got == want, (name, sorted(got ^ want)[:20])
+
+
 def test_zh_ranges_match_tok_zh_for_every_code_point():
     table = core.class_table()
     got = {c for c in range(0x110000) if table[c] & 8}
