@@ -5,8 +5,8 @@
 
 Data: every into-English system output of WMT21 (``*.X-en.hyp.*``) against
 its first reference (``*.X-en.ref.A.en``): ``corpus`` scores each system with
-its own ``corpus_bleu`` call (as one would; consecutive calls with the same
-references reuse their preparation), ``truebleu-cold`` forbids that reuse,
+its own ``corpus_bleu`` call (as one would; nothing is kept between calls, so
+``truebleu-cold`` is the same loop, kept for comparison with older runs),
 ``truebleu-cached`` uses ``BLEU(references=...)``, and ``corpus-onecall``
 scores everything as one corpus in one call. Each measurement runs in its own
 subprocess, so each tool's peak RSS (``ru_maxrss``) is its own; the table also
@@ -114,22 +114,10 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
                         metric, last = truebleu.BLEU(references=[r], tokenize=tok), r
                     scores.append(metric.corpus_score(h).score)
                 return scores
-        elif tool == "truebleu-cold":  # no reuse of the previous call's references
+        else:  # truebleu, truebleu-cold: corpus_bleu keeps nothing between calls
             import truebleu
-            from truebleu.compat import clear_reference_cache
 
             def run():
-                scores = []
-                for h, r in systems:
-                    clear_reference_cache()
-                    scores.append(truebleu.corpus_bleu(h, [r], tokenize=tok).score)
-                return scores
-        else:
-            import truebleu
-            from truebleu.compat import clear_reference_cache
-
-            def run():
-                clear_reference_cache()  # each repetition starts cold
                 return [truebleu.corpus_bleu(h, [r], tokenize=tok).score for h, r in systems]
         segments = sum(len(h) for h, _ in systems)
     elif task == "sentence":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,20 +26,63 @@ def check(line: str, name: str, lowercase: bool) -> None:
     assert core.tokenize(line, MODES[name], lowercase) == want, (line, name, lowercase)
 
 
-def test_intl_falls_back_to_python_under_another_regex(monkeypatch):
+@pytest.fixture
+def fresh_intl_check():
     from truebleu import _native_backend
 
-    assert _native_backend.core_mode(TOKENIZERS["intl"]) == core.MODE_INTL
-    monkeypatch.setattr(core, "REGEX_VERSION", "0.0")  # as if the table were stale
-    assert _native_backend.core_mode(TOKENIZERS["intl"]) is None
-    assert _native_backend.core_mode(TOKENIZERS["13a"]) == core.MODE_13A
+    _native_backend._intl_table_matches.cache_clear()
+    yield _native_backend
+    _native_backend._intl_table_matches.cache_clear()
+
+
+def test_native_intl_is_used_under_the_installed_regex(fresh_intl_check):
+    """Issue 13 item 4: with the regex installed here, intl runs in C, without a warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert fresh_intl_check.core_mode(TOKENIZERS["intl"]) == core.MODE_INTL
+
+
+def test_another_regex_release_with_the_same_classes_keeps_native_intl(fresh_intl_check,
+                                                                        monkeypatch):
+    # what matters is the classification, not the release the table came from
+    monkeypatch.setattr(core, "REGEX_VERSION", "0.0")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert fresh_intl_check.core_mode(TOKENIZERS["intl"]) == core.MODE_INTL
+
+
+def test_a_stale_table_is_not_used_by_any_entry_point(fresh_intl_check, monkeypatch):
+    from _stale_intl import make_stale
+    from truebleu.backends import get_backend
+    from truebleu.bleu_config import BLEUConfig
+
+    intl_calls = make_stale(monkeypatch, core, fresh_intl_check)
+    native, python = get_backend("native"), get_backend("python")
+    tok = TOKENIZERS["intl"]
+    hyps, refs = ["x\u20c2y z w", "a\u20c2 b.c"], [["x \u20c2 y z w"], ["a \u20c2 b . c", "b"]]
+    config = BLEUConfig(tok, effective_order=True)
+    with pytest.warns(RuntimeWarning, match="differ from those of the installed regex"):
+        assert fresh_intl_check.core_mode(tok) is None
+    assert fresh_intl_check.core_mode(TOKENIZERS["13a"]) == core.MODE_13A
+    for backend in (native, python):
+        prepared = backend.prepare_references(refs, tok, False, 4)
+        streams = backend.prepare_reference_streams([[r[0] for r in refs]], tok, False, 4)[0]
+        assert backend.statistics(hyps, prepared, tok, False, 4) == python.statistics(
+            hyps, python.prepare_references(refs, tok, False, 4), tok, False, 4)
+        assert backend.statistics(hyps, streams, tok, False, 4).data.tolist() == \
+            python.statistics(hyps, python.prepare_references([[r[0]] for r in refs], tok, False, 4),
+                              tok, False, 4).data.tolist()
+        assert backend.tokens(hyps, tok, False) == [segment_tokens(h, tok, False) for h in hyps]
+        assert backend.sentence_statistics(hyps, refs, tok, False, 4) == \
+            python.sentence_statistics(hyps, refs, tok, False, 4)
+        assert backend.pairwise_scores(hyps, hyps, config) == python.pairwise_scores(hyps, hyps,
+                                                                                      config)
+    assert intl_calls == []
 
 
 def test_intl_classes_match_regex_for_every_code_point():
+    """The core's table is that of the installed regex (else native intl is off: see above)."""
     regex = pytest.importorskip("regex")
-    if regex.__version__ != core.REGEX_VERSION:
-        pytest.skip(f"table generated from regex {core.REGEX_VERSION}, installed "
-                    f"{regex.__version__}: the native intl path is off (see the test above)")
     everything = "".join(chr(c) for c in range(0x110000))
     table = core.class_table()
     for name, bit in (("P", 1), ("S", 2), ("N", 4)):

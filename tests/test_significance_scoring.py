@@ -51,13 +51,15 @@ def test_batch_equals_sacrebleu_on_resampled_dtypes(config, dtype):
     order = config.get("max_ngram_order", 4)
     scale = 40 if "effective_order" in config else 30000
     rows = random_rows(order, 400, seed=len(str(config)), scale=scale).astype(dtype)
+    before = rows.copy()
     oracle = sacrebleu_metric(config)
     expected = np.array([oracle._compute_score_from_stats(row.copy()).score for row in rows])
     scorer = BLEUBatchScorer(order, config["smooth_method"], config.get("smooth_value"),
                              config.get("effective_order", False), in_place=True)
     got = scorer.score_rows(rows)
     assert got.tobytes() == expected.astype(np.float64).tobytes()
-    assert rows.dtype == np.dtype(dtype)  # input untouched (add-k works on copies)
+    assert rows.dtype == np.dtype(dtype)
+    assert rows.tobytes() == before.tobytes()  # input untouched (add-k works on copies)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()))

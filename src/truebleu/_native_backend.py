@@ -11,13 +11,22 @@ back to the Python backend.
 
 from __future__ import annotations
 
+import functools
 import os
+import warnings
 from array import array
 from typing import Sequence
 
 from . import _native_core as core
-from .references import check_strings
+from .bleu_config import check_order
+from .bleu_config import check_threads as check_thread_count
+from .references import check_references_per_hypothesis, check_strings, references_of
 from .stats import RowTable, Statistics, row_width
+
+# pairwise_scores works in blocks of rows whose statistics take at most this
+# many bytes (and at most 4 bytes per cell), so a matrix costs its 8 bytes per
+# score and not 8 * (2 + 2N)
+MATRIX_BLOCK_BYTES = 1 << 23
 
 MODES = {
     "none": core.MODE_NONE,
@@ -37,33 +46,47 @@ def default_threads() -> int:
 
 
 def check_threads(threads: int | None) -> int:
-    if threads is None:
-        return default_threads()
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"threads must be an int or None, got {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, got {threads}")
-    return threads
+    """The checked thread count; None means the available cores."""
+    threads = check_thread_count(threads)
+    return default_threads() if threads is None else threads
 
 
 def check_max_order(max_order: int) -> int:
-    if isinstance(max_order, bool) or not isinstance(max_order, int):
-        raise TypeError(f"max_order must be an int, got {type(max_order).__name__}")
-    if not 1 <= max_order <= 1000:
-        raise ValueError(f"max_order must be between 1 and 1000, got {max_order}")
-    return max_order
+    return check_order(max_order, "max_order")
 
 
 def intl_table_is_current() -> bool:
-    """Whether the core's ``intl`` character classes come from the installed ``regex``.
+    """Whether the core's ``intl`` character classes are those of the installed ``regex``.
 
-    They are generated from one ``regex`` release (``gen_tables.py``); under
-    another, whose Unicode tables may differ, Python tokenizes ``intl`` instead,
-    so the tokens stay exactly those of ``tok_intl`` (and of sacreBLEU).
+    The table is generated at build time from the ``regex`` of the build
+    (``gen_tables.py``); under the same release it is current. Under another
+    release what matters is the classification itself: it is compared, code
+    point by code point, with the running ``regex`` (about 0.1 s, once per
+    process). Only if they differ does Python tokenize ``intl`` (tokens stay
+    exactly those of ``tok_intl`` and sacreBLEU), with a RuntimeWarning that
+    says so, since it is many times slower.
     """
     import regex
 
-    return getattr(regex, "__version__", None) == core.REGEX_VERSION
+    return _intl_table_matches(getattr(regex, "__version__", ""), core.REGEX_VERSION)
+
+
+@functools.lru_cache(maxsize=4)
+def _intl_table_matches(regex_version: str, table_version: str) -> bool:
+    if regex_version == table_version:
+        return True
+    import regex
+
+    from ._unicode_classes import intl_bits, intl_class_table
+
+    if intl_class_table(regex) == intl_bits(core.class_table()):
+        return True
+    warnings.warn(
+        f"truebleu: the compiled core's 'intl' character classes (from regex {table_version}) "
+        f"differ from those of the installed regex {regex_version}; 'intl' is tokenized in "
+        "Python instead (same tokens, many times slower). Reinstall truebleu to rebuild the "
+        "tables from the installed regex.", RuntimeWarning, stacklevel=4)
+    return False
 
 
 def core_mode(tokenizer) -> int | None:
@@ -185,6 +208,85 @@ class NativeBackend:
         else:
             core.statistics(hypotheses, prepared.core, mode, lowercase, max_order, threads, data)
         return Statistics(max_order, data)
+
+    # -- the batch functions (truebleu.batch) -------------------------------
+
+    def sentence_statistics(self, hypotheses, references_per_hyp, tokenizer, lowercase, max_order,
+                            threads=None):
+        """Each hypothesis against its own references, in one pass of the core."""
+        from .references import check_str_sequence
+
+        check_max_order(max_order)
+        threads = check_threads(threads)
+        lowercase = bool(lowercase)
+        check_str_sequence(hypotheses, "hypotheses")  # the core checks each one's type
+        check_references_per_hypothesis(references_per_hyp, len(hypotheses))
+        mode = core_mode(tokenizer)
+        if mode is None:
+            check_strings(hypotheses, "hypotheses")
+            hypotheses = python_tokenized(hypotheses, tokenizer, lowercase)
+            references_per_hyp = [python_tokenized(references_of(refs, i), tokenizer, lowercase)
+                                  for i, refs in enumerate(references_per_hyp)]
+            mode, lowercase = core.MODE_NONE, False
+        # the core reads a str as one reference and drops None, as references_of does
+        data = array("q", [0]) * (len(hypotheses) * row_width(max_order))
+        try:
+            core.sentence_statistics(hypotheses, references_per_hyp, mode, lowercase, max_order,
+                                     threads, data)
+        except TypeError:
+            check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
+            raise
+        return Statistics(max_order, data)
+
+    def bleu_scores(self, statistics, config):
+        """The core's replica of sacreBLEU's ``compute_bleu`` where floats add as there."""
+        from .backends import python_bleu_scores
+
+        if not core.SUM_IS_PLAIN:
+            return python_bleu_scores(statistics.data, config)
+        out = array("d", [0.0]) * len(statistics)
+        core.bleu_scores(statistics.data, config.max_ngram_order, config.smooth_code,
+                         float(config.smoothing or 0), config.effective_order, out)
+        return out
+
+    def pairwise_scores(self, a, b, config, threads=None):
+        """Every (a[i], b[j]) score; each distinct string tokenized once, in one vocabulary.
+
+        The rows are computed in blocks of ``a`` so that the statistics never
+        take more than ``MATRIX_BLOCK_BYTES``; only the scores are kept.
+        """
+        from .backends import check_hypotheses, python_bleu_scores
+
+        a = check_hypotheses(a, "a")
+        b = check_hypotheses(b, "b")
+        threads = check_threads(threads)
+        order = config.max_ngram_order
+        index: dict[str, int] = {}
+        pa = array("q", [index.setdefault(x, len(index)) for x in a])
+        pb = array("q", [index.setdefault(x, len(index)) for x in b])
+        # one segment, one sequence per distinct string: a shared vocabulary
+        prepared = prepare_segments([list(index)], config.tokenizer, config.lowercase, threads)
+        na, nb = len(a), len(b)
+        out = array("d", [0.0]) * (na * nb)
+        if not na or not nb:
+            return out
+        width = row_width(order)
+        # the block of statistics: at most half the scores' size (and 1 MiB at least)
+        budget = min(MATRIX_BLOCK_BYTES, max(1 << 20, 4 * na * nb))
+        block = max(1, budget // (8 * width * nb))
+        rows = array("q", [0]) * (width * nb * min(block, na))
+        value = float(config.smoothing or 0)
+        with memoryview(out) as view, memoryview(rows) as rows_view:
+            for start in range(0, na, block):
+                stop = min(na, start + block)
+                with rows_view[:(stop - start) * nb * width] as block_rows, \
+                        view[start * nb:stop * nb] as scores:
+                    core.cross_statistics(prepared, pa[start:stop], pb, order, threads,
+                                          block_rows, scores if core.SUM_IS_PLAIN else None,
+                                          config.smooth_code, value, config.effective_order)
+                    if not core.SUM_IS_PLAIN:
+                        scores[:] = python_bleu_scores(block_rows, config)
+        return out
 
     # -- TER: tokenized in Python (tercom's rules are regular expressions and
     # the edit distance dominates), edit distances and shifts in the core.

@@ -15,14 +15,26 @@ Two backends implement the same two calls:
     The tokens of each line exactly as the statistics count them (the viewer
     shows them).
 
+and, for the batch functions of :mod:`truebleu.batch` (many sentence scores
+at once), three more; ``config`` is a :class:`~truebleu.bleu_config.BLEUConfig`:
+
+``sentence_statistics(hypotheses, references_per_hyp, tokenizer, lowercase, max_order, threads=None)``
+    One row per hypothesis against its own references (a str or a list).
+``bleu_scores(statistics, config)``
+    The sentence BLEU of every row, an ``array('d')``.
+``pairwise_scores(a, b, config, threads=None)``
+    The sentence BLEU of every ``a[i]`` against the single reference ``b[j]``,
+    row-major, an ``array('d')`` of ``len(a) * len(b)`` (8 bytes per cell).
+
 and the same two for chrF (:mod:`truebleu._reference_chrf`), whose
 configuration is a :class:`~truebleu._reference_chrf.ChrfConfig`:
 
 ``chrf_prepare(segments, config, threads=None)``
     References per segment (``None`` already removed), prepared once.
-``chrf_statistics(hypotheses, prepared, config, threads=None)``
+``chrf_statistics(hypotheses, prepared, config, threads=None, scores=None)``
     A :class:`~truebleu.stats.RowTable` of ``3 * (char_order + word_order)``
-    counts per hypothesis.
+    counts per hypothesis; ``scores`` (an ``array('d')``, one per hypothesis)
+    gets each row's f-score.
 
 TER (:mod:`truebleu.metrics.ter`) has two calls of its own:
 
@@ -41,13 +53,17 @@ TER (:mod:`truebleu.metrics.ter`) has two calls of its own:
 from __future__ import annotations
 
 import os
+import warnings
 from array import array
 from typing import Protocol, Sequence
 
 from . import _reference, _reference_chrf, _reference_ter
 from ._reference_chrf import ChrfConfig
-from .references import check_strings, reference_segments
-from .stats import RowTable, Statistics
+from .bleu_config import BLEUConfig, check_order
+from .references import (check_references_per_hypothesis, check_str_sequence, check_strings,
+                         reference_segments, references_of)
+from .score import compute_bleu
+from .stats import RowTable, Statistics, row_width
 from .tokenizers import Tokenizer
 
 
@@ -74,11 +90,20 @@ class Backend(Protocol):
     def tokens(self, lines: Sequence[str], tokenizer: Tokenizer,
                lowercase: bool) -> list[list[str]]: ...
 
+    def sentence_statistics(self, hypotheses: Sequence[str], references_per_hyp: Sequence,
+                            tokenizer: Tokenizer, lowercase: bool, max_order: int,
+                            threads: int | None = None) -> Statistics: ...
+
+    def bleu_scores(self, statistics: Statistics, config: BLEUConfig) -> array: ...
+
+    def pairwise_scores(self, a: Sequence[str], b: Sequence[str], config: BLEUConfig,
+                        threads: int | None = None) -> array: ...
+
     def chrf_prepare(self, segments: Sequence[Sequence[str]], config: ChrfConfig,
                      threads: int | None = None) -> object: ...
 
     def chrf_statistics(self, hypotheses: Sequence[str], prepared: object, config: ChrfConfig,
-                        threads: int | None = None) -> RowTable: ...
+                        threads: int | None = None, scores: array | None = None) -> RowTable: ...
 
     def prepare_ter_references(self, segments: Sequence[Sequence[str]],
                                tokenizer: Tokenizer) -> object: ...
@@ -104,6 +129,35 @@ def ter_reference(line: str, tokenizer: Tokenizer) -> str:
     return tokenizer(tokenizer(line.rstrip()).rstrip())
 
 
+def python_bleu_scores(data: array, config: BLEUConfig) -> array:
+    """Sentence BLEU of each row of ``data`` through :func:`truebleu.score.compute_bleu`."""
+    n = config.max_ngram_order
+    width = row_width(n)
+    out = array("d")
+    for start in range(0, len(data), width):
+        row = data[start:start + width]
+        out.append(compute_bleu(row[2:2 + n], row[2 + n:], row[0], row[1],
+                                smooth_method=config.smooth_method,
+                                smooth_value=config.smooth_value,
+                                effective_order=config.effective_order, max_ngram_order=n).score)
+    return out
+
+
+def distinct(lines: Sequence[str]) -> tuple[list[str], array]:
+    """The distinct strings in first-seen order, and each line's position among them."""
+    index: dict[str, int] = {}
+    positions = array("q", [index.setdefault(line, len(index)) for line in lines])
+    return list(index), positions
+
+
+def check_hypotheses(hypotheses, what: str = "hypotheses") -> list[str]:
+    """``hypotheses`` as a list of str, or a TypeError naming the first that is not one."""
+    check_str_sequence(hypotheses, what)
+    hypotheses = list(hypotheses)
+    check_strings(hypotheses, what)
+    return hypotheses
+
+
 def check_ter_lengths(hypotheses: Sequence, prepared: Sequence) -> None:
     if len(hypotheses) != len(prepared):
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
@@ -115,6 +169,7 @@ class PythonBackend:
     name = "python"
 
     def prepare_references(self, segments, tokenizer, lowercase, max_order):
+        check_order(max_order, "max_order")
         return [
             _reference.reference_info(
                 [segment_tokens(ref, tokenizer, lowercase) for ref in refs], max_order)
@@ -127,6 +182,7 @@ class PythonBackend:
                 len(segments), num_refs)
 
     def statistics(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads=None):
+        check_order(max_order, "max_order")
         if len(hypotheses) != len(prepared):
             raise ValueError(
                 f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
@@ -141,12 +197,45 @@ class PythonBackend:
         check_strings(lines, "segments")
         return [segment_tokens(line, tokenizer, lowercase) for line in lines]
 
+    def sentence_statistics(self, hypotheses, references_per_hyp, tokenizer, lowercase, max_order,
+                            threads=None):
+        check_order(max_order, "max_order")
+        hypotheses = check_hypotheses(hypotheses)
+        check_references_per_hypothesis(references_per_hyp, len(hypotheses))
+        segments = [references_of(refs, i) for i, refs in enumerate(references_per_hyp)]
+        prepared = self.prepare_references(segments, tokenizer, lowercase, max_order)
+        return self.statistics(hypotheses, prepared, tokenizer, lowercase, max_order)
+
+    def bleu_scores(self, statistics, config):
+        return python_bleu_scores(statistics.data, config)
+
+    def pairwise_scores(self, a, b, config, threads=None):
+        a = check_hypotheses(a, "a")
+        b = check_hypotheses(b, "b")
+        ua, pa = distinct(a)
+        ub, pb = distinct(b)
+        tokenizer, lowercase, order = config.tokenizer, config.lowercase, config.max_ngram_order
+        prepared = self.prepare_references([[x] for x in ub], tokenizer, lowercase, order)
+        nb = len(b)
+        out = array("d", [0.0]) * (len(a) * nb)
+        first_row: dict[int, int] = {}  # distinct hypothesis -> the first row that holds it
+        for i, x in enumerate(pa):
+            if x in first_row:  # a repeated hypothesis: copy its row
+                j = first_row[x]
+                out[i * nb:(i + 1) * nb] = out[j * nb:(j + 1) * nb]
+                continue
+            first_row[x] = i
+            row = self.bleu_scores(
+                self.statistics([ua[x]] * len(ub), prepared, tokenizer, lowercase, order), config)
+            out[i * nb:(i + 1) * nb] = array("d", [row[j] for j in pb])
+        return out
+
     def chrf_prepare(self, segments, config, threads=None):
         for i, refs in enumerate(segments):
             check_strings(refs, f"references of segment {i}")
         return _reference_chrf.prepare_references(segments, config)
 
-    def chrf_statistics(self, hypotheses, prepared, config, threads=None):
+    def chrf_statistics(self, hypotheses, prepared, config, threads=None, scores=None):
         if len(hypotheses) != len(prepared):
             raise ValueError(
                 f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
@@ -154,6 +243,11 @@ class PythonBackend:
         table = RowTable(config.width)
         for row in _reference_chrf.statistics_rows(hypotheses, prepared, config):
             table.data.extend(row)
+        if scores is not None:
+            if len(scores) != len(hypotheses):
+                raise ValueError("scores must hold one float per hypothesis")
+            for i, row in enumerate(table.rows()):
+                scores[i] = _reference_chrf.f_score(row, config.beta, config.eps_smoothing)
         return table
 
     def prepare_ter_references(self, segments, tokenizer):
@@ -188,15 +282,40 @@ def _load(name: str) -> Backend:
     return _BACKENDS[name]
 
 
+NO_CORE_WARNING = (
+    "truebleu: the compiled core is not available ({reason}); using the pure-Python backend, "
+    "which gives the same numbers 8-27x slower. Reinstall truebleu where a C compiler is "
+    "available to build it, or set TRUEBLEU_BACKEND=python to choose the Python backend "
+    "(and silence this warning).")
+
+
 def get_backend(name: str | None = None) -> Backend:
-    """The backend to use: ``name``, else ``$TRUEBLEU_BACKEND``, else the best available."""
+    """The backend to use: ``name``, else ``$TRUEBLEU_BACKEND``, else the best available.
+
+    Falling back to Python because the compiled core is missing (an install
+    without a C compiler) is not silent: a RuntimeWarning says so, once per
+    process (Python's default warning filter shows it once per location).
+    """
     name = name or os.environ.get("TRUEBLEU_BACKEND") or None
     if name:
         return _load(name.lower())
     try:
         return _load("native")
-    except ImportError:
+    except ImportError as exc:
+        warnings.warn(NO_CORE_WARNING.format(reason=exc.__cause__ or exc), RuntimeWarning,
+                      stacklevel=2)
         return _load("python")
+
+
+def backend_status() -> str:
+    """The default backend and why, for ``truebleu --version``."""
+    forced = os.environ.get("TRUEBLEU_BACKEND")
+    if forced:
+        return f"{get_backend().name} (TRUEBLEU_BACKEND={forced})"
+    try:
+        return _load("native").name
+    except ImportError as exc:
+        return f"python (compiled core not available: {exc.__cause__ or exc})"
 
 
 def active_backend() -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from array import array
 from typing import Sequence
 
-from ._reference_chrf import ChrfConfig, f_score
+from ._reference_chrf import ChrfConfig
 from .backends import get_backend
 from .references import check_str_sequence, check_strings
 
@@ -42,12 +42,9 @@ def _scores(hypotheses: Sequence[str], segments: list[list[str]], config: ChrfCo
     if not hypotheses:
         return []
     prepared = backend.chrf_prepare(segments, config, threads)
-    if backend.name == "native":
-        scores = array("d", [0.0]) * len(hypotheses)
-        backend.chrf_statistics(hypotheses, prepared, config, threads, scores=scores)
-        return scores.tolist()
-    stats = backend.chrf_statistics(hypotheses, prepared, config, threads)
-    return [f_score(row, config.beta, config.eps_smoothing) for row in stats.rows()]
+    scores = array("d", bytes(8 * len(hypotheses)))
+    backend.chrf_statistics(hypotheses, prepared, config, threads, scores=scores)
+    return scores.tolist()
 
 
 def sentence_chrf_scores(hypotheses: Sequence[str], references: Sequence, *,

@@ -17,10 +17,11 @@ from typing import Optional
 
 from .backends import get_backend
 from .references import check_reference_streams, check_str_sequence, check_strings
-from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, compute_bleu, score_from_row
-from .signature import Signature, smoothing_text
+from .bleu_config import BLEUConfig, check_threads, preferred_tokenizer_warning
+from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, compute_bleu, score_from_statistics
+from .signature import Signature
 from .stats import Statistics
-from .tokenizers import LANGUAGE_DEFAULTS, TOKENIZERS, default_tokenizer, get_tokenizer
+from .tokenizers import TOKENIZERS
 
 logger = logging.getLogger("truebleu")
 
@@ -71,43 +72,49 @@ class BLEU:
                  references: Optional[Sequence[Sequence[str]]] = None, *,
                  spm_model: Optional[str] = None, backend: Optional[str] = None,
                  threads: Optional[int] = None) -> None:
-        if smooth_method not in SMOOTH_DEFAULTS:
-            raise ValueError(f"unknown smooth_method {smooth_method!r}; "
-                             f"choose one of: {', '.join(SMOOTH_DEFAULTS)}")
-        if smooth_value is not None and (isinstance(smooth_value, bool)
-                                         or not isinstance(smooth_value, numbers.Real)):
-            raise TypeError(f"smooth_value must be a number or None, got {smooth_value!r}")
-        if (isinstance(max_ngram_order, bool) or not isinstance(max_ngram_order, numbers.Integral)
-                or max_ngram_order < 1):
-            raise ValueError(f"max_ngram_order must be an integer >= 1, got {max_ngram_order!r}")
-        if threads is not None and (not isinstance(threads, numbers.Integral) or threads < 1):
-            raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
-
-        self.lowercase = bool(lowercase)
+        self.config = BLEUConfig.create(
+            tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, effective_order,
+            trg_lang=trg_lang or "", spm_model=spm_model)
+        self.threads = check_threads(threads)
         self._force = bool(force)
         self.trg_lang = trg_lang or ""
-        self.smooth_method = smooth_method
-        self.smooth_value = smooth_value
-        self.max_ngram_order = int(max_ngram_order)
-        self.effective_order = bool(effective_order)
-        self.threads = threads
         self.n_bootstrap: Optional[int] = None
         self.seed: Optional[str] = None
         self.num_refs: Optional[int] = None
-
-        if tokenize is None:
-            tokenize = default_tokenizer(self.trg_lang)
-        else:
-            preferred = LANGUAGE_DEFAULTS.get(self.trg_lang)
-            if preferred and tokenize != preferred:
-                logger.warning("Consider using the %r tokenizer for target language %r.",
-                               preferred, self.trg_lang)
-        self.tokenizer = get_tokenizer(tokenize, spm_model=spm_model)
+        hint = preferred_tokenizer_warning(tokenize, self.trg_lang)
+        if hint:
+            logger.warning(hint)
         self.tokenizer_signature = self.tokenizer.signature()
         self._backend = get_backend(backend)
         self._ref_cache = None
         if references is not None:
             self._ref_cache = self._prepare(references)
+
+    # -- the configuration, read-only (see truebleu.bleu_config) -------------
+
+    @property
+    def tokenizer(self):
+        return self.config.tokenizer
+
+    @property
+    def lowercase(self) -> bool:
+        return self.config.lowercase
+
+    @property
+    def smooth_method(self) -> str:
+        return self.config.smooth_method
+
+    @property
+    def smooth_value(self) -> Optional[float]:
+        return self.config.smooth_value
+
+    @property
+    def max_ngram_order(self) -> int:
+        return self.config.max_ngram_order
+
+    @property
+    def effective_order(self) -> bool:
+        return self.config.effective_order
 
     # -- statistics ---------------------------------------------------------
 
@@ -159,8 +166,7 @@ class BLEU:
 
     def score_from_statistics(self, totals: Sequence) -> BLEUScore:
         """BLEU from summed statistics ``[c, r, matches..., totals...]``."""
-        return score_from_row(totals, self.max_ngram_order, self.smooth_method,
-                              self.smooth_value, self.effective_order)
+        return score_from_statistics(totals, self.config)
 
     # sacreBLEU's name for the same thing (used by its significance code)
     _compute_score_from_stats = score_from_statistics
@@ -215,14 +221,5 @@ class BLEU:
         """The reproducibility signature (after scoring: ``nrefs`` is known then)."""
         if self.num_refs is None:
             raise ValueError("Number of references unknown, please evaluate the metric first.")
-        return Signature(
-            nrefs="var" if self.num_refs == -1 else self.num_refs,
-            bs=self.n_bootstrap,
-            seed=self.seed,
-            case="lc" if self.lowercase else "mixed",
-            eff="yes" if self.effective_order else "no",
-            tok=self.tokenizer_signature,
-            smooth=smoothing_text(self.smooth_method, self.smooth_value,
-                                  SMOOTH_DEFAULTS[self.smooth_method]),
-            order=None if self.max_ngram_order == MAX_NGRAM_ORDER else self.max_ngram_order,
-        )
+        return self.config.signature(nrefs="var" if self.num_refs == -1 else self.num_refs,
+                                     bs=self.n_bootstrap, seed=self.seed)

@@ -199,10 +199,10 @@ def add_bleu_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def version_text() -> str:
-    from .backends import active_backend
+    from .backends import backend_status
 
     try:
-        backend = active_backend()
+        backend = backend_status()
     except (ImportError, ValueError) as exc:
         backend = f"unavailable ({exc})"
     return f"truebleu {__version__} (backend: {backend})"

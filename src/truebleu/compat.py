@@ -4,6 +4,11 @@
 ``sentence_ter`` take sacreBLEU's
 arguments with sacreBLEU's defaults (note that they differ: ``sentence_bleu``
 uses the effective order by default, ``corpus_bleu`` does not).
+
+Nothing is kept between calls: each call prepares its references afresh. To
+score many systems against the same references, prepare them once,
+explicitly: ``metric = BLEU(references=refs)``, then ``metric.corpus_score(hyps)``
+for each system.
 """
 
 from __future__ import annotations
@@ -51,37 +56,10 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
         if use_effective_order:
             raise ValueError(f"use_effective_order is a sacreBLEU option, not {dialect!r}'s")
         return _dialect(dialect, sacre, options).corpus_score(hypotheses, references)
-    metric = _metric_with_references(
-        references, lowercase=lowercase, force=force, tokenize=tokenize,
-        smooth_method=smooth_method, smooth_value=smooth_value,
-        effective_order=use_effective_order, **options)
-    return metric.corpus_score(hypotheses, None)
-
-
-# The metric of the last corpus_bleu call, with its references prepared, and a
-# copy of those reference streams. Scoring system after system against the
-# same references (the usual loop) then skips re-tokenizing them. It is reused
-# only for the same configuration and references equal to the copy (the
-# comparison is by identity first, so it costs a pointer check per line).
-_last_call: Optional[tuple] = None
-
-
-def clear_reference_cache() -> None:
-    """Forget the references kept from the last :func:`corpus_bleu` call (frees their memory)."""
-    global _last_call
-    _last_call = None
-
-
-def _metric_with_references(references: Sequence[Sequence[str]], **config) -> BLEU:
-    global _last_call
-    key = tuple(sorted(config.items()))
-    last = _last_call
-    if last is not None and last[0] == key and len(last[1]) == len(references) and all(
-            saved == list(stream) for saved, stream in zip(last[1], references)):
-        return last[2]
-    metric = BLEU(references=references, **config)
-    _last_call = (key, [list(stream) for stream in references], metric)
-    return metric
+    metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize,
+                  smooth_method=smooth_method, smooth_value=smooth_value,
+                  effective_order=use_effective_order, **options)
+    return metric.corpus_score(hypotheses, references)
 
 
 def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str]],

@@ -21,9 +21,9 @@ from typing import Optional, Sequence
 
 from . import _reference
 from .backends import segment_tokens
-from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, compute_bleu
-from .signature import Signature, smoothing_text
-from .tokenizers import TOKENIZERS, get_tokenizer
+from .bleu_config import BLEUConfig
+from .score import LOG_ZERO, MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, score_from_statistics
+from .tokenizers import TOKENIZERS
 
 
 @dataclass
@@ -42,6 +42,9 @@ class OrderTable:
     total: int
     precision: str          # the fraction matches/total, e.g. "5/7"
     precision_value: float  # p_n as used in the score (percent, smoothed as configured)
+    formula: str = ""       # the arithmetic performed for p_n, e.g. "(0 + 1)/(4 + 1)"
+    counted: bool = True    # False: left out of the mean (effective order)
+    note: str = ""          # why the formula is not matches/total
 
 
 @dataclass
@@ -58,6 +61,8 @@ class Explanation:
     score: float  # the same on sacreBLEU's 0-100 scale
     signature: str
     notes: list[str] = field(default_factory=list)
+    effective_order: int = MAX_NGRAM_ORDER  # the number of orders in the geometric mean
+    score_formula: str = ""                 # the mean as computed, with the numbers
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1, ensure_ascii=False)
@@ -78,9 +83,7 @@ class Explanation:
             out.append(f"BP = exp(1 - r/c) = exp(1 - {self.r}/{self.c}) = {self.bp:.4f}")
         else:
             out.append(f"BP = 1 (c = {self.c} >= r = {self.r})" if self.c else "BP = 0 (c = 0)")
-        n_orders = len(self.orders)
-        out.append(f"BLEU = BP * exp(sum(log p_n) / {n_orders}) = {self.bleu:.4f}"
-                   f"   (sacreBLEU scale: {self.score:.2f})")
+        out.append(f"{self.score_formula} = {self.bleu:.4f}   (sacreBLEU scale: {self.score:.2f})")
         out += self.notes
         return "\n".join(out)
 
@@ -93,7 +96,13 @@ def _order_lines(table: OrderTable) -> list[str]:
         lines.append(f"  {row.ngram:<{width}}  {row.count:>5}  {row.max_ref_count:>13}  "
                      f"{row.clipped:>7}")
     lines.append(f"  {'total':<{width}}  {table.total:>5}  {'':>13}  {table.matches:>7}")
-    lines.append(f"  p_{table.n} = {table.precision} = {table.precision_value / 100:.4f}")
+    if not table.counted:
+        lines.append(f"  p_{table.n}: not counted ({table.note})")
+    else:
+        line = f"  p_{table.n} = {table.formula} = {table.precision_value / 100:.4f}"
+        if table.note:
+            line += f"   ({table.note})"
+        lines.append(line)
     return lines
 
 
@@ -112,44 +121,97 @@ def explain(hypothesis: str, references: Sequence[str], *, tokenize: str = "13a"
         raise TypeError("references must be a sequence of strings")
     if not references:
         raise ValueError("at least one reference is needed")
-    if smooth_method not in SMOOTH_DEFAULTS:
-        raise ValueError(f"unknown smooth_method {smooth_method!r}")
-    if max_ngram_order < 1:
-        raise ValueError("max_ngram_order must be >= 1")
+    config = BLEUConfig.create(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order,
+                               effective_order, spm_model=spm_model)
+    tokenizer, n = config.tokenizer, config.max_ngram_order
+    hyp_tokens = segment_tokens(hypothesis, tokenizer, config.lowercase)
+    ref_tokens = [segment_tokens(ref, tokenizer, config.lowercase) for ref in references]
+    info = _reference.reference_info(ref_tokens, n)
+    row = _reference.segment_row(hyp_tokens, info, n)
 
-    tokenizer = get_tokenizer(tokenize, spm_model=spm_model)
-    hyp_tokens = segment_tokens(hypothesis, tokenizer, lowercase)
-    ref_tokens = [segment_tokens(ref, tokenizer, lowercase) for ref in references]
-    info = _reference.reference_info(ref_tokens, max_ngram_order)
-    row = _reference.segment_row(hyp_tokens, info, max_ngram_order)
+    counts = _reference.ngram_counts(hyp_tokens, n)  # in order of first use
 
-    counts = _reference.ngram_counts(hyp_tokens, max_ngram_order)  # in order of first use
-
-    n = max_ngram_order
     matches, totals = row[2:2 + n], row[2 + n:]
-    result = compute_bleu(matches, totals, row[0], row[1], smooth_method=smooth_method,
-                          smooth_value=smooth_value, effective_order=effective_order,
-                          max_ngram_order=n)
+    result = score_from_statistics(row, config)
+    steps = precision_steps(matches, totals, config)
     orders = []
-    for order in range(1, n + 1):
+    for order, (formula, note, counted) in enumerate(steps, 1):
         rows = [NgramRow(" ".join(g), counts[g], info.max_counts.get(g, 0),
                          min(counts[g], info.max_counts.get(g, 0)))
                 for g in counts if len(g) == order]
         orders.append(OrderTable(order, rows, matches[order - 1], totals[order - 1],
                                  _fraction_text(matches[order - 1], totals[order - 1]),
-                                 result.precisions[order - 1]))
+                                 result.precisions[order - 1], formula, counted, note))
+    used = sum(counted for _, _, counted in steps)
 
     notes = []
-    if smooth_method == "none" and any(m == 0 for m in matches) and any(matches):
-        notes.append("(a zero p_n makes log p_n undefined: BLEU is 0 without smoothing)")
-    signature = Signature(nrefs=len(references), case="lc" if lowercase else "mixed",
-                          eff="yes" if effective_order else "no", tok=tokenizer.signature(),
-                          smooth=smoothing_text(smooth_method, smooth_value,
-                                                SMOOTH_DEFAULTS[smooth_method]),
-                          order=None if n == MAX_NGRAM_ORDER else n)
+    if not any(matches):
+        notes.append("(no n-gram matches at all: BLEU is 0, before any smoothing)")
+    elif any(p == 0 for p in result.precisions[:used]):
+        notes.append(f"(a zero p_n has no logarithm: log 0 is taken as {LOG_ZERO}, "
+                     "which makes BLEU 0)")
+    signature = config.signature(nrefs=len(references))
     return Explanation(hypothesis, list(references), hyp_tokens, ref_tokens, orders,
                        row[0], row[1], result.bp, result.score / 100, result.score,
-                       signature.format(), notes)
+                       signature.format(), notes, used,
+                       score_formula(result.bp, result.precisions[:used], any(matches)))
+
+
+def precision_steps(matches: Sequence[int], totals: Sequence[int],
+                    config: BLEUConfig) -> list[tuple[str, str, bool]]:
+    """For each order: the arithmetic of p_n exactly as compute_bleu performs it.
+
+    Returns ``(formula, note, counted)``: the expression whose value is p_n,
+    why it is not simply matches/total, and whether p_n enters the geometric
+    mean (not from the first order without n-grams on, with the effective order).
+    """
+    method, k = config.smooth_method, config.smoothing
+    steps: list[tuple[str, str, bool]] = []
+    exp_divisor = 1
+    stopped = None  # the first order without n-grams (compute_bleu stops there)
+    if not any(matches):  # compute_bleu returns 0 before smoothing anything
+        return [(f"{m}/{t}", "", True) if t else ("0", f"no {n}-grams", True)
+                for n, (m, t) in enumerate(zip(matches, totals), 1)]
+    for n, (m, t) in enumerate(zip(matches, totals), 1):
+        add = method == "add-k" and n > 1
+        total = t + k if add else t
+        if stopped is None and total == 0:
+            stopped = n
+        if stopped is not None:
+            if config.effective_order:
+                steps.append(("", f"no {stopped}-grams: the effective order is {stopped - 1}",
+                              False))
+            else:
+                steps.append(("0", f"no {stopped}-grams", True))
+            continue
+        if add:
+            steps.append((f"({m} + {_number(k)})/({t} + {_number(k)})",
+                          f"add-k smoothing, k = {_number(k)}", True))
+        elif m == 0 and method == "exp":
+            exp_divisor *= 2
+            steps.append((f"1/({exp_divisor} * {t})",
+                          f"exp smoothing: 1/(2^j * total) for the j-th order without a match, "
+                          f"j = {exp_divisor.bit_length() - 1}", True))
+        elif m == 0 and method == "floor":
+            steps.append((f"{_number(k)}/{t}", f"floor smoothing: {_number(k)} for 0 matches",
+                          True))
+        else:
+            steps.append((f"{m}/{t}", "", True))
+    return steps
+
+
+def score_formula(bp: float, precisions: Sequence[float], matched: bool) -> str:
+    """``BLEU = BP * exp((log p_1 + ... + log p_E) / E)`` with the numbers used."""
+    e = len(precisions)
+    if not matched:
+        return "BLEU = 0 (no matches)"
+    logs = " + ".join(f"log p_{n}" for n in range(1, e + 1))
+    values = " + ".join(f"log {p / 100:.4f}" if p else "log 0" for p in precisions)
+    return f"BLEU = BP * exp(({logs}) / {e}) = {bp:.4f} * exp(({values}) / {e})"
+
+
+def _number(value) -> str:
+    return repr(value) if isinstance(value, float) else str(value)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

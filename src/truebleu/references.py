@@ -64,3 +64,39 @@ def check_reference_streams(references) -> None:
         for i, refs in enumerate(zip(*references)):
             if all(ref is None for ref in refs):
                 raise ValueError(f"segment {i} has no reference (every reference is None)")
+
+
+def check_references_per_hypothesis(references_per_hyp, n_hypotheses: int) -> None:
+    """The batch layout: ``references_per_hyp[i]`` is a str or a sequence of str/None.
+
+    Raises where :func:`truebleu.sentence_bleu` raises: a hypothesis without a
+    reference (an empty list, or only ``None``) is an error, not a score of 0.
+    """
+    check_str_sequence(references_per_hyp, "references_per_hyp")
+    if len(references_per_hyp) != n_hypotheses:
+        raise ValueError(f"{n_hypotheses} hypotheses but {len(references_per_hyp)} reference lists")
+    try:  # one quick pass; only what may be wrong is looked at closely
+        suspects = [i for i, refs in enumerate(references_per_hyp)
+                    if not refs or refs[0] is None or type(refs) is bytes]
+    except (TypeError, LookupError):
+        suspects = range(len(references_per_hyp))
+    for i in suspects:
+        refs = references_per_hyp[i]
+        if isinstance(refs, str):
+            continue
+        if isinstance(refs, bytes) or not isinstance(refs, Sequence):
+            raise TypeError(f"references of hypothesis {i} must be a str or a sequence of str")
+        if not refs or all(ref is None for ref in refs):
+            raise ValueError(f"hypothesis {i} has no reference")
+
+
+def references_of(refs, index: int) -> list[str]:
+    """The references of one hypothesis as a list (a str is one; ``None`` dropped, as sacreBLEU)."""
+    if isinstance(refs, str):
+        return [refs]
+    lines = [ref for ref in refs if ref is not None]
+    for ref in lines:
+        if not isinstance(ref, str):
+            raise TypeError(f"references of hypothesis {index} must be str, "
+                            f"got {type(ref).__name__}")
+    return lines

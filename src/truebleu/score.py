@@ -19,15 +19,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Sequence
 
-MAX_NGRAM_ORDER = 4
+from .bleu_config import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, check_smoothing
 
-# Default smoothing values; None means the method takes no value.
-SMOOTH_DEFAULTS: dict[str, float | None] = {
-    "none": None,
-    "floor": 0.1,
-    "add-k": 1,
-    "exp": None,
-}
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .bleu_config import BLEUConfig
 
 LOG_ZERO = -9999999999  # what log(0) is floored to (sacreBLEU's my_log)
 
@@ -96,9 +92,7 @@ def compute_bleu(correct: Sequence, total: Sequence, sys_len: int, ref_len: int,
     n = 1..max_ngram_order. They are copied, never modified. As in
     sacreBLEU, the returned ``counts``/``totals`` include the add-k increments.
     """
-    if smooth_method not in SMOOTH_DEFAULTS:
-        raise ValueError(f"unknown smooth_method {smooth_method!r}; "
-                         f"choose one of: {', '.join(SMOOTH_DEFAULTS)}")
+    check_smoothing(smooth_method, smooth_value)
     if smooth_value is None:
         smooth_value = SMOOTH_DEFAULTS[smooth_method]
     correct = list(correct)
@@ -141,3 +135,9 @@ def score_from_row(stats: Sequence, max_ngram_order: int, smooth_method: str = "
     return compute_bleu(stats[2:2 + n], stats[2 + n:2 + 2 * n], int(stats[0]), int(stats[1]),
                         smooth_method=smooth_method, smooth_value=smooth_value,
                         effective_order=effective_order, max_ngram_order=n)
+
+
+def score_from_statistics(stats: Sequence, config: "BLEUConfig") -> BLEUScore:
+    """BLEU of one summed statistics row under a validated configuration."""
+    return score_from_row(stats, config.max_ngram_order, config.smooth_method,
+                          config.smooth_value, config.effective_order)

@@ -65,6 +65,11 @@ class Dialect:
 
     def __init__(self) -> None:
         self._nrefs: Optional[int] = None
+        # prepared references and corpus sums of the last inputs, owned by this
+        # object (scoring several systems with one dialect object reuses them;
+        # nothing is kept once the object is gone)
+        self._prepared = PreparedCache(2)
+        self._sums = PreparedCache(4)
 
     def corpus_score(self, hypotheses: Sequence[str],
                      references: Sequence[Sequence[str]]) -> DialectScore:
@@ -131,10 +136,10 @@ class ToolError(ValueError):
 
 
 class PreparedCache:
-    """A small LRU of prepared references, shared by dialect instances.
+    """A small LRU of prepared references, owned by one dialect object.
 
-    Scoring many systems against the same references (the usual case) then
-    tokenizes and counts the references once per tokenization setting.
+    Scoring many systems against the same references with one object (the
+    usual case) then tokenizes and counts the references once.
     """
 
     def __init__(self, size: int = 6) -> None:

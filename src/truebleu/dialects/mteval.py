@@ -28,15 +28,13 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from .._reference import max_reference_counts, ngram_counts
-from ._base import Dialect, DialectScore, PreparedCache, check_bool
+from ._base import Dialect, DialectScore, check_bool
 from ._perl import (PERL_SPACE_RUN, ngram_counts_many, tokenize_13a_perl,
                     tokenize_intl_perl)
 
 BLEU_ORDER = 4
 NIST_ORDER = 5
 BREVITY_RULES = ("closest", "shortest")
-_CACHE = PreparedCache()
-_STATS = PreparedCache(4)
 
 
 @lru_cache(maxsize=2**17)
@@ -159,7 +157,7 @@ class MtevalDialect(Dialect):
     def _prepare(self, refs: list[list[str]]) -> _PreparedReferences:
         key = ("mteval", self.lowercase, self.international_tokenization,
                tuple(map(tuple, refs)))
-        return _CACHE.get(key, lambda: self._build(refs))
+        return self._prepared.get(key, lambda: self._build(refs))
 
     def _build(self, refs: list[list[str]]) -> _PreparedReferences:
         tokenized = [[self.tokenize(ref) for ref in seg_refs] for seg_refs in refs]
@@ -187,7 +185,7 @@ class MtevalDialect(Dialect):
         """Corpus sums that do not depend on the brevity rule, cached per input."""
         key = ("mteval-stats", self.lowercase, self.international_tokenization,
                tuple(hypotheses), tuple(map(tuple, refs)))
-        return _STATS.get(key, lambda: self._count(hypotheses, refs))
+        return self._sums.get(key, lambda: self._count(hypotheses, refs))
 
     def _count(self, hypotheses, refs) -> tuple:
         prepared = self._prepare(refs)

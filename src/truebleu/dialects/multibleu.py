@@ -18,13 +18,12 @@ from __future__ import annotations
 import math
 
 from .._reference import max_reference_counts, ngram_counts
-from ._base import Dialect, DialectScore, PreparedCache, ToolError, check_bool
+from ._base import Dialect, DialectScore, ToolError, check_bool
 from ._perl import (ascii_lower, perl_lc, split_bytes_awk, split_perl,
                     tokenize_13a_perl)
 
 ORDER = 4
 _NO_LENGTH = 9999  # the script's initial "closest" distance and length
-_CACHE = PreparedCache()
 
 
 def _my_log(value: float) -> float:
@@ -65,7 +64,7 @@ class MultiBleuDialect(Dialect):
 
     def _prepare(self, refs):
         key = (self.name, self.lowercase, tuple(map(tuple, refs)))
-        return _CACHE.get(key, lambda: self._build(refs))
+        return self._prepared.get(key, lambda: self._build(refs))
 
     def _build(self, refs):
         prepared = []

@@ -21,10 +21,8 @@ from typing import Sequence
 
 from ..tokenizers import get_tokenizer
 from .._reference import max_reference_counts, ngram_counts
-from ._base import Dialect, DialectScore, PreparedCache, ToolError, check_bool
+from ._base import Dialect, DialectScore, ToolError, check_bool
 
-_CACHE = PreparedCache()
-_STATS = PreparedCache(4)
 
 
 def compute_bleu(reference_corpus: Sequence[Sequence[Sequence[str]]],
@@ -112,14 +110,14 @@ class TfNmtDialect(Dialect):
 
     def _prepare(self, refs):
         key = ("tf-nmt", self.tokenize_name, self.max_order, tuple(map(tuple, refs)))
-        return _CACHE.get(key, lambda: [
+        return self._prepared.get(key, lambda: [
             _clip_counts([self.tokenize(ref) for ref in seg_refs], self.max_order)
             for seg_refs in refs])
 
     def _corpus(self, hypotheses, refs):
         key = ("tf-nmt-stats", self.tokenize_name, self.max_order, tuple(hypotheses),
                tuple(map(tuple, refs)))
-        counts = _STATS.get(key, lambda: _count(
+        counts = self._sums.get(key, lambda: _count(
             (self.tokenize(hyp) for hyp in hypotheses), self._prepare(refs), self.max_order))
         bleu, precisions, bp, ratio, hyp_len, ref_len = _score(counts, self.max_order, self.smooth)
         return DialectScore(

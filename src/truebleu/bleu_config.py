@@ -1,0 +1,162 @@
+"""BLEU's configuration, validated once: every setting that changes the number.
+
+:class:`BLEUConfig` is built once (by :class:`~truebleu.bleu.BLEU`, the batch
+functions of :mod:`truebleu.batch` and :func:`truebleu.explain.explain`) and
+then only read: by the backends, the score functions, the signature and the
+significance code. It is frozen, so a configuration cannot change between
+the statistics and the score.
+
+The checks live here and nowhere else:
+
+* :func:`check_smoothing`: the method is one of ``none``, ``floor``,
+  ``add-k``, ``exp``; a value for ``floor`` or ``add-k`` is a finite number
+  >= 0. sacreBLEU accepts any float and then fails with "math domain error"
+  (floor < 0 with an order without matches, add-k < 0 when a count drops to 0
+  or below) or returns NaN (inf, NaN); a negative add-k that happens to keep
+  every count positive gives sacreBLEU a number that is no smoothing at all.
+  0 stays accepted for both (sacreBLEU gives a well-defined score: a zero
+  precision is floored in the log). ``exp`` and ``none`` take no value, and
+  ignore one, as sacreBLEU does.
+* :func:`check_order`: ``max_ngram_order`` is an int from 1 to
+  :data:`MAX_ORDER_LIMIT` (1000), checked before anything is allocated, for
+  both backends.
+* :func:`check_threads`: ``threads`` is None or an int from 1 to
+  :data:`MAX_THREADS`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from typing import Optional
+
+from .signature import Signature, smoothing_text
+from .tokenizers import LANGUAGE_DEFAULTS, Tokenizer, default_tokenizer, get_tokenizer
+
+MAX_NGRAM_ORDER = 4
+MAX_ORDER_LIMIT = 1000
+
+# Default smoothing values; None means the method takes no value.
+SMOOTH_DEFAULTS: dict[str, Optional[float]] = {
+    "none": None,
+    "floor": 0.1,
+    "add-k": 1,
+    "exp": None,
+}
+MAX_THREADS = 1024
+
+# the compiled core's codes for the smoothing methods
+SMOOTH_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
+
+
+def check_smoothing(method: str, value: Optional[float], *, method_name: str = "smooth_method",
+                    value_name: str = "smooth_value") -> None:
+    """Raise ValueError/TypeError naming the parameter when the smoothing is unusable."""
+    if method not in SMOOTH_DEFAULTS:
+        raise ValueError(f"unknown {method_name} {method!r}; "
+                         f"choose one of: {', '.join(SMOOTH_DEFAULTS)}")
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{value_name} must be a number or None, got {value!r}")
+    if SMOOTH_DEFAULTS[method] is None:
+        return  # exp and none ignore the value, as in sacreBLEU
+    if not math.isfinite(value) or value < 0:
+        raise ValueError(f"{value_name} for {method_name} {method!r} must be a finite number "
+                         f">= 0, got {value!r}")
+
+
+def check_order(max_order, name: str = "max_ngram_order") -> int:
+    """``max_order`` as an int in 1..MAX_ORDER_LIMIT, or a clear error."""
+    if isinstance(max_order, bool) or not isinstance(max_order, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(max_order).__name__}")
+    if not 1 <= max_order <= MAX_ORDER_LIMIT:
+        raise ValueError(f"{name} must be between 1 and {MAX_ORDER_LIMIT}, got {max_order}")
+    return int(max_order)
+
+
+def check_threads(threads, name: str = "threads") -> Optional[int]:
+    """``threads`` as None (the available cores) or an int in 1..MAX_THREADS."""
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+        raise TypeError(f"{name} must be an int or None, got {type(threads).__name__}")
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"{name} must be between 1 and {MAX_THREADS}, got {threads}")
+    return int(threads)
+
+
+@dataclass(frozen=True)
+class BLEUConfig:
+    """Every setting that changes a BLEU number, validated on construction.
+
+    ``smooth_value`` is the value as given (None = the method's default, which
+    the signature prints as such); :attr:`smoothing` is the value used.
+    """
+
+    tokenizer: Tokenizer
+    lowercase: bool = False
+    smooth_method: str = "exp"
+    smooth_value: Optional[float] = None
+    max_ngram_order: int = MAX_NGRAM_ORDER
+    effective_order: bool = False
+
+    def __post_init__(self) -> None:
+        if not callable(self.tokenizer) or not hasattr(self.tokenizer, "signature"):
+            raise TypeError(f"tokenizer must be a truebleu tokenizer, got {self.tokenizer!r}")
+        check_smoothing(self.smooth_method, self.smooth_value)
+        object.__setattr__(self, "max_ngram_order", check_order(self.max_ngram_order))
+        object.__setattr__(self, "lowercase", bool(self.lowercase))
+        object.__setattr__(self, "effective_order", bool(self.effective_order))
+
+    @classmethod
+    def create(cls, tokenize: Optional[str | Tokenizer] = "13a", lowercase: bool = False,
+               smooth_method: str = "exp", smooth_value: Optional[float] = None,
+               max_ngram_order: int = MAX_NGRAM_ORDER, effective_order: bool = False, *,
+               trg_lang: str = "", spm_model: Optional[str] = None) -> "BLEUConfig":
+        """The configuration from sacreBLEU's argument names.
+
+        Cheap checks come first, so a bad smoothing or order fails before a
+        tokenizer (MeCab, a SentencePiece model) is loaded.
+        """
+        check_smoothing(smooth_method, smooth_value)
+        check_order(max_ngram_order)
+        if tokenize is None:
+            tokenize = default_tokenizer(trg_lang or "")
+        tokenizer = (get_tokenizer(tokenize, spm_model=spm_model) if isinstance(tokenize, str)
+                     else tokenize)
+        return cls(tokenizer, lowercase, smooth_method, smooth_value, max_ngram_order,
+                   effective_order)
+
+    @property
+    def smoothing(self) -> Optional[float]:
+        """The smoothing value used: the one given, else the method's default."""
+        return SMOOTH_DEFAULTS[self.smooth_method] if self.smooth_value is None else self.smooth_value
+
+    @property
+    def smooth_code(self) -> int:
+        return SMOOTH_CODES[self.smooth_method]
+
+    @property
+    def row_width(self) -> int:
+        return 2 + 2 * self.max_ngram_order
+
+    def signature(self, **fields) -> Signature:
+        """The signature of this configuration; ``fields`` adds nrefs, bs, seed, ..."""
+        return Signature(
+            case="lc" if self.lowercase else "mixed",
+            eff="yes" if self.effective_order else "no",
+            tok=self.tokenizer.signature(),
+            smooth=smoothing_text(self.smooth_method, self.smooth_value,
+                                  SMOOTH_DEFAULTS[self.smooth_method]),
+            order=None if self.max_ngram_order == MAX_NGRAM_ORDER else self.max_ngram_order,
+            **fields)
+
+
+def preferred_tokenizer_warning(tokenize: Optional[str], trg_lang: str) -> Optional[str]:
+    """sacreBLEU's hint when ``tokenize`` is not the usual one for ``trg_lang``."""
+    preferred = LANGUAGE_DEFAULTS.get(trg_lang)
+    if tokenize is not None and preferred and tokenize != preferred:
+        return f"Consider using the {preferred!r} tokenizer for target language {trg_lang!r}."
+    return None
