@@ -13,6 +13,7 @@ import pytest
 np = pytest.importorskip("numpy")
 sacrebleu = pytest.importorskip("sacrebleu")
 
+from _significance_data import bleu_stats  # noqa: E402
 from truebleu import BLEU  # noqa: E402
 from truebleu.cli import main as truebleu_main  # noqa: E402
 from truebleu.significance import (BLEUBatchScorer, compare_all, paired_bootstrap,  # noqa: E402
@@ -32,13 +33,6 @@ SYS_B = ["a cat is on the mat", "the dog barks at the moon", "rain all day long"
          "the end is close , they said"] * 5
 
 
-def bleu_stats(n_segments: int, seed: int, order: int = 4):
-    rng = np.random.default_rng(seed)
-    hyp = rng.integers(1, 40, size=n_segments)
-    ref = np.maximum(hyp + rng.integers(-5, 6, size=n_segments), 1)
-    totals = [np.maximum(hyp - k, 0) for k in range(order)]
-    matches = [t - rng.integers(0, 12, size=n_segments).clip(max=t) for t in totals]
-    return np.column_stack([hyp, ref, *matches, *totals]).astype(np.int64)
 
 
 @pytest.fixture
@@ -53,7 +47,7 @@ def files(tmp_path):
 # -- 22: ties count with sacreBLEU's statistic in truebleu's own API ---------------
 
 def test_identical_copy_with_sacrebleu_statistic_is_not_significant():
-    a, b = bleu_stats(300, 1), bleu_stats(300, 2)
+    a, b = bleu_stats(300, 1, shortest=1), bleu_stats(300, 2, shortest=1)
     scorer = BLEUBatchScorer()
     assert paired_bootstrap(a, a.copy(), scorer, 200, statistic="sacrebleu").p_value == 1.0
     result = compare_all([("A", a), ("A-copy", a.copy()), ("B", b)], scorer, "bs", 200,

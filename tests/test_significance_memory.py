@@ -16,21 +16,12 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
+from _significance_data import bleu_stats  # noqa: E402
 from truebleu.significance import BLEUBatchScorer, bootstrap_ci, compare_sentences  # noqa: E402
 from truebleu.significance.paired import bootstrap_scores  # noqa: E402
 from truebleu.significance.resampling import (BLOCK_BYTES, BootstrapDraws,  # noqa: E402
                                               bootstrap_indices, block_rows,
                                               sample_counts)
-
-
-def bleu_stats(n_segments: int, seed: int, order: int = 4):
-    """A plausible BLEU statistics matrix: lengths, matches <= totals."""
-    rng = np.random.default_rng(seed)
-    hyp = rng.integers(0, 40, size=n_segments)
-    ref = np.maximum(hyp + rng.integers(-5, 6, size=n_segments), 0)
-    totals = [np.maximum(hyp - k, 0) for k in range(order)]
-    matches = [t - rng.integers(0, 12, size=n_segments).clip(max=t) for t in totals]
-    return np.column_stack([hyp, ref, *matches, *totals]).astype(np.int64)
 
 
 @pytest.mark.parametrize("n_segments", [1, 2, 7, 1002])
