@@ -218,6 +218,14 @@ def long_files(tmp_path):
     return str(hyp), str(ref)
 
 
+RUN_CONSOLE_SCRIPT = """import sys
+from importlib.metadata import entry_points
+(script,) = [e for e in entry_points(group="console_scripts") if e.name == sys.argv[1]]
+del sys.argv[1]
+sys.exit(script.load()())
+"""
+
+
 @pytest.mark.parametrize("argv", [
     ["REF", "-i", "HYP", "-sl"],
     ["REF", "-i", "HYP", "-sl", "-m", "chrf"],
@@ -225,6 +233,7 @@ def long_files(tmp_path):
     ["REF", "-i", "HYP", "--dialect", "mteval-v13a", "-sl", "-f", "text"],
     ["compare", "REF", "-i", "HYP", "HYP2", "--sentence", "-n", "20"],
     ["explain", "--hyp", "LONG", "--ref", "LONG"],
+    ["truebleu-explain", "--hyp", "LONG", "--ref", "LONG"],
     ["--list"],
     ["--help"],
 ])
@@ -236,7 +245,10 @@ def test_closed_pipe_is_quiet(long_files, tmp_path, argv):
     long_text = " ".join(f"w{i}" for i in range(20000))
     argv = [{"REF": ref, "HYP": hyp, "HYP2": str(hyp2), "LONG": long_text}.get(a, a)
             for a in argv]
-    process = subprocess.Popen([sys.executable, "-m", "truebleu", *argv], stdout=subprocess.PIPE,
+    command = [sys.executable, "-m", "truebleu"]
+    if argv[0] == "truebleu-explain":  # the console script, as installed
+        command = [sys.executable, "-c", RUN_CONSOLE_SCRIPT, argv.pop(0)]
+    process = subprocess.Popen([*command, *argv], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
     process.stdout.readline()
     process.stdout.close()  # as `head -1` exits

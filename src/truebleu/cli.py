@@ -535,6 +535,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
+def explain_command() -> int:
+    """The ``truebleu-explain`` command: ``truebleu explain``, with the same output handling."""
+    return main(["explain", *sys.argv[1:]])
+
+
 def _stdout_closed() -> int:
     """Point standard output at /dev/null so that the interpreter's final flush stays quiet."""
     try:
