@@ -1,4 +1,4 @@
-"""The compiled core under hostile conditions: Ctrl-C during a long call, buffers
+"""The compiled core under hostile conditions: Ctrl-C during a long call (BLEU, chrF, TER), buffers
 written by another thread while a call runs (issue 11, items 11 and 12).
 
 Each scenario runs in a child process, because the failure being guarded
@@ -53,6 +53,19 @@ shared = core.prepare([[" ".join(f"w{(i * j) % 500}" for j in range(100)) for i 
 index = array("q", range(2000))
 cells = array("q", [0]) * (2000 * 2000 * 10)  # one call, several seconds
 call = lambda: core.cross_statistics(shared, index, index, 4, THREADS, cells, None, 0, 0.0, False)
+""",
+    "chrf_statistics": """
+line = " ".join(f"w{i % 5000}, x{i % 7}." for i in range(2000))
+other = " ".join(f"w{(i * 7) % 5000}, x{i % 5}." for i in range(2000))
+hyps, refs = [line] * 4000, [[other]] * 4000  # chrF++ of 4000 long segments: about 30 s
+out = array("q", [0]) * (4000 * 3 * 8)
+call = lambda: core.chrf_statistics(hyps, refs, 6, 2, 0, 0, 4.0, 5.0, THREADS, out, None)
+""",
+    "ter_statistics": """
+words = [f"w{i % 97}" for i in range(120)]
+hyp, ref = " ".join(words), " ".join(words[60:] + words[:60])
+out = array("d", bytes(16 * 400))  # 400 reordered 120-word segments: about 30 s
+call = lambda: core.ter_statistics([hyp] * 400, [[ref, ref[::-1]]] * 400, THREADS, out)
 """,
 }
 

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "tb_core.h"
+#include "tb_signals.h"
 
 #define CHRF_MAX_THREADS 256
 #define CHRF_EPS 1e-16
@@ -336,8 +337,27 @@ typedef struct {
     double *scores;  /* may be NULL */
     /* work distribution */
     atomic_size_t next;
-    atomic_int failed;
+    atomic_int failed;  /* CHRF_OK, CHRF_NOMEM or CHRF_INTERRUPTED: the first failure wins */
+    tb_signal_watch *watch;
 } chrf_job;
+
+enum { CHRF_OK = 0, CHRF_NOMEM = 1, CHRF_INTERRUPTED = 2 };
+
+static void chrf_fail(chrf_job *j, int code)
+{
+    int expected = CHRF_OK;
+    atomic_compare_exchange_strong(&j->failed, &expected, code);
+}
+
+/* Work units of hypothesis i and its references (about one per code point), for the
+ * signal checks of tb_signals.h. */
+static long segment_units(const chrf_job *j, size_t i)
+{
+    size_t units = j->hyps[i].length + 1;
+    for (size_t k = j->ref_start[i]; k < j->ref_start[i + 1]; k++)
+        units += j->refs[k].length + 1;
+    return units > (size_t)TB_POLL_UNITS ? TB_POLL_UNITS : (long)units;
+}
 
 static int pair_row(chrf_scratch *w, const chrf_job *j, int64_t *row)
 {
@@ -411,6 +431,7 @@ static void *chrf_worker(void *arg)
     chrf_job *j = arg;
     chrf_scratch w;
     memset(&w, 0, sizeof(w));
+    long budget = TB_POLL_UNITS;
     for (;;) {
         if (atomic_load(&j->failed))
             break;
@@ -419,8 +440,15 @@ static void *chrf_worker(void *arg)
             break;
         size_t stop = start + CHRF_CHUNK < j->nitems ? start + CHRF_CHUNK : j->nitems;
         for (size_t i = start; i < stop; i++) {
+            if ((budget -= segment_units(j, i)) < 0) {
+                budget = TB_POLL_UNITS;
+                if (tb_signal_watch_raised(j->watch)) {
+                    chrf_fail(j, CHRF_INTERRUPTED);
+                    break;
+                }
+            }
             if (segment(&w, j, i) < 0) {
-                atomic_store(&j->failed, 1);
+                chrf_fail(j, CHRF_NOMEM);
                 break;
             }
         }
@@ -429,7 +457,8 @@ static void *chrf_worker(void *arg)
     return NULL;
 }
 
-/* Runs the job on this thread and nthreads - 1 others; 0 ok, -1 out of memory. */
+/* Runs the job on this thread and nthreads - 1 others: CHRF_OK, CHRF_NOMEM or
+ * CHRF_INTERRUPTED. */
 static int chrf_run(chrf_job *j, int nthreads)
 {
     pthread_t tids[CHRF_MAX_THREADS];
@@ -446,7 +475,7 @@ static int chrf_run(chrf_job *j, int nthreads)
     chrf_worker(j);
     for (int k = 0; k < started; k++)
         pthread_join(tids[k], NULL);
-    return atomic_load(&j->failed) ? -1 : 0;
+    return atomic_load(&j->failed);
 }
 
 /* Holds new references to the strings while the GIL is released. */
@@ -598,13 +627,15 @@ PyObject *tb_chrf_statistics(PyObject *module, PyObject *args)
     j->scores = sv.obj ? sv.buf : NULL;
     atomic_init(&j->next, 0);
     atomic_init(&j->failed, 0);
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = chrf_run(j, threads);
-    Py_END_ALLOW_THREADS
+    tb_signal_watch watch;
+    j->watch = &watch;
+    tb_signal_watch_begin(&watch);
+    int rc = chrf_run(j, threads);
+    tb_signal_watch_end(&watch);
     free(j);
-    if (rc < 0) {
-        PyErr_NoMemory();
+    if (rc != CHRF_OK) {
+        if (rc == CHRF_NOMEM)
+            PyErr_NoMemory();  /* else: the exception a signal handler raised */
         goto done;
     }
     Py_INCREF(Py_None);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tb_core.h"
+#include "tb_signals.h"
 #include "ter.h"
 
 /* ------------------------------------------------------------------ */
@@ -291,38 +292,7 @@ static void team_release(team *t)
 /* ------------------------------------------------------------------ */
 /* Ctrl-C during a long call                                           */
 
-/* The calling thread, while it works without the GIL, takes the GIL back
- * briefly every TB_POLL_UNITS of its own work to run pending signal handlers
- * (Python runs them in the main thread only). A handler that raises (SIGINT:
- * KeyboardInterrupt) stops the job: every thread leaves at its next check,
- * everything is freed and the exception propagates. Helper threads never touch
- * Python; they only see the job's failure flag. */
-typedef struct {
-    PyThreadState *ts;   /* the caller's thread state while the GIL is released */
-    pthread_t caller;
-    int check_signals;   /* the caller is the main thread */
-} signal_watch;
-
-static unsigned long main_thread_ident;  /* threading.main_thread().ident, 0 if unknown */
-
-/* With the GIL: the watch for a call about to release it. */
-static void signal_watch_init(signal_watch *w)
-{
-    w->ts = NULL;
-    w->caller = pthread_self();
-    w->check_signals = !main_thread_ident || PyThread_get_thread_ident() == main_thread_ident;
-}
-
-/* On any thread: 1 if a signal handler run now raised (only the caller runs them). */
-static int signal_watch_raised(signal_watch *w)
-{
-    if (!w || !w->check_signals || !w->ts || !pthread_equal(pthread_self(), w->caller))
-        return 0;
-    PyEval_RestoreThread(w->ts);
-    int raised = PyErr_CheckSignals() < 0;  /* the exception stays set in the thread state */
-    w->ts = PyEval_SaveThread();
-    return raised;
-}
+/* See tb_signals.h. */
 
 enum { JOB_OK = 0, JOB_NOMEM = 1, JOB_INTERRUPTED = 2 };
 
@@ -341,7 +311,7 @@ typedef struct {
     size_t nitems, chunk;
     atomic_size_t next;
     atomic_int failed;             /* JOB_OK, JOB_NOMEM or JOB_INTERRUPTED */
-    signal_watch *watch;
+    tb_signal_watch *watch;
     int mode, max_order;
     /* JOB_PREPARE */
     const tb_text *texts;
@@ -368,7 +338,7 @@ static int job_poll_check(tb_poll *p)
 {
     job *j = ((job_poll *)p)->j;
     p->budget = TB_POLL_UNITS;
-    if (signal_watch_raised(j->watch))
+    if (tb_signal_watch_raised(j->watch))
         set_failure(&j->failed, JOB_INTERRUPTED);
     return atomic_load(&j->failed) != JOB_OK;
 }
@@ -453,7 +423,7 @@ static void job_body(team *t)
 
 /* Runs a copy of the job on up to `threads` threads, the calling one included.
  * JOB_OK, JOB_NOMEM or JOB_INTERRUPTED. Call without the GIL (watch->ts set). */
-static int run_job(const job *spec, int threads, signal_watch *watch)
+static int run_job(const job *spec, int threads, tb_signal_watch *watch)
 {
     size_t nchunks = (spec->nitems + spec->chunk - 1) / spec->chunk;
     if (threads < 1)
@@ -478,11 +448,10 @@ static int run_job(const job *spec, int threads, signal_watch *watch)
  * (MemoryError, or what a signal handler raised). */
 static int run_job_released(const job *spec, int threads)
 {
-    signal_watch watch;
-    signal_watch_init(&watch);
-    watch.ts = PyEval_SaveThread();
+    tb_signal_watch watch;
+    tb_signal_watch_begin(&watch);
     int rc = run_job(spec, threads, &watch);
-    PyEval_RestoreThread(watch.ts);
+    tb_signal_watch_end(&watch);
     if (rc == JOB_NOMEM)
         PyErr_NoMemory();
     return rc == JOB_OK ? 0 : -1;
@@ -1051,7 +1020,7 @@ typedef struct {
     double smooth_value;
     atomic_size_t next;
     atomic_int failed;  /* JOB_OK, JOB_NOMEM or JOB_INTERRUPTED */
-    signal_watch *watch;
+    tb_signal_watch *watch;
 } cross_job;
 
 static void cross_body(team *t)
@@ -1066,7 +1035,7 @@ static void cross_body(team *t)
             break;
         if ((budget -= 64 * (long)j->nb) < 0) {  /* a cell costs about as much as 64 code points */
             budget = TB_POLL_UNITS;
-            if (signal_watch_raised(j->watch)) {
+            if (tb_signal_watch_raised(j->watch)) {
                 set_failure(&j->failed, JOB_INTERRUPTED);
                 break;
             }
@@ -1133,9 +1102,8 @@ static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
         }
     }
     int failed = JOB_OK;
-    signal_watch watch;
-    signal_watch_init(&watch);
-    watch.ts = PyEval_SaveThread();
+    tb_signal_watch watch;
+    tb_signal_watch_begin(&watch);
     prof = tb_profiles_build(seg, max_order);
     if (!prof) {
         failed = JOB_NOMEM;
@@ -1171,7 +1139,7 @@ static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
             team_release(&j->t);
         }
     }
-    PyEval_RestoreThread(watch.ts);
+    tb_signal_watch_end(&watch);
     if (failed != JOB_OK) {
         if (failed == JOB_NOMEM)
             PyErr_NoMemory();  /* else: the exception a signal handler raised */
@@ -1295,17 +1263,7 @@ PyMODINIT_FUNC PyInit__native_core(void)
     if (PyType_Ready(&PreparedType) < 0)
         return NULL;
     tb_init_tables();
-    PyObject *threading = PyImport_ImportModule("threading");
-    PyObject *main_thread = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
-    PyObject *ident = main_thread ? PyObject_GetAttrString(main_thread, "ident") : NULL;
-    main_thread_ident = ident ? PyLong_AsUnsignedLong(ident) : 0;
-    Py_XDECREF(ident);
-    Py_XDECREF(main_thread);
-    Py_XDECREF(threading);
-    if (PyErr_Occurred()) {  /* unknown: then every caller checks (a no-op off the main thread) */
-        PyErr_Clear();
-        main_thread_ident = 0;
-    }
+    tb_signals_init();
     str_lower_name = PyUnicode_InternFromString("lower");
     if (!str_lower_name)
         return NULL;

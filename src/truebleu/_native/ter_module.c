@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tb_core.h"
+#include "tb_signals.h"
 #include "ter.h"
 
 typedef struct {
@@ -31,9 +32,13 @@ typedef struct {
     const ter_text *refs;
     double *out;
     atomic_size_t next;
-    atomic_int error;             /* 0, -1 out of memory, -2 edit path outside the beam */
+    atomic_int error;             /* 0, -1 out of memory, -2 edit path outside the beam, -3 a
+                                     signal handler raised (the first error wins) */
     atomic_size_t error_segment;
+    tb_signal_watch *watch;
 } ter_job;
+
+#define TER_INTERRUPTED (-3)
 
 /* The distinct words of one segment, by hash (open addressing). */
 typedef struct {
@@ -138,6 +143,16 @@ static int ter_segment(const ter_job *job, Py_ssize_t i, tb_ter_work *w, vocab *
     return 0;
 }
 
+/* Work units of segment i for the signal checks of tb_signals.h: the edit-distance
+ * search costs about (hypothesis bytes) x (reference bytes) per reference. */
+static long segment_units(const ter_job *job, size_t i)
+{
+    double units = 0;
+    for (Py_ssize_t r = job->first_ref[i]; r < job->first_ref[i + 1]; r++)
+        units += ((double)job->hyps[i].n + 1) * ((double)job->refs[r].n + 1);
+    return units >= (double)TB_POLL_UNITS ? TB_POLL_UNITS : (long)units + 1;
+}
+
 static void *ter_worker(void *arg)
 {
     ter_job *job = arg;
@@ -148,10 +163,19 @@ static void *ter_worker(void *arg)
         int expected = 0;
         atomic_compare_exchange_strong(&job->error, &expected, -1);
     }
+    long budget = TB_POLL_UNITS;
     while (w && !atomic_load(&job->error)) {
         size_t i = atomic_fetch_add(&job->next, 1);
         if (i >= (size_t)job->n_seg)
             break;
+        if ((budget -= segment_units(job, i)) < 0) {
+            budget = TB_POLL_UNITS;
+            if (tb_signal_watch_raised(job->watch)) {
+                int expected = 0;
+                atomic_compare_exchange_strong(&job->error, &expected, TER_INTERRUPTED);
+                break;
+            }
+        }
         int status = ter_segment(job, (Py_ssize_t)i, w, &v);
         if (status < 0) {
             int expected = 0;
@@ -279,11 +303,15 @@ PyObject *tb_ter_statistics(PyObject *self, PyObject *args)
     atomic_init(&job.next, 0);
     atomic_init(&job.error, 0);
     atomic_init(&job.error_segment, 0);
-    Py_BEGIN_ALLOW_THREADS
+    tb_signal_watch watch;
+    job.watch = &watch;
+    tb_signal_watch_begin(&watch);
     run_workers(&job, threads);
-    Py_END_ALLOW_THREADS
+    tb_signal_watch_end(&watch);
     int error = atomic_load(&job.error);
-    if (error == -1) {
+    if (error == TER_INTERRUPTED) {
+        /* the exception a signal handler raised is set */
+    } else if (error == -1) {
         PyErr_NoMemory();
     } else if (error == -2) {
         PyErr_Format(PyExc_RuntimeError, "TER: the edit path left the beam in segment %zu",
