@@ -14,6 +14,7 @@ from truebleu import batch
 from truebleu.bleu_config import MAX_ORDER_LIMIT, BLEUConfig
 from truebleu.explain import explain
 from truebleu.score import compute_bleu
+from truebleu.significance import BLEUBatchScorer
 
 from conftest import available_backends
 
@@ -37,6 +38,7 @@ def entry_points(method, value, backend):
         "mbr_select": lambda: batch.mbr_select(HYPS, **s, backend=backend),
         "explain": lambda: explain(HYPS[0], [REFS[0]], **s),
         "compute_bleu": lambda: compute_bleu([1, 0, 0, 0], [3, 2, 1, 0], 3, 3, **s),
+        "BLEUBatchScorer": lambda: BLEUBatchScorer(**s),  # significance's vectorised BLEU
     }
 
 
@@ -102,6 +104,7 @@ def test_orders_out_of_range_are_refused_before_allocating(order, backend):
                                                          backend=backend),
         "mbr_select": lambda: batch.mbr_select(HYPS, max_ngram_order=order, backend=backend),
         "explain": lambda: explain(HYPS[0], [REFS[0]], max_ngram_order=order),
+        "BLEUBatchScorer": lambda: BLEUBatchScorer(max_ngram_order=order),
     }
     for name, call in calls.items():
         tracemalloc.start()

@@ -121,11 +121,10 @@ class BLEUBatchScorer:
     def __init__(self, max_ngram_order: int = 4, smooth_method: str = "exp",
                  smooth_value: float | None = None, effective_order: bool = False,
                  in_place: bool = False, statistics: Callable | None = None) -> None:
-        from ..score import SMOOTH_DEFAULTS
+        from ..bleu_config import SMOOTH_DEFAULTS, check_order, check_smoothing
 
-        if smooth_method not in SMOOTH_DEFAULTS:
-            raise ValueError(f"unknown smooth_method {smooth_method!r}")
-        self.max_ngram_order = int(max_ngram_order)
+        check_smoothing(smooth_method, smooth_value)  # the checks of every BLEU path
+        self.max_ngram_order = check_order(max_ngram_order)
         self.smooth_method = smooth_method
         self.smooth_value = SMOOTH_DEFAULTS[smooth_method] if smooth_value is None else smooth_value
         self.effective_order = bool(effective_order)
