@@ -18,11 +18,15 @@ import pytest
 
 pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+import truebleu  # noqa: E402
+
+# the folder holding the truebleu under test (installed or editable), for the child
+PACKAGE_PARENT = str(Path(truebleu.__file__).resolve().parents[1])
 
 
 def child(code: str) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ,
+               PYTHONPATH=PACKAGE_PARENT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=env)
 
