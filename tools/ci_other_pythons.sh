@@ -18,14 +18,12 @@ versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(3.10 3.12 3.13)
 
 tests=(
-    tests/test_native_stats.py tests/test_native_batch.py tests/test_native_tokenize.py
-    tests/test_native_wmt21.py tests/test_api_oracle.py tests/test_tokenizers.py
-    tests/test_chrf_oracle.py tests/test_chrf_native.py tests/test_ter.py
-    tests/test_significance_sacrebleu.py tests/test_readme.py
-    # four WMT21 language pairs through the API (13a, zh, ja-mecab and a Brahmic script)
+    tests/test_native_stats.py tests/test_native_tokenize.py tests/test_native_interrupt.py
+    tests/test_api_oracle.py tests/test_tokenizers.py tests/test_chrf_oracle.py
+    tests/test_chrf_native.py tests/test_ter.py tests/test_significance_sacrebleu.py
+    tests/test_readme.py
+    # two WMT21 language pairs through the API (13a, and a Brahmic script)
     "tests/test_wmt21.py::test_every_system_matches_sacrebleu[newstest2021.en-de]"
-    "tests/test_wmt21.py::test_every_system_matches_sacrebleu[newstest2021.en-zh]"
-    "tests/test_wmt21.py::test_every_system_matches_sacrebleu[newstest2021.en-ja]"
     "tests/test_wmt21.py::test_every_system_matches_sacrebleu[florestest2021.bn-hi]"
 )
 
