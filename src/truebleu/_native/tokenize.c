@@ -419,24 +419,44 @@ static int tokenize_char(tb_builder *b)
 /* ------------------------------------------------------------------ */
 /* vocabulary                                                          */
 
+/*
+ * Token bytes are always followed by at least TB_BYTES_PAD readable bytes (the
+ * builder reserves them, a frozen segment has them at its end), and the
+ * builder writes zeros there after the token it hashes. So the hash and the
+ * comparison of a short token read whole 8-byte words: no loop over its last
+ * bytes and no call to memcmp.
+ */
+static inline uint64_t load_word(const void *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* p[0..n) followed by 8 zero bytes. */
 static inline uint32_t hash_bytes(const unsigned char *p, size_t n)
 {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
     while (n >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h = (h ^ load_word(p)) * 0xBF58476D1CE4E5B9ull;
         h ^= h >> 31;
         p += 8;
         n -= 8;
     }
-    uint64_t w = 0;
-    for (size_t i = 0; i < n; i++)
-        w |= (uint64_t)p[i] << (8 * i);
-    h = (h ^ w) * 0x94D049BB133111EBull;
+    h = (h ^ load_word(p)) * 0x94D049BB133111EBull;  /* the last n bytes, zero above them */
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ull;
     return (uint32_t)(h >> 32);
+}
+
+/* Whether the len bytes at x and y (each followed by TB_BYTES_PAD readable bytes) are equal. */
+static inline int same_bytes(const char *x, const char *y, size_t len)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (len - 1 < 7)  /* 1 .. 7 bytes: the low len bytes of one word */
+        return ((load_word(x) ^ load_word(y)) & (~0ull >> (8 * (8 - len)))) == 0;
+#endif
+    return memcmp(x, y, len) == 0;
 }
 
 static int vocab_rehash(tb_builder *b, size_t ncap)
@@ -468,7 +488,7 @@ static int64_t vocab_intern(tb_builder *b, size_t off)
     size_t mask = b->slots_cap - 1, j = h & mask;
     while (b->slots[j]) {
         const tb_tok *e = &b->vocab[b->slots[j] - 1];
-        if (e->hash == h && e->len == len && memcmp(b->bytes + e->off, tok, len) == 0) {
+        if (e->hash == h && e->len == len && same_bytes(b->bytes + e->off, tok, len)) {
             b->nbytes = off;  /* known token: drop the copy */
             return b->slots[j] - 1;
         }
@@ -491,7 +511,7 @@ uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t 
     uint32_t s;
     while ((s = seg->vslots[j]) != 0) {
         const tb_tok *e = &seg->vocab[s - 1];
-        if (e->hash == hash && e->len == len && memcmp(seg->bytes + e->off, tok, len) == 0)
+        if (e->hash == hash && e->len == len && same_bytes(seg->bytes + e->off, tok, len))
             return s - 1;
         j = (j + 1) & mask;
     }
@@ -522,14 +542,13 @@ static inline size_t utf8_put(char *o, uint32_t c)
     return 4;
 }
 
-/* Appends one token (UTF-8) to the current sequence. */
+/* Appends one token (UTF-8) to the current sequence. The room for it is
+ * reserved by tb_builder_add_line for the whole line. */
 static int emit(tb_builder *b, const uint32_t *s, size_t len)
 {
     if (tb_poll_spend(b->poll, (long)len + 1))
         return -1;
     size_t off = b->nbytes;
-    if (tb_grow((void **)&b->bytes, &b->bytes_cap, off + 4 * len, 1) < 0)
-        return -1;
     char *o = b->bytes + off;
     size_t k = 0;
     for (size_t i = 0; i < len; i++) {
@@ -538,6 +557,7 @@ static int emit(tb_builder *b, const uint32_t *s, size_t len)
         else
             k += utf8_put(o + k, s[i]);
     }
+    memset(o + k, 0, TB_BYTES_PAD);  /* what hash_bytes reads after the token */
     int64_t id;
     if (b->lookup) {  /* a hypothesis: only its ids in the reference vocabulary matter */
         id = tb_seg_find(b->lookup, o, (uint32_t)k, hash_bytes((const unsigned char *)o, k));
@@ -545,7 +565,7 @@ static int emit(tb_builder *b, const uint32_t *s, size_t len)
         b->nbytes = off + k;
         id = vocab_intern(b, off);
     }
-    if (id < 0 || GROW(b->ids, b->ids_cap, b->nids + 1) < 0)
+    if (id < 0)
         return -1;
     b->ids[b->nids++] = (uint32_t)id;
     b->line_tokens++;
@@ -616,6 +636,14 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
     while (n > 0 && is_space(a[n - 1]))  /* line.rstrip() */
         n--;
     b->cp.n = n;
+    /* Room for every token of the line, so that emit() need not check: the
+     * passes never lengthen the line (replacements are no longer than what they
+     * replace), tokens are disjoint pieces of it, at least one code point each,
+     * and a code point is at most 4 bytes of UTF-8; plus the padding after the
+     * last one (see load_word). */
+    if (n && (tb_grow((void **)&b->bytes, &b->bytes_cap, b->nbytes + 4 * n + TB_BYTES_PAD, 1) < 0 ||
+              GROW(b->ids, b->ids_cap, b->nids + n) < 0))
+        return -1;
 
     b->line_tokens = 0;
     int rc;
@@ -655,7 +683,7 @@ tb_seg *tb_builder_freeze(const tb_builder *b)
             vcap *= 2;
     }
     size_t size = sizeof(tb_seg) + (vcap + b->nseq + b->nids) * sizeof(uint32_t) +
-                  b->nvocab * sizeof(tb_tok) + b->nbytes;
+                  b->nvocab * sizeof(tb_tok) + b->nbytes + TB_BYTES_PAD;
     char *block = malloc(size);
     if (!block)
         return NULL;
@@ -686,6 +714,7 @@ tb_seg *tb_builder_freeze(const tb_builder *b)
     p += b->nvocab * sizeof(tb_tok);
     if (b->nbytes)
         memcpy(p, b->bytes, b->nbytes);
+    memset(p + b->nbytes, 0, TB_BYTES_PAD);
     seg->nseq = (uint32_t)b->nseq;
     seg->nvocab = (uint32_t)b->nvocab;
     seg->ntok = (uint32_t)b->nids;
