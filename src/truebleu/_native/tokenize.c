@@ -185,6 +185,7 @@ static int match_intl_2(uint32_t a, uint32_t b) { return (cls(a) & 1) && !(cls(b
 /* emitting tokens                                                     */
 
 static int emit(tb_builder *b, const uint32_t *s, size_t len);
+static int emit_ascii(tb_builder *b, const uint32_t *s, size_t len);
 
 /* s[0..n) holds no whitespace but the ' ' the rules inserted: one token per run */
 static int emit_space_separated(tb_builder *b, const uint32_t *s, size_t n, int split_symbols)
@@ -280,9 +281,13 @@ static int hard_13a(tb_builder *b, const uint32_t *s, size_t n, int before, int 
 }
 
 /* 13a rule 1 symbols and (zh) Chinese characters are tokens on their own;
- * `padded` says the line was written as f" {line} ". */
+ * `padded` says the line was written as f" {line} ". s[0..n) is the end of
+ * the line in b->cp. */
 static int scan_13a(tb_builder *b, const uint32_t *s, size_t n, int padded, int zh)
 {
+    /* a space after the line (b->cp has room for it) ends the last word's
+     * scan below without a test of j < n on every character */
+    b->cp.a[b->cp.n] = ' ';
     size_t i = 0;
     while (i < n) {
         uint32_t c = s[i];
@@ -297,8 +302,8 @@ static int scan_13a(tb_builder *b, const uint32_t *s, size_t n, int padded, int 
             continue;
         }
         size_t j = i;
-        int hard = 0;
-        while (j < n) {
+        int hard = 0, ascii = 1;
+        for (;;) {  /* stops at the space after the line at the latest */
             uint32_t d = s[j];
             if (d < 0x80) {
                 uint8_t k = ascii_class[d];
@@ -307,11 +312,13 @@ static int scan_13a(tb_builder *b, const uint32_t *s, size_t n, int padded, int 
                 hard |= k;
             } else if (is_space(d) || (zh && tb_is_chinese(d))) {
                 break;
+            } else {
+                ascii = 0;
             }
             j++;
         }
         int rc = hard ? hard_13a(b, s + i, j - i, padded || i > 0, padded || j < n)
-                      : emit(b, s + i, j - i);
+                      : ascii ? emit_ascii(b, s + i, j - i) : emit(b, s + i, j - i);
         if (rc < 0)
             return -1;
         i = j;
@@ -477,7 +484,7 @@ static int vocab_rehash(tb_builder *b, size_t ncap)
 }
 
 /* Id of the token just written at bytes[off .. nbytes); adds it if new. */
-static int64_t vocab_intern(tb_builder *b, size_t off)
+static inline __attribute__((always_inline)) int64_t vocab_intern(tb_builder *b, size_t off)
 {
     size_t len = b->nbytes - off;
     const char *tok = b->bytes + off;
@@ -503,7 +510,8 @@ static int64_t vocab_intern(tb_builder *b, size_t off)
     return (int64_t)b->nvocab++;
 }
 
-uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
+static inline __attribute__((always_inline)) uint32_t
+seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
 {
     if (!seg->vcap)
         return TB_ABSENT;
@@ -516,6 +524,11 @@ uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t 
         j = (j + 1) & mask;
     }
     return TB_ABSENT;
+}
+
+uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
+{
+    return seg_find(seg, tok, len, hash);
 }
 
 static inline size_t utf8_put(char *o, uint32_t c)
@@ -542,25 +555,34 @@ static inline size_t utf8_put(char *o, uint32_t c)
     return 4;
 }
 
-/* Appends one token (UTF-8) to the current sequence. The room for it is
- * reserved by tb_builder_add_line for the whole line. */
-static int emit(tb_builder *b, const uint32_t *s, size_t len)
+/* Appends one token (UTF-8) to the current sequence; `ascii` says the
+ * caller knows every code point is below 0x80 (then the copy is a plain
+ * narrowing loop). The room for it is reserved by tb_builder_add_line for the
+ * whole line. */
+static inline __attribute__((always_inline)) int
+emit_token(tb_builder *b, const uint32_t *s, size_t len, int ascii)
 {
     if (tb_poll_spend(b->poll, (long)len + 1))
         return -1;
     size_t off = b->nbytes;
     char *o = b->bytes + off;
     size_t k = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < 0x80)
-            o[k++] = (char)s[i];
-        else
-            k += utf8_put(o + k, s[i]);
+    if (ascii) {
+        for (size_t i = 0; i < len; i++)
+            o[i] = (char)s[i];
+        k = len;
+    } else {
+        for (size_t i = 0; i < len; i++) {
+            if (s[i] < 0x80)
+                o[k++] = (char)s[i];
+            else
+                k += utf8_put(o + k, s[i]);
+        }
     }
     memset(o + k, 0, TB_BYTES_PAD);  /* what hash_bytes reads after the token */
     int64_t id;
     if (b->lookup) {  /* a hypothesis: only its ids in the reference vocabulary matter */
-        id = tb_seg_find(b->lookup, o, (uint32_t)k, hash_bytes((const unsigned char *)o, k));
+        id = seg_find(b->lookup, o, (uint32_t)k, hash_bytes((const unsigned char *)o, k));
     } else {
         b->nbytes = off + k;
         id = vocab_intern(b, off);
@@ -571,6 +593,10 @@ static int emit(tb_builder *b, const uint32_t *s, size_t len)
     b->line_tokens++;
     return 0;
 }
+
+static int emit(tb_builder *b, const uint32_t *s, size_t len) { return emit_token(b, s, len, 0); }
+
+static int emit_ascii(tb_builder *b, const uint32_t *s, size_t len) { return emit_token(b, s, len, 1); }
 
 /* ------------------------------------------------------------------ */
 /* builder                                                             */
