@@ -555,14 +555,24 @@ static inline size_t utf8_put(char *o, uint32_t c)
     return 4;
 }
 
+/* Room for a token of len code points (at most 4 bytes of UTF-8 each, then
+ * the padding hash_bytes reads) and its id. Out of line: it rarely grows. */
+static __attribute__((noinline)) int token_room(tb_builder *b, size_t len)
+{
+    return tb_grow((void **)&b->bytes, &b->bytes_cap, b->nbytes + 4 * len + TB_BYTES_PAD, 1) < 0 ||
+           GROW(b->ids, b->ids_cap, b->nids + 1) < 0 ? -1 : 0;
+}
+
 /* Appends one token (UTF-8) to the current sequence; `ascii` says the
  * caller knows every code point is below 0x80 (then the copy is a plain
- * narrowing loop). The room for it is reserved by tb_builder_add_line for the
- * whole line. */
+ * narrowing loop). */
 static inline __attribute__((always_inline)) int
 emit_token(tb_builder *b, const uint32_t *s, size_t len, int ascii)
 {
     if (tb_poll_spend(b->poll, (long)len + 1))
+        return -1;
+    if (__builtin_expect(b->nbytes + 4 * len + TB_BYTES_PAD > b->bytes_cap || b->nids >= b->ids_cap, 0) &&
+        token_room(b, len) < 0)
         return -1;
     size_t off = b->nbytes;
     char *o = b->bytes + off;
@@ -662,14 +672,6 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
     while (n > 0 && is_space(a[n - 1]))  /* line.rstrip() */
         n--;
     b->cp.n = n;
-    /* Room for every token of the line, so that emit() need not check: the
-     * passes never lengthen the line (replacements are no longer than what they
-     * replace), tokens are disjoint pieces of it, at least one code point each,
-     * and a code point is at most 4 bytes of UTF-8; plus the padding after the
-     * last one (see load_word). */
-    if (n && (tb_grow((void **)&b->bytes, &b->bytes_cap, b->nbytes + 4 * n + TB_BYTES_PAD, 1) < 0 ||
-              GROW(b->ids, b->ids_cap, b->nids + n) < 0))
-        return -1;
 
     b->line_tokens = 0;
     int rc;
