@@ -46,6 +46,10 @@ typedef struct {
     uint32_t hash, off, len;
 } tb_tok;
 
+/* Readable bytes after the last token's bytes, in a builder and in a segment
+ * (tokenize.c reads tokens in 8-byte words). */
+#define TB_BYTES_PAD 8
+
 /* A tokenized segment: nseq token sequences (the references, or the one
  * hypothesis) over a vocabulary local to the segment. Read-only once built. */
 typedef struct {
@@ -54,7 +58,7 @@ typedef struct {
     const uint32_t *seq_len;   /* nseq lengths, in tokens */
     const uint32_t *ids;       /* ntok ids, the sequences one after another */
     const tb_tok *vocab;       /* nvocab entries */
-    const char *bytes;         /* nbytes of UTF-8 */
+    const char *bytes;         /* nbytes of UTF-8, then TB_BYTES_PAD readable bytes */
 } tb_seg;
 
 /* A check for a reason to stop (a pending signal, another thread's error), made

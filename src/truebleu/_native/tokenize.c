@@ -185,6 +185,7 @@ static int match_intl_2(uint32_t a, uint32_t b) { return (cls(a) & 1) && !(cls(b
 /* emitting tokens                                                     */
 
 static int emit(tb_builder *b, const uint32_t *s, size_t len);
+static int emit_ascii(tb_builder *b, const uint32_t *s, size_t len);
 
 /* s[0..n) holds no whitespace but the ' ' the rules inserted: one token per run */
 static int emit_space_separated(tb_builder *b, const uint32_t *s, size_t n, int split_symbols)
@@ -280,9 +281,13 @@ static int hard_13a(tb_builder *b, const uint32_t *s, size_t n, int before, int 
 }
 
 /* 13a rule 1 symbols and (zh) Chinese characters are tokens on their own;
- * `padded` says the line was written as f" {line} ". */
+ * `padded` says the line was written as f" {line} ". s[0..n) is the end of
+ * the line in b->cp. */
 static int scan_13a(tb_builder *b, const uint32_t *s, size_t n, int padded, int zh)
 {
+    /* a space after the line (b->cp has room for it) ends the last word's
+     * scan below without a test of j < n on every character */
+    b->cp.a[b->cp.n] = ' ';
     size_t i = 0;
     while (i < n) {
         uint32_t c = s[i];
@@ -297,8 +302,8 @@ static int scan_13a(tb_builder *b, const uint32_t *s, size_t n, int padded, int 
             continue;
         }
         size_t j = i;
-        int hard = 0;
-        while (j < n) {
+        int hard = 0, ascii = 1;
+        for (;;) {  /* stops at the space after the line at the latest */
             uint32_t d = s[j];
             if (d < 0x80) {
                 uint8_t k = ascii_class[d];
@@ -307,11 +312,13 @@ static int scan_13a(tb_builder *b, const uint32_t *s, size_t n, int padded, int 
                 hard |= k;
             } else if (is_space(d) || (zh && tb_is_chinese(d))) {
                 break;
+            } else {
+                ascii = 0;
             }
             j++;
         }
         int rc = hard ? hard_13a(b, s + i, j - i, padded || i > 0, padded || j < n)
-                      : emit(b, s + i, j - i);
+                      : ascii ? emit_ascii(b, s + i, j - i) : emit(b, s + i, j - i);
         if (rc < 0)
             return -1;
         i = j;
@@ -419,24 +426,44 @@ static int tokenize_char(tb_builder *b)
 /* ------------------------------------------------------------------ */
 /* vocabulary                                                          */
 
+/*
+ * Token bytes are always followed by at least TB_BYTES_PAD readable bytes (the
+ * builder reserves them, a frozen segment has them at its end), and the
+ * builder writes zeros there after the token it hashes. So the hash and the
+ * comparison of a short token read whole 8-byte words: no loop over its last
+ * bytes and no call to memcmp.
+ */
+static inline uint64_t load_word(const void *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* p[0..n) followed by 8 zero bytes. */
 static inline uint32_t hash_bytes(const unsigned char *p, size_t n)
 {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
     while (n >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h = (h ^ load_word(p)) * 0xBF58476D1CE4E5B9ull;
         h ^= h >> 31;
         p += 8;
         n -= 8;
     }
-    uint64_t w = 0;
-    for (size_t i = 0; i < n; i++)
-        w |= (uint64_t)p[i] << (8 * i);
-    h = (h ^ w) * 0x94D049BB133111EBull;
+    h = (h ^ load_word(p)) * 0x94D049BB133111EBull;  /* the last n bytes, zero above them */
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ull;
     return (uint32_t)(h >> 32);
+}
+
+/* Whether the len bytes at x and y (each followed by TB_BYTES_PAD readable bytes) are equal. */
+static inline int same_bytes(const char *x, const char *y, size_t len)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (len - 1 < 7)  /* 1 .. 7 bytes: the low len bytes of one word */
+        return ((load_word(x) ^ load_word(y)) & (~0ull >> (8 * (8 - len)))) == 0;
+#endif
+    return memcmp(x, y, len) == 0;
 }
 
 static int vocab_rehash(tb_builder *b, size_t ncap)
@@ -457,7 +484,7 @@ static int vocab_rehash(tb_builder *b, size_t ncap)
 }
 
 /* Id of the token just written at bytes[off .. nbytes); adds it if new. */
-static int64_t vocab_intern(tb_builder *b, size_t off)
+static inline __attribute__((always_inline)) int64_t vocab_intern(tb_builder *b, size_t off)
 {
     size_t len = b->nbytes - off;
     const char *tok = b->bytes + off;
@@ -468,7 +495,7 @@ static int64_t vocab_intern(tb_builder *b, size_t off)
     size_t mask = b->slots_cap - 1, j = h & mask;
     while (b->slots[j]) {
         const tb_tok *e = &b->vocab[b->slots[j] - 1];
-        if (e->hash == h && e->len == len && memcmp(b->bytes + e->off, tok, len) == 0) {
+        if (e->hash == h && e->len == len && same_bytes(b->bytes + e->off, tok, len)) {
             b->nbytes = off;  /* known token: drop the copy */
             return b->slots[j] - 1;
         }
@@ -483,7 +510,8 @@ static int64_t vocab_intern(tb_builder *b, size_t off)
     return (int64_t)b->nvocab++;
 }
 
-uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
+static inline __attribute__((always_inline)) uint32_t
+seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
 {
     if (!seg->vcap)
         return TB_ABSENT;
@@ -491,11 +519,16 @@ uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t 
     uint32_t s;
     while ((s = seg->vslots[j]) != 0) {
         const tb_tok *e = &seg->vocab[s - 1];
-        if (e->hash == hash && e->len == len && memcmp(seg->bytes + e->off, tok, len) == 0)
+        if (e->hash == hash && e->len == len && same_bytes(seg->bytes + e->off, tok, len))
             return s - 1;
         j = (j + 1) & mask;
     }
     return TB_ABSENT;
+}
+
+uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
+{
+    return seg_find(seg, tok, len, hash);
 }
 
 static inline size_t utf8_put(char *o, uint32_t c)
@@ -522,35 +555,58 @@ static inline size_t utf8_put(char *o, uint32_t c)
     return 4;
 }
 
-/* Appends one token (UTF-8) to the current sequence. */
-static int emit(tb_builder *b, const uint32_t *s, size_t len)
+/* Room for a token of len code points (at most 4 bytes of UTF-8 each, then
+ * the padding hash_bytes reads) and its id. Out of line: it rarely grows. */
+static __attribute__((noinline)) int token_room(tb_builder *b, size_t len)
+{
+    return tb_grow((void **)&b->bytes, &b->bytes_cap, b->nbytes + 4 * len + TB_BYTES_PAD, 1) < 0 ||
+           GROW(b->ids, b->ids_cap, b->nids + 1) < 0 ? -1 : 0;
+}
+
+/* Appends one token (UTF-8) to the current sequence; `ascii` says the
+ * caller knows every code point is below 0x80 (then the copy is a plain
+ * narrowing loop). */
+static inline __attribute__((always_inline)) int
+emit_token(tb_builder *b, const uint32_t *s, size_t len, int ascii)
 {
     if (tb_poll_spend(b->poll, (long)len + 1))
         return -1;
-    size_t off = b->nbytes;
-    if (tb_grow((void **)&b->bytes, &b->bytes_cap, off + 4 * len, 1) < 0)
+    if (__builtin_expect(b->nbytes + 4 * len + TB_BYTES_PAD > b->bytes_cap || b->nids >= b->ids_cap, 0) &&
+        token_room(b, len) < 0)
         return -1;
+    size_t off = b->nbytes;
     char *o = b->bytes + off;
     size_t k = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < 0x80)
-            o[k++] = (char)s[i];
-        else
-            k += utf8_put(o + k, s[i]);
+    if (ascii) {
+        for (size_t i = 0; i < len; i++)
+            o[i] = (char)s[i];
+        k = len;
+    } else {
+        for (size_t i = 0; i < len; i++) {
+            if (s[i] < 0x80)
+                o[k++] = (char)s[i];
+            else
+                k += utf8_put(o + k, s[i]);
+        }
     }
+    memset(o + k, 0, TB_BYTES_PAD);  /* what hash_bytes reads after the token */
     int64_t id;
     if (b->lookup) {  /* a hypothesis: only its ids in the reference vocabulary matter */
-        id = tb_seg_find(b->lookup, o, (uint32_t)k, hash_bytes((const unsigned char *)o, k));
+        id = seg_find(b->lookup, o, (uint32_t)k, hash_bytes((const unsigned char *)o, k));
     } else {
         b->nbytes = off + k;
         id = vocab_intern(b, off);
     }
-    if (id < 0 || GROW(b->ids, b->ids_cap, b->nids + 1) < 0)
+    if (id < 0)
         return -1;
     b->ids[b->nids++] = (uint32_t)id;
     b->line_tokens++;
     return 0;
 }
+
+static int emit(tb_builder *b, const uint32_t *s, size_t len) { return emit_token(b, s, len, 0); }
+
+static int emit_ascii(tb_builder *b, const uint32_t *s, size_t len) { return emit_token(b, s, len, 1); }
 
 /* ------------------------------------------------------------------ */
 /* builder                                                             */
@@ -655,7 +711,7 @@ tb_seg *tb_builder_freeze(const tb_builder *b)
             vcap *= 2;
     }
     size_t size = sizeof(tb_seg) + (vcap + b->nseq + b->nids) * sizeof(uint32_t) +
-                  b->nvocab * sizeof(tb_tok) + b->nbytes;
+                  b->nvocab * sizeof(tb_tok) + b->nbytes + TB_BYTES_PAD;
     char *block = malloc(size);
     if (!block)
         return NULL;
@@ -686,6 +742,7 @@ tb_seg *tb_builder_freeze(const tb_builder *b)
     p += b->nvocab * sizeof(tb_tok);
     if (b->nbytes)
         memcpy(p, b->bytes, b->nbytes);
+    memset(p + b->nbytes, 0, TB_BYTES_PAD);
     seg->nseq = (uint32_t)b->nseq;
     seg->nvocab = (uint32_t)b->nvocab;
     seg->ntok = (uint32_t)b->nids;
