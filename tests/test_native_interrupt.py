@@ -77,7 +77,10 @@ call = lambda: core.ter_statistics([hyp] * 400, [[ref, ref[::-1]]] * 400, THREAD
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("name", sorted(LONG_CALLS))
 def test_ctrl_c_stops_a_long_native_call(name, threads):
-    code = ("import sys, time\nfrom array import array\nimport truebleu._native_core as core\n"
+    code = ("import signal, sys, time\nfrom array import array\nimport truebleu._native_core as core\n"
+            # Ctrl-C raises KeyboardInterrupt, as in a terminal, even when the test runs in a
+            # background job (which starts its children with SIGINT ignored)
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
             f"THREADS = {threads}\n" + LONG_CALLS[name] +
             "print('start', flush=True)\n"
             "started = time.perf_counter()\n"
