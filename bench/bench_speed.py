@@ -187,9 +187,10 @@ def callgrind_instructions(data: Path) -> int | None:
         return None
     with tempfile.TemporaryDirectory() as tmp:
         cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
-               # the two entry points a cold corpus_bleu calls (toggles must not nest)
-               "--collect-atstart=no", "--toggle-collect=core_prepare_streams",
-               "--toggle-collect=core_statistics",
+               # the entry points a cold corpus_bleu calls, today and before the fused
+               # stream_statistics (toggles must not nest)
+               "--collect-atstart=no", "--toggle-collect=core_stream_statistics",
+               "--toggle-collect=core_prepare_streams", "--toggle-collect=core_statistics",
                sys.executable, __file__, "--worker", CALLGRIND_TASK, "truebleu", "--data", str(data),
                "--repeat", "1"]
         proc = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=one_core())

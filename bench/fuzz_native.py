@@ -7,7 +7,8 @@ adversarial pieces (Unicode spaces, combining marks, astral characters,
 of sacreBLEU's buggy zh ranges, case-changing characters ...). For every input
 the native statistics row and token lists must equal the Python backend's,
 through every entry point: prepare/statistics, the fused sentence path
-(references given as a str, or with None entries), and pairwise matrices.
+(references given as a str, or with None entries), the fused stream path
+(a cold corpus; batches where every input has a reference), and pairwise matrices.
 
     python bench/fuzz_native.py -n 1000000 --seed 1 [--threads 2]
 
@@ -128,6 +129,15 @@ def main(argv=None) -> int:
         if rows != want.data:
             differences += 1
             print(f"SENTENCE PATH DIFF tok={name} lc={lowercase} order={order}")
+        # the cold corpus path: reference streams (None = missing), one pass
+        width = max(len(r) for r in refs)
+        if width and all(refs):
+            streams = [[r[k] if k < len(r) else None for r in refs] for k in range(width)]
+            rows = array("q", [0]) * len(want.data)
+            core.stream_statistics(hyps, streams, MODES[name], lowercase, order, args.threads, rows)
+            if rows != want.data:
+                differences += 1
+                print(f"STREAM PATH DIFF tok={name} lc={lowercase} order={order}")
         # pairwise matrices: every pair of a small sample, one shared vocabulary
         sample = hyps[:12] + [r[0] for r in refs[:12] if r]
         shared = core.prepare([sample], MODES[name], lowercase, args.threads)

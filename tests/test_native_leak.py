@@ -39,6 +39,9 @@ def one_round():
                                      mode, lowercase, 4, 2, out)
             streams = core.prepare_streams([[r[0] for r in REFS], [r[1] for r in REFS]], mode, lowercase, 2)
             core.statistics(HYPS, streams, mode, lowercase, 4, 2, out)
+            core.stream_statistics(HYPS, [[r[0] for r in REFS], [None if i % 3 else r[1] for i, r in
+                                                                enumerate(REFS)]],
+                                   mode, lowercase, 4, 2, out)
             shared = core.prepare([HYPS[:60]], mode, lowercase, 2)
             index = array("q", range(60))
             cells = array("q", [0]) * (60 * 60 * 10)
@@ -51,6 +54,11 @@ def one_round():
             core.prepare(bad, 1, True, 2)
     with pytest.raises(TypeError):
         core.statistics(HYPS[:-1] + [3], prepared, 1, True, 4, 2, out)
+    for hyps, streams in ((HYPS[:-1] + [3], [[r[0] for r in REFS]]),
+                          (HYPS, [[r[0] for r in REFS[:-1]] + [b"x"]]),
+                          (HYPS, [[r[0] for r in REFS[:-1]] + [None]])):
+        with pytest.raises((TypeError, ValueError)):
+            core.stream_statistics(hyps, streams, 1, True, 4, 2, out)
 
 
 def test_no_reference_leaks():

@@ -187,3 +187,52 @@ def test_prepare_reference_streams(name):
         NATIVE.prepare_reference_streams([["a"], ["b", "c"]], tok, False, 4)
     with pytest.raises(TypeError):
         NATIVE.prepare_reference_streams(["abc"], tok, False, 4)
+
+
+@pytest.mark.parametrize("name", ["13a", "zh", "char", "ja-mecab"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_stream_statistics_is_prepare_and_statistics_in_one(name, threads):
+    """The cold path (references used once) gives the rows and nrefs of the Python backend."""
+    if name == "ja-mecab":
+        pytest.importorskip("MeCab")
+    tok = get_tokenizer(name)
+    streams = [["The cat.", "A dog!", None, "x", "Ünïcode ÉTÉ", ""],
+               ["the cat", None, "b", "y y", "ünïcode été", None]]
+    hyps = ["the cat .", "a dog", "nothing", "y", "ÜNÏCODE été", "  "]
+    for lowercase in (False, True):
+        got = NATIVE.stream_statistics(hyps, streams, tok, lowercase, 4, threads=threads)
+        want = PYTHON.stream_statistics(hyps, streams, tok, lowercase, 4)
+        assert got == want and got[1] == -1
+        prepared, _, _ = NATIVE.prepare_reference_streams(streams, tok, lowercase, 4)
+        assert got[0] == NATIVE.statistics(hyps, prepared, tok, lowercase, 4)
+    one = [streams[0][:2]]
+    assert NATIVE.stream_statistics(hyps[:2], one, tok, False, 3) == \
+        PYTHON.stream_statistics(hyps[:2], one, tok, False, 3)
+    assert NATIVE.stream_statistics(hyps[:2], one, tok, False, 3)[1] == 1
+
+
+@pytest.mark.parametrize("name", ["13a", "ja-mecab"])
+def test_stream_statistics_errors_are_the_python_backends(name):
+    if name == "ja-mecab":
+        pytest.importorskip("MeCab")
+    tok = get_tokenizer(name)
+    cases = [
+        (["a", "b"], [["x", 3]]),                     # a reference that is not a str
+        (["a", "b"], [["x", None], [None, None]]),    # a segment without a reference
+        (["a", "b"], [["x", 3], [None, None]]),       # both: the first segment's error first
+        (["a"], [["x", "y"]]),                        # lengths
+        (["a", 5], [["x", "y"]]),                     # a hypothesis that is not a str
+        ([b"a", 5], [["x", 3]]),                      # the reference's error first
+        (["a"], [["x"], ["y", "z"]]),                 # streams of unequal length
+        (["a"], ["x"]),                               # a str as the streams
+        (["a"], [[]] * 0),                            # no stream
+    ]
+    for hyps, streams in cases:
+        errors = []
+        for backend in (NATIVE, PYTHON):
+            with pytest.raises((TypeError, ValueError)) as info:
+                backend.stream_statistics(hyps, streams, tok, False, 4)
+            errors.append((info.type, str(info.value)))
+        assert errors[0][0] == errors[1][0], (hyps, streams, errors)
+        if "differ in length" not in errors[1][1]:
+            assert errors[0] == errors[1], (hyps, streams, errors)

@@ -73,6 +73,8 @@ def test_wmt21_all_outputs(name):
         hyps = read_lines(path)
         assert len(hyps) == n, path
         got = NATIVE.statistics(hyps, prepared, tok, lowercase, 4)
+        # the cold path (a corpus_bleu without cached references): one pass, nothing kept
+        assert NATIVE.stream_statistics(hyps, streams, tok, lowercase, 4) == (got, len(streams)), path
         want = PYTHON.statistics([hyps[i] for i in py_rows], py_prepared, tok, lowercase, 4)
         assert [got.row(i) for i in py_rows] == list(want.rows()), path
         oracle = bleu._extract_corpus_statistics([hyps[i] for i in sacre_rows],

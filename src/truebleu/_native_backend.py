@@ -20,7 +20,8 @@ from typing import Sequence
 from . import _native_core as core
 from .bleu_config import check_order
 from .bleu_config import check_threads as check_thread_count
-from .references import check_references_per_hypothesis, check_strings, references_of
+from .references import (check_reference_streams, check_references_per_hypothesis,
+                         check_strings, reference_segments, references_of)
 from .stats import RowTable, Statistics, row_width
 
 # pairwise_scores works in blocks of rows whose statistics take at most this
@@ -173,6 +174,30 @@ class NativeBackend:
         else:
             prepared = core.prepare_streams(streams, mode, lowercase, threads)
         return NativePrepared(prepared, tokenizer, lowercase), len(prepared), prepared.num_refs
+
+    def stream_statistics(self, hypotheses, streams, tokenizer, lowercase, max_order,
+                          threads=None):
+        """A cold corpus in one pass of the core: each worker tokenizes a segment's
+        references, then its hypothesis, and writes the row; nothing is kept."""
+        check_max_order(max_order)
+        check_reference_streams(streams, every_segment=False)  # the core names a segment without any
+        threads = check_threads(threads)
+        lowercase = bool(lowercase)
+        mode = core_mode(tokenizer)
+        if mode is None:  # Python tokenizes: first the errors the core would report
+            segments, _ = reference_segments(streams)
+            if len(segments) != len(hypotheses):
+                raise ValueError(
+                    f"{len(hypotheses)} hypotheses but {len(segments)} reference segments")
+            check_strings(hypotheses, "hypotheses")
+            streams = [[None if line is None else python_tokenized([line], tokenizer, lowercase)[0]
+                        for line in stream] for stream in streams]
+            hypotheses = python_tokenized(hypotheses, tokenizer, lowercase)
+            mode, lowercase = core.MODE_NONE, False
+        data = array("q", [0]) * (len(hypotheses) * row_width(max_order))
+        num_refs = core.stream_statistics(hypotheses, streams, mode, lowercase, max_order, threads,
+                                          data)
+        return Statistics(max_order, data), num_refs
 
     def tokens(self, lines, tokenizer, lowercase):
         mode = core_mode(tokenizer)

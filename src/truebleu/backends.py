@@ -11,6 +11,10 @@ Two backends implement the same two calls:
     returns ``(prepared, number of segments, references per segment or -1)``.
 ``statistics(hypotheses, prepared, tokenizer, lowercase, max_order, threads=None)``
     One statistics row per hypothesis, in input order.
+``stream_statistics(hypotheses, streams, tokenizer, lowercase, max_order, threads=None)``
+    ``prepare_reference_streams`` and ``statistics`` at once, for references
+    used once (a cold ``corpus_bleu``, streaming): returns ``(statistics,
+    references per segment or -1)``; nothing is kept.
 ``tokens(lines, tokenizer, lowercase)``
     The tokens of each line exactly as the statistics count them (the viewer
     shows them).
@@ -86,6 +90,10 @@ class Backend(Protocol):
 
     def statistics(self, hypotheses: Sequence[str], prepared: object, tokenizer: Tokenizer,
                    lowercase: bool, max_order: int, threads: int | None = None) -> Statistics: ...
+
+    def stream_statistics(self, hypotheses: Sequence[str], streams: Sequence[Sequence[str | None]],
+                          tokenizer: Tokenizer, lowercase: bool, max_order: int,
+                          threads: int | None = None) -> tuple[Statistics, int]: ...
 
     def tokens(self, lines: Sequence[str], tokenizer: Tokenizer,
                lowercase: bool) -> list[list[str]]: ...
@@ -192,6 +200,14 @@ class PythonBackend:
             data.extend(_reference.segment_row(
                 segment_tokens(hyp, tokenizer, lowercase), refs, max_order))
         return Statistics(max_order, data)
+
+    def stream_statistics(self, hypotheses, streams, tokenizer, lowercase, max_order,
+                          threads=None):
+        prepared, n_segments, num_refs = self.prepare_reference_streams(
+            streams, tokenizer, lowercase, max_order)
+        if n_segments != len(hypotheses):
+            raise ValueError(f"{len(hypotheses)} hypotheses but {n_segments} reference segments")
+        return self.statistics(hypotheses, prepared, tokenizer, lowercase, max_order), num_refs
 
     def tokens(self, lines, tokenizer, lowercase):
         check_strings(lines, "segments")

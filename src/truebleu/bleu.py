@@ -144,20 +144,22 @@ class BLEU:
         caller (streaming counts it over the whole file).
         """
         check_str_sequence(hypotheses, "hypotheses")
-        if references is not None:
-            n_refs, prepared = self._prepare(references)
+        if references is not None:  # used once: tokenized beside the hypotheses, not kept
+            stats, self.num_refs = self._backend.stream_statistics(
+                hypotheses, references, self.tokenizer, self.lowercase, self.max_ngram_order,
+                self.threads)
         elif self._ref_cache is not None:
             n_refs, prepared = self._ref_cache
+            if n_refs != len(hypotheses):
+                raise ValueError(f"{len(hypotheses)} hypotheses but {n_refs} reference segments")
+            try:
+                stats = self._backend.statistics(hypotheses, prepared, self.tokenizer,
+                                                 self.lowercase, self.max_ngram_order, self.threads)
+            except TypeError:
+                check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
+                raise
         else:
             raise ValueError("no references given, and none were given to BLEU(references=...)")
-        if n_refs != len(hypotheses):
-            raise ValueError(f"{len(hypotheses)} hypotheses but {n_refs} reference segments")
-        try:
-            stats = self._backend.statistics(hypotheses, prepared, self.tokenizer, self.lowercase,
-                                             self.max_ngram_order, self.threads)
-        except TypeError:
-            check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
-            raise
         if check_tokenized and not self._force:
             warn_if_tokenized(count_tokenized_periods(hypotheses))
         return stats

@@ -48,8 +48,12 @@ def reference_segments(references: Sequence[Sequence[Optional[str]]]) -> tuple[l
     return segments, num_refs
 
 
-def check_reference_streams(references) -> None:
-    """The checks that need no pass over every string (the backends do the rest)."""
+def check_reference_streams(references, every_segment: bool = True) -> None:
+    """The checks that need no pass over every string (the backends do the rest).
+
+    ``every_segment=False`` leaves out the scan for segments without any
+    reference, for a caller whose backend reports those itself.
+    """
     check_str_sequence(references, "references")
     if len(references) == 0:
         raise ValueError("references: at least one reference stream is needed")
@@ -60,7 +64,7 @@ def check_reference_streams(references) -> None:
         raise ValueError(
             "reference streams differ in length: "
             + ", ".join(f"references[{k}] has {len(s)}" for k, s in enumerate(references)))
-    if any(None in stream for stream in references):
+    if every_segment and any(None in stream for stream in references):
         for i, refs in enumerate(zip(*references)):
             if all(ref is None for ref in refs):
                 raise ValueError(f"segment {i} has no reference (every reference is None)")

@@ -684,24 +684,20 @@ done:
     return result;
 }
 
-/* prepare_streams(streams, mode, lowercase, threads) -> Prepared
- * sacreBLEU's layout: one sequence per reference set, all of the same length;
+/* sacreBLEU's layout: one sequence per reference set, all of the same length;
  * None marks a missing reference (dropped). The strings are gathered straight
- * from the columns: no segment lists, in Python or here. */
-static PyObject *core_prepare_streams(PyObject *module, PyObject *args)
+ * from the columns into g, segment by segment: no segment lists, in Python or
+ * here. A reference that is neither a str nor None is an error naming it, and
+ * so is, with require_reference, a segment without any reference (the messages
+ * of truebleu.references). */
+static int gather_streams(PyObject *streams_obj, int lowercase, int require_reference, gathered *g)
 {
-    PyObject *streams_obj;
-    int mode, lowercase, threads;
-    if (!PyArg_ParseTuple(args, "Oipi", &streams_obj, &mode, &lowercase, &threads))
-        return NULL;
-    if (check_mode(mode) < 0)
-        return NULL;
+    memset(g, 0, sizeof(*g));
     PyObject *streams = as_tuple(streams_obj, "streams must be a sequence of sequences of str");
     if (!streams)
-        return NULL;
+        return -1;
     Py_ssize_t ns = PyTuple_GET_SIZE(streams), n = 0;
-    PyObject *result = NULL;
-    gathered g = {0};
+    int rc = -1;
     PyObject **cols = PyMem_Calloc(ns ? ns : 1, sizeof(PyObject *));
     if (!cols) {
         PyErr_NoMemory();
@@ -724,37 +720,138 @@ static PyObject *core_prepare_streams(PyObject *module, PyObject *args)
             goto done;
         }
     }
-    g.nseg = n;
-    g.offsets = PyMem_Malloc((n + 1) * sizeof(Py_ssize_t));
-    if (!g.offsets) {
+    g->nseg = n;
+    g->offsets = PyMem_Malloc((n + 1) * sizeof(Py_ssize_t));
+    if (!g->offsets) {
         PyErr_NoMemory();
         goto done;
     }
-    g.offsets[0] = 0;
+    g->offsets[0] = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_ssize_t count = 0;
         for (Py_ssize_t s = 0; s < ns; s++)
             count += PyTuple_GET_ITEM(cols[s], i) != Py_None;
-        g.offsets[i + 1] = g.offsets[i] + count;
+        if (count == 0 && require_reference) {
+            PyErr_Format(PyExc_ValueError, "segment %zd has no reference (every reference is None)", i);
+            goto done;
+        }
+        g->offsets[i + 1] = g->offsets[i] + count;
     }
-    if (text_list_alloc(&g.texts, g.offsets[n]) < 0)
+    if (text_list_alloc(&g->texts, g->offsets[n]) < 0)
         goto done;
     for (Py_ssize_t i = 0, t = 0; i < n; i++) {
         for (Py_ssize_t s = 0; s < ns; s++) {
             PyObject *line = PyTuple_GET_ITEM(cols[s], i);
-            if (line != Py_None && text_list_set(&g.texts, t++, line, lowercase) < 0)
+            if (line == Py_None)
+                continue;
+            if (!PyUnicode_Check(line)) {
+                PyErr_Format(PyExc_TypeError, "references[%zd][%zd] must be a string or None, got %.100s",
+                             s, i, Py_TYPE(line)->tp_name);
+                goto done;
+            }
+            if (text_list_set(&g->texts, t++, line, lowercase) < 0)
                 goto done;
         }
     }
-    result = prepare_gathered(&g, mode, lowercase, threads);
+    rc = 0;
 done:
-    gathered_free(&g);
     if (cols) {
         for (Py_ssize_t s = 0; s < ns; s++)
             Py_XDECREF(cols[s]);
         PyMem_Free(cols);
     }
     Py_DECREF(streams);
+    if (rc < 0)
+        gathered_free(g);
+    return rc;
+}
+
+/* References per segment: the common count, or -1 when it varies (sacreBLEU's nrefs:var). */
+static long common_count(const Py_ssize_t *offsets, Py_ssize_t n)
+{
+    long common = n ? (long)(offsets[1] - offsets[0]) : 0;
+    for (Py_ssize_t k = 1; k < n; k++)
+        if ((long)(offsets[k + 1] - offsets[k]) != common)
+            return -1;
+    return common;
+}
+
+/* prepare_streams(streams, mode, lowercase, threads) -> Prepared */
+static PyObject *core_prepare_streams(PyObject *module, PyObject *args)
+{
+    PyObject *streams;
+    int mode, lowercase, threads;
+    if (!PyArg_ParseTuple(args, "Oipi", &streams, &mode, &lowercase, &threads))
+        return NULL;
+    if (check_mode(mode) < 0)
+        return NULL;
+    gathered g;
+    if (gather_streams(streams, lowercase, 0, &g) < 0)
+        return NULL;
+    PyObject *result = prepare_gathered(&g, mode, lowercase, threads);
+    gathered_free(&g);
+    return result;
+}
+
+/* stream_statistics(hyps, streams, mode, lowercase, max_order, threads, out) -> num_refs
+ * A cold corpus: prepare_streams() and statistics() in one pass, as
+ * sentence_statistics: each worker tokenizes a segment's references and then
+ * its hypothesis, writes the row, and keeps nothing. Returns the references
+ * per segment (-1 when the number varies). */
+static PyObject *core_stream_statistics(PyObject *module, PyObject *args)
+{
+    PyObject *hyps, *streams, *out;
+    int mode, lowercase, max_order, threads;
+    if (!PyArg_ParseTuple(args, "OOipiiO", &hyps, &streams, &mode, &lowercase, &max_order, &threads,
+                          &out))
+        return NULL;
+    if (check_mode(mode) < 0 || check_order(max_order) < 0)
+        return NULL;
+    gathered g;
+    if (gather_streams(streams, lowercase, 1, &g) < 0)
+        return NULL;
+    text_list texts = {0};
+    Py_buffer view = {0};
+    PyObject *result = NULL;
+    PyObject *seq = as_tuple(hyps, "hypotheses must be a sequence of str");
+    if (!seq)
+        goto done;
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    if (n != g.nseg) {
+        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference segments", n, g.nseg);
+        goto done;
+    }
+    if (text_list_alloc(&texts, n) < 0)
+        goto done;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *line = PyTuple_GET_ITEM(seq, k);
+        if (!PyUnicode_Check(line)) {
+            PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a string, got %.100s", k,
+                         Py_TYPE(line)->tp_name);
+            goto done;
+        }
+        if (text_list_set(&texts, k, line, lowercase) < 0)
+            goto done;
+    }
+    if (get_out_buffer(out, &view, (size_t)n * (2 + 2 * (size_t)max_order)) < 0)
+        goto done;
+    job j;
+    job_init(&j, JOB_SENT, (size_t)n, 32);
+    j.mode = mode;
+    j.max_order = max_order;
+    j.texts = texts.texts;
+    j.ref_texts = g.texts.texts;
+    j.offsets = g.offsets;
+    j.out_rows = view.buf;
+    if (run_job_released(&j, threads) < 0)
+        goto done;
+    result = PyLong_FromLong(common_count(g.offsets, n));
+done:
+    if (view.obj)
+        PyBuffer_Release(&view);
+    text_list_free(&texts);
+    gathered_free(&g);
+    Py_XDECREF(seq);
     return result;
 }
 
@@ -1227,6 +1324,10 @@ static PyMethodDef core_methods[] = {
     {"prepare_streams", core_prepare_streams, METH_VARARGS,
      "prepare_streams(streams, mode, lowercase, threads) -> Prepared\n\n"
      "prepare() for sacreBLEU-style reference streams (None = missing reference)."},
+    {"stream_statistics", core_stream_statistics, METH_VARARGS,
+     "stream_statistics(hypotheses, streams, mode, lowercase, max_order, threads, out) -> int\n\n"
+     "prepare_streams() and statistics() in one pass, keeping nothing (a cold corpus);\n"
+     "returns the number of references per segment (-1 when it varies)."},
     {"statistics", core_statistics, METH_VARARGS,
      "statistics(hypotheses, prepared, mode, lowercase, max_order, threads, out) -> None\n\n"
      "Fill `out` (int64 buffer, one row per hypothesis) with BLEU statistics."},
