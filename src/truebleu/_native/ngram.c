@@ -41,7 +41,6 @@ void tb_matcher_free(tb_matcher *m)
     free(m->ng_keys);
     free(m->clip);
     free(m->cur);
-    free(m->hcount);
     free(m->touched);
     memset(m, 0, sizeof(*m));
 }
@@ -56,9 +55,6 @@ static int counts_reserve(tb_matcher *m, size_t need)
         return -1;
     cap = m->counts_cap;
     if (GROW(m->cur, cap, need) < 0)
-        return -1;
-    cap = m->counts_cap;
-    if (GROW(m->hcount, cap, need) < 0)
         return -1;
     m->counts_cap = cap;
     return 0;
@@ -79,10 +75,12 @@ int tb_segment_row(tb_matcher *m, const tb_seg *hyp, const tb_seg *ref, int max_
     return tb_segment_row_ids(m, m->hyp_ids, hlen, ref, max_order, row);
 }
 
-int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
-                       int max_order, int64_t *row)
+/* The body of tb_segment_row_ids; N is a constant where it is inlined for the
+ * common order 4, so that the loops over orders unroll. */
+static inline __attribute__((always_inline)) int
+segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
+                const size_t N, int64_t *row)
 {
-    const size_t N = (size_t)max_order;
     int64_t *matches = row + 2, *totals = row + 2 + N;
     memset(row, 0, (2 + 2 * N) * sizeof(int64_t));
 
@@ -109,52 +107,58 @@ int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, co
     const uint32_t V = ref->nvocab;
     if (GROW(m->in_hyp, m->in_hyp_cap, V) < 0)
         return -1;
-    memset(m->in_hyp, 0, V);
+    uint8_t *in_hyp = m->in_hyp;
+    memset(in_hyp, 0, V);
     int any_common = 0;
     for (uint32_t i = 0; i < hlen; i++) {
         if (hyp_ids[i] != NONE) {
-            m->in_hyp[hyp_ids[i]] = 1;
+            in_hyp[hyp_ids[i]] = 1;
             any_common = 1;
         }
     }
     if (!any_common)
         return 0;
 
-    /* the n-gram table for orders >= 2, sized for every reference n-gram */
+    /* the n-gram table for orders >= 2, sized for every reference n-gram (load
+     * at most 2/3; fewer are stored: only those whose tokens are all common) */
     size_t bound = 0;
     for (uint32_t r = 0; r < ref->nseq; r++)
         for (size_t n = 2; n <= N && ref->seq_len[r] >= n; n++)
             bound += ref->seq_len[r] - n + 1;
     if ((uint64_t)V + bound >= NONE)
         return -1;
-    size_t ncap = pow2_at_least(2 * bound + 2), mask = ncap - 1;
+    size_t ncap = pow2_at_least(bound + bound / 2 + 2), mask = ncap - 1;
     if (GROW(m->ng_slots, m->ng_slots_cap, ncap) < 0 || GROW(m->ng_keys, m->ng_keys_cap, bound + 1) < 0 ||
         counts_reserve(m, V + bound + 1) < 0 || GROW(m->touched, m->touched_cap, V + bound + 1) < 0)
         return -1;
     uint32_t *slots = m->ng_slots;
     uint64_t *keys = m->ng_keys;
-    uint32_t *clip = m->clip, *cur = m->cur, *hcount = m->hcount, *touched = m->touched;
+    /* clip: the clip counts; cur: the counts in the reference at hand (from the
+     * second on; the first counts straight into clip), zero between references,
+     * then the hypothesis's counts */
+    uint32_t *clip = m->clip, *cur = m->cur, *touched = m->touched;
     if (N >= 2)
         memset(slots, 0, ncap * sizeof(uint32_t));
     memset(clip, 0, V * sizeof(uint32_t));
     memset(cur, 0, V * sizeof(uint32_t));
-    memset(hcount, 0, V * sizeof(uint32_t));
     uint32_t next_id = V;
 
     /* clip counts: for each reference, count its n-grams; keep the maximum */
     const uint32_t *ids = ref->ids;
     for (uint32_t r = 0; r < ref->nseq; r++) {
         const uint32_t len = ref->seq_len[r];
+        uint32_t *count = r == 0 ? clip : cur;
         size_t ntouched = 0;
         for (uint32_t i = 0; i < len; i++) {
             uint32_t prev = ids[i];
-            if (!m->in_hyp[prev])
+            if (!in_hyp[prev])
                 continue;
-            if (cur[prev]++ == 0)
+            if (count[prev]++ == 0 && r)
                 touched[ntouched++] = prev;
-            for (size_t n = 2; n <= N && i + n - 1 < len; n++) {
+            const size_t top = len - i < N ? len - i : N;  /* the longest n-gram at i */
+            for (size_t n = 2; n <= top; n++) {
                 uint32_t t = ids[i + n - 1];
-                if (!m->in_hyp[t])
+                if (!in_hyp[t])
                     break;
                 uint64_t key = ((uint64_t)prev << 32) | t;
                 size_t j = key_slot(key, mask);
@@ -165,7 +169,7 @@ int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, co
                         id = next_id++;
                         slots[j] = id + 1;
                         keys[id - V] = key;
-                        clip[id] = cur[id] = hcount[id] = 0;
+                        clip[id] = cur[id] = 0;
                         break;
                     }
                     if (keys[s - 1 - V] == key) {
@@ -174,7 +178,7 @@ int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, co
                     }
                     j = (j + 1) & mask;
                 }
-                if (cur[id]++ == 0)
+                if (count[id]++ == 0 && r)
                     touched[ntouched++] = id;
                 prev = id;
             }
@@ -189,6 +193,7 @@ int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, co
     }
 
     /* matches: counting up to the clip count gives min(count, clip) */
+    uint32_t *hcount = cur;
     const uint32_t *h = hyp_ids;
     for (uint32_t i = 0; i < hlen; i++) {
         uint32_t prev = h[i];
@@ -196,16 +201,17 @@ int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, co
             continue;
         if (++hcount[prev] <= clip[prev])
             matches[0]++;
-        for (size_t n = 2; n <= N && i + n - 1 < hlen; n++) {
+        const size_t top = hlen - i < N ? hlen - i : N;
+        for (size_t n = 2; n <= top; n++) {
             uint32_t t = h[i + n - 1];
             if (t == NONE)
                 break;
             uint64_t key = ((uint64_t)prev << 32) | t;
             size_t j = key_slot(key, mask);
-            uint32_t id = NONE;
-            while (slots[j]) {
-                if (keys[slots[j] - 1 - V] == key) {
-                    id = slots[j] - 1;
+            uint32_t id = NONE, s;
+            while ((s = slots[j]) != 0) {
+                if (keys[s - 1 - V] == key) {
+                    id = s - 1;
                     break;
                 }
                 j = (j + 1) & mask;
@@ -218,4 +224,12 @@ int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, co
         }
     }
     return 0;
+}
+
+int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
+                       int max_order, int64_t *row)
+{
+    if (max_order == 4)  /* sacreBLEU's default: a copy with the order known */
+        return segment_row_ids(m, hyp_ids, hlen, ref, 4, row);
+    return segment_row_ids(m, hyp_ids, hlen, ref, (size_t)max_order, row);
 }

@@ -97,7 +97,7 @@ typedef struct {
     uint32_t *hyp_ids; size_t hyp_ids_cap;     /* hypothesis as ref vocab ids */
     uint32_t *ng_slots; size_t ng_slots_cap;   /* n-gram hash: id + 1, 0 = empty */
     uint64_t *ng_keys; size_t ng_keys_cap;     /* key of n-gram id (V + i) */
-    uint32_t *clip, *cur, *hcount; size_t counts_cap;
+    uint32_t *clip, *cur; size_t counts_cap;      /* per n-gram id (see ngram.c) */
     uint32_t *touched; size_t touched_cap;
 } tb_matcher;
 
