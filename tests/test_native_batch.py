@@ -130,3 +130,36 @@ def test_errors():
         pairwise_matrix(["a"], ["b"], tokenize="bogus")
     with pytest.raises(TypeError):
         pairwise_matrix(["a"], [None])
+
+
+def test_sentence_layout_errors_are_the_python_backends():
+    """The core checks the batch layout as it reads it; the errors stay the Python backend's."""
+    cases = [
+        (["a", "a b"], [["a"], []]),
+        (["a", "a b"], [["a"], [None]]),
+        (["a", "a b"], [["a"], {"a b": 1}]),      # a dict is not a sequence (its keys are str)
+        (["a", "a b"], [["a"], b"ab"]),
+        (["a", "a b"], [["a"], ["x", 3]]),
+        (["a", 3], [["a"], ["x"]]),
+        (["a", "a b"], [["a"], None]),
+        (["a", "a b"], [[], ["x", 3]]),           # the first fault wins
+        ([3, "a b"], [["a"], []]),                # a reference fault before a hypothesis fault
+    ]
+    for hyps, refs in cases:
+        errors = []
+        for backend in ("native", "python"):
+            with pytest.raises((TypeError, ValueError)) as info:
+                sentence_scores(hyps, refs, backend=backend)
+            errors.append((info.type, str(info.value)))
+        assert errors[0] == errors[1], (hyps, refs)
+
+
+def test_a_reference_list_changed_while_read_is_an_error_not_a_crash():
+    class Sneaky(str):
+        def lower(self):  # runs while the core reads the list in place
+            refs[0].clear()
+            return str.lower(self)
+
+    refs = [[Sneaky("Äb c"), "d e", "f g"]]
+    with pytest.raises(RuntimeError, match="changed during the call"):
+        sentence_scores(["a b"], refs, lowercase=True, backend="native")

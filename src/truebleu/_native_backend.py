@@ -21,7 +21,7 @@ from . import _native_core as core
 from .bleu_config import check_order
 from .bleu_config import check_threads as check_thread_count
 from .references import (check_reference_streams, check_references_per_hypothesis,
-                         check_strings, reference_segments, references_of)
+                         check_str_sequence, check_strings, reference_segments, references_of)
 from .stats import RowTable, Statistics, row_width
 
 # pairwise_scores works in blocks of rows whose statistics take at most this
@@ -238,17 +238,23 @@ class NativeBackend:
 
     def sentence_statistics(self, hypotheses, references_per_hyp, tokenizer, lowercase, max_order,
                             threads=None):
-        """Each hypothesis against its own references, in one pass of the core."""
-        from .references import check_str_sequence
+        """Each hypothesis against its own references, in one pass of the core.
 
+        The core checks the layout as it reads it; only when it finds a fault
+        do the Python checks run, to raise what the Python backend raises.
+        """
         check_max_order(max_order)
         threads = check_threads(threads)
         lowercase = bool(lowercase)
         check_str_sequence(hypotheses, "hypotheses")  # the core checks each one's type
-        check_references_per_hypothesis(references_per_hyp, len(hypotheses))
+        check_str_sequence(references_per_hyp, "references_per_hyp")
+        if len(references_per_hyp) != len(hypotheses):
+            raise ValueError(
+                f"{len(hypotheses)} hypotheses but {len(references_per_hyp)} reference lists")
         mode = core_mode(tokenizer)
         if mode is None:
             check_strings(hypotheses, "hypotheses")
+            check_references_per_hypothesis(references_per_hyp, len(hypotheses))
             hypotheses = python_tokenized(hypotheses, tokenizer, lowercase)
             references_per_hyp = [python_tokenized(references_of(refs, i), tokenizer, lowercase)
                                   for i, refs in enumerate(references_per_hyp)]
@@ -256,11 +262,16 @@ class NativeBackend:
         # the core reads a str as one reference and drops None, as references_of does
         data = array("q", [0]) * (len(hypotheses) * row_width(max_order))
         try:
-            core.sentence_statistics(hypotheses, references_per_hyp, mode, lowercase, max_order,
-                                     threads, data)
-        except TypeError:
-            check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
+            missing = core.sentence_statistics(hypotheses, references_per_hyp, mode, lowercase,
+                                               max_order, threads, data)
+        except (TypeError, ValueError):  # the Python backend's checks, in its order
+            check_strings(hypotheses, "hypotheses")
+            check_references_per_hypothesis(references_per_hyp, len(hypotheses))
             raise
+        if missing >= 0:
+            check_strings(hypotheses, "hypotheses")
+            check_references_per_hypothesis(references_per_hyp, len(hypotheses))
+            raise ValueError(f"hypothesis {missing} has no reference")
         return Statistics(max_order, data)
 
     def bleu_scores(self, statistics, config):

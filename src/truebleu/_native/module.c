@@ -521,6 +521,38 @@ static void gathered_free(gathered *g)
     g->offsets = NULL;
 }
 
+/* A new reference to what holds segment `refs`'s strings: an exact list or
+ * tuple itself (read in place: no copy per segment), a str itself (loose: one
+ * reference), anything else copied into a tuple. */
+static PyObject *segment_holder(PyObject *refs, int loose)
+{
+    if (PyUnicode_Check(refs)) {
+        if (!loose) {
+            PyErr_SetString(PyExc_TypeError, "each segment must be a sequence of str, not a str");
+            return NULL;
+        }
+        return Py_NewRef(refs);
+    }
+    if (PyList_CheckExact(refs) || PyTuple_CheckExact(refs))
+        return Py_NewRef(refs);
+    if (loose && (PyBytes_Check(refs) || PyByteArray_Check(refs) || !PySequence_Check(refs))) {
+        PyErr_SetString(PyExc_TypeError, "each segment must be a str or a sequence of str");
+        return NULL;
+    }
+    return as_tuple(refs, "each segment must be a sequence of str");
+}
+
+/* The strings of a holder: *n items from the returned array (valid until Python code runs). */
+static PyObject *const *holder_items(PyObject *const *holder, Py_ssize_t *n)
+{
+    if (PyUnicode_Check(*holder)) {
+        *n = 1;
+        return holder;
+    }
+    *n = PySequence_Fast_GET_SIZE(*holder);
+    return PySequence_Fast_ITEMS(*holder);
+}
+
 static int gather_segments(PyObject *segments, int lowercase, int loose, gathered *g)
 {
     memset(g, 0, sizeof(*g));
@@ -538,34 +570,45 @@ static int gather_segments(PyObject *segments, int lowercase, int loose, gathere
     }
     g->offsets[0] = 0;
     for (Py_ssize_t k = 0; k < nseg; k++) {
-        PyObject *refs = PyTuple_GET_ITEM(outer, k);
-        if (PyUnicode_Check(refs)) {
-            if (!loose) {
-                PyErr_SetString(PyExc_TypeError, "each segment must be a sequence of str, not a str");
-                goto done;
-            }
-            inner[k] = PyTuple_Pack(1, refs);
-        } else {
-            inner[k] = as_tuple(refs, "each segment must be a sequence of str");
-        }
+        inner[k] = segment_holder(PyTuple_GET_ITEM(outer, k), loose);
         if (!inner[k])
             goto done;
-        Py_ssize_t count = PyTuple_GET_SIZE(inner[k]);
+        Py_ssize_t count;
+        PyObject *const *items = holder_items(&inner[k], &count);
         if (loose)
-            for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(inner[k]); r++)
-                count -= PyTuple_GET_ITEM(inner[k], r) == Py_None;
+            for (Py_ssize_t r = 0, m = count; r < m; r++)
+                count -= items[r] == Py_None;
         g->offsets[k + 1] = g->offsets[k] + count;
     }
     if (text_list_alloc(&g->texts, g->offsets[nseg]) < 0)
         goto done;
     for (Py_ssize_t k = 0; k < nseg; k++) {
-        Py_ssize_t t = g->offsets[k];
-        for (Py_ssize_t r = 0; r < PyTuple_GET_SIZE(inner[k]); r++) {
-            PyObject *line = PyTuple_GET_ITEM(inner[k], r);
+        /* str.lower() of a str subclass runs Python code, which may change a
+         * list read in place: its items are fetched again after each string,
+         * and a changed count is an error rather than a read out of bounds */
+        Py_ssize_t t = g->offsets[k], count, r = 0;
+        for (;;) {
+            PyObject *const *items = holder_items(&inner[k], &count);
+            if (r >= count)
+                break;
+            PyObject *line = items[r++];
             if (loose && line == Py_None)
                 continue;
+            if (t == g->offsets[k + 1]) {  /* more strings than counted */
+                t = -1;
+                break;
+            }
+            if (loose && !PyUnicode_Check(line)) {  /* the message of references_of */
+                PyErr_Format(PyExc_TypeError, "references of hypothesis %zd must be str, got %.100s", k,
+                             Py_TYPE(line)->tp_name);
+                goto done;
+            }
             if (text_list_set(&g->texts, t++, line, lowercase) < 0)
                 goto done;
+        }
+        if (t != g->offsets[k + 1]) {
+            PyErr_SetString(PyExc_RuntimeError, "a segment's list of strings changed during the call");
+            goto done;
         }
     }
     rc = 0;
@@ -632,9 +675,11 @@ static PyObject *core_prepare(PyObject *module, PyObject *args)
     return result;
 }
 
-/* sentence_statistics(hyps, refs_per_hyp, mode, lowercase, max_order, threads, out)
+/* sentence_statistics(hyps, refs_per_hyp, mode, lowercase, max_order, threads, out) -> int
  * prepare() (loose) and statistics() in one pass: each worker tokenizes a
- * segment's references and then its hypothesis, with nothing kept. */
+ * segment's references and then its hypothesis, with nothing kept. Returns -1,
+ * or the index of the first hypothesis without any reference (then nothing is
+ * computed: the caller raises). */
 static PyObject *core_sentence_statistics(PyObject *module, PyObject *args)
 {
     PyObject *hyps, *refs, *out;
@@ -657,6 +702,12 @@ static PyObject *core_sentence_statistics(PyObject *module, PyObject *args)
         PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", n, g.nseg);
         goto done;
     }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (g.offsets[k + 1] == g.offsets[k]) {
+            result = PyLong_FromSsize_t(k);
+            goto done;
+        }
+    }
     if (text_list_alloc(&texts, n) < 0)
         goto done;
     for (Py_ssize_t k = 0; k < n; k++)
@@ -674,7 +725,7 @@ static PyObject *core_sentence_statistics(PyObject *module, PyObject *args)
     j.out_rows = view.buf;
     if (run_job_released(&j, threads) < 0)
         goto done;
-    result = Py_NewRef(Py_None);
+    result = PyLong_FromLong(-1);
 done:
     if (view.obj)
         PyBuffer_Release(&view);
@@ -1110,7 +1161,9 @@ typedef struct {
     team t;  /* first: the job is the team's heap block */
     const tb_profiles *prof;
     const int64_t *a, *b;
-    size_t na, nb, width;
+    size_t na, nb, width, nseq;
+    const uint32_t *refs;  /* the distinct sequences of b (nrefs) */
+    size_t nrefs;
     int64_t *rows;
     double *scores;
     int smooth, effective_order, max_order;
@@ -1123,7 +1176,8 @@ typedef struct {
 static void cross_body(team *t)
 {
     cross_job *j = (cross_job *)t;
-    uint32_t *cnt = NULL;
+    const size_t N = (size_t)j->max_order;
+    int64_t *acc = NULL;  /* N matches per sequence: the row's hypothesis against each reference */
     double *prec = NULL;
     long budget = TB_POLL_UNITS;
     for (;;) {
@@ -1137,28 +1191,47 @@ static void cross_body(team *t)
                 break;
             }
         }
-        if (!cnt) {  /* only after a claim: late helpers must not touch the job's data */
-            cnt = calloc(tb_profiles_nids(j->prof) + 1, sizeof(uint32_t));
-            prec = malloc(((size_t)j->max_order + 1) * sizeof(double));
-            if (!cnt || !prec) {
+        if (!acc) {  /* only after a claim: late helpers must not touch the job's data */
+            acc = malloc((j->nseq * N + 1) * sizeof(int64_t));
+            prec = malloc((N + 1) * sizeof(double));
+            if (!acc || !prec) {
                 set_failure(&j->failed, JOB_NOMEM);
                 break;
             }
         }
         uint32_t h = (uint32_t)j->a[i];
-        tb_profiles_load(j->prof, h, cnt);
+        for (size_t k = 0; k < j->nrefs; k++)
+            memset(acc + (size_t)j->refs[k] * N, 0, N * sizeof(int64_t));
+        tb_profiles_matches(j->prof, h, acc);
         for (size_t k = 0; k < j->nb; k++) {
             size_t cell = i * j->nb + k;
             int64_t *row = j->rows + cell * j->width;
-            tb_profiles_row(j->prof, h, (uint32_t)j->b[k], cnt, row);
+            tb_profiles_row(j->prof, h, (uint32_t)j->b[k], acc, row);
             if (j->scores)
                 j->scores[cell] = bleu_of_row(row, j->max_order, j->smooth, j->smooth_value,
                                               j->effective_order, prec);
         }
-        tb_profiles_unload(j->prof, h, cnt);
     }
-    free(cnt);
+    free(acc);
     free(prec);
+}
+
+/* The distinct values of b (each < nseq), marked in chosen (nseq bytes) and listed in *out. */
+static int distinct_indexes(const int64_t *b, size_t nb, size_t nseq, uint8_t **chosen, uint32_t **out,
+                            size_t *nout)
+{
+    *chosen = calloc(nseq ? nseq : 1, 1);
+    *out = malloc((nb ? nb : 1) * sizeof(uint32_t));
+    *nout = 0;
+    if (!*chosen || !*out)
+        return -1;
+    for (size_t k = 0; k < nb; k++) {
+        if (!(*chosen)[b[k]]) {
+            (*chosen)[b[k]] = 1;
+            (*out)[(*nout)++] = (uint32_t)b[k];
+        }
+    }
+    return 0;
 }
 
 static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
@@ -1199,10 +1272,14 @@ static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
         }
     }
     int failed = JOB_OK;
+    uint8_t *chosen = NULL;
+    uint32_t *refs = NULL;
+    size_t nrefs = 0;
     tb_signal_watch watch;
     tb_signal_watch_begin(&watch);
     prof = tb_profiles_build(seg, max_order);
-    if (!prof) {
+    if (!prof || distinct_indexes(b, nb, seg->nseq, &chosen, &refs, &nrefs) < 0 ||
+        tb_profiles_index(prof, chosen) < 0) {
         failed = JOB_NOMEM;
     } else if (na && nb) {
         cross_job *j = calloc(1, sizeof(cross_job));
@@ -1216,6 +1293,9 @@ static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
             j->b = b;
             j->na = na;
             j->nb = nb;
+            j->nseq = seg->nseq;
+            j->refs = refs;
+            j->nrefs = nrefs;
             j->width = 2 + 2 * (size_t)max_order;
             j->rows = rv.buf;
             j->scores = sv.obj ? sv.buf : NULL;
@@ -1237,6 +1317,8 @@ static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
         }
     }
     tb_signal_watch_end(&watch);
+    free(chosen);
+    free(refs);
     if (failed != JOB_OK) {
         if (failed == JOB_NOMEM)
             PyErr_NoMemory();  /* else: the exception a signal handler raised */
@@ -1320,7 +1402,8 @@ static PyMethodDef core_methods[] = {
      "a str segment is one reference and None entries are dropped."},
     {"sentence_statistics", core_sentence_statistics, METH_VARARGS,
      "sentence_statistics(hypotheses, references_per_hyp, mode, lowercase, max_order, threads, out)\n\n"
-     "prepare(references_per_hyp, loose=True) and statistics() in one pass, keeping nothing."},
+     "prepare(references_per_hyp, loose=True) and statistics() in one pass, keeping nothing.\n"
+     "Returns -1, or the index of the first hypothesis without a reference (nothing computed)."},
     {"prepare_streams", core_prepare_streams, METH_VARARGS,
      "prepare_streams(streams, mode, lowercase, threads) -> Prepared\n\n"
      "prepare() for sacreBLEU-style reference streams (None = missing reference)."},

@@ -142,10 +142,13 @@ int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, co
 typedef struct tb_profiles tb_profiles;
 tb_profiles *tb_profiles_build(const tb_seg *seg, int max_order);  /* NULL: out of memory */
 void tb_profiles_free(tb_profiles *p);
-uint32_t tb_profiles_nids(const tb_profiles *p);
-void tb_profiles_load(const tb_profiles *p, uint32_t h, uint32_t *cnt);   /* cnt[id] = count in h */
-void tb_profiles_unload(const tb_profiles *p, uint32_t h, uint32_t *cnt); /* back to zeros */
-void tb_profiles_row(const tb_profiles *p, uint32_t h, uint32_t r, const uint32_t *cnt, int64_t *row);
+/* Index the sequences s with chosen[s] != 0 (the references) by n-gram. 0 ok, -1 out of memory. */
+int tb_profiles_index(tb_profiles *p, const uint8_t *chosen);
+/* acc[r * N + n - 1] += clipped matches of order n of h against each indexed r
+ * (acc: N int64 per sequence, zero at the indexed ones before the call). */
+void tb_profiles_matches(const tb_profiles *p, uint32_t h, int64_t *acc);
+/* The statistics row of h against the single reference r (indexed), from h's acc. */
+void tb_profiles_row(const tb_profiles *p, uint32_t h, uint32_t r, const int64_t *acc, int64_t *row);
 
 /* The regex module release the intl character classes were generated from. */
 const char *tb_regex_version(void);
