@@ -3,8 +3,8 @@
 NumPy is the oracle for every piece: SeedSequence/PCG64 seeding, every draw of
 ``Generator.choice`` and ``integers(2, dtype=bool)`` (for many seeds, ranges
 on both sides of the algorithm's boundaries, and calls split into blocks),
-the bootstrap sums, BLEU of float32/int64 sums (``BLEUBatchScorer``), the
-pairwise ``mean``; then the whole ``-pbs``/``-ci`` results against the NumPy
+the bootstrap and randomization sums, BLEU of float32/int64 sums (``BLEUBatchScorer``), the
+pairwise ``mean``; then the whole ``-pbs``/``-par``/``-ci`` results against the NumPy
 path and the command line against sacreBLEU's, with NumPy never imported.
 """
 
@@ -166,6 +166,44 @@ def test_resample_sums_refuse_what_float32_cannot_sum_exactly():
     assert not native.exact_in_float32([big])
 
 
+@needs_core
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 23), st.integers(1, 4), st.integers(1, 11), st.integers(0, 70),
+       st.integers(0, 2 ** 64), st.data())
+def test_randomization_sums_equal_swapped_sums(n, k, width, n_trials, seed, data):
+    from array import array
+
+    from truebleu.significance.resampling import swapped_sums
+
+    values = st.integers(-5000, 5000)
+    first, *others = [array("q", data.draw(st.lists(values, min_size=n * width,
+                                                    max_size=n * width)))
+                      for _ in range(k + 1)]
+    masks = core.pcg64_bools(pcg64_state(seed), n_trials * n)
+    a, b = core.randomization_sums(masks, first, others, width)
+    mask_matrix = np.frombuffer(masks, dtype=np.uint8).astype(bool).reshape(n_trials, n)
+    as_matrix = lambda t: np.asarray(t, dtype=np.int64).reshape(n, width)  # noqa: E731
+    expected_a, expected_b = swapped_sums(mask_matrix, np.tile(as_matrix(first), (1, k)),
+                                          np.concatenate([as_matrix(o) for o in others], axis=1))
+    assert (np.frombuffer(a, dtype=np.int64).reshape(n_trials, k * width) == expected_a).all()
+    assert (np.frombuffer(b, dtype=np.int64).reshape(n_trials, k * width) == expected_b).all()
+
+
+@needs_core
+def test_randomization_sums_refuse_what_int32_cannot_hold():
+    from array import array
+
+    n = 4
+    masks = bytes([1, 0, 1, 1])
+    small, zeros = array("q", [2 ** 31 // n - 1] * n), array("q", [0] * n)
+    assert core.randomization_sums(masks, small, [zeros], 1)[0] == \
+        struct.pack("=q", 3 * (2 ** 31 // n - 1))
+    with pytest.raises(OverflowError):
+        core.randomization_sums(masks, array("q", [2 ** 31 // n] * n), [zeros], 1)
+    with pytest.raises(ValueError):
+        core.randomization_sums(masks[:3], small, [zeros], 1)
+
+
 # -- scores ------------------------------------------------------------------------
 
 @st.composite
@@ -246,6 +284,38 @@ def test_paired_bootstrap_native_equals_numpy_path(data, shifts, n_samples, seed
 
 
 @needs_core
+@settings(max_examples=30, deadline=None)
+@given(corpus(max_refs=2, max_segments=9), st.lists(st.integers(0, 8), min_size=2, max_size=4),
+       st.integers(1, 300), st.integers(0, 2 ** 40),
+       st.sampled_from([{}, {"smooth_method": "floor", "smooth_value": 0.3},
+                        {"smooth_method": "add-k", "smooth_value": 2}, {"max_ngram_order": 3},
+                        {"smooth_method": "none"}]))
+def test_paired_randomization_native_equals_numpy_path(data, shifts, n_trials, seed, options):
+    hyps, refs = data
+    systems = [(f"sys{k}", hyps[s % len(hyps):] + hyps[:s % len(hyps)])
+               for k, s in enumerate(shifts)]
+    metric = BLEU(references=refs, **options)
+    got = paired_cells(systems, metric, "ar", n_trials, seed=seed)
+    with pytest.MonkeyPatch.context() as mp:
+        numpy_path(mp)
+        expected = paired_cells(systems, metric, "ar", n_trials, seed=seed)
+    assert got[0] == expected[0]
+    assert [vars(c) for c in got[1]] == [vars(c) for c in expected[1]]
+
+
+@needs_core
+@needs_wmt21
+def test_wmt21_randomization_native_equals_numpy_path(monkeypatch):
+    refs = [read_lines(REFERENCE)]
+    systems = [(str(p), read_lines(p)) for p in all_system_paths()[:8]]
+    metric = BLEU(references=refs)
+    got = paired_cells(systems, metric, "ar", 2500, seed=12345)
+    numpy_path(monkeypatch)
+    assert [vars(c) for c in got[1]] == \
+        [vars(c) for c in paired_cells(systems, metric, "ar", 2500, seed=12345)[1]]
+
+
+@needs_core
 @needs_wmt21
 @pytest.mark.parametrize("seed,n_samples", [(12345, 1000), (0, 333), (2 ** 70, 50)])
 def test_wmt21_native_equals_numpy_path(monkeypatch, seed, n_samples):
@@ -307,10 +377,11 @@ def normalise_version(text: str) -> str:
 @needs_core
 @needs_wmt21
 @pytest.mark.parametrize("args", [["-pbs"], ["-pbs", "-pbsn", "200", "-f", "json", "-w", "3"],
+                                  ["-par", "-parn", "1000"], ["-par", "-parn", "300", "-f", "json"],
                                   ["-ci"], ["-ci", "-cin", "300", "-f", "json"]])
 def test_command_line_without_numpy_same_bytes_as_sacrebleu(args):
     paths = [str(p) for p in all_system_paths()]  # all 20 for the default -pbs
-    paths = paths[:1] if "-ci" in args else paths if len(args) == 1 else paths[:6]
+    paths = paths[:1] if "-ci" in args else paths if len(args) == 1 else paths[:5]
     argv = [str(REFERENCE), "-i", *paths, *args]
     out, numpy_imported = truebleu_command(argv)
     assert not numpy_imported
@@ -322,11 +393,12 @@ def test_command_line_without_numpy_same_bytes_as_sacrebleu(args):
 def test_command_line_numpy_path_same_bytes():
     """The Python backend keeps the NumPy path: the same report."""
     paths = [str(p) for p in all_system_paths()[:3]]
-    argv = [str(REFERENCE), "-i", *paths, "-pbs", "-pbsn", "100"]
-    native_out, native_numpy = truebleu_command(argv)
-    python_out, python_numpy = truebleu_command(argv, backend="python")
-    assert not native_numpy and python_numpy
-    assert native_out == python_out
+    for test in (["-pbs", "-pbsn", "100"], ["-par", "-parn", "200"]):
+        argv = [str(REFERENCE), "-i", *paths, *test]
+        native_out, native_numpy = truebleu_command(argv)
+        python_out, python_numpy = truebleu_command(argv, backend="python")
+        assert not native_numpy and python_numpy
+        assert native_out == python_out
 
 
 def test_compat_module_keeps_numpy_lazy():

@@ -1214,6 +1214,7 @@ PyObject *tb_pcg64_integers(PyObject *module, PyObject *args);
 PyObject *tb_pcg64_bools(PyObject *module, PyObject *args);
 PyObject *tb_resample_sums(PyObject *module, PyObject *args);
 PyObject *tb_bleu_rows(PyObject *module, PyObject *args);
+PyObject *tb_randomization_sums(PyObject *module, PyObject *args);
 
 static PyMethodDef core_methods[] = {
     {"chrf_statistics", tb_chrf_statistics, METH_VARARGS,
@@ -1256,6 +1257,8 @@ static PyMethodDef core_methods[] = {
      "pcg64_bools(state, count) -> bytes: NumPy's Generator.integers(2, count, dtype=bool)"},
     {"resample_sums", tb_resample_sums, METH_VARARGS,
      "resample_sums(state, n_samples, tables, width) -> bytes: int64 sums of bootstrap samples"},
+    {"randomization_sums", tb_randomization_sums, METH_VARARGS,
+     "randomization_sums(masks, first, others, width) -> (a, b): int64 sums of AR trials"},
     {"bleu_rows", tb_bleu_rows, METH_VARARGS,
      "bleu_rows(sums, max_order, smooth, smooth_value, effective_order, float32, in_place,\n"
      "          python_sum) -> bytes of doubles: BLEU of summed rows (resample.c)"},

@@ -351,6 +351,171 @@ done:
 }
 
 /* ------------------------------------------------------------------ */
+/* approximate randomization sums                                      */
+
+/* randomization_sums(masks, first, others, width) -> (a, b)
+ *
+ * masks: n_trials * n bytes (0/1, NumPy's bool draws); first and each of the
+ * k buffers in others: int64, n rows of `width`. Pseudo-system A of trial t
+ * takes first's segment i where masks[t, i] else the other's, B the opposite;
+ * a and b are their int64 column sums, one row of k * width per trial
+ * (system j at j * width), as resampling.swapped_sums gives them.
+ *
+ * a = sum(other) + sum over masked segments of (first - other). The masked
+ * sums are looked up four segments at a time: for each group of four, the 16
+ * subset sums of their differences are tabulated (COLUMNS_AR columns at a
+ * time), and every trial adds the table row of its four mask bits. The differences are summed in int32: sum |first - other| < 2^31 per
+ * column is checked (else OverflowError, and the caller takes NumPy's path).
+ */
+#define COLUMNS_AR 32
+/* four int32 lanes (GCC/Clang vector extension; any alignment of int32) */
+typedef int32_t i32x4 __attribute__((vector_size(16), aligned(4), may_alias));
+
+/* patterns: groups x n_trials (4 mask bits per group and trial); acc: n_trials x COLUMNS_AR */
+static void masked_sums(const int32_t *delta, Py_ssize_t n, Py_ssize_t cols,
+                        const uint8_t *patterns, Py_ssize_t n_trials, int32_t *table,
+                        int32_t *acc, int64_t *gain)
+{
+    const Py_ssize_t groups = (n + 3) / 4;
+    for (Py_ssize_t c0 = 0; c0 < cols; c0 += COLUMNS_AR) {
+        memset(acc, 0, (size_t)n_trials * COLUMNS_AR * sizeof *acc);
+        for (Py_ssize_t g = 0; g < groups; g++) {
+            /* the 16 subset sums of this group's differences (1 kB: stays in L1) ... */
+            memset(table, 0, COLUMNS_AR * sizeof *table);
+            for (int bit = 0; bit < 4; bit++) {
+                const Py_ssize_t i = 4 * g + bit;
+                const int32_t *d = delta + (i < n ? i : 0) * cols + c0;
+                for (int p = 1 << bit; p < 2 << bit; p++)  /* subsets whose top bit is `bit` */
+                    for (int c = 0; c < COLUMNS_AR; c++)
+                        table[p * COLUMNS_AR + c] = table[(p - (1 << bit)) * COLUMNS_AR + c]
+                                                    + (i < n ? d[c] : 0);
+            }
+            /* ... added to every trial's sums, trials in order (a sequential stream) */
+            const uint8_t *pat = patterns + g * n_trials;
+            for (Py_ssize_t r = 0; r < n_trials; r++) {
+                i32x4 *sum = (i32x4 *)(acc + r * COLUMNS_AR);
+                const i32x4 *add = (const i32x4 *)(table + pat[r] * COLUMNS_AR);
+                for (int v = 0; v < COLUMNS_AR / 4; v++)
+                    sum[v] += add[v];
+            }
+        }
+        for (Py_ssize_t r = 0; r < n_trials; r++)
+            for (int c = 0; c < COLUMNS_AR; c++)
+                gain[r * cols + c0 + c] = acc[r * COLUMNS_AR + c];
+    }
+}
+
+PyObject *tb_randomization_sums(PyObject *module, PyObject *args)
+{
+    Py_buffer masks, first;
+    PyObject *others_obj;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "y*y*On", &masks, &first, &others_obj, &width))
+        return NULL;
+    PyObject *others = NULL, *a_obj = NULL, *b_obj = NULL, *result = NULL;
+    int32_t *delta = NULL, *table = NULL, *acc = NULL;
+    int64_t *base = NULL, *both = NULL, *gain = NULL;
+    uint8_t *patterns = NULL;
+    others = PySequence_Fast(others_obj, "others must be a sequence of buffers");
+    if (others == NULL)
+        goto done;
+    const Py_ssize_t k = PySequence_Fast_GET_SIZE(others);
+    if (k < 1 || width < 1 || first.len == 0 || first.len % (8 * width) != 0) {
+        PyErr_SetString(PyExc_ValueError, "need int64 rows of `width` and at least one other table");
+        goto done;
+    }
+    const Py_ssize_t n = first.len / (8 * width), row = k * width;
+    const Py_ssize_t cols = (row + COLUMNS_AR - 1) / COLUMNS_AR * COLUMNS_AR;  /* padded */
+    if (masks.len % n != 0) {
+        PyErr_SetString(PyExc_ValueError, "masks must hold n_trials rows of one byte per segment");
+        goto done;
+    }
+    const Py_ssize_t n_trials = masks.len / n, groups = (n + 3) / 4;
+    delta = PyMem_Calloc((size_t)n * cols, sizeof *delta);
+    base = PyMem_Calloc((size_t)row, sizeof *base);
+    both = PyMem_Calloc((size_t)row, sizeof *both);
+    table = PyMem_Malloc(16 * COLUMNS_AR * sizeof *table);
+    acc = PyMem_Malloc((size_t)(n_trials ? n_trials : 1) * COLUMNS_AR * sizeof *acc);
+    patterns = PyMem_Malloc((size_t)(n_trials ? n_trials : 1) * groups);
+    gain = PyMem_Malloc((size_t)(n_trials ? n_trials : 1) * cols * sizeof *gain);
+    if (delta == NULL || base == NULL || both == NULL || table == NULL || patterns == NULL
+            || gain == NULL || acc == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const int64_t *f = first.buf;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        Py_buffer view;
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(others, j), &view, PyBUF_C_CONTIGUOUS) < 0)
+            goto done;
+        if (view.len != first.len) {
+            PyBuffer_Release(&view);
+            PyErr_SetString(PyExc_ValueError, "every table must have the shape of `first`");
+            goto done;
+        }
+        const int64_t *o = view.buf;
+        for (Py_ssize_t c = 0; c < width; c++) {
+            int64_t magnitude = 0, sum_f = 0, sum_o = 0;
+            int overflow = 0;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                const int64_t x = f[i * width + c], y = o[i * width + c];
+                int64_t d;
+                overflow |= __builtin_sub_overflow(x, y, &d);
+                overflow |= __builtin_add_overflow(magnitude, d < 0 ? -d : d, &magnitude);
+                overflow |= __builtin_add_overflow(sum_f, x, &sum_f);
+                overflow |= __builtin_add_overflow(sum_o, y, &sum_o);
+                delta[i * cols + j * width + c] = (int32_t)d;
+            }
+            if (overflow || magnitude >= (INT64_C(1) << 31)
+                    || __builtin_add_overflow(sum_f, sum_o, &both[j * width + c])) {
+                PyBuffer_Release(&view);
+                PyErr_SetString(PyExc_OverflowError, "statistics too large to randomize in int32 "
+                                                     "(sum of |differences| >= 2**31)");
+                goto done;
+            }
+            base[j * width + c] = sum_o;
+        }
+        PyBuffer_Release(&view);
+    }
+    const uint8_t *m = masks.buf;
+    for (Py_ssize_t r = 0; r < n_trials; r++)
+        for (Py_ssize_t g = 0; g < groups; g++) {
+            uint8_t p = 0;
+            for (int bit = 0; bit < 4 && 4 * g + bit < n; bit++)
+                p |= (uint8_t)((m[r * n + 4 * g + bit] != 0) << bit);
+            patterns[g * n_trials + r] = p;
+        }
+    a_obj = PyBytes_FromStringAndSize(NULL, n_trials * row * 8);
+    b_obj = PyBytes_FromStringAndSize(NULL, n_trials * row * 8);
+    if (a_obj == NULL || b_obj == NULL)
+        goto done;
+    int64_t *a = (int64_t *)PyBytes_AS_STRING(a_obj), *b = (int64_t *)PyBytes_AS_STRING(b_obj);
+    Py_BEGIN_ALLOW_THREADS
+    masked_sums(delta, n, cols, patterns, n_trials, table, acc, gain);
+    for (Py_ssize_t r = 0; r < n_trials; r++)
+        for (Py_ssize_t c = 0; c < row; c++) {
+            a[r * row + c] = base[c] + gain[r * cols + c];
+            b[r * row + c] = both[c] - a[r * row + c];
+        }
+    Py_END_ALLOW_THREADS
+    result = PyTuple_Pack(2, a_obj, b_obj);
+done:
+    Py_XDECREF(a_obj);
+    Py_XDECREF(b_obj);
+    Py_XDECREF(others);
+    PyMem_Free(delta);
+    PyMem_Free(base);
+    PyMem_Free(both);
+    PyMem_Free(table);
+    PyMem_Free(acc);
+    PyMem_Free(patterns);
+    PyMem_Free(gain);
+    PyBuffer_Release(&masks);
+    PyBuffer_Release(&first);
+    return result;
+}
+
+/* ------------------------------------------------------------------ */
 /* BLEU of summed rows, in the arithmetic of the sums' NumPy dtype      */
 
 enum { SMOOTH_NONE, SMOOTH_FLOOR, SMOOTH_ADD_K, SMOOTH_EXP };

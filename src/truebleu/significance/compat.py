@@ -117,10 +117,10 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
     _, seed_value = seed_setting(seed)
     # the corpus sums of the metric itself (sacreBLEU's order for float statistics)
     scores = [metric.score_from_statistics(table.sum()).score for table in tables]
-    if (test_type == "bs" and native.applies(metric, seed_value, tables)
-            and native.exact_in_float32(tables)):
-        return str(seed_value), _native_bootstrap_cells(tables, scores, metric, n_samples,
-                                                        seed_value)
+    if native.applies(metric, seed_value, tables):
+        cells = _native_cells(tables, scores, metric, test_type, n_samples, seed_value)
+        if cells is not None:
+            return str(seed_value), cells
     matrices = [as_matrix(table, name) for table, name in zip(tables, names)]
     check_same_shape(matrices, names)
     scorer = scorer_for(metric, in_place=True)
@@ -157,8 +157,19 @@ def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments
     return cells
 
 
-def _native_bootstrap_cells(tables, scores, metric, n_samples, seed_value):
-    """:func:`_bootstrap_cells` for BLEU with a fixed seed, in the compiled core (no NumPy)."""
+def _native_cells(tables, scores, metric, test_type, n_samples, seed_value):
+    """:func:`_bootstrap_cells`/:func:`_randomization_cells` for BLEU with a fixed seed,
+    in the compiled core (no NumPy); None when the statistics are too large for it."""
+    if test_type == "ar":
+        observed = [abs(scores[0] - s) for s in scores[1:]]
+        with Progress(n_samples, "approximate randomization") as bar:
+            p_values = native.randomization_p_values(tables, metric, n_samples, seed_value,
+                                                     observed, strict=True, progress=bar)
+        if p_values is None:
+            return None
+        return [PairedCell(scores[0])] + [PairedCell(s, p) for s, p in zip(scores[1:], p_values)]
+    if not native.exact_in_float32(tables):
+        return None
     with Progress(n_samples, "paired bootstrap") as bar:
         columns = native.bootstrap_columns(tables, metric, n_samples, seed_value, bar)
     mean, ci = native.interval(columns[0])

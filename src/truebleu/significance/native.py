@@ -21,9 +21,10 @@ callers keep the NumPy path.
 
 from __future__ import annotations
 
+import operator
 import os
 import sys
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
 from .pcg64 import is_plain_seed, pcg64_state
 from .resampling import CHUNK, FLOAT32_EXACT, FLOAT64_EXACT, chunks
@@ -120,6 +121,37 @@ def bootstrap_columns(tables, metric, n_samples: int, seed: int,
     return columns
 
 
+def randomization_p_values(tables, metric, n_trials: int, seed: int, observed: Sequence[float],
+                           strict: bool, progress=None) -> Optional[list[float]]:
+    """sacreBLEU's approximate randomization of ``tables[1:]`` against ``tables[0]``.
+
+    The swap masks are ``default_rng(seed).integers(2, size=(n_trials, n), dtype=bool)``,
+    shared by every comparison; each trial's pseudo-systems are summed exactly in
+    int64 and scored exactly (float64 arithmetic, as for NumPy's int64 sums).
+    The p-values are :func:`.paired.randomization_p_values`'. None when the
+    statistics are too large for the core's int32 sums (the NumPy path then runs).
+    """
+    core, state = _core(), pcg64_state(seed)
+    n, width, k = len(tables[0]), tables[0].width, len(tables) - 1
+    masks = memoryview(core.pcg64_bools(state, n_trials * n))
+    first, others = tables[0].data, [t.data for t in tables[1:]]
+    exceed = [0] * k
+    for part in chunks(n_trials, CHUNK):
+        try:
+            a, b = core.randomization_sums(masks[part.start * n:part.stop * n], first, others,
+                                           width)
+        except OverflowError:
+            return None
+        scores_a = bleu_of_rows(a, metric, float32=False)
+        scores_b = bleu_of_rows(b, metric, float32=False)
+        for j in range(k):
+            gaps = map(abs, map(operator.sub, scores_a[j::k].tolist(), scores_b[j::k].tolist()))
+            exceed[j] += count_above(gaps, observed[j], strict)
+        if progress is not None:
+            progress.update(part.stop - part.start)
+    return [(count + 1) / (n_trials + 1) for count in exceed]
+
+
 # -- NumPy's float64 reductions ---------------------------------------------------
 
 def pairwise_sum(values: Sequence[float]) -> float:
@@ -175,9 +207,9 @@ def interval(scores: Sequence[float]) -> tuple[float, float]:
     return numpy_mean(ordered), 0.5 * (ordered[upper] - ordered[lower])
 
 
-def count_above(values: Sequence[float], observed: float, strict: bool) -> int:
-    return sum(1 for v in values if v > observed) if strict else \
-        sum(1 for v in values if v >= observed)
+def count_above(values: Iterable[float], observed: float, strict: bool) -> int:
+    """How many values are above (``strict``) or at least ``observed`` (NumPy's ``>``/``>=``)."""
+    return sum(map(observed.__lt__ if strict else observed.__le__, values))
 
 
 def bootstrap_p_value(scores_a: Sequence[float], scores_b: Sequence[float],
