@@ -213,7 +213,8 @@ PyObject *tb_pcg64_bools(PyObject *module, PyObject *args)
  * As NumPy's path does, a sample is a vector of counts (how often each segment
  * was drawn) times the statistics matrix, here in float32: with
  * n_segments * max |statistic| < 2^24 every product and partial sum is an
- * integer below 2^24, so float32 is exact (checked; else ValueError). GROUP
+ * integer below 2^24, so float32 is exact (checked; else OverflowError, and
+ * the caller takes NumPy's path, which adds in sacreBLEU's order). GROUP
  * samples share each load of a statistics row, COLUMNS accumulators per
  * sample stay in registers.
  */
@@ -317,8 +318,8 @@ PyObject *tb_resample_sums(PyObject *module, PyObject *args)
         PyBuffer_Release(&view);
     }
     if ((u128)largest * (u128)n >= (u128)FLOAT32_EXACT) {
-        PyErr_SetString(PyExc_ValueError, "statistics too large to resample exactly in float32 "
-                                          "(segments * largest statistic >= 2**24)");
+        PyErr_SetString(PyExc_OverflowError, "statistics too large to resample exactly in "
+                                             "float32 (segments * largest statistic >= 2**24)");
         goto done;
     }
     draws = PyMem_Malloc((size_t)n * sizeof *draws);

@@ -50,11 +50,12 @@ def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
     """
     n_bootstrap = check_samples(n_bootstrap, "n_bootstrap")
     text, value = seed_setting(seed)
-    if native.applies(metric, value, [stats]) and native.exact_in_float32([stats]):
+    if native.applies(metric, value, [stats]):
         check_memory("ci", n_bootstrap, len(stats), 1)
         with Progress(n_bootstrap, "bootstrap") as bar:
-            column = native.bootstrap_columns([stats], metric, n_bootstrap, value, bar)[0]
-        return (text,) + _statistics_interval(column)
+            columns = native.bootstrap_columns([stats], metric, n_bootstrap, value, bar)
+        if columns is not None:
+            return (text,) + _statistics_interval(columns[0])
     matrix = as_matrix(stats)
     check_memory("ci", n_bootstrap, matrix.shape[0], 1)
     scorer = scorer_for(metric, in_place=True)
@@ -168,10 +169,10 @@ def _native_cells(tables, scores, metric, test_type, n_samples, seed_value):
         if p_values is None:
             return None
         return [PairedCell(scores[0])] + [PairedCell(s, p) for s, p in zip(scores[1:], p_values)]
-    if not native.exact_in_float32(tables):
-        return None
     with Progress(n_samples, "paired bootstrap") as bar:
         columns = native.bootstrap_columns(tables, metric, n_samples, seed_value, bar)
+    if columns is None:
+        return None
     mean, ci = native.interval(columns[0])
     cells = [PairedCell(scores[0], mean=mean, ci=ci)]
     for k, column in enumerate(columns[1:], start=1):

@@ -7,9 +7,9 @@ the seed is a plain integer, the draws, sums and scores run in the core
 statistics, p-values) in Python, with the same numbers as the NumPy path:
 
 - the draws are NumPy's (:mod:`.pcg64` seeds PCG64 as ``default_rng`` does);
-- a bootstrap sample's statistics are summed exactly in int64, which is what
+- a bootstrap sample's statistics are summed exactly, which is what
   sacreBLEU's float32 sums give while every partial sum stays below 2**24
-  (:func:`exact_in_float32` checks it; otherwise the NumPy path runs);
+  (the core checks it; otherwise the NumPy path runs);
 - BLEU of the sums repeats :class:`~.scoring.BLEUBatchScorer`'s operations in
   the same IEEE types (float32 for bootstrap sums, float64 for integer sums);
 - NumPy's ``mean`` of a float64 array is a pairwise sum (:func:`pairwise_sum`).
@@ -24,10 +24,11 @@ from __future__ import annotations
 import operator
 import os
 import sys
+from itertools import repeat
 from typing import Iterable, Optional, Sequence
 
 from .pcg64 import is_plain_seed, pcg64_state
-from .resampling import CHUNK, FLOAT32_EXACT, FLOAT64_EXACT, chunks
+from .resampling import CHUNK, chunks
 
 SMOOTH_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
 PAIRWISE_BLOCK = 128  # NumPy's PW_BLOCKSIZE: below it, eight running sums
@@ -57,15 +58,6 @@ def numpy_promotes_weakly() -> bool:
         return True
     return any(os.path.isdir(os.path.join(where, "_core"))
                for where in spec.submodule_search_locations)
-
-
-def _largest(tables) -> int:
-    return max(max(max(t.data), -min(t.data)) for t in tables)
-
-
-def exact_in_float32(tables) -> bool:
-    """Whether every bootstrap sum of ``tables`` is below 2**24 (float32 sums are exact)."""
-    return len(tables[0]) * _largest(tables) < FLOAT32_EXACT
 
 
 def applies(metric, seed, tables) -> bool:
@@ -98,21 +90,23 @@ def bleu_of_rows(sums: bytes, metric, float32: bool) -> memoryview:
 
 
 def bootstrap_columns(tables, metric, n_samples: int, seed: int,
-                      progress=None) -> list[list[float]]:
+                      progress=None) -> Optional[list[list[float]]]:
     """Each system's BLEU on each of ``n_samples`` bootstrap samples (one list per table).
 
     The samples are ``default_rng(seed).choice(n, size=(n_samples, n))``, every
-    system scored on the same ones, as sacreBLEU's ``-pbs``/``-ci``; the sums
-    must be exact in float32 (:func:`exact_in_float32`).
+    system scored on the same ones, as sacreBLEU's ``-pbs``/``-ci``. None when
+    float32 sums could round (segments * largest statistic >= 2**24, checked by
+    the core before any draw): the NumPy path then repeats sacreBLEU's order.
     """
-    if not exact_in_float32(tables):
-        raise ValueError("bootstrap sums could round in float32: use the NumPy path")
     core, state = _core(), pcg64_state(seed)
     width, k = tables[0].width, len(tables)
     columns: list[list[float]] = [[] for _ in tables]
     data = [t.data for t in tables]
     for part in chunks(n_samples, CHUNK):
-        sums = core.resample_sums(state, part.stop - part.start, data, width)
+        try:
+            sums = core.resample_sums(state, part.stop - part.start, data, width)
+        except OverflowError:
+            return None
         scores = bleu_of_rows(sums, metric, float32=True)
         for j, column in enumerate(columns):
             column.extend(scores[j::k].tolist())
@@ -215,8 +209,7 @@ def count_above(values: Iterable[float], observed: float, strict: bool) -> int:
 def bootstrap_p_value(scores_a: Sequence[float], scores_b: Sequence[float],
                       observed_delta: float, strict: bool) -> float:
     """:func:`.paired.bootstrap_p_value` with ``statistic="sacrebleu"`` on Python floats."""
-    diffs = [abs(b - a) for a, b in zip(scores_a, scores_b)]
-    centre = numpy_mean(diffs)
-    exceed = count_above([d - centre for d in diffs], abs(observed_delta), strict)
-    return (exceed + 1) / (len(diffs) + 1)
+    diffs = list(map(abs, map(operator.sub, scores_b, scores_a)))
+    centred = map(operator.sub, diffs, repeat(numpy_mean(diffs)))
+    return (count_above(centred, abs(observed_delta), strict) + 1) / (len(diffs) + 1)
 
