@@ -215,6 +215,13 @@ def test_randomization_sums_refuse_what_int32_cannot_hold():
         core.randomization_sums(masks, array("q", [2 ** 31 // n] * n), [zeros], 1)
     with pytest.raises(ValueError):
         core.randomization_sums(masks[:3], small, [zeros], 1)
+    extreme = array("q", [-2 ** 63, 2 ** 63 - 1, 0, 1])
+    with pytest.raises(OverflowError):
+        core.randomization_sums(masks, extreme, [zeros], 1)
+    with pytest.raises(OverflowError):
+        core.randomization_sums(masks, zeros, [extreme], 1)
+    with pytest.raises(OverflowError):
+        core.resample_sums(pcg64_state(1), 1, [extreme], 1)
 
 
 # -- scores ------------------------------------------------------------------------

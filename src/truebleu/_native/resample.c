@@ -461,8 +461,9 @@ PyObject *tb_randomization_sums(PyObject *module, PyObject *args)
             for (Py_ssize_t i = 0; i < n; i++) {
                 const int64_t x = f[i * width + c], y = o[i * width + c];
                 int64_t d;
-                overflow |= __builtin_sub_overflow(x, y, &d);
-                overflow |= __builtin_add_overflow(magnitude, d < 0 ? -d : d, &magnitude);
+                overflow |= __builtin_sub_overflow(x, y, &d) || d == INT64_MIN;
+                if (!overflow)
+                    overflow |= __builtin_add_overflow(magnitude, d < 0 ? -d : d, &magnitude);
                 overflow |= __builtin_add_overflow(sum_f, x, &sum_f);
                 overflow |= __builtin_add_overflow(sum_o, y, &sum_o);
                 delta[i * cols + j * width + c] = (int32_t)d;
