@@ -59,8 +59,12 @@ def run_command(argv: list[str], env: dict) -> tuple[float, float, bytes]:
     return wall, cpu, re.sub(rb'version(":\s*"|:)[^|"\s]*', b"version", done.stdout)
 
 
-def command_lines(shared: Path, repeat: int, with_par: bool) -> None:
-    """Whole processes, side by side: sacreBLEU's command and truebleu's."""
+def command_lines(shared: Path, repeat: int, with_par: bool, before: str | None = None) -> None:
+    """Whole processes, side by side: sacreBLEU's command and truebleu's.
+
+    ``before``: another install's ``truebleu`` executable (e.g. the main branch's),
+    timed in the same alternation so that "before" and "after" share the load.
+    """
     wmt = shared / "data" / "wmt21"
     ref = str(wmt / "references" / "newstest2021.en-de.ref.A.de")
     systems = [str(p) for p in sorted((wmt / "system-outputs").glob("newstest2021.en-de.hyp.*.de"))]
@@ -69,6 +73,8 @@ def command_lines(shared: Path, repeat: int, with_par: bool) -> None:
     bindir = Path(sys.executable).parent
     tools = {"sacreBLEU 2.6.0": shutil.which("sacrebleu", path=str(bindir)) or shutil.which("sacrebleu"),
              "truebleu": str(bindir / "truebleu")}
+    if before:
+        tools["truebleu before"] = before
     tasks = [(f"`-pbs`: {len(systems)} systems (1000 resamples)", ["-pbs"], systems),
              ("`-ci`: one system (1000 resamples)", ["-ci"], systems[:1])]
     if with_par:
@@ -76,9 +82,10 @@ def command_lines(shared: Path, repeat: int, with_par: bool) -> None:
     print(f"Whole command line, fresh process each run, {repeat} runs per tool alternating, "
           f"medians; {os.cpu_count()} CPUs, load average at start {os.getloadavg()[0]:.1f}. "
           f"CPU = user + system time of the process, which other load barely changes:\n")
+    extra = " | truebleu before wall / CPU (s) | before: speed-up wall / CPU" if before else ""
     print("| command | sacreBLEU 2.6.0 wall / CPU (s) | truebleu wall / CPU (s) "
-          "| speed-up wall | speed-up CPU | identical stdout |")
-    print("|---|---:|---:|---:|---:|:---:|")
+          f"| speed-up wall | speed-up CPU | identical stdout{extra} |")
+    print("|---|---:|---:|---:|---:|:---:|" + ("---:|---:|" if before else ""))
     for label, flags, paths in tasks:
         outputs, walls, cpus = {}, {name: [] for name in tools}, {name: [] for name in tools}
         for name, exe in tools.items():  # warm-up: writes bytecode caches
@@ -94,9 +101,14 @@ def command_lines(shared: Path, repeat: int, with_par: bool) -> None:
         wall = {name: statistics.median(t) for name, t in walls.items()}
         cpu = {name: statistics.median(t) for name, t in cpus.items()}
         s_name = "sacreBLEU 2.6.0"
-        print(f"| {label} | {wall[s_name]:.2f} / {cpu[s_name]:.2f} | {wall['truebleu']:.3f} / "
-              f"{cpu['truebleu']:.3f} | {wall[s_name] / wall['truebleu']:.0f}x | "
-              f"{cpu[s_name] / cpu['truebleu']:.0f}x | {'yes' if same else 'NO'} |")
+        row = (f"| {label} | {wall[s_name]:.2f} / {cpu[s_name]:.2f} | {wall['truebleu']:.3f} / "
+               f"{cpu['truebleu']:.3f} | {wall[s_name] / wall['truebleu']:.0f}x | "
+               f"{cpu[s_name] / cpu['truebleu']:.0f}x | {'yes' if same else 'NO'} |")
+        if before:
+            b = "truebleu before"
+            row += (f" {wall[b]:.3f} / {cpu[b]:.3f} | {wall[s_name] / wall[b]:.0f}x / "
+                    f"{cpu[s_name] / cpu[b]:.0f}x |")
+        print(row)
     print(f"\nReproduce one row: `time sacrebleu {ref} -i {wmt}/system-outputs/"
           f"newstest2021.en-de.hyp.*.de -pbs` and the same with `truebleu`.")
 
@@ -111,11 +123,14 @@ def main() -> None:
                         help="only time the whole command lines")
     parser.add_argument("--command-repeat", type=int, default=3,
                         help="runs per tool of each command line")
+    parser.add_argument("--before", default=None, metavar="TRUEBLEU",
+                        help="another install's truebleu executable, timed alongside "
+                             "(with --commands/--commands-only)")
     parser.add_argument("--with-par", action="store_true",
                         help="include -par in the command lines (sacreBLEU takes minutes on a busy machine)")
     args = parser.parse_args()
     if args.commands_only:
-        command_lines(Path(args.shared), args.command_repeat, args.with_par)
+        command_lines(Path(args.shared), args.command_repeat, args.with_par, args.before)
         return
 
     import numpy
@@ -176,7 +191,7 @@ def main() -> None:
         print(f"| {label} | {t:.3f} |")
     if args.commands:
         print()
-        command_lines(Path(args.shared), args.command_repeat, args.with_par)
+        command_lines(Path(args.shared), args.command_repeat, args.with_par, args.before)
 
 
 if __name__ == "__main__":

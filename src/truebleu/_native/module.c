@@ -1388,6 +1388,12 @@ static PyObject *core_class_table(PyObject *module, PyObject *noargs)
 
 /* chrf.c */
 PyObject *tb_chrf_statistics(PyObject *module, PyObject *args);
+/* resample.c */
+PyObject *tb_pcg64_integers(PyObject *module, PyObject *args);
+PyObject *tb_pcg64_bools(PyObject *module, PyObject *args);
+PyObject *tb_resample_sums(PyObject *module, PyObject *args);
+PyObject *tb_bleu_rows(PyObject *module, PyObject *args);
+PyObject *tb_randomization_sums(PyObject *module, PyObject *args);
 
 static PyMethodDef core_methods[] = {
     {"chrf_statistics", tb_chrf_statistics, METH_VARARGS,
@@ -1429,6 +1435,17 @@ static PyMethodDef core_methods[] = {
     {"tokenize", core_tokenize, METH_VARARGS,
      "tokenize(line, mode, lowercase) -> list of tokens (as segment_tokens)"},
     {"ter_statistics", tb_ter_statistics, METH_VARARGS, TB_TER_STATISTICS_DOC},
+    {"pcg64_integers", tb_pcg64_integers, METH_VARARGS,
+     "pcg64_integers(state, n, count) -> bytes: NumPy's Generator.choice(n, count) as int64"},
+    {"pcg64_bools", tb_pcg64_bools, METH_VARARGS,
+     "pcg64_bools(state, count) -> bytes: NumPy's Generator.integers(2, count, dtype=bool)"},
+    {"resample_sums", tb_resample_sums, METH_VARARGS,
+     "resample_sums(state, n_samples, tables, width) -> bytes: int64 sums of bootstrap samples"},
+    {"randomization_sums", tb_randomization_sums, METH_VARARGS,
+     "randomization_sums(masks, first, others, width) -> (a, b): int64 sums of AR trials"},
+    {"bleu_rows", tb_bleu_rows, METH_VARARGS,
+     "bleu_rows(sums, max_order, smooth, smooth_value, effective_order, float32, in_place,\n"
+     "          python_sum) -> bytes of doubles: BLEU of summed rows (resample.c)"},
     {"class_table", core_class_table, METH_NOARGS,
      "class_table() -> bytes of 0x110000 character classes (1 P, 2 S, 4 N, 8 zh)"},
     {NULL, NULL, 0, NULL},

@@ -10,7 +10,9 @@ Beyond sacreBLEU: :func:`paired_bootstrap`, :func:`paired_randomization`,
 :func:`compare_sentences` (segment-level wins, sign test, bootstrap CI);
 reports as text, JSON, LaTeX and TSV.
 
-NumPy is needed at call time only (``pip install 'truebleu[stats]'``).
+NumPy is needed at call time only (``pip install 'truebleu[stats]'``), and
+not at all for BLEU's ``-pbs``/``-par``/``-ci`` with the compiled core and a
+fixed seed: :mod:`.native` draws NumPy's own random stream there.
 """
 
 from importlib import import_module

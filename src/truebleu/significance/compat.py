@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from typing import Optional, Sequence, Union
 
+from . import native
 from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value, bootstrap_scores,
                      check_same_shape, check_samples, randomization_p_values)
 from ._np import numpy
@@ -47,10 +48,14 @@ def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
     ``mean`` is :func:`statistics.mean` of the resampled scores and ``ci`` half
     the 2.5%-97.5% spread, as sacreBLEU's ``Score.estimate_ci``.
     """
-    import statistics as pystats  # (imports fractions and decimal: only -ci needs it)
-
     n_bootstrap = check_samples(n_bootstrap, "n_bootstrap")
     text, value = seed_setting(seed)
+    if native.applies(metric, value, [stats]):
+        check_memory("ci", n_bootstrap, len(stats), 1)
+        with Progress(n_bootstrap, "bootstrap") as bar:
+            columns = native.bootstrap_columns([stats], metric, n_bootstrap, value, bar)
+        if columns is not None:
+            return (text,) + _statistics_interval(columns[0])
     matrix = as_matrix(stats)
     check_memory("ci", n_bootstrap, matrix.shape[0], 1)
     scorer = scorer_for(metric, in_place=True)
@@ -59,10 +64,18 @@ def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
         column = bootstrap_scores(indices, [matrix], scorer, bar)[:, 0]
     # Python floats for float64 scores; NumPy float32 scalars (with their
     # float32 arithmetic below, as in sacreBLEU) when the metric scores in float32
-    scores = sorted(column.tolist() if column.dtype == numpy().float64 else list(column))
+    return (text,) + _statistics_interval(
+        column.tolist() if column.dtype == numpy().float64 else list(column))
+
+
+def _statistics_interval(scores) -> tuple:
+    """sacreBLEU's ``Score.estimate_ci``: :func:`statistics.mean` and half the 2.5%-97.5% spread."""
+    import statistics as pystats  # (imports fractions and decimal: only -ci needs it)
+
+    scores = sorted(scores)
     lower = len(scores) // 40
     upper = len(scores) - lower - 1
-    return text, pystats.mean(scores), 0.5 * (scores[upper] - scores[lower])
+    return pystats.mean(scores), 0.5 * (scores[upper] - scores[lower])
 
 
 def _interval(scores) -> tuple:
@@ -102,11 +115,15 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
     names = [name for name, _ in named_systems]
     check_memory(test_type, n_samples, len(named_systems[0][1]), len(named_systems))
     tables = [metric.corpus_statistics(hyps) for _, hyps in named_systems]
-    matrices = [as_matrix(table, name) for table, name in zip(tables, names)]
-    check_same_shape(matrices, names)
     _, seed_value = seed_setting(seed)
     # the corpus sums of the metric itself (sacreBLEU's order for float statistics)
     scores = [metric.score_from_statistics(table.sum()).score for table in tables]
+    if native.applies(metric, seed_value, tables):
+        cells = _native_cells(tables, scores, metric, test_type, n_samples, seed_value)
+        if cells is not None:
+            return str(seed_value), cells
+    matrices = [as_matrix(table, name) for table, name in zip(tables, names)]
+    check_same_shape(matrices, names)
     scorer = scorer_for(metric, in_place=True)
     n_segments = matrices[0].shape[0]
     if test_type == "bs":
@@ -137,6 +154,30 @@ def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments
         p = bootstrap_p_value(paired_baselines[k - 1], column, abs(scores[0] - scores[k]),
                               statistic="sacrebleu", strict=True)
         mean, ci = _interval(column)
+        cells.append(PairedCell(scores[k], p, mean, ci))
+    return cells
+
+
+def _native_cells(tables, scores, metric, test_type, n_samples, seed_value):
+    """:func:`_bootstrap_cells`/:func:`_randomization_cells` for BLEU with a fixed seed,
+    in the compiled core (no NumPy); None when the statistics are too large for it."""
+    if test_type == "ar":
+        observed = [abs(scores[0] - s) for s in scores[1:]]
+        with Progress(n_samples, "approximate randomization") as bar:
+            p_values = native.randomization_p_values(tables, metric, n_samples, seed_value,
+                                                     observed, strict=True, progress=bar)
+        if p_values is None:
+            return None
+        return [PairedCell(scores[0])] + [PairedCell(s, p) for s, p in zip(scores[1:], p_values)]
+    with Progress(n_samples, "paired bootstrap") as bar:
+        columns = native.bootstrap_columns(tables, metric, n_samples, seed_value, bar)
+    if columns is None:
+        return None
+    mean, ci = native.interval(columns[0])
+    cells = [PairedCell(scores[0], mean=mean, ci=ci)]
+    for k, column in enumerate(columns[1:], start=1):
+        p = native.bootstrap_p_value(columns[0], column, abs(scores[0] - scores[k]), strict=True)
+        mean, ci = native.interval(column)
         cells.append(PairedCell(scores[k], p, mean, ci))
     return cells
 

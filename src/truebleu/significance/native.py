@@ -1,0 +1,215 @@
+"""sacreBLEU's bootstrap and randomization for BLEU in the compiled core, without NumPy.
+
+NumPy's import alone costs a ``truebleu REF -i SYS... -pbs`` command about a
+quarter of its time. When the compiled core is in use, the metric is BLEU and
+the seed is a plain integer, the draws, sums and scores run in the core
+(``_native/resample.c``) and the few statistics after them (means, order
+statistics, p-values) in Python, with the same numbers as the NumPy path:
+
+- the draws are NumPy's (:mod:`.pcg64` seeds PCG64 as ``default_rng`` does);
+- a bootstrap sample's statistics are summed exactly, which is what
+  sacreBLEU's float32 sums give while every partial sum stays below 2**24
+  (the core checks it; otherwise the NumPy path runs);
+- BLEU of the sums repeats :class:`~.scoring.BLEUBatchScorer`'s operations in
+  the same IEEE types (float32 for bootstrap sums, float64 for integer sums);
+- NumPy's ``mean`` of a float64 array is a pairwise sum (:func:`pairwise_sum`).
+
+Where any of this does not apply (the Python backend, another metric, OS
+entropy as the seed, NumPy 1.x's promotion rules, very large statistics) the
+callers keep the NumPy path.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import sys
+from itertools import repeat
+from typing import Iterable, Optional, Sequence
+
+from .pcg64 import is_plain_seed, pcg64_state
+from .resampling import CHUNK, chunks
+
+SMOOTH_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
+PAIRWISE_BLOCK = 128  # NumPy's PW_BLOCKSIZE: below it, eight running sums
+
+
+def _core():
+    """The compiled core when it is the active backend, else None."""
+    from ..backends import get_backend
+
+    if get_backend().name != "native":
+        return None
+    from .. import _native_core
+
+    return _native_core
+
+
+def numpy_promotes_weakly() -> bool:
+    """Whether NumPy, if installed, follows NEP 50 (NumPy 2): ``100. * float32`` is float32.
+
+    Looked up without importing NumPy: NumPy 2 moved its core to ``numpy/_core``.
+    Without NumPy there is nothing to match and NumPy 2's rules are used.
+    """
+    from importlib.util import find_spec
+
+    spec = find_spec("numpy")
+    if spec is None or not spec.submodule_search_locations:
+        return True
+    return any(os.path.isdir(os.path.join(where, "_core"))
+               for where in spec.submodule_search_locations)
+
+
+def applies(metric, seed, tables) -> bool:
+    """Whether the native path gives this test's numbers (else the NumPy path runs)."""
+    from ..bleu import BLEU
+
+    return (isinstance(metric, BLEU) and is_plain_seed(seed) and len(tables) > 0
+            and all(t.data.typecode == "q" and len(t) == len(tables[0]) and len(t) > 0
+                    for t in tables)
+            and _core() is not None and numpy_promotes_weakly())
+
+
+# -- scores ---------------------------------------------------------------------
+
+def _python_sum():
+    """The builtin ``sum`` where it compensates rounding (3.12+), else None (left to right)."""
+    return sum if sys.version_info >= (3, 12) else None
+
+
+def bleu_of_rows(sums: bytes, metric, float32: bool) -> memoryview:
+    """BLEU of int64 summed rows, as ``BLEUBatchScorer(in_place=True).score_rows``
+    gives for float32 (``float32``) or int64 arrays of the same values."""
+    from .scoring import BLEUBatchScorer
+
+    scorer = BLEUBatchScorer.from_metric(metric, in_place=True)
+    scores = _core().bleu_rows(sums, scorer.max_ngram_order, SMOOTH_CODES[scorer.smooth_method],
+                               float(scorer.smooth_value or 0.0), scorer.effective_order, float32,
+                               scorer.in_place, _python_sum())
+    return memoryview(scores).cast("d")
+
+
+def bootstrap_columns(tables, metric, n_samples: int, seed: int,
+                      progress=None) -> Optional[list[list[float]]]:
+    """Each system's BLEU on each of ``n_samples`` bootstrap samples (one list per table).
+
+    The samples are ``default_rng(seed).choice(n, size=(n_samples, n))``, every
+    system scored on the same ones, as sacreBLEU's ``-pbs``/``-ci``. None when
+    float32 sums could round (segments * largest statistic >= 2**24, checked by
+    the core before any draw): the NumPy path then repeats sacreBLEU's order.
+    """
+    core, state = _core(), pcg64_state(seed)
+    width, k = tables[0].width, len(tables)
+    columns: list[list[float]] = [[] for _ in tables]
+    data = [t.data for t in tables]
+    for part in chunks(n_samples, CHUNK):
+        try:
+            sums = core.resample_sums(state, part.stop - part.start, data, width)
+        except OverflowError:
+            return None
+        scores = bleu_of_rows(sums, metric, float32=True)
+        for j, column in enumerate(columns):
+            column.extend(scores[j::k].tolist())
+        if progress is not None:
+            progress.update(part.stop - part.start)
+    return columns
+
+
+def randomization_p_values(tables, metric, n_trials: int, seed: int, observed: Sequence[float],
+                           strict: bool, progress=None) -> Optional[list[float]]:
+    """sacreBLEU's approximate randomization of ``tables[1:]`` against ``tables[0]``.
+
+    The swap masks are ``default_rng(seed).integers(2, size=(n_trials, n), dtype=bool)``,
+    shared by every comparison; each trial's pseudo-systems are summed exactly in
+    int64 and scored exactly (float64 arithmetic, as for NumPy's int64 sums).
+    The p-values are :func:`.paired.randomization_p_values`'. None when the
+    statistics are too large for the core's int32 sums (the NumPy path then runs).
+    """
+    core, state = _core(), pcg64_state(seed)
+    n, width, k = len(tables[0]), tables[0].width, len(tables) - 1
+    masks = memoryview(core.pcg64_bools(state, n_trials * n))
+    first, others = tables[0].data, [t.data for t in tables[1:]]
+    exceed = [0] * k
+    for part in chunks(n_trials, CHUNK):
+        try:
+            a, b = core.randomization_sums(masks[part.start * n:part.stop * n], first, others,
+                                           width)
+        except OverflowError:
+            return None
+        scores_a = bleu_of_rows(a, metric, float32=False)
+        scores_b = bleu_of_rows(b, metric, float32=False)
+        for j in range(k):
+            gaps = map(abs, map(operator.sub, scores_a[j::k].tolist(), scores_b[j::k].tolist()))
+            exceed[j] += count_above(gaps, observed[j], strict)
+        if progress is not None:
+            progress.update(part.stop - part.start)
+    return [(count + 1) / (n_trials + 1) for count in exceed]
+
+
+# -- NumPy's float64 reductions ---------------------------------------------------
+
+def pairwise_sum(values: Sequence[float]) -> float:
+    """``np.add.reduce`` of a contiguous float64 array: NumPy's pairwise summation.
+
+    Fewer than 8 values are added left to right; up to 128, eight running sums
+    (one per position modulo 8) are combined as ((0+1)+(2+3))+((4+5)+(6+7)),
+    then the rest added; longer arrays split at half (rounded down to a
+    multiple of 8) and add the two halves' sums. The reduction starts from
+    the identity 0.0 (so a sum of negative zeros is 0.0, as in NumPy).
+    """
+    return 0.0 + _pairwise(values, 0, len(values))
+
+
+def _pairwise(a: Sequence[float], start: int, n: int) -> float:
+    if n < 8:
+        total = 0.0
+        for i in range(start, start + n):
+            total += a[i]
+        return total
+    if n <= PAIRWISE_BLOCK:
+        r = list(a[start:start + 8])
+        end = start + n - n % 8
+        for i in range(start + 8, end, 8):
+            r[0] += a[i]
+            r[1] += a[i + 1]
+            r[2] += a[i + 2]
+            r[3] += a[i + 3]
+            r[4] += a[i + 4]
+            r[5] += a[i + 5]
+            r[6] += a[i + 6]
+            r[7] += a[i + 7]
+        total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for i in range(end, start + n):
+            total += a[i]
+        return total
+    half = n // 2
+    half -= half % 8
+    return _pairwise(a, start, half) + _pairwise(a, start + half, n - half)
+
+
+def numpy_mean(values: Sequence[float]) -> float:
+    """``np.asarray(values, dtype=np.float64).mean()`` for a non-empty sequence."""
+    return pairwise_sum(values) / len(values)
+
+
+def interval(scores: Sequence[float]) -> tuple[float, float]:
+    """sacreBLEU's ``estimate_ci`` on float64 scores: (mean of the sorted scores,
+    half the distance between the 2.5% and 97.5% order statistics)."""
+    ordered = sorted(scores)
+    lower = len(ordered) // 40
+    upper = len(ordered) - lower - 1
+    return numpy_mean(ordered), 0.5 * (ordered[upper] - ordered[lower])
+
+
+def count_above(values: Iterable[float], observed: float, strict: bool) -> int:
+    """How many values are above (``strict``) or at least ``observed`` (NumPy's ``>``/``>=``)."""
+    return sum(map(observed.__lt__ if strict else observed.__le__, values))
+
+
+def bootstrap_p_value(scores_a: Sequence[float], scores_b: Sequence[float],
+                      observed_delta: float, strict: bool) -> float:
+    """:func:`.paired.bootstrap_p_value` with ``statistic="sacrebleu"`` on Python floats."""
+    diffs = list(map(abs, map(operator.sub, scores_b, scores_a)))
+    centred = map(operator.sub, diffs, repeat(numpy_mean(diffs)))
+    return (count_above(centred, abs(observed_delta), strict) + 1) / (len(diffs) + 1)
+

@@ -1,0 +1,430 @@
+"""Resampling in the compiled core (no NumPy) against NumPy itself and the NumPy path.
+
+NumPy is the oracle for every piece: SeedSequence/PCG64 seeding, every draw of
+``Generator.choice`` and ``integers(2, dtype=bool)`` (for many seeds, ranges
+on both sides of the algorithm's boundaries, and calls split into blocks),
+the bootstrap and randomization sums, BLEU of float32/int64 sums (``BLEUBatchScorer``), the
+pairwise ``mean``; then the whole ``-pbs``/``-par``/``-ci`` results against the NumPy
+path and the command line against sacreBLEU's, with NumPy never imported.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+np = pytest.importorskip("numpy")
+
+from _significance_data import REFERENCE, all_system_paths, needs_wmt21  # noqa: E402
+from strategies import corpus  # noqa: E402
+from truebleu import BLEU  # noqa: E402
+from truebleu.io import read_lines  # noqa: E402
+from truebleu.significance import bootstrap_confidence, compat, native, paired_cells  # noqa: E402
+from truebleu.significance.pcg64 import (generate_state, is_plain_seed, pcg64_state,  # noqa: E402
+                                         seed_words)
+from truebleu.significance.scoring import BLEUBatchScorer  # noqa: E402
+from truebleu.stats import Statistics  # noqa: E402
+
+core = native._core()
+needs_core = pytest.mark.skipif(core is None, reason="the compiled core is not the active backend")
+
+SEEDS = [0, 1, 2, 12345, 2 ** 32 - 1, 2 ** 32, 2 ** 63, 2 ** 64 + 5, 2 ** 127 + 3, 3 ** 200]
+# ranges: 1 draws nothing; below 2**32 Lemire on 32-bit draws; 2**32 raw 32-bit draws;
+# above, Lemire on 64-bit draws
+SIZES = [1, 2, 3, 7, 1002, 2 ** 16, 2 ** 31 + 1, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 2 ** 40,
+         2 ** 62 + 12345, 2 ** 63 - 1]
+
+
+# -- seeding -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_seed_sequence_and_pcg64_state_equal_numpy(seed):
+    assert generate_state(seed, 4) == np.random.SeedSequence(seed).generate_state(4, np.uint64).tolist()
+    words = struct.unpack("=6Q", pcg64_state(seed))
+    expected = np.random.PCG64(seed).state
+    assert (words[0] << 64 | words[1]) == expected["state"]["state"]
+    assert (words[2] << 64 | words[3]) == expected["state"]["inc"]
+    assert words[4:] == (expected["has_uint32"], expected["uinteger"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2 ** 300))
+def test_seed_sequence_any_size_equals_numpy(seed):
+    assert generate_state(seed, 4) == np.random.SeedSequence(seed).generate_state(4, np.uint64).tolist()
+
+
+@pytest.mark.parametrize("seed", [-1, -2 ** 40, True, 1.0, "1", None, np.int64(3)])
+def test_what_numpy_handles_is_left_to_numpy(seed):
+    """Negative seeds (NumPy refuses them with its own error), OS entropy and NumPy's
+    own integer types are not taken by the native path."""
+    assert not is_plain_seed(seed)
+    with pytest.raises(ValueError):
+        seed_words(seed)
+    if isinstance(seed, int) and not isinstance(seed, bool) and seed < 0:
+        with pytest.raises(ValueError):
+            np.random.default_rng(seed)
+
+
+# -- draws -------------------------------------------------------------------------
+
+@needs_core
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_choice_draw_equals_numpy(seed):
+    for n in SIZES:
+        state, rng = pcg64_state(seed), np.random.default_rng(seed)
+        for count in (1, 5, 0, 64, 3):  # consecutive calls continue one stream
+            got = np.frombuffer(core.pcg64_integers(state, n, count), dtype=np.int64)
+            assert got.tolist() == rng.choice(n, size=count, replace=True).tolist(), (seed, n, count)
+    state, rng = pcg64_state(seed), np.random.default_rng(seed)
+    got = np.frombuffer(core.pcg64_integers(state, 2 ** 63, 20), dtype=np.int64).view(np.uint64)
+    assert got.tolist() == rng.integers(0, 2 ** 63, size=20, dtype=np.uint64).tolist()
+
+
+@needs_core
+@pytest.mark.parametrize("seed", [0, 12345, 2 ** 63])
+def test_choice_in_blocks_equals_one_numpy_call(seed):
+    """``choice(n, size=(k, n))`` drawn block by block gives the rows of one call."""
+    n, k = 1002, 37
+    expected = np.random.default_rng(seed).choice(n, size=(k, n), replace=True)
+    state, rows = pcg64_state(seed), []
+    for block in (1, 4, 9, 23):
+        rows.append(np.frombuffer(core.pcg64_integers(state, n, block * n), dtype=np.int64))
+    assert (np.concatenate(rows).reshape(k, n) == expected).all()
+
+
+@needs_core
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_bool_draw_equals_numpy(seed):
+    state, rng = pcg64_state(seed), np.random.default_rng(seed)
+    for count in (1, 31, 32, 33, 64, 1000, 0, 7):  # a call drops its last draw's spare bits
+        got = np.frombuffer(core.pcg64_bools(state, count), dtype=np.uint8).astype(bool)
+        assert (got == rng.integers(2, size=count, dtype=bool)).all(), (seed, count)
+    # the state carries over to the next kind of call, as NumPy's does
+    got = np.frombuffer(core.pcg64_integers(state, 1002, 10), dtype=np.int64)
+    assert got.tolist() == rng.choice(1002, size=10).tolist()
+
+
+@needs_core
+def test_bad_state_and_ranges_are_refused():
+    with pytest.raises(ValueError):
+        core.pcg64_integers(bytearray(40), 3, 1)
+    with pytest.raises(BufferError):
+        core.pcg64_integers(bytes(48), 3, 1)  # read-only
+    with pytest.raises(ValueError):
+        core.pcg64_integers(pcg64_state(1), 0, 1)
+    with pytest.raises(ValueError):
+        core.pcg64_bools(pcg64_state(1), -1)
+
+
+# -- sums --------------------------------------------------------------------------
+
+def numpy_sums(seed, tables, n_samples, width):
+    n = len(tables[0]) // width
+    idx = np.random.default_rng(seed).choice(n, size=(n_samples, n), replace=True)
+    stacked = np.concatenate([np.asarray(t, dtype=np.int64).reshape(n, width) for t in tables],
+                             axis=1)
+    return np.stack([stacked[row].sum(0) for row in idx]) if n_samples else \
+        np.empty((0, stacked.shape[1]), dtype=np.int64)
+
+
+@needs_core
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 4), st.integers(1, 12), st.integers(0, 2 ** 64),
+       st.lists(st.integers(0, 11), min_size=1, max_size=4), st.data())
+def test_resample_sums_equal_numpy(n, k, width, seed, blocks, data):
+    from array import array
+
+    values = st.integers(-1000, 1000)
+    tables = [array("q", data.draw(st.lists(values, min_size=n * width, max_size=n * width)))
+              for _ in range(k)]
+    state, parts = pcg64_state(seed), []
+    for block in blocks:  # a stream continued across calls of any size (GROUP = 4 inside)
+        parts.append(np.frombuffer(core.resample_sums(state, block, tables, width),
+                                   dtype=np.int64).reshape(block, k * width))
+    assert (np.concatenate(parts) == numpy_sums(seed, tables, sum(blocks), width)).all()
+
+
+@needs_core
+def test_resample_sums_refuse_what_float32_cannot_sum_exactly():
+    from array import array
+
+    n = 1000
+    fits = [array("q", [2 ** 24 // n] * n)]  # n * 16777 < 2**24
+    assert len(core.resample_sums(pcg64_state(1), 2, fits, 1)) == 16
+    with pytest.raises(OverflowError, match="2\\*\\*24"):
+        core.resample_sums(pcg64_state(1), 2, [array("q", [2 ** 24 // n + 1] * n)], 1)
+    with pytest.raises(ValueError):
+        core.resample_sums(pcg64_state(1), 2, [array("q", [1] * 10), array("q", [1] * 8)], 2)
+
+
+def test_sums_that_float32_could_round_take_the_numpy_path(monkeypatch):
+    """Beyond 2**24 the NumPy path adds in sacreBLEU's float32 order (its own tests);
+    the native path hands over instead of giving exact sums."""
+    from array import array
+
+    metric = BLEU(references=[["a"] * 3], max_ngram_order=1)
+    huge = Statistics(1, array("q", [2 ** 23, 2 ** 23, 2 ** 22, 2 ** 23] * 3))
+    small = Statistics(1, array("q", [5, 5, 2, 5] * 3))
+    if core is not None:
+        assert native.bootstrap_columns([huge], metric, 10, 1) is None
+        assert native.bootstrap_columns([small], metric, 10, 1) is not None
+    got = bootstrap_confidence(huge, metric, 10, seed=1)
+    numpy_path(monkeypatch)
+    assert got == bootstrap_confidence(huge, metric, 10, seed=1)
+
+
+@needs_core
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 23), st.integers(1, 4), st.integers(1, 11), st.integers(0, 70),
+       st.integers(0, 2 ** 64), st.data())
+def test_randomization_sums_equal_swapped_sums(n, k, width, n_trials, seed, data):
+    from array import array
+
+    from truebleu.significance.resampling import swapped_sums
+
+    values = st.integers(-5000, 5000)
+    first, *others = [array("q", data.draw(st.lists(values, min_size=n * width,
+                                                    max_size=n * width)))
+                      for _ in range(k + 1)]
+    masks = core.pcg64_bools(pcg64_state(seed), n_trials * n)
+    a, b = core.randomization_sums(masks, first, others, width)
+    mask_matrix = np.frombuffer(masks, dtype=np.uint8).astype(bool).reshape(n_trials, n)
+    as_matrix = lambda t: np.asarray(t, dtype=np.int64).reshape(n, width)  # noqa: E731
+    expected_a, expected_b = swapped_sums(mask_matrix, np.tile(as_matrix(first), (1, k)),
+                                          np.concatenate([as_matrix(o) for o in others], axis=1))
+    assert (np.frombuffer(a, dtype=np.int64).reshape(n_trials, k * width) == expected_a).all()
+    assert (np.frombuffer(b, dtype=np.int64).reshape(n_trials, k * width) == expected_b).all()
+
+
+@needs_core
+def test_randomization_sums_refuse_what_int32_cannot_hold():
+    from array import array
+
+    n = 4
+    masks = bytes([1, 0, 1, 1])
+    small, zeros = array("q", [2 ** 31 // n - 1] * n), array("q", [0] * n)
+    assert core.randomization_sums(masks, small, [zeros], 1)[0] == \
+        struct.pack("=q", 3 * (2 ** 31 // n - 1))
+    with pytest.raises(OverflowError):
+        core.randomization_sums(masks, array("q", [2 ** 31 // n] * n), [zeros], 1)
+    with pytest.raises(ValueError):
+        core.randomization_sums(masks[:3], small, [zeros], 1)
+    extreme = array("q", [-2 ** 63, 2 ** 63 - 1, 0, 1])
+    with pytest.raises(OverflowError):
+        core.randomization_sums(masks, extreme, [zeros], 1)
+    with pytest.raises(OverflowError):
+        core.randomization_sums(masks, zeros, [extreme], 1)
+    with pytest.raises(OverflowError):
+        core.resample_sums(pcg64_state(1), 1, [extreme], 1)
+
+
+# -- scores ------------------------------------------------------------------------
+
+@st.composite
+def summed_rows(draw, max_order):
+    rows = []
+    for _ in range(draw(st.integers(1, 12))):
+        sys_len, ref_len = draw(st.integers(0, 3000)), draw(st.integers(0, 3000))
+        totals = [draw(st.integers(0, 3000)) for _ in range(max_order)]
+        correct = [draw(st.integers(0, t)) for t in totals]
+        rows.append([sys_len, ref_len, *correct, *totals])
+    return rows
+
+
+@needs_core
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.sampled_from(["exp", "floor", "add-k", "none"]),
+       st.sampled_from([None, 0.1, 0.5, 1.0, 2.0, 0.01]), st.booleans(), st.booleans(),
+       st.data())
+def test_bleu_rows_equal_batch_scorer(order, method, value, effective, float32, data):
+    if method in ("exp", "none"):
+        value = None
+    rows = data.draw(summed_rows(order))
+    scorer = BLEUBatchScorer(order, method, value, effective, in_place=True)
+    sums = np.array(rows, dtype=np.float32 if float32 else np.int64)
+    expected = scorer.score_rows(sums)
+    got = core.bleu_rows(np.array(rows, dtype=np.int64).tobytes(), order,
+                         native.SMOOTH_CODES[method], float(scorer.smooth_value or 0.0),
+                         effective, float32, True, native._python_sum())
+    got = np.frombuffer(got, dtype=np.float64)
+    assert got.tobytes() == expected.astype(np.float64).tobytes(), (rows, got, expected)
+
+
+# -- NumPy's reductions ------------------------------------------------------------
+
+@pytest.mark.parametrize("n", list(range(1, 140)) + [255, 256, 257, 511, 512, 513, 999, 1000,
+                                                     1001, 1023, 1024, 1025, 4095, 4096, 4097,
+                                                     8191, 8192, 8193, 9999, 10000])
+def test_pairwise_mean_equals_numpy(n):
+    rng = np.random.default_rng(n)
+    for values in (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 9, size=n),
+                   rng.uniform(0, 100, size=n), np.full(n, -0.0)):
+        assert struct.pack("d", native.pairwise_sum(values.tolist())) == \
+            struct.pack("d", np.add.reduce(values))
+        assert native.numpy_mean(values.tolist()) == values.mean()
+
+
+# -- whole tests: native path against the NumPy path -------------------------------
+
+def numpy_path(monkeypatch):
+    monkeypatch.setattr(native, "applies", lambda *args: False)
+
+
+@needs_core
+@settings(max_examples=30, deadline=None)
+@given(corpus(max_refs=2, max_segments=8), st.lists(st.integers(0, 5), min_size=2, max_size=3),
+       st.integers(1, 60), st.integers(0, 2 ** 40),
+       st.sampled_from([{}, {"smooth_method": "floor", "smooth_value": 0.3},
+                        {"smooth_method": "add-k", "smooth_value": 2}, {"lowercase": True},
+                        {"max_ngram_order": 2}, {"smooth_method": "none"}]))
+def test_paired_bootstrap_native_equals_numpy_path(data, shifts, n_samples, seed, options):
+    hyps, refs = data
+    systems = [(f"sys{k}", hyps[s % len(hyps):] + hyps[:s % len(hyps)])
+               for k, s in enumerate(shifts)]
+    metric = BLEU(references=refs, **options)
+    tables = [metric.corpus_statistics(h) for _, h in systems]
+    assert native.applies(metric, seed, tables)
+    got = paired_cells(systems, metric, "bs", n_samples, seed=seed)
+    with pytest.MonkeyPatch.context() as mp:
+        numpy_path(mp)
+        expected = paired_cells(systems, metric, "bs", n_samples, seed=seed)
+    assert got[0] == expected[0]
+    assert [vars(c) for c in got[1]] == [vars(c) for c in expected[1]]
+    stats = tables[-1]
+    got_ci = bootstrap_confidence(stats, metric, n_samples + 1, seed=seed)
+    with pytest.MonkeyPatch.context() as mp:
+        numpy_path(mp)
+        assert got_ci == bootstrap_confidence(stats, metric, n_samples + 1, seed=seed)
+
+
+@needs_core
+@settings(max_examples=30, deadline=None)
+@given(corpus(max_refs=2, max_segments=9), st.lists(st.integers(0, 8), min_size=2, max_size=4),
+       st.integers(1, 300), st.integers(0, 2 ** 40),
+       st.sampled_from([{}, {"smooth_method": "floor", "smooth_value": 0.3},
+                        {"smooth_method": "add-k", "smooth_value": 2}, {"max_ngram_order": 3},
+                        {"smooth_method": "none"}]))
+def test_paired_randomization_native_equals_numpy_path(data, shifts, n_trials, seed, options):
+    hyps, refs = data
+    systems = [(f"sys{k}", hyps[s % len(hyps):] + hyps[:s % len(hyps)])
+               for k, s in enumerate(shifts)]
+    metric = BLEU(references=refs, **options)
+    got = paired_cells(systems, metric, "ar", n_trials, seed=seed)
+    with pytest.MonkeyPatch.context() as mp:
+        numpy_path(mp)
+        expected = paired_cells(systems, metric, "ar", n_trials, seed=seed)
+    assert got[0] == expected[0]
+    assert [vars(c) for c in got[1]] == [vars(c) for c in expected[1]]
+
+
+@needs_core
+@needs_wmt21
+def test_wmt21_randomization_native_equals_numpy_path(monkeypatch):
+    refs = [read_lines(REFERENCE)]
+    systems = [(str(p), read_lines(p)) for p in all_system_paths()[:8]]
+    metric = BLEU(references=refs)
+    got = paired_cells(systems, metric, "ar", 2500, seed=12345)
+    numpy_path(monkeypatch)
+    assert [vars(c) for c in got[1]] == \
+        [vars(c) for c in paired_cells(systems, metric, "ar", 2500, seed=12345)[1]]
+
+
+@needs_core
+@needs_wmt21
+@pytest.mark.parametrize("seed,n_samples", [(12345, 1000), (0, 333), (2 ** 70, 50)])
+def test_wmt21_native_equals_numpy_path(monkeypatch, seed, n_samples):
+    refs = [read_lines(REFERENCE)]
+    paths = all_system_paths()[:6]
+    systems = [(str(p), read_lines(p)) for p in paths]
+    metric = BLEU(references=refs)
+    got = paired_cells(systems, metric, "bs", n_samples, seed=seed)
+    ci = bootstrap_confidence(metric.corpus_statistics(systems[1][1]), metric, n_samples, seed=seed)
+    numpy_path(monkeypatch)
+    expected = paired_cells(systems, metric, "bs", n_samples, seed=seed)
+    assert [vars(c) for c in got[1]] == [vars(c) for c in expected[1]]
+    assert ci == bootstrap_confidence(metric.corpus_statistics(systems[1][1]), metric, n_samples,
+                                      seed=seed)
+
+
+def test_other_metrics_and_os_entropy_keep_the_numpy_path():
+    from truebleu.metrics.chrf import CHRF
+
+    refs = [["a b c", "d e"]]
+    bleu, chrf = BLEU(references=refs), CHRF(references=refs)
+    tables = [bleu.corpus_statistics(["a b", "d"])]
+    assert not native.applies(chrf, 1, [chrf.corpus_statistics(["a b", "d"])])
+    assert not native.applies(bleu, None, tables)
+    assert not native.applies(bleu, -1, tables)
+
+
+# -- the command line: no NumPy, the same bytes ------------------------------------
+
+RUN_AND_REPORT_NUMPY = (
+    "import atexit, sys\n"
+    "atexit.register(lambda: sys.stderr.write('numpy imported: %s\\n' % ('numpy' in sys.modules)))\n"
+    "from truebleu.cli import main\n"
+    "sys.argv[0] = 'truebleu'\n"
+    "sys.exit(main())\n")
+
+
+def truebleu_command(args, backend="native"):
+    env = dict(os.environ, NO_COLOR="1", TRUEBLEU_BACKEND=backend)
+    env.pop("SACREBLEU_SEED", None)
+    done = subprocess.run([sys.executable, "-c", RUN_AND_REPORT_NUMPY, *args],
+                          capture_output=True, text=True, env=env, check=True)
+    return done.stdout, "numpy imported: True" in done.stderr
+
+
+def sacrebleu_command(args):
+    env = dict(os.environ, NO_COLOR="1")
+    env.pop("SACREBLEU_SEED", None)
+    return subprocess.run([sys.executable, "-m", "sacrebleu", *args], capture_output=True,
+                          text=True, env=env, check=True).stdout
+
+
+def normalise_version(text: str) -> str:
+    import re
+
+    return re.sub(r'(version"?:\s*"?|v:)[^\s|"]+', r"\1X", text)
+
+
+@needs_core
+@needs_wmt21
+@pytest.mark.parametrize("args", [["-pbs"], ["-pbs", "-pbsn", "200", "-f", "json", "-w", "3"],
+                                  ["-par", "-parn", "1000"], ["-par", "-parn", "300", "-f", "json"],
+                                  ["-ci"], ["-ci", "-cin", "300", "-f", "json"]])
+def test_command_line_without_numpy_same_bytes_as_sacrebleu(args):
+    paths = [str(p) for p in all_system_paths()]  # all 20 for the default -pbs
+    paths = paths[:1] if "-ci" in args else paths if len(args) == 1 else paths[:5]
+    argv = [str(REFERENCE), "-i", *paths, *args]
+    out, numpy_imported = truebleu_command(argv)
+    assert not numpy_imported
+    assert normalise_version(out) == normalise_version(sacrebleu_command(argv))
+
+
+@needs_core
+@needs_wmt21
+def test_command_line_numpy_path_same_bytes():
+    """The Python backend keeps the NumPy path: the same report."""
+    paths = [str(p) for p in all_system_paths()[:3]]
+    for test in (["-pbs", "-pbsn", "100"], ["-par", "-parn", "200"]):
+        argv = [str(REFERENCE), "-i", *paths, *test]
+        native_out, native_numpy = truebleu_command(argv)
+        python_out, python_numpy = truebleu_command(argv, backend="python")
+        assert not native_numpy and python_numpy
+        assert native_out == python_out
+
+
+def test_compat_module_keeps_numpy_lazy():
+    """Importing the -pbs path does not import NumPy by itself."""
+    code = ("import sys; import truebleu.significance.compat, truebleu.significance.native; "
+            "print('numpy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+    assert compat.native is native
