@@ -218,3 +218,30 @@ def test_streamed_score_is_sacrebleu_at_every_block_size(tmp_path, monkeypatch):
                 expected.score, expected.counts, expected.totals, expected.sys_len,
                 expected.ref_len), (block_bytes, chunk_lines)
     assert list(iter_lines(hyp)) == _sacrebleu_lines(hyp)
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "none", "char", "zh", "intl"])
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_streamed_references_with_trailing_whitespace_score_as_sacrebleu(tmp_path, backend,
+                                                                         tokenize, lowercase):
+    """References reach the backend unstripped; every backend strips them as sacreBLEU's BLEU."""
+    from truebleu import BLEU
+
+    rng = random.Random(len(tokenize))
+    words = ["The", "cat", ".", "é", "上海", "İ", "ΣΟΦΟΣ", "x"]
+    ends = ["", " ", "\t", "\r", "\x0c", "\x0b", "\x1c", "\x85", "\u2028", "\u3000", "\xa0 ."]
+
+    def text(n):
+        return "".join(" ".join(rng.choices(words, k=rng.randint(0, 8))) + rng.choice(ends)
+                       + "\n" for _ in range(n))
+
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text(text(120), encoding="utf-8", newline="")
+    ref.write_text(text(120), encoding="utf-8", newline="")
+    hyps = [line.rstrip() for line in _sacrebleu_lines(hyp)]
+    refs = [line.rstrip() for line in _sacrebleu_lines(ref)]
+    expected = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase).corpus_score(hyps, [refs])
+    metric = BLEU(tokenize=tokenize, lowercase=lowercase, backend=backend)
+    got = score_files(hyp, [ref], metric, chunk_lines=50).score
+    assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == (
+        expected.score, expected.counts, expected.totals, expected.sys_len, expected.ref_len)
