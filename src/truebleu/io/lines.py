@@ -7,7 +7,11 @@ decoded text is split on ``"\\n"``, exactly as ``open(path, encoding=...,
 newline="\\n")`` splits it (how sacreBLEU reads files). There is no list of
 "safe" encodings: UTF-16 Chinese, whose U+4E0A holds the byte 0x0A, is split
 where its text has a newline and nowhere else. For UTF-8 this is also the fast
-path: one ``decode`` and one ``split`` per megabyte.
+path: one ``decode`` and one ``split`` per block, both in C, and no Python-level
+work per line (a line can only break the length limit when its block's text,
+plus the unfinished line before it, is longer than the limit: only then are the
+lines measured). Larger blocks do not pay: a block holding one non-ASCII character
+is decoded to a wider string, and splitting it narrows every line again.
 
 Memory is bounded by bytes, not lines: a block is at most ``BLOCK_BYTES`` of
 input plus one unfinished line, and no line may be longer than
