@@ -22,7 +22,7 @@ import truebleu.io
 import truebleu.io.lines
 from truebleu.io import InputError, iter_aligned_chunks, iter_lines
 from truebleu.io.lines import iter_sized_line_blocks
-from truebleu.streaming import score_files
+from truebleu.streaming import score_files, sentence_scores_from_files
 
 BLOCK_SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, None]  # None: the default block
 
@@ -245,3 +245,11 @@ def test_streamed_references_with_trailing_whitespace_score_as_sacrebleu(tmp_pat
     got = score_files(hyp, [ref], metric, chunk_lines=50).score
     assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == (
         expected.score, expected.counts, expected.totals, expected.sys_len, expected.ref_len)
+
+    # -sl: each segment against sacreBLEU's sentence_score (effective order, as the command)
+    sentence_metric = BLEU(tokenize=tokenize, lowercase=lowercase, effective_order=True,
+                           backend=backend)
+    oracle = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase, effective_order=True)
+    got_sentences = [score.score for score in
+                     sentence_scores_from_files(hyp, [ref], sentence_metric, chunk_lines=50)]
+    assert got_sentences == [oracle.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
