@@ -563,13 +563,14 @@ def _dispatch(argv: list[str]) -> int:
         from .significance.cli import main as compare_main
 
         return compare_main(argv[1:])
-    from .dialects.cli import requested_dialect
+    if _names_a_dialect(argv):
+        from .dialects.cli import requested_dialect
 
-    if requested_dialect(argv) not in (None, "sacrebleu"):
-        # each tool's own flags (-c, --brevity-penalty, ...) are parsed there
-        from .dialects.cli import main as dialect_main
+        if requested_dialect(argv) not in (None, "sacrebleu"):
+            # each tool's own flags (-c, --brevity-penalty, ...) are parsed there
+            from .dialects.cli import main as dialect_main
 
-        return dialect_main(argv)
+            return dialect_main(argv)
     args = build_parser().parse_args(argv)
     for variable in ("TRUEBLEU_FORMAT", "SACREBLEU_FORMAT"):
         value = os.environ.get(variable, "").lower()
@@ -589,6 +590,11 @@ def _dispatch(argv: list[str]) -> int:
         print(f"truebleu: error: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def _names_a_dialect(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` may ask for a dialect: the dialects are loaded only then."""
+    return any(arg == "--dialect" or arg.startswith("--dialect=") for arg in argv)
 
 
 def write_output(text: str) -> None:

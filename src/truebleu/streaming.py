@@ -43,9 +43,7 @@ def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[st
     totals: Optional[list[int]] = None
     kept = Statistics(metric.max_ngram_order) if keep_statistics else None
     segments = tokenized = 0
-    for chunks in iter_aligned_chunks(names, chunk_lines, encoding, max_line_length):
-        hyps = list(map(str.rstrip, chunks[0]))
-        refs = [list(map(str.rstrip, chunk)) for chunk in chunks[1:]]
+    for hyps, refs in _stripped_chunks(names, chunk_lines, encoding, max_line_length):
         tokenized += count_tokenized_periods(hyps)  # stripped: "... .\r" counts, as in sacreBLEU
         stats = metric.corpus_statistics(hyps, refs, check_tokenized=False)
         chunk_sum = stats.sum()
@@ -72,11 +70,22 @@ def sentence_scores_from_files(hypothesis_file: str | os.PathLike,
     """
     names = [os.fspath(hypothesis_file), *map(os.fspath, reference_files)]
     tokenized = 0
-    for chunks in iter_aligned_chunks(names, chunk_lines, encoding, max_line_length):
-        hyps = list(map(str.rstrip, chunks[0]))
-        refs = [list(map(str.rstrip, chunk)) for chunk in chunks[1:]]
+    for hyps, refs in _stripped_chunks(names, chunk_lines, encoding, max_line_length):
         tokenized += count_tokenized_periods(hyps)
         for row in metric.corpus_statistics(hyps, refs, check_tokenized=False).rows():
             yield metric.score_from_statistics(row)
     if not metric.force:
         warn_if_tokenized(tokenized)
+
+
+def _stripped_chunks(names: list[str], chunk_lines: int, encoding: str, max_line_length: int
+                     ) -> Iterator[tuple[list[str], list[list[str]]]]:
+    """Hypotheses right-stripped as sacreBLEU's command line strips them, and the references.
+
+    References are left as read: both backends strip every segment's end before
+    tokenizing (sacreBLEU's ``BLEU`` does the same), so stripping them here would only
+    make a second copy. Hypotheses are stripped because the tokenized-period check
+    looks at their ends.
+    """
+    for chunks in iter_aligned_chunks(names, chunk_lines, encoding, max_line_length):
+        yield list(map(str.rstrip, chunks[0])), chunks[1:]

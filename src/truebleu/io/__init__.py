@@ -14,8 +14,8 @@ from itertools import chain
 from typing import Iterator, Sequence
 
 from .errors import InputError
-from .lines import (DEFAULT_MAX_LINE_LENGTH, is_stdin, iter_line_blocks, open_binary,
-                    text_decoder)
+from .lines import (DEFAULT_MAX_LINE_LENGTH, is_stdin, iter_line_blocks,
+                    iter_sized_line_blocks, open_binary, text_decoder)
 
 __all__ = ["InputError", "DEFAULT_MAX_LINE_LENGTH", "open_binary", "decode", "split_lines",
            "read_lines", "iter_lines", "iter_line_chunks", "iter_aligned_chunks",
@@ -92,28 +92,36 @@ def iter_aligned_chunks(paths: Sequence[str | os.PathLike], chunk_lines: int = 1
     names = [os.fspath(path) for path in paths]
     if sum(map(is_stdin, names)) > 1:
         raise InputError("standard input ('-') can be read only once")
-    readers = [iter_line_blocks(name, encoding, max_line_length) for name in names]
+    readers = [iter_sized_line_blocks(name, encoding, max_line_length) for name in names]
     pending: list[list[str]] = [[] for _ in names]
+    characters = [0] * len(names)  # a bound on the characters held in each pending list
     done = 0
     while True:
         for k, reader in enumerate(readers):
-            characters = sum(map(len, pending[k]))
-            while len(pending[k]) < chunk_lines and characters < CHUNK_CHARACTERS:
+            lines = pending[k]
+            while len(lines) < chunk_lines and characters[k] < CHUNK_CHARACTERS:
                 block = next(reader, None)
                 if block is None:
                     break
-                pending[k].extend(block)
-                characters += sum(map(len, block))
+                lines += block[0]
+                characters[k] += block[1]
         available = [len(lines) for lines in pending]
         if not any(available):
             return
         if not all(available):
-            counts = [done + n + sum(map(len, reader)) for n, reader in zip(available, readers)]
+            counts = [done + n + sum(len(lines) for lines, _ in reader)
+                      for n, reader in zip(available, readers)]
             shown = ["<stdin>" if is_stdin(name) else name for name in names]
             raise line_count_mismatch(shown[0], counts[0], list(zip(shown[1:], counts[1:])))
         size = min(chunk_lines, *available)
-        yield [lines[:size] for lines in pending]
-        pending = [lines[size:] for lines in pending]
+        if size == max(available):  # every file's lines are used up: hand the lists over
+            yield pending
+            pending, characters = [[] for _ in names], [0] * len(names)
+        else:
+            yield [lines[:size] for lines in pending]
+            for k, lines in enumerate(pending):
+                del lines[:size]
+                characters[k] = sum(map(len, lines))  # what is left: at most a block or two
         done += size
 
 

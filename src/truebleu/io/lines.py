@@ -7,7 +7,11 @@ decoded text is split on ``"\\n"``, exactly as ``open(path, encoding=...,
 newline="\\n")`` splits it (how sacreBLEU reads files). There is no list of
 "safe" encodings: UTF-16 Chinese, whose U+4E0A holds the byte 0x0A, is split
 where its text has a newline and nowhere else. For UTF-8 this is also the fast
-path: one ``decode`` and one ``split`` per megabyte.
+path: one ``decode`` and one ``split`` per block, both in C, and no Python-level
+work per line (a line can only break the length limit when its block's text,
+plus the unfinished line before it, is longer than the limit: only then are the
+lines measured). Larger blocks do not pay: a block holding one non-ASCII character
+is decoded to a wider string, and splitting it narrows every line again.
 
 Memory is bounded by bytes, not lines: a block is at most ``BLOCK_BYTES`` of
 input plus one unfinished line, and no line may be longer than
@@ -148,6 +152,18 @@ def iter_line_blocks(path: str | os.PathLike, encoding: str = "utf-8",
     ``open(..., newline="\\n")`` does. Blocks hold at least one line; their sizes
     follow the bytes read, not the number of lines.
     """
+    for lines, _ in iter_sized_line_blocks(path, encoding, max_line_length, block_bytes):
+        yield lines
+
+
+def iter_sized_line_blocks(path: str | os.PathLike, encoding: str = "utf-8",
+                           max_line_length: int = DEFAULT_MAX_LINE_LENGTH,
+                           block_bytes: int | None = None) -> Iterator[tuple[list[str], int]]:
+    """:func:`iter_line_blocks`, each list with a bound on its characters.
+
+    The bound (the characters decoded for the list, newlines included) lets a
+    reader of several files bound its memory without measuring every line.
+    """
     if max_line_length < 1:
         raise ValueError("max_line_length must be >= 1")
     name = os.fspath(path)
@@ -173,7 +189,8 @@ def iter_line_blocks(path: str | os.PathLike, encoding: str = "utf-8",
                 if held_cr:
                     text = text[:-1]
                 text = text.replace("\r\n", "\n").replace("\r", "\n")
-            if "\n" not in text:
+            lines = text.split("\n")
+            if len(lines) == 1:  # no line ends in this block
                 if text:
                     pieces.append(text)
                     pending += len(text)
@@ -181,23 +198,24 @@ def iter_line_blocks(path: str | os.PathLike, encoding: str = "utf-8",
                         raise _too_long(display, line_no, max_line_length)
                 if not raw:
                     if pending:
-                        yield ["".join(pieces)]
+                        yield ["".join(pieces)], pending
                     return
                 continue
-            lines = text.split("\n")
+            characters = pending + len(text)  # no line of this block can be longer
             if pieces:
                 pieces.append(lines[0])
                 lines[0] = "".join(pieces)
             last = lines.pop()
             pieces, pending = ([last], len(last)) if last else ([], 0)
-            longest = max(map(len, lines))
-            if longest > max_line_length or pending > max_line_length:
+            if characters > max_line_length:  # only then can a line be too long: look
                 index = next((i for i, line in enumerate(lines) if len(line) > max_line_length),
-                             len(lines))
-                raise _too_long(display, line_no + index, max_line_length)
+                             None)
+                if index is not None or pending > max_line_length:
+                    raise _too_long(display, line_no + (len(lines) if index is None else index),
+                                    max_line_length)
             line_no += len(lines)
-            yield lines
+            yield lines, characters - pending
             if not raw:
                 if pending:
-                    yield ["".join(pieces)]
+                    yield ["".join(pieces)], pending
                 return
