@@ -164,6 +164,15 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
             "scores": [float(s).hex() for s in scores]}
 
 
+def child_env() -> dict:
+    """The environment of a measured child: as a user's, which reads and writes .pyc files
+    (a ``PYTHONDONTWRITEBYTECODE`` left in the environment would make every run recompile
+    every module it imports)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def one_core():
     """preexec_fn for a child that may run on one CPU only (truebleu then uses threads=1)."""
     cpu = min(os.sched_getaffinity(0))
@@ -172,7 +181,7 @@ def one_core():
 
 def measure(task: str, tool: str, data: Path, repeat: int, single: bool = False) -> dict:
     cmd = [sys.executable, __file__, "--worker", task, tool, "--data", str(data), "--repeat", str(repeat)]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True,
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=child_env(),
                          preexec_fn=one_core() if single else None).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -240,7 +249,7 @@ def measure_cli(tool: str, ref: Path, hyp: Path, repeat: int, single: bool = Fal
     for _ in range(repeat):
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                preexec_fn=one_core() if single else None)
+                                env=child_env(), preexec_fn=one_core() if single else None)
         out = proc.stdout.read()
         _, status, usage = os.wait4(proc.pid, 0)
         times.append(time.perf_counter() - start)
@@ -253,7 +262,7 @@ def measure_cli(tool: str, ref: Path, hyp: Path, repeat: int, single: bool = Fal
 def import_time(runs: int) -> tuple[float, float]:
     def once(code: str) -> float:
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True)
+        subprocess.run([sys.executable, "-c", code], check=True, env=child_env())
         return time.perf_counter() - start
 
     bare, imp = [], []
