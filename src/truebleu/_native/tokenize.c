@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "tb_core.h"
 #include "unicode_tables.h"
 
@@ -233,10 +237,13 @@ static inline uint64_t load_word(const void *p)
 static inline uint64_t first_bytes(uint64_t w, size_t n)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return n ? w & (~0ull << (64 - 8 * n)) : 0;
+    static const uint64_t keep[8] = {0, 0xFFull << 56, 0xFFFFull << 48, 0xFFFFFFull << 40, 0xFFFFFFFFull << 32,
+                                     0xFFFFFFFFFFull << 24, 0xFFFFFFFFFFFFull << 16, 0xFFFFFFFFFFFFFFull << 8};
 #else
-    return w & ((1ull << (8 * n)) - 1);
+    static const uint64_t keep[8] = {0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFFFFFFFFFF, 0xFFFFFFFFFFFF,
+                                     0xFFFFFFFFFFFFFF};
 #endif
+    return w & keep[n];
 }
 
 /* The hash of p[0..n). */
@@ -297,8 +304,6 @@ static ALWAYS_INLINE int64_t vocab_intern(tb_builder *b, const char *tok, size_t
             return s - 1;
         j = (j + 1) & mask;
     }
-    if (b->nvocab >= UINT32_MAX - 1 || b->nbytes + len >= UINT32_MAX)
-        return -1;
     if (GROW(b->vocab, b->vocab_cap, b->nvocab + 1) < 0)
         return -1;
     char *o = b->bytes + b->nbytes;
@@ -371,6 +376,13 @@ static ALWAYS_INLINE int emit_token(tb_builder *b, const void *s, size_t len, in
 {
     if (tb_poll_spend(b->poll, (long)len + 1))
         return -1;
+    if (width == 1 && len == 1) {  /* one ASCII character: its id may be known */
+        uint8_t c = *(const uint8_t *)s;
+        if (b->char_era[c] == b->era) {
+            b->ids[b->nids++] = b->char_id[c];
+            return 0;
+        }
+    }
     const char *tok = s;  /* width 1: the bytes are the token's UTF-8 */
     size_t k = len;
     if (width == 4) {  /* UTF-8 after the vocabulary's bytes: kept there if new */
@@ -394,6 +406,11 @@ static ALWAYS_INLINE int emit_token(tb_builder *b, const void *s, size_t len, in
     int64_t id = b->lookup ? (int64_t)seg_find(b->lookup, tok, (uint32_t)k, h) : vocab_intern(b, tok, k, h);
     if (id < 0)
         return -1;
+    if (width == 1 && len == 1) {
+        uint8_t c = *(const uint8_t *)s;
+        b->char_era[c] = b->era;
+        b->char_id[c] = (uint32_t)id;
+    }
     b->ids[b->nids++] = (uint32_t)id;
     return 0;
 }
@@ -540,8 +557,8 @@ static ALWAYS_INLINE int scan_13a(tb_builder *b, const void *s, size_t n, int pa
             i++;
             continue;
         }
-        size_t j = i;
-        int hard = 0, ascii = 1;
+        size_t j = i, hard = 0, last_hard = 0;
+        int ascii = 1;
         for (;;) {  /* stops at the space after the line at the latest */
             uint32_t d = at(s, j, width);
             if (width == 1 || d < 0x80) {
@@ -549,7 +566,8 @@ static ALWAYS_INLINE int scan_13a(tb_builder *b, const void *s, size_t n, int pa
                 if (k) {
                     if (k & (A_SYMBOL | A_SPACE))
                         break;
-                    hard = 1;
+                    hard++;  /* '.', ',' or '-' */
+                    last_hard = j;
                 }
             } else if (is_space(d) || (zh && tb_is_chinese(d))) {
                 break;
@@ -559,12 +577,21 @@ static ALWAYS_INLINE int scan_13a(tb_builder *b, const void *s, size_t n, int pa
             j++;
         }
         const void *word = from(s, i, width);
+        size_t len = j - i;
         int before = padded || i > 0, after = padded || j < n, rc;
-        if (width == 1)  /* the commonest token: emitted inline */
-            rc = hard ? hard_13a_u8(b, word, j - i, before, after) : emit_token(b, word, j - i, 1, 1);
-        else
-            rc = hard ? hard_13a_u32(b, word, j - i, before, after)
-                      : ascii ? emit_ascii_u32(b, word, j - i) : emit_u32(b, word, j - i);
+        if (hard == 0) {  /* the commonest token (inline on an ASCII line) */
+            rc = width == 1 ? emit_token(b, word, len, 1, 1)
+                            : ascii ? emit_ascii_u32(b, word, len) : emit_u32(b, word, len);
+        } else if (hard == 1 && last_hard == j - 1 && len >= 2 && is_period_or_comma(at(s, j - 1, width)) &&
+                   (after || !is_digit(at(s, j - 2, width)))) {
+            /* the next commonest, "word," or "word.": hard_13a's fast path (b) */
+            rc = width == 1 ? emit_token(b, word, len - 1, 1, 1)
+                            : ascii ? emit_ascii_u32(b, word, len - 1) : emit_u32(b, word, len - 1);
+            if (rc == 0)
+                rc = emit(b, from(s, j - 1, width), 1, width);
+        } else {
+            rc = width == 1 ? hard_13a_u8(b, word, len, before, after) : hard_13a_u32(b, word, len, before, after);
+        }
         if (rc < 0)
             return -1;
         i = j;
@@ -624,13 +651,31 @@ static ALWAYS_INLINE int tokenize_intl(tb_builder *b, const void *s, size_t n, i
             i++;
             continue;
         }
-        size_t j = i;
-        int punct = 0;
-        while (j < n && !space_at(at(s, j, width), width))
-            punct |= cls(at(s, j++, width)) & 1;
+        size_t j = i, puncts = 0, last_punct = 0;
+        int symbols = 0;
+        while (j < n && !space_at(at(s, j, width), width)) {
+            int k = cls(at(s, j, width));
+            if (k & 1) {
+                puncts++;
+                last_punct = j;
+            }
+            symbols |= k & 2;
+            j++;
+        }
         const void *word = from(s, i, width);
-        int rc = punct ? hard_intl(b, word, j - i, i > 0, j < n, width)
-                       : emit_space_separated(b, word, j - i, 1, width);
+        size_t len = j - i;
+        int rc;
+        if (puncts == 0) {  /* no rule but 3 (symbols) applies */
+            rc = symbols ? emit_space_separated(b, word, len, 1, width) : emit(b, word, len, width);
+        } else if (puncts == 1 && !symbols && last_punct == j - 1 && len >= 2 && !(cls(at(s, j - 2, width)) & 4)) {
+            /* "word,": rule 1 splits off the final \p{P} (after a \P{N}), rule 2
+             * then only adds spaces around it */
+            rc = emit(b, word, len - 1, width);
+            if (rc == 0)
+                rc = emit(b, from(s, j - 1, width), 1, width);
+        } else {
+            rc = hard_intl(b, word, len, i > 0, j < n, width);
+        }
         if (rc < 0)
             return -1;
         i = j;
@@ -680,15 +725,29 @@ static ALWAYS_INLINE int tokenize(tb_builder *b, const void *s, size_t n, int mo
 /* ------------------------------------------------------------------ */
 /* reading a line                                                      */
 
-static int is_ascii(const uint8_t *d, size_t n)
+/* Whether d[0..n) is ASCII and, if `replaced`, holds none of the characters
+ * 13a's replacements look for ('<', '&', '\n'). */
+static int plain_ascii(const uint8_t *d, size_t n, int replaced)
 {
-    uint64_t any = 0;
     size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        any |= load_word(d + i);
-    for (; i < n; i++)
-        any |= d[i];
-    return (any & 0x8080808080808080ull) == 0;
+#if defined(__SSE2__)
+    __m128i bad = _mm_setzero_si128();  /* a byte's high bit: non-ASCII, or one of those */
+    const __m128i lt = _mm_set1_epi8('<'), amp = _mm_set1_epi8('&'), nl = _mm_set1_epi8('\n');
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(d + i));
+        bad = _mm_or_si128(bad, v);
+        if (replaced)
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, lt),
+                                                 _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, nl))));
+    }
+    if (_mm_movemask_epi8(bad))
+        return 0;
+#endif
+    for (; i < n; i++) {
+        if (d[i] >= 0x80 || (replaced && (d[i] == '<' || d[i] == '&' || d[i] == '\n')))
+            return 0;
+    }
+    return 1;
 }
 
 /* If the line is ASCII (and, for 13a, holds none of the characters its
@@ -699,11 +758,11 @@ static int read_ascii(tb_builder *b, const tb_text *t, int mode)
 {
     const uint8_t *d = t->data;
     size_t n = t->length;
-    if (t->kind != 1 || !(t->ascii_lower || is_ascii(d, n)))  /* ascii_lower: the str is ASCII */
+    if (t->kind != 1)
         return 0;
-    while (n > 0 && (ascii_class[d[n - 1]] & A_SPACE))  /* line.rstrip() */
+    while (n > 0 && d[n - 1] < 0x80 && (ascii_class[d[n - 1]] & A_SPACE))  /* line.rstrip() */
         n--;
-    if (mode == TB_13A && (memchr(d, '<', n) || memchr(d, '\n', n) || memchr(d, '&', n)))
+    if (!plain_ascii(d, n, mode == TB_13A))
         return 0;
     if (tb_grow((void **)&b->line8, &b->line8_cap, n + 1 + TB_BYTES_PAD, 1) < 0)
         return -1;
@@ -756,6 +815,9 @@ static int read_code_points(tb_builder *b, const tb_text *t)
  * token, or written after one copied in whole words. */
 static int line_room(tb_builder *b, size_t n, size_t bytes_per_char)
 {
+    /* and the limits of a segment's uint32 counts (the line's new tokens at most n) */
+    if (b->nvocab + n >= UINT32_MAX - 1 || b->nbytes + bytes_per_char * n >= UINT32_MAX)
+        return -1;
     return tb_grow((void **)&b->bytes, &b->bytes_cap, b->nbytes + bytes_per_char * n + TB_BYTES_PAD, 1) < 0 ||
            GROW(b->ids, b->ids_cap, b->nids + n) < 0 ? -1 : 0;
 }
@@ -763,7 +825,21 @@ static int line_room(tb_builder *b, size_t n, size_t bytes_per_char)
 /* ------------------------------------------------------------------ */
 /* builder                                                             */
 
-void tb_builder_init(tb_builder *b) { memset(b, 0, sizeof(*b)); }
+void tb_builder_init(tb_builder *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->era = 1;
+}
+
+/* Forgets the ids of one-character tokens (a new vocabulary, or another one to look in). */
+static void new_era(tb_builder *b)
+{
+    if (++b->era == 0) {
+        memset(b->char_era, 0, sizeof(b->char_era));
+        b->era = 1;
+    }
+    b->era_lookup = b->lookup;
+}
 
 void tb_init_tables(void) { init_ascii_class(); }
 
@@ -778,7 +854,7 @@ void tb_builder_free(tb_builder *b)
     free(b->slots);
     free(b->ids);
     free(b->seq_len);
-    memset(b, 0, sizeof(*b));
+    tb_builder_init(b);
 }
 
 void tb_builder_reset(tb_builder *b)
@@ -798,12 +874,15 @@ void tb_builder_reset(tb_builder *b)
         }
     }
     b->nbytes = b->nvocab = b->nids = b->nseq = 0;
+    new_era(b);
 }
 
 int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
 {
     if (tb_poll_spend(b->poll, 16))
         return -1;
+    if (b->lookup != b->era_lookup)
+        new_era(b);
     size_t first = b->nids;
     int ascii = read_ascii(b, t, mode), rc;
     if (ascii < 0) {
