@@ -87,7 +87,8 @@ typedef struct {
     uint32_t *slots; size_t slots_cap; /* vocabulary hash: id + 1, 0 = empty */
     uint32_t *ids; size_t nids, ids_cap;
     uint32_t *seq_len; size_t nseq, seq_cap;
-    const tb_seg *lookup;              /* if set: ids are this segment's ids (TB_ABSENT if not there) */
+    const tb_seg *lookup;              /* if set: ids are this segment's ids (TB_ABSENT if not there);
+                                          set it after tb_builder_reset, keep it unchanged until the next */
     uint32_t char_id[128], char_era[128]; /* id of a one-byte token, valid if its era is b->era */
     uint32_t era;                      /* changes when the vocabulary or b->lookup changes */
     const tb_seg *era_lookup;          /* b->lookup in this era */
