@@ -1,7 +1,10 @@
 """Fuzz the compiled core against the pure-Python specification (not part of CI).
 
 Each input is one segment: a hypothesis, 0-6 references (sometimes many
-more), a tokenizer, lowercase on/off and an n-gram order 1-6, built from
+more), a tokenizer, lowercase on/off and an n-gram order 1-6; half of the
+segments are ASCII or Latin-1 only (the core reads an ASCII line in place and
+any other line as code points: both paths, and a hypothesis on one path
+against references on the other, must agree). Built from
 adversarial pieces (Unicode spaces, combining marks, astral characters,
 13a entities, ``<skipped>``, ``-\\n``, digits around ``.,-``, the characters
 of sacreBLEU's buggy zh ranges, case-changing characters ...). For every input
@@ -46,7 +49,9 @@ WORDS = ["the", "The", "a", "cat", "CAT", "Cat", "sat", "on", "mat", "Haus", "É
          "www.example.com", "東京", "中文", "한국어", "ありがとう", "Ελλάδα", "ΣΟΦΟΣ", "мир"]
 
 
-def random_char(rng: random.Random) -> str:
+def random_char(rng: random.Random, limit: int = 0x110000) -> str:
+    if limit <= 0x100:  # an ASCII or Latin-1 line: mostly ASCII letters, some of the rest
+        return chr(rng.randrange(32, 127) if rng.random() < 0.7 else rng.randrange(limit))
     r = rng.random()
     if r < 0.5:
         return chr(rng.randrange(32, 127))
@@ -57,33 +62,44 @@ def random_char(rng: random.Random) -> str:
     return chr(rng.randrange(0x10000, 0x110000))
 
 
-def random_text(rng: random.Random, vocab: list[str], max_parts: int) -> str:
+def below(limit: int, pieces: list[str]) -> list[str]:
+    return [p for p in pieces if max(map(ord, p)) < limit]
+
+
+def random_text(rng: random.Random, vocab: list[str], max_parts: int, limit: int = 0x110000) -> str:
+    """Up to max_parts pieces; every character below `limit` (0x80: an ASCII
+    line, 0x100: Latin-1, which the compiled core reads on other paths)."""
+    pieces, spaces = (PIECES, SPACES) if limit > 0xFFFF else (below(limit, PIECES), below(limit, SPACES))
     parts = []
     for _ in range(rng.randrange(max_parts + 1)):
         r = rng.random()
-        if r < 0.45:
+        if r < 0.45 and vocab:
             parts.append(rng.choice(vocab))
         elif r < 0.65:
-            parts.append(rng.choice(PIECES))
+            parts.append(rng.choice(pieces))
         elif r < 0.75:
-            parts.append(rng.choice(SPACES))
+            parts.append(rng.choice(spaces))
         else:
-            parts.append(random_char(rng))
+            parts.append(random_char(rng, limit))
         sep = rng.random()
         if sep < 0.6:
             parts.append(" ")
         elif sep < 0.7:
-            parts.append(rng.choice(SPACES))
+            parts.append(rng.choice(spaces))
     return "".join(parts)
 
 
 def random_case(rng: random.Random):
+    limit = rng.choice((0x80, 0x80, 0x100, 0x110000, 0x110000, 0x110000))
     vocab = rng.sample(WORDS + PIECES, rng.randrange(2, 12))
+    if limit < 0x110000:
+        vocab = below(limit, vocab)
     long = rng.random() < 0.01
     max_parts = 400 if long else rng.choice((3, 10, 30))
     n_refs = rng.choice((0, 1, 1, 1, 2, 3, 4, 6)) if rng.random() > 0.005 else rng.randrange(50, 300)
-    hyp = random_text(rng, vocab, max_parts)
-    refs = [random_text(rng, vocab, max_parts) for _ in range(n_refs)]
+    hyp = random_text(rng, vocab, max_parts, limit)
+    refs = [random_text(rng, vocab, max_parts, limit if rng.random() < 0.8 else 0x110000)
+            for _ in range(n_refs)]
     if refs and rng.random() < 0.2:
         refs[0] = hyp  # identical reference
     return hyp, refs

@@ -67,6 +67,28 @@ def test_hundreds_of_references(segment, name, order):
     assert got == want
 
 
+# The core reads an ASCII line in place as bytes and any other line as code
+# points: a token must be the same token (same hash, same id) on either path.
+MIXED_PATHS = [
+    ("the cat sat on the mat, again.", ["the cat sat on the mat , again ."]),      # ASCII both
+    ("the café sat on the mat, again.", ["the cat sat on the mat, again."]),       # Latin-1 hyp
+    ("the cat sat on the mat, again.", ["the café sat on the mat, again.\u2019"]),  # ASCII hyp
+    ("“the cat” sat, 3.5-2 A&amp;B <b>", ["\"the cat\" sat, 3.5-2 A&B", "the CAT sat"]),  # 13a passes
+    ("x y z ab ab c 1,000.5 U.S. a-b 2021.", ["x y z ab ab c 1,000.5 U.S. a-b 2021.\u00a0"]),
+]
+
+
+@pytest.mark.parametrize("name", sorted(MODES))
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_a_token_is_the_same_on_both_read_paths(name, lowercase):
+    hyps = [h for h, _ in MIXED_PATHS]
+    refs = [r for _, r in MIXED_PATHS]
+    got, want = both(hyps, refs, name, lowercase, 4)
+    assert list(got.rows()) == list(want.rows())
+    assert list(got.rows()) == sacrebleu_rows(hyps, refs, name, lowercase, 4)
+    assert got.row(1)[2] >= 6  # the unigrams shared across the two paths are matched
+
+
 def test_repeated_ngrams_clip_to_max_over_references():
     hyps = ["the the the the cat the cat", "a b a b a b", ""]
     refs = [["the cat the cat", "the the the"], ["a b", "b a b a", "a"], ["x"]]

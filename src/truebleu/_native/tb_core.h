@@ -1,8 +1,8 @@
 /* truebleu compiled core: shared types.
  *
  * Pipeline for one segment, all without the GIL:
- *   str (PyUnicode data) -> code points (uint32) -> tokenizer passes ->
- *   whitespace split -> tokens as UTF-8 bytes in a per-segment vocabulary ->
+ *   str (PyUnicode data) -> its bytes (an ASCII line) or code points (uint32) ->
+ *   tokenizer passes -> whitespace split -> tokens as UTF-8 bytes in a per-segment vocabulary ->
  *   token-id sequences -> n-gram ids (exact 64-bit keys) -> statistics row.
  */
 #ifndef TRUEBLEU_CORE_H
@@ -79,14 +79,19 @@ static inline int tb_poll_spend(tb_poll *p, long units)
 
 /* Scratch state of one thread for tokenizing lines into a segment. */
 typedef struct {
-    tb_u32buf cp, tmp, tmp2;           /* code points of the current line, pass buffers */
-    size_t line_tokens;                /* tokens of the line being added */
+    unsigned char *line8;              /* the current line when it is ASCII, */
+    size_t line8_n, line8_cap;         /* then a space and TB_BYTES_PAD zeros */
+    tb_u32buf cp, tmp, tmp2;           /* code points of any other line, pass buffers */
     char *bytes; size_t nbytes, bytes_cap;
     tb_tok *vocab; size_t nvocab, vocab_cap;
     uint32_t *slots; size_t slots_cap; /* vocabulary hash: id + 1, 0 = empty */
     uint32_t *ids; size_t nids, ids_cap;
     uint32_t *seq_len; size_t nseq, seq_cap;
-    const tb_seg *lookup;              /* if set: ids are this segment's ids (TB_ABSENT if not there) */
+    const tb_seg *lookup;              /* if set: ids are this segment's ids (TB_ABSENT if not there);
+                                          set it after tb_builder_reset, keep it unchanged until the next */
+    uint32_t char_id[128], char_era[128]; /* id of a one-byte token, valid if its era is b->era */
+    uint32_t era;                      /* changes when the vocabulary or b->lookup changes */
+    const tb_seg *era_lookup;          /* b->lookup in this era */
     tb_poll *poll;                     /* if set: checked while tokenizing (a stop looks like -1) */
 } tb_builder;
 

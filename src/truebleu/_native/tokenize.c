@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "tb_core.h"
 #include "unicode_tables.h"
 
@@ -182,256 +186,45 @@ static int match_intl_1(uint32_t a, uint32_t b) { return !(cls(a) & 4) && (cls(b
 static int match_intl_2(uint32_t a, uint32_t b) { return (cls(a) & 1) && !(cls(b) & 4); }
 
 /* ------------------------------------------------------------------ */
-/* emitting tokens                                                     */
-
-static int emit(tb_builder *b, const uint32_t *s, size_t len);
-static int emit_ascii(tb_builder *b, const uint32_t *s, size_t len);
-
-/* s[0..n) holds no whitespace but the ' ' the rules inserted: one token per run */
-static int emit_space_separated(tb_builder *b, const uint32_t *s, size_t n, int split_symbols)
-{
-    size_t i = 0;
-    while (i < n) {
-        if (s[i] == ' ') {
-            i++;
-            continue;
-        }
-        size_t j = i;
-        while (j < n && s[j] != ' ')
-            j++;
-        if (split_symbols) {  /* intl rule 3: every \p{S} becomes a token of its own */
-            size_t start = i;
-            for (size_t k = i; k < j; k++) {
-                if (cls(s[k]) & 2) {
-                    if (k > start && emit(b, s + start, k - start) < 0)
-                        return -1;
-                    if (emit(b, s + k, 1) < 0)
-                        return -1;
-                    start = k + 1;
-                }
-            }
-            if (j > start && emit(b, s + start, j - start) < 0)
-                return -1;
-        } else if (emit(b, s + i, j - i) < 0) {
-            return -1;
-        }
-        i = j;
-    }
-    return 0;
-}
-
-/* Room for the rules on a stretch of n code points plus two context spaces. */
-static int reserve_small(tb_builder *b, size_t n, int passes)
-{
-    size_t need = (n + 2) << passes;
-    return (u32_reserve(&b->tmp, need) < 0 || u32_reserve(&b->tmp2, need) < 0) ? -1 : 0;
-}
-
-/* x = the stretch s[0..n), with a space before/after it standing for the
- * whitespace around it; returns the length written. */
-static size_t copy_with_context(uint32_t *x, const uint32_t *s, size_t n, int before, int after)
-{
-    size_t k = 0;
-    if (before)
-        x[k++] = ' ';
-    memcpy(x + k, s, n * sizeof(uint32_t));
-    k += n;
-    if (after)
-        x[k++] = ' ';
-    return k;
-}
+/* lines of two widths                                                 */
 
 /*
- * Why stretches: whitespace is neither a digit nor [.,-] (13a) and neither
- * \p{N} nor \p{P} (intl), so no rule can use it except as the non-digit /
- * non-number side of a pair, and a rule never needs whitespace as the *second*
- * character to decide where the next match starts. Replaying the rules on one
- * stretch between whitespace, with a space standing for the whitespace on
- * each side (when there is one), therefore gives exactly the spaces the rules
- * give on the whole line.
+ * The scanners are written once over the width of the line they read and
+ * always inlined with a constant width, so that each width gets its own loops:
+ *   width 1: an ASCII line, its bytes in b->line8. Each byte is a character
+ *            and its UTF-8 at once, so tokens are hashed and compared where
+ *            they lie, and copied only when a reference vocabulary keeps them;
+ *   width 4: any other line, as code points in b->cp.
+ * Either buffer holds a ' ' after the line (a sentinel that ends the last
+ * word's scan) and TB_BYTES_PAD readable bytes after that.
  */
-static int hard_13a(tb_builder *b, const uint32_t *s, size_t n, int before, int after)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+static ALWAYS_INLINE uint32_t at(const void *s, size_t i, int width)
 {
-    /* Fast paths for the two commonest shapes, where the rules' result is known
-     * without replaying them: (a) no '.' or ',' and no '-' after a digit: no rule
-     * matches, the stretch is one token ("well-known"); (b) the same plus one
-     * final '.' or ',' that a rule splits off ("word," and, with a space after
-     * it, "2021."): rule 2 or 3 separates it and touches nothing else. */
-    size_t period_comma = 0;
-    int dash_after_digit = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t c = s[i];
-        period_comma += is_period_or_comma(c);
-        dash_after_digit |= c == '-' && i > 0 && is_digit(s[i - 1]);
-    }
-    if (!dash_after_digit) {
-        if (period_comma == 0)
-            return emit(b, s, n);
-        if (period_comma == 1 && n >= 2 && is_period_or_comma(s[n - 1]) && (after || !is_digit(s[n - 2])))
-            return emit(b, s, n - 1) < 0 ? -1 : emit(b, s + n - 1, 1);
-    }
-    if (reserve_small(b, n, 3) < 0)
-        return -1;
-    uint32_t *x = b->tmp.a, *y = b->tmp2.a;
-    size_t k = copy_with_context(x, s, n, before, after);
-    k = apply_pair_rule(x, k, y, match_13a_2, SPACE_AFTER_EACH);
-    k = apply_pair_rule(y, k, x, match_13a_3, SPACE_BEFORE_EACH);
-    k = apply_pair_rule(x, k, y, match_13a_4, SPACE_AFTER_EACH);
-    return emit_space_separated(b, y, k, 0);
+    return width == 1 ? ((const uint8_t *)s)[i] : ((const uint32_t *)s)[i];
 }
 
-/* 13a rule 1 symbols and (zh) Chinese characters are tokens on their own;
- * `padded` says the line was written as f" {line} ". s[0..n) is the end of
- * the line in b->cp. */
-static int scan_13a(tb_builder *b, const uint32_t *s, size_t n, int padded, int zh)
+/* &s[i] */
+static ALWAYS_INLINE const void *from(const void *s, size_t i, int width)
 {
-    /* a space after the line (b->cp has room for it) ends the last word's
-     * scan below without a test of j < n on every character */
-    b->cp.a[b->cp.n] = ' ';
-    size_t i = 0;
-    while (i < n) {
-        uint32_t c = s[i];
-        if (is_space(c)) {
-            i++;
-            continue;
-        }
-        if ((c < 0x80 && is_13a_symbol(c)) || (zh && tb_is_chinese(c))) {
-            if (emit(b, s + i, 1) < 0)
-                return -1;
-            i++;
-            continue;
-        }
-        size_t j = i;
-        int hard = 0, ascii = 1;
-        for (;;) {  /* stops at the space after the line at the latest */
-            uint32_t d = s[j];
-            if (d < 0x80) {
-                uint8_t k = ascii_class[d];
-                if (k & (A_SYMBOL | A_SPACE))
-                    break;
-                hard |= k;
-            } else if (is_space(d) || (zh && tb_is_chinese(d))) {
-                break;
-            } else {
-                ascii = 0;
-            }
-            j++;
-        }
-        int rc = hard ? hard_13a(b, s + i, j - i, padded || i > 0, padded || j < n)
-                      : ascii ? emit_ascii(b, s + i, j - i) : emit(b, s + i, j - i);
-        if (rc < 0)
-            return -1;
-        i = j;
-    }
-    return 0;
+    return (const char *)s + i * (size_t)width;
 }
 
-static int tokenize_13a(tb_builder *b, const tb_text *t)
+static ALWAYS_INLINE int space_at(uint32_t c, int width)
 {
-    int has_lt = 0, has_nl = 0, has_amp = 0;
-    if (t->kind == 1) {  /* one byte per character: memchr's word-at-a-time scan */
-        has_lt = memchr(t->data, '<', b->cp.n) != NULL;
-        has_nl = memchr(t->data, '\n', b->cp.n) != NULL;
-        has_amp = memchr(t->data, '&', b->cp.n) != NULL;
-    } else {
-        for (size_t i = 0; i < b->cp.n; i++) {
-            uint32_t c = b->cp.a[i];
-            has_lt |= c == '<';
-            has_nl |= c == '\n';
-            has_amp |= c == '&';
-        }
-    }
-    if (has_lt && replace_all(b, "<skipped>", -1) < 0)
-        return -1;
-    if (has_nl && (replace_all(b, "-\n", -1) < 0 || replace_all(b, "\n", ' ') < 0))
-        return -1;
-    /* the removals above neither create nor remove an '&' */
-    if (has_amp) {
-        if (replace_all(b, "&quot;", '"') < 0 || replace_all(b, "&amp;", '&') < 0 ||
-            replace_all(b, "&lt;", '<') < 0 || replace_all(b, "&gt;", '>') < 0)
-            return -1;
-    }
-    return scan_13a(b, b->cp.a, b->cp.n, 1, 0);
-}
-
-static int tokenize_zh(tb_builder *b)
-{
-    /* line.strip(): the trailing side is already stripped by the caller */
-    size_t start = 0, n = b->cp.n;
-    while (start < n && is_space(b->cp.a[start]))
-        start++;
-    return scan_13a(b, b->cp.a + start, n - start, 0, 1);
-}
-
-static int hard_intl(tb_builder *b, const uint32_t *s, size_t n, int before, int after)
-{
-    if (reserve_small(b, n, 2) < 0)
-        return -1;
-    uint32_t *x = b->tmp.a, *y = b->tmp2.a;
-    size_t k = copy_with_context(x, s, n, before, after);
-    k = apply_pair_rule(x, k, y, match_intl_1, SPACE_AFTER_EACH);
-    k = apply_pair_rule(y, k, x, match_intl_2, SPACE_BEFORE_EACH);
-    return emit_space_separated(b, x, k, 1);
-}
-
-static int tokenize_intl(tb_builder *b)
-{
-    const uint32_t *s = b->cp.a;
-    size_t n = b->cp.n, i = 0;
-    while (i < n) {
-        if (is_space(s[i])) {
-            i++;
-            continue;
-        }
-        size_t j = i;
-        int punct = 0;
-        while (j < n && !is_space(s[j]))
-            punct |= cls(s[j++]) & 1;
-        int rc = punct ? hard_intl(b, s + i, j - i, i > 0, j < n)
-                       : emit_space_separated(b, s + i, j - i, 1);
-        if (rc < 0)
-            return -1;
-        i = j;
-    }
-    return 0;
-}
-
-static int tokenize_none(tb_builder *b)
-{
-    const uint32_t *s = b->cp.a;
-    size_t n = b->cp.n, i = 0;
-    while (i < n) {
-        if (is_space(s[i])) {
-            i++;
-            continue;
-        }
-        size_t j = i + 1;
-        while (j < n && (s[j] < 0x80 ? !(ascii_class[s[j]] & A_SPACE) : !is_space(s[j])))
-            j++;
-        if (emit(b, s + i, j - i) < 0)
-            return -1;
-        i = j;
-    }
-    return 0;
-}
-
-static int tokenize_char(tb_builder *b)
-{
-    for (size_t i = 0; i < b->cp.n; i++)
-        if (!is_space(b->cp.a[i]) && emit(b, b->cp.a + i, 1) < 0)
-            return -1;
-    return 0;
+    return (width == 1 || c < 0x80) ? ascii_class[c] & A_SPACE : is_space(c);
 }
 
 /* ------------------------------------------------------------------ */
 /* vocabulary                                                          */
 
 /*
- * Token bytes are always followed by at least TB_BYTES_PAD readable bytes (the
- * builder reserves them, a frozen segment has them at its end), and the
- * builder writes zeros there after the token it hashes. So the hash and the
- * comparison of a short token read whole 8-byte words: no loop over its last
- * bytes and no call to memcmp.
+ * Token bytes are always followed by at least TB_BYTES_PAD readable bytes (a
+ * line buffer and the builder reserve them, a frozen segment has them at its
+ * end). So the hash and the comparison of a short token read whole 8-byte
+ * words and mask off what follows the token: no loop over its last bytes and
+ * no call to memcmp.
  */
 static inline uint64_t load_word(const void *p)
 {
@@ -440,7 +233,20 @@ static inline uint64_t load_word(const void *p)
     return w;
 }
 
-/* p[0..n) followed by 8 zero bytes. */
+/* The first n (0..7) bytes in memory of the word w, zeros in place of the others. */
+static inline uint64_t first_bytes(uint64_t w, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    static const uint64_t keep[8] = {0, 0xFFull << 56, 0xFFFFull << 48, 0xFFFFFFull << 40, 0xFFFFFFFFull << 32,
+                                     0xFFFFFFFFFFull << 24, 0xFFFFFFFFFFFFull << 16, 0xFFFFFFFFFFFFFFull << 8};
+#else
+    static const uint64_t keep[8] = {0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFFFFFFFFFF, 0xFFFFFFFFFFFF,
+                                     0xFFFFFFFFFFFFFF};
+#endif
+    return w & keep[n];
+}
+
+/* The hash of p[0..n). */
 static inline uint32_t hash_bytes(const unsigned char *p, size_t n)
 {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
@@ -450,13 +256,13 @@ static inline uint32_t hash_bytes(const unsigned char *p, size_t n)
         p += 8;
         n -= 8;
     }
-    h = (h ^ load_word(p)) * 0x94D049BB133111EBull;  /* the last n bytes, zero above them */
+    h = (h ^ first_bytes(load_word(p), n)) * 0x94D049BB133111EBull;
     h ^= h >> 29;
     h *= 0xBF58476D1CE4E5B9ull;
     return (uint32_t)(h >> 32);
 }
 
-/* Whether the len bytes at x and y (each followed by TB_BYTES_PAD readable bytes) are equal. */
+/* Whether the len bytes at x and y are equal. */
 static inline int same_bytes(const char *x, const char *y, size_t len)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -483,35 +289,38 @@ static int vocab_rehash(tb_builder *b, size_t ncap)
     return 0;
 }
 
-/* Id of the token just written at bytes[off .. nbytes); adds it if new. */
-static inline __attribute__((always_inline)) int64_t vocab_intern(tb_builder *b, size_t off)
+/* Id of the token tok[0..len) with hash h; adds it if new, copying its bytes
+ * to the end of b->bytes unless they are there already. */
+static ALWAYS_INLINE int64_t vocab_intern(tb_builder *b, const char *tok, size_t len, uint32_t h)
 {
-    size_t len = b->nbytes - off;
-    const char *tok = b->bytes + off;
-    uint32_t h = hash_bytes((const unsigned char *)tok, len);
     if ((b->nvocab + 1) * 2 > b->slots_cap &&
         vocab_rehash(b, b->slots_cap ? b->slots_cap * 2 : 64) < 0)
         return -1;
     size_t mask = b->slots_cap - 1, j = h & mask;
-    while (b->slots[j]) {
-        const tb_tok *e = &b->vocab[b->slots[j] - 1];
-        if (e->hash == h && e->len == len && same_bytes(b->bytes + e->off, tok, len)) {
-            b->nbytes = off;  /* known token: drop the copy */
-            return b->slots[j] - 1;
-        }
+    uint32_t s;
+    while ((s = b->slots[j]) != 0) {
+        const tb_tok *e = &b->vocab[s - 1];
+        if (e->hash == h && e->len == len && same_bytes(b->bytes + e->off, tok, len))
+            return s - 1;
         j = (j + 1) & mask;
     }
-    if (b->nvocab >= UINT32_MAX - 1 || b->nbytes >= UINT32_MAX)
-        return -1;
     if (GROW(b->vocab, b->vocab_cap, b->nvocab + 1) < 0)
         return -1;
-    b->vocab[b->nvocab] = (tb_tok){h, (uint32_t)off, (uint32_t)len};
+    char *o = b->bytes + b->nbytes;
+    if (tok != o) {
+        /* from a line buffer: whole words (both sides have room for the
+         * last one, see tb_builder_add_line) */
+        for (size_t i = 0; i < len; i += 8)
+            memcpy(o + i, tok + i, 8);
+    }
+    memset(o + len, 0, TB_BYTES_PAD);
+    b->vocab[b->nvocab] = (tb_tok){h, (uint32_t)b->nbytes, (uint32_t)len};
+    b->nbytes += len;
     b->slots[j] = (uint32_t)b->nvocab + 1;
     return (int64_t)b->nvocab++;
 }
 
-static inline __attribute__((always_inline)) uint32_t
-seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
+static ALWAYS_INLINE uint32_t seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
 {
     if (!seg->vcap)
         return TB_ABSENT;
@@ -530,6 +339,9 @@ uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t 
 {
     return seg_find(seg, tok, len, hash);
 }
+
+/* ------------------------------------------------------------------ */
+/* emitting tokens                                                     */
 
 static inline size_t utf8_put(char *o, uint32_t c)
 {
@@ -555,102 +367,423 @@ static inline size_t utf8_put(char *o, uint32_t c)
     return 4;
 }
 
-/* Room for a token of len code points (at most 4 bytes of UTF-8 each, then
- * the padding hash_bytes reads) and its id. Out of line: it rarely grows. */
-static __attribute__((noinline)) int token_room(tb_builder *b, size_t len)
-{
-    return tb_grow((void **)&b->bytes, &b->bytes_cap, b->nbytes + 4 * len + TB_BYTES_PAD, 1) < 0 ||
-           GROW(b->ids, b->ids_cap, b->nids + 1) < 0 ? -1 : 0;
-}
-
-/* Appends one token (UTF-8) to the current sequence; `ascii` says the
- * caller knows every code point is below 0x80 (then the copy is a plain
- * narrowing loop). */
-static inline __attribute__((always_inline)) int
-emit_token(tb_builder *b, const uint32_t *s, size_t len, int ascii)
+/* Appends the token s[0..len) to the current sequence: its id in b->lookup
+ * (a hypothesis: only its ids in the reference vocabulary matter, nothing is
+ * stored) or in b's own vocabulary. Room for its id and bytes was reserved
+ * for the whole line. `ascii` (width 4) says the caller knows every code
+ * point is below 0x80 (then the UTF-8 is a plain narrowing copy). */
+static ALWAYS_INLINE int emit_token(tb_builder *b, const void *s, size_t len, int width, int ascii)
 {
     if (tb_poll_spend(b->poll, (long)len + 1))
         return -1;
-    if (__builtin_expect(b->nbytes + 4 * len + TB_BYTES_PAD > b->bytes_cap || b->nids >= b->ids_cap, 0) &&
-        token_room(b, len) < 0)
-        return -1;
-    size_t off = b->nbytes;
-    char *o = b->bytes + off;
-    size_t k = 0;
-    if (ascii) {
-        for (size_t i = 0; i < len; i++)
-            o[i] = (char)s[i];
-        k = len;
-    } else {
-        for (size_t i = 0; i < len; i++) {
-            if (s[i] < 0x80)
-                o[k++] = (char)s[i];
-            else
-                k += utf8_put(o + k, s[i]);
+    if (width == 1 && len == 1) {  /* one ASCII character: its id may be known */
+        uint8_t c = *(const uint8_t *)s;
+        if (b->char_era[c] == b->era) {
+            b->ids[b->nids++] = b->char_id[c];
+            return 0;
         }
     }
-    memset(o + k, 0, TB_BYTES_PAD);  /* what hash_bytes reads after the token */
-    int64_t id;
-    if (b->lookup) {  /* a hypothesis: only its ids in the reference vocabulary matter */
-        id = seg_find(b->lookup, o, (uint32_t)k, hash_bytes((const unsigned char *)o, k));
-    } else {
-        b->nbytes = off + k;
-        id = vocab_intern(b, off);
+    const char *tok = s;  /* width 1: the bytes are the token's UTF-8 */
+    size_t k = len;
+    if (width == 4) {  /* UTF-8 after the vocabulary's bytes: kept there if new */
+        char *o = b->bytes + b->nbytes;
+        const uint32_t *c = s;
+        if (ascii) {
+            for (size_t i = 0; i < len; i++)
+                o[i] = (char)c[i];
+        } else {
+            k = 0;
+            for (size_t i = 0; i < len; i++) {
+                if (c[i] < 0x80)
+                    o[k++] = (char)c[i];
+                else
+                    k += utf8_put(o + k, c[i]);
+            }
+        }
+        tok = o;
     }
+    uint32_t h = hash_bytes((const unsigned char *)tok, k);
+    int64_t id = b->lookup ? (int64_t)seg_find(b->lookup, tok, (uint32_t)k, h) : vocab_intern(b, tok, k, h);
     if (id < 0)
         return -1;
+    if (width == 1 && len == 1) {
+        uint8_t c = *(const uint8_t *)s;
+        b->char_era[c] = b->era;
+        b->char_id[c] = (uint32_t)id;
+    }
     b->ids[b->nids++] = (uint32_t)id;
-    b->line_tokens++;
     return 0;
 }
 
-static int emit(tb_builder *b, const uint32_t *s, size_t len) { return emit_token(b, s, len, 0); }
+static int emit_u8(tb_builder *b, const void *s, size_t len) { return emit_token(b, s, len, 1, 1); }
 
-static int emit_ascii(tb_builder *b, const uint32_t *s, size_t len) { return emit_token(b, s, len, 1); }
+static int emit_u32(tb_builder *b, const void *s, size_t len) { return emit_token(b, s, len, 4, 0); }
+
+static int emit_ascii_u32(tb_builder *b, const void *s, size_t len) { return emit_token(b, s, len, 4, 1); }
+
+static ALWAYS_INLINE int emit(tb_builder *b, const void *s, size_t len, int width)
+{
+    return width == 1 ? emit_u8(b, s, len) : emit_u32(b, s, len);
+}
+
+/* s[0..n) holds no whitespace but the ' ' the rules inserted: one token per run */
+static ALWAYS_INLINE int emit_space_separated(tb_builder *b, const void *s, size_t n, int split_symbols,
+                                              int width)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (at(s, i, width) == ' ') {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && at(s, j, width) != ' ')
+            j++;
+        if (split_symbols) {  /* intl rule 3: every \p{S} becomes a token of its own */
+            size_t start = i;
+            for (size_t k = i; k < j; k++) {
+                if (cls(at(s, k, width)) & 2) {
+                    if (k > start && emit(b, from(s, start, width), k - start, width) < 0)
+                        return -1;
+                    if (emit(b, from(s, k, width), 1, width) < 0)
+                        return -1;
+                    start = k + 1;
+                }
+            }
+            if (j > start && emit(b, from(s, start, width), j - start, width) < 0)
+                return -1;
+        } else if (emit(b, from(s, i, width), j - i, width) < 0) {
+            return -1;
+        }
+        i = j;
+    }
+    return 0;
+}
 
 /* ------------------------------------------------------------------ */
-/* builder                                                             */
+/* tokenizers                                                          */
 
-void tb_builder_init(tb_builder *b) { memset(b, 0, sizeof(*b)); }
-
-void tb_init_tables(void) { init_ascii_class(); }
-
-void tb_builder_free(tb_builder *b)
+/* Room for the rules on a stretch of n code points plus two context spaces. */
+static int reserve_small(tb_builder *b, size_t n, int passes)
 {
-    free(b->cp.a);
-    free(b->tmp.a);
-    free(b->tmp2.a);
-    free(b->bytes);
-    free(b->vocab);
-    free(b->slots);
-    free(b->ids);
-    free(b->seq_len);
-    memset(b, 0, sizeof(*b));
+    size_t need = (n + 2) << passes;
+    return (u32_reserve(&b->tmp, need) < 0 || u32_reserve(&b->tmp2, need) < 0) ? -1 : 0;
 }
 
-void tb_builder_reset(tb_builder *b)
+/* x = the stretch s[0..n) as code points, with a space before/after it
+ * standing for the whitespace around it; returns the length written. */
+static ALWAYS_INLINE size_t copy_with_context(uint32_t *x, const void *s, size_t n, int before, int after,
+                                              int width)
 {
-    if (b->nvocab * 16 >= b->slots_cap) {
-        if (b->slots)
-            memset(b->slots, 0, b->slots_cap * sizeof(uint32_t));
+    size_t k = 0;
+    if (before)
+        x[k++] = ' ';
+    if (width == 4) {
+        memcpy(x + k, s, n * sizeof(uint32_t));
     } else {
-        /* a table grown by one long line: clear only our slots, newest first,
-         * so that each probe path is still intact when it is walked */
-        size_t mask = b->slots_cap - 1;
-        for (size_t id = b->nvocab; id-- > 0;) {
-            size_t j = b->vocab[id].hash & mask;
-            while (b->slots[j] != id + 1)
-                j = (j + 1) & mask;
-            b->slots[j] = 0;
-        }
+        for (size_t i = 0; i < n; i++)
+            x[k + i] = at(s, i, width);
     }
-    b->nbytes = b->nvocab = b->nids = b->nseq = 0;
+    k += n;
+    if (after)
+        x[k++] = ' ';
+    return k;
 }
 
-int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
+/*
+ * Why stretches: whitespace is neither a digit nor [.,-] (13a) and neither
+ * \p{N} nor \p{P} (intl), so no rule can use it except as the non-digit /
+ * non-number side of a pair, and a rule never needs whitespace as the *second*
+ * character to decide where the next match starts. Replaying the rules on one
+ * stretch between whitespace, with a space standing for the whitespace on
+ * each side (when there is one), therefore gives exactly the spaces the rules
+ * give on the whole line.
+ */
+static ALWAYS_INLINE int hard_13a(tb_builder *b, const void *s, size_t n, int before, int after, int width)
+{
+    /* Fast paths for the two commonest shapes, where the rules' result is known
+     * without replaying them: (a) no '.' or ',' and no '-' after a digit: no rule
+     * matches, the stretch is one token ("well-known"); (b) the same plus one
+     * final '.' or ',' that a rule splits off ("word," and, with a space after
+     * it, "2021."): rule 2 or 3 separates it and touches nothing else. */
+    size_t period_comma = 0;
+    int dash_after_digit = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = at(s, i, width);
+        period_comma += is_period_or_comma(c);
+        dash_after_digit |= c == '-' && i > 0 && is_digit(at(s, i - 1, width));
+    }
+    if (!dash_after_digit) {
+        if (period_comma == 0)
+            return emit(b, s, n, width);
+        if (period_comma == 1 && n >= 2 && is_period_or_comma(at(s, n - 1, width)) &&
+            (after || !is_digit(at(s, n - 2, width))))
+            return emit(b, s, n - 1, width) < 0 ? -1 : emit(b, from(s, n - 1, width), 1, width);
+    }
+    if (reserve_small(b, n, 3) < 0)
+        return -1;
+    uint32_t *x = b->tmp.a, *y = b->tmp2.a;
+    size_t k = copy_with_context(x, s, n, before, after, width);
+    k = apply_pair_rule(x, k, y, match_13a_2, SPACE_AFTER_EACH);
+    k = apply_pair_rule(y, k, x, match_13a_3, SPACE_BEFORE_EACH);
+    k = apply_pair_rule(x, k, y, match_13a_4, SPACE_AFTER_EACH);
+    return emit_space_separated(b, y, k, 0, 4);
+}
+
+static int hard_13a_u8(tb_builder *b, const void *s, size_t n, int before, int after)
+{
+    return hard_13a(b, s, n, before, after, 1);
+}
+
+static int hard_13a_u32(tb_builder *b, const void *s, size_t n, int before, int after)
+{
+    return hard_13a(b, s, n, before, after, 4);
+}
+
+/* 13a rule 1 symbols and (zh) Chinese characters are tokens on their own;
+ * `padded` says the line was written as f" {line} ". s[n] is a space. */
+static ALWAYS_INLINE int scan_13a(tb_builder *b, const void *s, size_t n, int padded, int zh, int width)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint32_t c = at(s, i, width);
+        if (space_at(c, width)) {
+            i++;
+            continue;
+        }
+        if (((width == 1 || c < 0x80) && is_13a_symbol(c)) || (width == 4 && zh && tb_is_chinese(c))) {
+            if (emit(b, from(s, i, width), 1, width) < 0)
+                return -1;
+            i++;
+            continue;
+        }
+        size_t j = i, hard = 0, last_hard = 0;
+        int ascii = 1;
+        for (;;) {  /* stops at the space after the line at the latest */
+            uint32_t d = at(s, j, width);
+            if (width == 1 || d < 0x80) {
+                uint8_t k = ascii_class[d];
+                if (k) {
+                    if (k & (A_SYMBOL | A_SPACE))
+                        break;
+                    hard++;  /* '.', ',' or '-' */
+                    last_hard = j;
+                }
+            } else if (is_space(d) || (zh && tb_is_chinese(d))) {
+                break;
+            } else {
+                ascii = 0;
+            }
+            j++;
+        }
+        const void *word = from(s, i, width);
+        size_t len = j - i;
+        int before = padded || i > 0, after = padded || j < n, rc;
+        if (hard == 0) {  /* the commonest token (inline on an ASCII line) */
+            rc = width == 1 ? emit_token(b, word, len, 1, 1)
+                            : ascii ? emit_ascii_u32(b, word, len) : emit_u32(b, word, len);
+        } else if (hard == 1 && last_hard == j - 1 && len >= 2 && is_period_or_comma(at(s, j - 1, width)) &&
+                   (after || !is_digit(at(s, j - 2, width)))) {
+            /* the next commonest, "word," or "word.": hard_13a's fast path (b) */
+            rc = width == 1 ? emit_token(b, word, len - 1, 1, 1)
+                            : ascii ? emit_ascii_u32(b, word, len - 1) : emit_u32(b, word, len - 1);
+            if (rc == 0)
+                rc = emit(b, from(s, j - 1, width), 1, width);
+        } else {
+            rc = width == 1 ? hard_13a_u8(b, word, len, before, after) : hard_13a_u32(b, word, len, before, after);
+        }
+        if (rc < 0)
+            return -1;
+        i = j;
+    }
+    return 0;
+}
+
+/* tokenize_13a on a line of code points: the replacements, then the scan */
+static int tokenize_13a_u32(tb_builder *b)
+{
+    int has_lt = 0, has_nl = 0, has_amp = 0;
+    for (size_t i = 0; i < b->cp.n; i++) {
+        uint32_t c = b->cp.a[i];
+        has_lt |= c == '<';
+        has_nl |= c == '\n';
+        has_amp |= c == '&';
+    }
+    if (has_lt && replace_all(b, "<skipped>", -1) < 0)
+        return -1;
+    if (has_nl && (replace_all(b, "-\n", -1) < 0 || replace_all(b, "\n", ' ') < 0))
+        return -1;
+    /* the removals above neither create nor remove an '&' */
+    if (has_amp) {
+        if (replace_all(b, "&quot;", '"') < 0 || replace_all(b, "&amp;", '&') < 0 ||
+            replace_all(b, "&lt;", '<') < 0 || replace_all(b, "&gt;", '>') < 0)
+            return -1;
+    }
+    b->cp.a[b->cp.n] = ' ';  /* the sentinel (replace_all left room for it) */
+    return scan_13a(b, b->cp.a, b->cp.n, 1, 0, 4);
+}
+
+static ALWAYS_INLINE int tokenize_zh(tb_builder *b, const void *s, size_t n, int width)
+{
+    /* line.strip(): the trailing side is already stripped */
+    size_t start = 0;
+    while (start < n && space_at(at(s, start, width), width))
+        start++;
+    return scan_13a(b, from(s, start, width), n - start, 0, 1, width);
+}
+
+static ALWAYS_INLINE int hard_intl(tb_builder *b, const void *s, size_t n, int before, int after, int width)
+{
+    if (reserve_small(b, n, 2) < 0)
+        return -1;
+    uint32_t *x = b->tmp.a, *y = b->tmp2.a;
+    size_t k = copy_with_context(x, s, n, before, after, width);
+    k = apply_pair_rule(x, k, y, match_intl_1, SPACE_AFTER_EACH);
+    k = apply_pair_rule(y, k, x, match_intl_2, SPACE_BEFORE_EACH);
+    return emit_space_separated(b, x, k, 1, 4);
+}
+
+static ALWAYS_INLINE int tokenize_intl(tb_builder *b, const void *s, size_t n, int width)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (space_at(at(s, i, width), width)) {
+            i++;
+            continue;
+        }
+        size_t j = i, puncts = 0, last_punct = 0;
+        int symbols = 0;
+        while (j < n && !space_at(at(s, j, width), width)) {
+            int k = cls(at(s, j, width));
+            if (k & 1) {
+                puncts++;
+                last_punct = j;
+            }
+            symbols |= k & 2;
+            j++;
+        }
+        const void *word = from(s, i, width);
+        size_t len = j - i;
+        int rc;
+        if (puncts == 0) {  /* no rule but 3 (symbols) applies */
+            rc = symbols ? emit_space_separated(b, word, len, 1, width) : emit(b, word, len, width);
+        } else if (puncts == 1 && !symbols && last_punct == j - 1 && len >= 2 && !(cls(at(s, j - 2, width)) & 4)) {
+            /* "word,": rule 1 splits off the final \p{P} (after a \P{N}), rule 2
+             * then only adds spaces around it */
+            rc = emit(b, word, len - 1, width);
+            if (rc == 0)
+                rc = emit(b, from(s, j - 1, width), 1, width);
+        } else {
+            rc = hard_intl(b, word, len, i > 0, j < n, width);
+        }
+        if (rc < 0)
+            return -1;
+        i = j;
+    }
+    return 0;
+}
+
+static ALWAYS_INLINE int tokenize_none(tb_builder *b, const void *s, size_t n, int width)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (space_at(at(s, i, width), width)) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < n && !space_at(at(s, j, width), width))
+            j++;
+        if (emit(b, from(s, i, width), j - i, width) < 0)
+            return -1;
+        i = j;
+    }
+    return 0;
+}
+
+static ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n, int width)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!space_at(at(s, i, width), width) && emit(b, from(s, i, width), 1, width) < 0)
+            return -1;
+    return 0;
+}
+
+/* The tokenizer `mode` on s[0..n) (s[n] is a space), with the 13a
+ * replacements already done or known to change nothing. */
+static ALWAYS_INLINE int tokenize(tb_builder *b, const void *s, size_t n, int mode, int width)
+{
+    switch (mode) {
+    case TB_13A: return scan_13a(b, s, n, 1, 0, width);
+    case TB_INTL: return tokenize_intl(b, s, n, width);
+    case TB_ZH: return tokenize_zh(b, s, n, width);
+    case TB_CHAR: return tokenize_char(b, s, n, width);
+    default: return tokenize_none(b, s, n, width);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* reading a line                                                      */
+
+/* Whether d[0..n) is ASCII and, if `replaced`, holds none of the characters
+ * 13a's replacements look for ('<', '&', '\n'). */
+static int plain_ascii(const uint8_t *d, size_t n, int replaced)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    __m128i bad = _mm_setzero_si128();  /* a byte's high bit: non-ASCII, or one of those */
+    const __m128i lt = _mm_set1_epi8('<'), amp = _mm_set1_epi8('&'), nl = _mm_set1_epi8('\n');
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(d + i));
+        bad = _mm_or_si128(bad, v);
+        if (replaced)
+            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, lt),
+                                                 _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, nl))));
+    }
+    if (_mm_movemask_epi8(bad))
+        return 0;
+#endif
+    for (; i < n; i++) {
+        if (d[i] >= 0x80 || (replaced && (d[i] == '<' || d[i] == '&' || d[i] == '\n')))
+            return 0;
+    }
+    return 1;
+}
+
+/* If the line is ASCII (and, for 13a, holds none of the characters its
+ * replacements look for): its bytes, rstripped and lowercased if asked, into
+ * b->line8 (then a space and TB_BYTES_PAD zeros), and 1. Otherwise 0 (or -1:
+ * out of memory). */
+static int read_ascii(tb_builder *b, const tb_text *t, int mode)
+{
+    const uint8_t *d = t->data;
+    size_t n = t->length;
+    if (t->kind != 1)
+        return 0;
+    while (n > 0 && d[n - 1] < 0x80 && (ascii_class[d[n - 1]] & A_SPACE))  /* line.rstrip() */
+        n--;
+    if (!plain_ascii(d, n, mode == TB_13A))
+        return 0;
+    if (tb_grow((void **)&b->line8, &b->line8_cap, n + 1 + TB_BYTES_PAD, 1) < 0)
+        return -1;
+    uint8_t *o = b->line8;
+    if (t->ascii_lower) {
+        for (size_t i = 0; i < n; i++)
+            o[i] = d[i] + ((uint8_t)(d[i] - 'A') < 26 ? 32 : 0);
+    } else {
+        memcpy(o, d, n);
+    }
+    o[n] = ' ';
+    memset(o + n + 1, 0, TB_BYTES_PAD);
+    b->line8_n = n;
+    return 1;
+}
+
+/* The line as code points into b->cp, rstripped, with room for a space after it. */
+static int read_code_points(tb_builder *b, const tb_text *t)
 {
     size_t n = t->length;
-    if (tb_poll_spend(b->poll, 16) || u32_reserve(&b->cp, n + 2) < 0)
+    if (u32_reserve(&b->cp, n + 2) < 0)
         return -1;
     uint32_t *a = b->cp.a;
     if (t->kind == 1) {
@@ -672,19 +805,117 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
     while (n > 0 && is_space(a[n - 1]))  /* line.rstrip() */
         n--;
     b->cp.n = n;
+    return 0;
+}
 
-    b->line_tokens = 0;
-    int rc;
-    switch (mode) {
-    case TB_13A: rc = tokenize_13a(b, t); break;
-    case TB_INTL: rc = tokenize_intl(b); break;
-    case TB_ZH: rc = tokenize_zh(b); break;
-    case TB_CHAR: rc = tokenize_char(b); break;
-    default: rc = tokenize_none(b); break;
-    }
-    if (rc < 0 || b->line_tokens >= UINT32_MAX || GROW(b->seq_len, b->seq_cap, b->nseq + 1) < 0)
+/* Room for the tokens of a line of n characters at `bytes_per_char` bytes
+ * each at most: every token is a run of the line's characters (after the 13a
+ * replacements, which only shorten the line), so the tokens of the line have
+ * at most n ids and n * bytes_per_char bytes; then the padding read after a
+ * token, or written after one copied in whole words. */
+static int line_room(tb_builder *b, size_t n, size_t bytes_per_char)
+{
+    /* and the limits of a segment's uint32 counts (the line's new tokens at most n) */
+    if (b->nvocab + n >= UINT32_MAX - 1 || b->nbytes + bytes_per_char * n >= UINT32_MAX)
         return -1;
-    b->seq_len[b->nseq++] = (uint32_t)b->line_tokens;
+    return tb_grow((void **)&b->bytes, &b->bytes_cap, b->nbytes + bytes_per_char * n + TB_BYTES_PAD, 1) < 0 ||
+           GROW(b->ids, b->ids_cap, b->nids + n) < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* builder                                                             */
+
+void tb_builder_init(tb_builder *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->era = 1;
+}
+
+/* Forgets the ids of one-character tokens (a new vocabulary, or another one to look in). */
+static void new_era(tb_builder *b)
+{
+    if (++b->era == 0) {
+        memset(b->char_era, 0, sizeof(b->char_era));
+        b->era = 1;
+    }
+    b->era_lookup = b->lookup;
+}
+
+void tb_init_tables(void) { init_ascii_class(); }
+
+void tb_builder_free(tb_builder *b)
+{
+    free(b->line8);
+    free(b->cp.a);
+    free(b->tmp.a);
+    free(b->tmp2.a);
+    free(b->bytes);
+    free(b->vocab);
+    free(b->slots);
+    free(b->ids);
+    free(b->seq_len);
+    tb_builder_init(b);
+}
+
+void tb_builder_reset(tb_builder *b)
+{
+    if (b->nvocab * 16 >= b->slots_cap) {
+        if (b->slots)
+            memset(b->slots, 0, b->slots_cap * sizeof(uint32_t));
+    } else {
+        /* a table grown by one long line: clear only our slots, newest first,
+         * so that each probe path is still intact when it is walked */
+        size_t mask = b->slots_cap - 1;
+        for (size_t id = b->nvocab; id-- > 0;) {
+            size_t j = b->vocab[id].hash & mask;
+            while (b->slots[j] != id + 1)
+                j = (j + 1) & mask;
+            b->slots[j] = 0;
+        }
+    }
+    b->nbytes = b->nvocab = b->nids = b->nseq = 0;
+    new_era(b);
+}
+
+int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
+{
+    if (tb_poll_spend(b->poll, 16))
+        return -1;
+    if (b->lookup != b->era_lookup)
+        new_era(b);
+    size_t first = b->nids;
+    int ascii = read_ascii(b, t, mode), rc;
+    if (ascii < 0) {
+        return -1;
+    } else if (ascii) {
+        const uint8_t *s = b->line8;
+        size_t n = b->line8_n;
+        if (line_room(b, n, 1) < 0)
+            return -1;
+        switch (mode) {  /* each case: the scanners inlined for this mode and width */
+        case TB_13A: rc = tokenize(b, s, n, TB_13A, 1); break;
+        case TB_INTL: rc = tokenize(b, s, n, TB_INTL, 1); break;
+        case TB_ZH: rc = tokenize(b, s, n, TB_ZH, 1); break;
+        case TB_CHAR: rc = tokenize(b, s, n, TB_CHAR, 1); break;
+        default: rc = tokenize(b, s, n, TB_NONE, 1); break;
+        }
+    } else {
+        if (read_code_points(b, t) < 0 || line_room(b, b->cp.n, 4) < 0)
+            return -1;
+        const uint32_t *s = b->cp.a;
+        size_t n = b->cp.n;
+        b->cp.a[n] = ' ';  /* the sentinel */
+        switch (mode) {
+        case TB_13A: rc = tokenize_13a_u32(b); break;
+        case TB_INTL: rc = tokenize(b, s, n, TB_INTL, 4); break;
+        case TB_ZH: rc = tokenize(b, s, n, TB_ZH, 4); break;
+        case TB_CHAR: rc = tokenize(b, s, n, TB_CHAR, 4); break;
+        default: rc = tokenize(b, s, n, TB_NONE, 4); break;
+        }
+    }
+    if (rc < 0 || b->nids - first >= UINT32_MAX || GROW(b->seq_len, b->seq_cap, b->nseq + 1) < 0)
+        return -1;
+    b->seq_len[b->nseq++] = (uint32_t)(b->nids - first);
     return 0;
 }
 
@@ -719,12 +950,16 @@ tb_seg *tb_builder_freeze(const tb_builder *b)
     char *p = block + sizeof(tb_seg);
     /* tb_tok needs 4-byte alignment: the uint32 arrays before it keep it */
     uint32_t *vslots = (uint32_t *)p;
-    memset(vslots, 0, vcap * sizeof(uint32_t));
-    for (size_t id = 0; id < b->nvocab; id++) {
-        size_t j = b->vocab[id].hash & (vcap - 1);
-        while (vslots[j])
-            j = (j + 1) & (vcap - 1);
-        vslots[j] = (uint32_t)id + 1;
+    if (vcap && vcap == b->slots_cap) {  /* the builder's table has this size: the same slots */
+        memcpy(vslots, b->slots, vcap * sizeof(uint32_t));
+    } else {
+        memset(vslots, 0, vcap * sizeof(uint32_t));
+        for (size_t id = 0; id < b->nvocab; id++) {
+            size_t j = b->vocab[id].hash & (vcap - 1);
+            while (vslots[j])
+                j = (j + 1) & (vcap - 1);
+            vslots[j] = (uint32_t)id + 1;
+        }
     }
     p += vcap * sizeof(uint32_t);
     /* (the builder's arrays are NULL while empty: memcpy must not see them) */
