@@ -675,6 +675,46 @@ static PyObject *core_prepare(PyObject *module, PyObject *args)
     return result;
 }
 
+/* The one-pass job shared by sentence_statistics and stream_statistics: each
+ * worker tokenizes segment k's references (g) and then hypothesis k of the
+ * tuple seq, and writes its row into out; nothing is kept. 0 ok, -1 error. */
+static int run_one_pass(PyObject *seq, const gathered *g, int mode, int lowercase, int max_order,
+                        int threads, PyObject *out)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(seq);
+    text_list texts = {0};
+    Py_buffer view = {0};
+    int rc = -1;
+    if (text_list_alloc(&texts, n) < 0)
+        goto done;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *line = PyTuple_GET_ITEM(seq, k);
+        if (!PyUnicode_Check(line)) {
+            PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a string, got %.100s", k,
+                         Py_TYPE(line)->tp_name);
+            goto done;
+        }
+        if (text_list_set(&texts, k, line, lowercase) < 0)
+            goto done;
+    }
+    if (get_out_buffer(out, &view, (size_t)n * (2 + 2 * (size_t)max_order)) < 0)
+        goto done;
+    job j;
+    job_init(&j, JOB_SENT, (size_t)n, 32);
+    j.mode = mode;
+    j.max_order = max_order;
+    j.texts = texts.texts;
+    j.ref_texts = g->texts.texts;
+    j.offsets = g->offsets;
+    j.out_rows = view.buf;
+    rc = run_job_released(&j, threads);
+done:
+    if (view.obj)
+        PyBuffer_Release(&view);
+    text_list_free(&texts);
+    return rc;
+}
+
 /* sentence_statistics(hyps, refs_per_hyp, mode, lowercase, max_order, threads, out) -> int
  * prepare() (loose) and statistics() in one pass: each worker tokenizes a
  * segment's references and then its hypothesis, with nothing kept. Returns -1,
@@ -693,8 +733,6 @@ static PyObject *core_sentence_statistics(PyObject *module, PyObject *args)
         return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(seq);
     gathered g = {0};
-    text_list texts = {0};
-    Py_buffer view = {0};
     PyObject *result = NULL;
     if (gather_segments(refs, lowercase, 1, &g) < 0)
         goto done;
@@ -708,28 +746,10 @@ static PyObject *core_sentence_statistics(PyObject *module, PyObject *args)
             goto done;
         }
     }
-    if (text_list_alloc(&texts, n) < 0)
-        goto done;
-    for (Py_ssize_t k = 0; k < n; k++)
-        if (text_list_set(&texts, k, PyTuple_GET_ITEM(seq, k), lowercase) < 0)
-            goto done;
-    if (get_out_buffer(out, &view, (size_t)n * (2 + 2 * (size_t)max_order)) < 0)
-        goto done;
-    job j;
-    job_init(&j, JOB_SENT, (size_t)n, 32);
-    j.mode = mode;
-    j.max_order = max_order;
-    j.texts = texts.texts;
-    j.ref_texts = g.texts.texts;
-    j.offsets = g.offsets;
-    j.out_rows = view.buf;
-    if (run_job_released(&j, threads) < 0)
+    if (run_one_pass(seq, &g, mode, lowercase, max_order, threads, out) < 0)
         goto done;
     result = PyLong_FromLong(-1);
 done:
-    if (view.obj)
-        PyBuffer_Release(&view);
-    text_list_free(&texts);
     gathered_free(&g);
     Py_DECREF(seq);
     return result;
@@ -861,8 +881,6 @@ static PyObject *core_stream_statistics(PyObject *module, PyObject *args)
     gathered g;
     if (gather_streams(streams, lowercase, 1, &g) < 0)
         return NULL;
-    text_list texts = {0};
-    Py_buffer view = {0};
     PyObject *result = NULL;
     PyObject *seq = as_tuple(hyps, "hypotheses must be a sequence of str");
     if (!seq)
@@ -872,35 +890,10 @@ static PyObject *core_stream_statistics(PyObject *module, PyObject *args)
         PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference segments", n, g.nseg);
         goto done;
     }
-    if (text_list_alloc(&texts, n) < 0)
-        goto done;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *line = PyTuple_GET_ITEM(seq, k);
-        if (!PyUnicode_Check(line)) {
-            PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a string, got %.100s", k,
-                         Py_TYPE(line)->tp_name);
-            goto done;
-        }
-        if (text_list_set(&texts, k, line, lowercase) < 0)
-            goto done;
-    }
-    if (get_out_buffer(out, &view, (size_t)n * (2 + 2 * (size_t)max_order)) < 0)
-        goto done;
-    job j;
-    job_init(&j, JOB_SENT, (size_t)n, 32);
-    j.mode = mode;
-    j.max_order = max_order;
-    j.texts = texts.texts;
-    j.ref_texts = g.texts.texts;
-    j.offsets = g.offsets;
-    j.out_rows = view.buf;
-    if (run_job_released(&j, threads) < 0)
+    if (run_one_pass(seq, &g, mode, lowercase, max_order, threads, out) < 0)
         goto done;
     result = PyLong_FromLong(common_count(g.offsets, n));
 done:
-    if (view.obj)
-        PyBuffer_Release(&view);
-    text_list_free(&texts);
     gathered_free(&g);
     Py_XDECREF(seq);
     return result;
