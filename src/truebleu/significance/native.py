@@ -32,6 +32,7 @@ from .resampling import CHUNK, chunks
 
 SMOOTH_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
 PAIRWISE_BLOCK = 128  # NumPy's PW_BLOCKSIZE: below it, eight running sums
+NUMPY_BUFSIZE = 8192  # NumPy's default buffer size (np.getbufsize())
 
 
 def _core():
@@ -188,7 +189,17 @@ def _pairwise(a: Sequence[float], start: int, n: int) -> float:
 
 
 def numpy_mean(values: Sequence[float]) -> float:
-    """``np.asarray(values, dtype=np.float64).mean()`` for a non-empty sequence."""
+    """``np.asarray(values, dtype=np.float64).mean()`` for a non-empty sequence.
+
+    Up to NumPy's buffer size (8192 values) every NumPy release sums in one
+    pairwise pass; beyond it some releases (2.2, for one) add the pairwise
+    sums of consecutive 8192-value buffers and others do not, so longer
+    sequences (more than 8192 resamples) are left to the installed NumPy.
+    """
+    if len(values) > NUMPY_BUFSIZE:
+        from ._np import numpy
+
+        return float(numpy().mean(numpy().asarray(values, dtype=numpy().float64)))
     return pairwise_sum(values) / len(values)
 
 
