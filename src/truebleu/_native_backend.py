@@ -199,6 +199,24 @@ class NativeBackend:
                                           data)
         return Statistics(max_order, data), num_refs
 
+    def utf8_statistics(self, buffers, ends, n, tokenizer, lowercase, max_order, totals,
+                        threads=None):
+        """:meth:`stream_statistics` of the first ``n`` lines of buffers of valid UTF-8
+        (hypotheses, then one buffer per reference file; a line ends at ``"\\n"``, the
+        last may end at ``ends[f]``), without a ``str`` per line. Adds the rows to
+        ``totals`` (an int64 array of one row). Returns ``(statistics, bytes taken per
+        buffer, hypotheses ending in " ." after rstrip)``. Only for tokenizers the core
+        runs (:func:`core_mode` not None).
+        """
+        check_max_order(max_order)
+        mode = core_mode(tokenizer)
+        if mode is None:
+            raise ValueError(f"the core does not run tokenizer {tokenizer!r}")
+        data = array("q", [0]) * (n * row_width(max_order))
+        consumed, periods = core.stream_statistics_utf8(
+            buffers, ends, n, mode, bool(lowercase), max_order, check_threads(threads), data, totals)
+        return Statistics(max_order, data), consumed, periods
+
     def tokens(self, lines, tokenizer, lowercase):
         mode = core_mode(tokenizer)
         if mode is None:

@@ -9,14 +9,16 @@ turned into statistics, and summed. Memory is bounded by the chunk size
 
 from __future__ import annotations
 
+import codecs
 import os
+from array import array
 from dataclasses import dataclass
 from typing import Iterator, Optional, Sequence
 
 from .bleu import BLEU, count_tokenized_periods, warn_if_tokenized
-from .io import DEFAULT_MAX_LINE_LENGTH, InputError, iter_aligned_chunks
+from .io import DEFAULT_MAX_LINE_LENGTH, InputError, is_stdin, iter_aligned_chunks
 from .score import BLEUScore
-from .stats import Statistics
+from .stats import Statistics, row_width
 
 
 @dataclass
@@ -40,6 +42,8 @@ def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[st
         raise ValueError("at least one reference file is needed")
     metric = metric or BLEU()
     names = [os.fspath(hypothesis_file), *map(os.fspath, reference_files)]
+    if _reads_utf8_bytes(names, metric, encoding):
+        return _score_utf8_files(names, metric, chunk_lines, keep_statistics, max_line_length)
     totals: Optional[list[int]] = None
     kept = Statistics(metric.max_ngram_order) if keep_statistics else None
     segments = tokenized = 0
@@ -56,6 +60,49 @@ def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[st
     if not metric.force:
         warn_if_tokenized(tokenized)
     return StreamResult(metric.score_from_statistics(totals), segments, kept)
+
+
+def _reads_utf8_bytes(names: list[str], metric: BLEU, encoding: str) -> bool:
+    """The common case, read as bytes by the core: UTF-8 files (no standard input), BLEU
+    itself on the native backend with a tokenizer the core runs. Anything else reads
+    lines as ``str`` (:func:`_stripped_chunks`), the specification of this path."""
+    if type(metric) is not BLEU or metric.backend != "native" or any(map(is_stdin, names)):
+        return False
+    try:
+        if codecs.lookup(encoding).name != "utf-8":
+            return False
+    except LookupError:
+        return False  # the str path names the unknown encoding
+    from ._native_backend import core_mode
+
+    return core_mode(metric.tokenizer) is not None
+
+
+def _score_utf8_files(names: list[str], metric: BLEU, chunk_lines: int, keep_statistics: bool,
+                      max_line_length: int) -> StreamResult:
+    """:func:`score_files` on the bytes of UTF-8 files: the same chunks, errors and result."""
+    from .io.utf8_lines import iter_aligned_utf8_chunks
+
+    backend = metric._backend
+    totals = array("q", [0]) * row_width(metric.max_ngram_order)
+    kept = Statistics(metric.max_ngram_order) if keep_statistics else None
+    segments = tokenized = 0
+    for files, n in iter_aligned_utf8_chunks(names, chunk_lines, max_line_length):
+        stats, consumed, periods = backend.utf8_statistics(
+            [file.buffer for file in files], [file.complete_end for file in files], n,
+            metric.tokenizer, metric.lowercase, metric.max_ngram_order, totals, metric.threads)
+        for file, taken in zip(files, consumed):
+            file.consume(taken)
+        tokenized += periods
+        if kept is not None:
+            kept.extend(stats)
+        segments += n
+        metric.num_refs = len(names) - 1
+    if not segments:
+        raise InputError(f"{names[0]} is empty: nothing to score")
+    if not metric.force:
+        warn_if_tokenized(tokenized)
+    return StreamResult(metric.score_from_statistics(totals.tolist()), segments, kept)
 
 
 def sentence_scores_from_files(hypothesis_file: str | os.PathLike,

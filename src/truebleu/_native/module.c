@@ -899,6 +899,129 @@ done:
     return result;
 }
 
+/* stream_statistics_utf8(buffers, ends, n, mode, lowercase, max_order, threads, rows, totals)
+ *   -> (consumed, tokenized_periods)
+ * The command line's chunk, straight from the bytes read: buffers[0] holds the
+ * hypotheses, each further buffer one reference file, each valid UTF-8 (the
+ * reader checked it: tb_utf8_scan) with its first n lines ("\n"-ended, the last
+ * one may end at ends[f] instead: a file's last line) in buffers[f][0 .. ends[f]).
+ * Fills rows (n statistics rows), adds them to totals (one row), and returns the
+ * bytes of each buffer the n lines took and the count of hypotheses that end in
+ * " ." once str.rstrip() is applied (sacreBLEU's tokenized-output warning). */
+static PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args)
+{
+    PyObject *buffers_obj, *ends_obj, *rows, *totals_obj;
+    Py_ssize_t n;
+    int mode, lowercase, max_order, threads;
+    if (!PyArg_ParseTuple(args, "OOnipiiOO", &buffers_obj, &ends_obj, &n, &mode, &lowercase, &max_order,
+                          &threads, &rows, &totals_obj))
+        return NULL;
+    if (check_mode(mode) < 0 || check_order(max_order) < 0)
+        return NULL;
+    PyObject *buffers = as_tuple(buffers_obj, "buffers must be a sequence of buffers");
+    PyObject *ends = buffers ? as_tuple(ends_obj, "ends must be a sequence of int") : NULL;
+    Py_ssize_t nf = buffers ? PyTuple_GET_SIZE(buffers) : 0;
+    Py_buffer *views = PyMem_Calloc(nf ? nf : 1, sizeof(Py_buffer));
+    Py_buffer rows_view = {0}, totals_view = {0};
+    text_list hyps = {0}, refs = {0};
+    Py_ssize_t *offsets = NULL;
+    PyObject *consumed = NULL, *result = NULL;
+    const size_t width = 2 + 2 * (size_t)max_order;
+    if (!ends)
+        goto done;
+    if (!views) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (nf < 2 || PyTuple_GET_SIZE(ends) != nf || n < 1) {
+        PyErr_SetString(PyExc_ValueError, "a hypothesis buffer, reference buffers and n >= 1 lines");
+        goto done;
+    }
+    if (text_list_alloc(&hyps, n) < 0 || text_list_alloc(&refs, n * (nf - 1)) < 0 ||
+        !(consumed = PyTuple_New(nf)) || !(offsets = PyMem_Malloc((n + 1) * sizeof(Py_ssize_t))))
+        goto done;
+    long periods = 0;
+    for (Py_ssize_t f = 0; f < nf; f++) {
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(buffers, f), &views[f], PyBUF_SIMPLE) < 0)
+            goto done;
+        Py_ssize_t end = PyLong_AsSsize_t(PyTuple_GET_ITEM(ends, f));
+        if (end == -1 && PyErr_Occurred())
+            goto done;
+        if (end < 0 || end > views[f].len) {
+            PyErr_Format(PyExc_ValueError, "end %zd outside a buffer of %zd bytes", end, views[f].len);
+            goto done;
+        }
+        const uint8_t *d = views[f].buf, *stop = d + end;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const uint8_t *nl = memchr(d, '\n', (size_t)(stop - d));
+            if (!nl && (i != n - 1 || d == stop)) {
+                PyErr_Format(PyExc_ValueError, "buffer %zd holds fewer than %zd lines", f, n);
+                goto done;
+            }
+            size_t length = (size_t)((nl ? nl : stop) - d);
+            text_list *t = f == 0 ? &hyps : &refs;
+            Py_ssize_t k = f == 0 ? i : i * (nf - 1) + (f - 1);
+            int ascii = 1;
+            if (lowercase)
+                for (size_t b = 0; b < length && ascii; b++)
+                    ascii = d[b] < 0x80;
+            if (ascii) {
+                t->texts[k] = (tb_text){d, length, TB_KIND_UTF8, lowercase};
+            } else {  /* str.lower() of other text: Python's */
+                PyObject *line = PyUnicode_DecodeUTF8((const char *)d, (Py_ssize_t)length, "strict");
+                int rc = line ? text_list_set(t, k, line, 1) : -1;
+                Py_XDECREF(line);
+                if (rc < 0)
+                    goto done;
+            }
+            if (f == 0) {
+                size_t m = tb_utf8_rstrip(d, length);
+                periods += m >= 2 && d[m - 2] == ' ' && d[m - 1] == '.';
+            }
+            d = nl ? nl + 1 : stop;
+        }
+        PyTuple_SET_ITEM(consumed, f, PyLong_FromSsize_t((Py_ssize_t)(d - (const uint8_t *)views[f].buf)));
+        if (!PyTuple_GET_ITEM(consumed, f))
+            goto done;
+    }
+    if (get_out_buffer(rows, &rows_view, (size_t)n * width) < 0 ||
+        get_out_buffer(totals_obj, &totals_view, width) < 0)
+        goto done;
+    for (Py_ssize_t i = 0; i <= n; i++)
+        offsets[i] = i * (nf - 1);
+    job j;
+    job_init(&j, JOB_SENT, (size_t)n, 32);
+    j.mode = mode;
+    j.max_order = max_order;
+    j.texts = hyps.texts;
+    j.ref_texts = refs.texts;
+    j.offsets = offsets;
+    j.out_rows = rows_view.buf;
+    if (run_job_released(&j, threads) < 0)
+        goto done;
+    int64_t *out = rows_view.buf, *sum = totals_view.buf;
+    for (Py_ssize_t i = 0; i < n; i++)
+        for (size_t c = 0; c < width; c++)
+            sum[c] += out[i * width + c];
+    result = Py_BuildValue("Ol", consumed, periods);
+done:
+    if (rows_view.obj)
+        PyBuffer_Release(&rows_view);
+    if (totals_view.obj)
+        PyBuffer_Release(&totals_view);
+    for (Py_ssize_t f = 0; views && f < nf; f++)
+        if (views[f].obj)
+            PyBuffer_Release(&views[f]);
+    PyMem_Free(views);
+    PyMem_Free(offsets);
+    text_list_free(&hyps);
+    text_list_free(&refs);
+    Py_XDECREF(consumed);
+    Py_XDECREF(ends);
+    Py_XDECREF(buffers);
+    return result;
+}
+
 /* ------------------------------------------------------------------ */
 /* statistics(hyps, prepared, mode, lowercase, max_order, threads, out) */
 
@@ -1381,6 +1504,9 @@ static PyObject *core_class_table(PyObject *module, PyObject *noargs)
 
 /* chrf.c */
 PyObject *tb_chrf_statistics(PyObject *module, PyObject *args);
+PyObject *tb_py_utf8_scan(PyObject *module, PyObject *args);               /* lines.c */
+PyObject *tb_py_utf8_first_long_line(PyObject *module, PyObject *args);
+PyObject *tb_py_utf8_line_chars(PyObject *module, PyObject *args);
 /* resample.c */
 PyObject *tb_pcg64_integers(PyObject *module, PyObject *args);
 PyObject *tb_pcg64_bools(PyObject *module, PyObject *args);
@@ -1410,6 +1536,20 @@ static PyMethodDef core_methods[] = {
      "stream_statistics(hypotheses, streams, mode, lowercase, max_order, threads, out) -> int\n\n"
      "prepare_streams() and statistics() in one pass, keeping nothing (a cold corpus);\n"
      "returns the number of references per segment (-1 when it varies)."},
+    {"stream_statistics_utf8", core_stream_statistics_utf8, METH_VARARGS,
+     "stream_statistics_utf8(buffers, ends, n, mode, lowercase, max_order, threads, rows, totals)\n"
+     "    -> (consumed, tokenized_periods)\n\n"
+     "stream_statistics() of the first n lines of each buffer of valid UTF-8 (hypotheses first,\n"
+     "then one per reference file); adds the rows to totals; the bytes each buffer's lines took."},
+    {"utf8_scan", tb_py_utf8_scan, METH_VARARGS,
+     "utf8_scan(buffer, start) -> (valid_end, chars, newlines, error, last_chars)\n\n"
+     "Check buffer[start:] as UTF-8 as Python's strict decoder would (an unfinished character\n"
+     "at the end is not an error); last_chars: the characters after the last newline."},
+    {"utf8_first_long_line", tb_py_utf8_first_long_line, METH_VARARGS,
+     "utf8_first_long_line(buffer, start, end, first_chars, limit) -> index of the first\n"
+     "newline-ended line of buffer[start:end] longer than limit characters, or -1"},
+    {"utf8_line_chars", tb_py_utf8_line_chars, METH_VARARGS,
+     "utf8_line_chars(buffer, lines) -> characters of the first `lines` lines, newlines excluded"},
     {"statistics", core_statistics, METH_VARARGS,
      "statistics(hypotheses, prepared, mode, lowercase, max_order, threads, out) -> None\n\n"
      "Fill `out` (int64 buffer, one row per hypothesis) with BLEU statistics."},

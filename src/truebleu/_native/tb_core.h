@@ -110,9 +110,31 @@ typedef struct {
 typedef struct {
     const void *data;
     size_t length;
-    int kind;          /* 1, 2 or 4 bytes per code point */
+    int kind;          /* 1, 2 or 4 bytes per code point, or TB_KIND_UTF8 */
     int ascii_lower;   /* lowercase ASCII letters while reading (str was ASCII) */
 } tb_text;
+
+/* tb_text.kind of a line given as valid UTF-8 bytes (length in bytes; lines.c) */
+#define TB_KIND_UTF8 0
+
+/* lines.c: UTF-8 read as bytes (see there) */
+typedef struct {
+    size_t valid;      /* bytes of whole valid characters from the start */
+    size_t chars;      /* characters in them */
+    size_t newlines;   /* "\n" bytes in them */
+    int error;         /* 1: the bytes at `valid` are not UTF-8; 0: valid, or an unfinished
+                        * character from `valid` to the end */
+} tb_utf8_scan_result;
+void tb_utf8_scan(const uint8_t *d, size_t n, tb_utf8_scan_result *r);
+size_t tb_utf8_chars(const uint8_t *d, size_t n);
+/* The index of the first line ("\n"-ended) of d[0 .. n) longer than `limit`
+ * characters, the first one having `first_chars` more before d; -1 if none. */
+long tb_utf8_first_long_line(const uint8_t *d, size_t n, size_t first_chars, size_t limit);
+/* The length of d[0 .. n) without the trailing whitespace str.rstrip() strips. */
+size_t tb_utf8_rstrip(const uint8_t *d, size_t n);
+/* The code point at d (n > 0 bytes left) into *cp; its length in bytes (1 and
+ * U+FFFD for bytes that are not valid UTF-8, never reading past d + n). */
+size_t tb_utf8_decode(const uint8_t *d, size_t n, uint32_t *cp);
 
 /* tokenize.c */
 void tb_init_tables(void);  /* once, at module import */

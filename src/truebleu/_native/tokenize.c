@@ -758,7 +758,7 @@ static int read_ascii(tb_builder *b, const tb_text *t, int mode)
 {
     const uint8_t *d = t->data;
     size_t n = t->length;
-    if (t->kind != 1)
+    if (t->kind != 1 && t->kind != TB_KIND_UTF8)  /* UTF-8: plain_ascii refuses its other lines */
         return 0;
     while (n > 0 && d[n - 1] < 0x80 && (ascii_class[d[n - 1]] & A_SPACE))  /* line.rstrip() */
         n--;
@@ -795,6 +795,15 @@ static int read_code_points(tb_builder *b, const tb_text *t)
             for (size_t i = 0; i < n; i++)
                 a[i] = d[i];
         }
+    } else if (t->kind == TB_KIND_UTF8) {
+        const uint8_t *d = t->data;
+        size_t m = 0;
+        for (size_t i = 0; i < n; m++) {
+            i += tb_utf8_decode(d + i, n - i, &a[m]);
+            if (t->ascii_lower && a[m] >= 'A' && a[m] <= 'Z')
+                a[m] += 32;
+        }
+        n = m;
     } else if (t->kind == 2) {
         const uint16_t *d = t->data;
         for (size_t i = 0; i < n; i++)

@@ -1,0 +1,235 @@
+/* UTF-8 text read as bytes: the command line's reader hands blocks of a file to
+ * the core without ever making a Python str of a line.
+ *
+ * What Python's strict "utf-8" decoder accepts is exactly what tb_utf8_scan
+ * accepts (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF),
+ * including its rule for a character cut by the end of a block: a prefix that
+ * can still become a valid character is left for the next block, anything else
+ * is an error at once. The messages of errors are Python's own: the reader
+ * decodes the failing block again with Python's codec, so only the decision
+ * (valid or not, and where) has to be made here.
+ */
+#include <Python.h>
+
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "tb_core.h"
+
+/* Length of the valid character starting at d[0] (1-4), 0 when d[0 .. n) is an
+ * unfinished but so far valid prefix of one, -1 when the bytes are invalid. */
+static int utf8_sequence(const uint8_t *d, size_t n)
+{
+    uint8_t c = d[0];
+    int len;
+    uint8_t lo = 0x80, hi = 0xBF;  /* the range of the second byte */
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0)
+            lo = 0xA0;          /* overlong */
+        else if (c == 0xED)
+            hi = 0x9F;          /* surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0)
+            lo = 0x90;          /* overlong */
+        else if (c == 0xF4)
+            hi = 0x8F;          /* above U+10FFFF */
+    } else {
+        return -1;              /* a continuation byte, C0/C1 or F5-FF */
+    }
+    for (int i = 1; i < len; i++) {
+        if ((size_t)i >= n)
+            return 0;
+        uint8_t b = d[i];
+        if (i == 1 ? (b < lo || b > hi) : (b & 0xC0) != 0x80)
+            return -1;
+    }
+    return len;
+}
+
+void tb_utf8_scan(const uint8_t *d, size_t n, tb_utf8_scan_result *r)
+{
+    size_t i = 0, chars = 0, newlines = 0;
+    r->error = 0;
+    while (i < n) {
+#if defined(__SSE2__)
+        if (i + 16 <= n) {  /* sixteen bytes at a time while they are ASCII */
+            __m128i v = _mm_loadu_si128((const __m128i *)(d + i));
+            unsigned high = (unsigned)_mm_movemask_epi8(v);
+            unsigned nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+            unsigned ascii = high ? (unsigned)__builtin_ctz(high) : 16;  /* ASCII bytes first */
+            newlines += (size_t)__builtin_popcount(ascii == 16 ? nl : nl & ((1u << ascii) - 1));
+            chars += ascii;
+            i += ascii;
+            if (ascii == 16)
+                continue;
+        }
+#endif
+        if (d[i] < 0x80) {
+            newlines += d[i] == '\n';
+            chars++;
+            i++;
+            continue;
+        }
+        int len = utf8_sequence(d + i, n - i);
+        if (len <= 0) {
+            r->error = len < 0;
+            break;
+        }
+        chars++;
+        i += (size_t)len;
+    }
+    r->valid = i;
+    r->chars = chars;
+    r->newlines = newlines;
+}
+
+/* Characters of valid UTF-8: the bytes that are not continuation bytes. */
+size_t tb_utf8_chars(const uint8_t *d, size_t n)
+{
+    size_t chars = 0;
+    for (size_t i = 0; i < n; i++)
+        chars += (d[i] & 0xC0) != 0x80;
+    return chars;
+}
+
+long tb_utf8_first_long_line(const uint8_t *d, size_t n, size_t first_chars, size_t limit)
+{
+    size_t chars = first_chars;
+    long line = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (d[i] == '\n') {
+            if (chars > limit)
+                return line;
+            line++;
+            chars = 0;
+        } else {
+            chars += (d[i] & 0xC0) != 0x80;
+        }
+    }
+    return -1;
+}
+
+size_t tb_utf8_rstrip(const uint8_t *d, size_t n)
+{
+    while (n > 0) {
+        uint8_t c = d[n - 1];
+        if (c < 0x80) {
+            if (!Py_UNICODE_ISSPACE(c))
+                break;
+            n--;
+            continue;
+        }
+        size_t start = n - 1;  /* back to the lead byte (valid UTF-8: at most 3 back) */
+        while (start > 0 && n - start < 4 && (d[start] & 0xC0) == 0x80)
+            start--;
+        uint32_t cp;
+        tb_utf8_decode(d + start, n - start, &cp);
+        if (!Py_UNICODE_ISSPACE((Py_UCS4)cp))
+            break;
+        n = start;
+    }
+    return n;
+}
+
+size_t tb_utf8_decode(const uint8_t *d, size_t n, uint32_t *cp)
+{
+    uint8_t c = d[0];
+    size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (len > n || (len > 1 && c < 0xC0)) {  /* not valid UTF-8: never read past the end */
+        *cp = 0xFFFD;
+        return 1;
+    }
+    uint32_t v = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+    for (size_t i = 1; i < len; i++)
+        v = (v << 6) | (d[i] & 0x3F);
+    *cp = v;
+    return len;
+}
+
+/* ------------------------------------------------------------------ */
+/* for the reader (truebleu.io.utf8_lines), with the GIL held           */
+
+/* The bytes of buffer `obj` from `start` (checked), as a read-only view. */
+static int view_from(PyObject *obj, Py_ssize_t start, Py_buffer *view)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0)
+        return -1;
+    if (start < 0 || start > view->len) {
+        PyErr_Format(PyExc_ValueError, "start %zd outside a buffer of %zd bytes", start, view->len);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* utf8_scan(buffer, start) -> (valid_end, chars, newlines, error, last_chars)
+ * last_chars: the characters after the last newline (all of them if none). */
+PyObject *tb_py_utf8_scan(PyObject *module, PyObject *args)
+{
+    PyObject *obj;
+    Py_ssize_t start;
+    Py_buffer view;
+    if (!PyArg_ParseTuple(args, "On", &obj, &start) || view_from(obj, start, &view) < 0)
+        return NULL;
+    const uint8_t *d = (const uint8_t *)view.buf + start;
+    tb_utf8_scan_result r;
+    tb_utf8_scan(d, (size_t)(view.len - start), &r);
+    size_t last = r.chars;
+    if (r.newlines) {
+        const uint8_t *nl = d + r.valid;
+        while (*--nl != '\n')
+            ;
+        last = tb_utf8_chars(nl + 1, (size_t)(d + r.valid - (nl + 1)));
+    }
+    PyBuffer_Release(&view);
+    return Py_BuildValue("nnnin", (Py_ssize_t)(start + r.valid), (Py_ssize_t)r.chars,
+                         (Py_ssize_t)r.newlines, r.error, (Py_ssize_t)last);
+}
+
+/* utf8_first_long_line(buffer, start, end, first_chars, limit) -> index or -1 */
+PyObject *tb_py_utf8_first_long_line(PyObject *module, PyObject *args)
+{
+    PyObject *obj;
+    Py_ssize_t start, end, first, limit;
+    Py_buffer view;
+    if (!PyArg_ParseTuple(args, "Onnnn", &obj, &start, &end, &first, &limit) ||
+        view_from(obj, start, &view) < 0)
+        return NULL;
+    long line = -1;
+    if (end < start || end > view.len || first < 0 || limit < 0)
+        PyErr_SetString(PyExc_ValueError, "bad range");
+    else
+        line = tb_utf8_first_long_line((const uint8_t *)view.buf + start, (size_t)(end - start),
+                                       (size_t)first, (size_t)limit);
+    PyBuffer_Release(&view);
+    return PyErr_Occurred() ? NULL : PyLong_FromLong(line);
+}
+
+/* utf8_line_chars(buffer, lines) -> the characters of the first `lines` lines,
+ * without their "\n" (the last may end at the end of the buffer) */
+PyObject *tb_py_utf8_line_chars(PyObject *module, PyObject *args)
+{
+    PyObject *obj;
+    Py_ssize_t lines;
+    Py_buffer view;
+    if (!PyArg_ParseTuple(args, "On", &obj, &lines) || view_from(obj, 0, &view) < 0)
+        return NULL;
+    const uint8_t *d = view.buf, *end = d + view.len;
+    size_t chars = 0;
+    for (Py_ssize_t i = 0; i < lines && d < end; i++) {
+        const uint8_t *nl = memchr(d, '\n', (size_t)(end - d));
+        const uint8_t *stop = nl ? nl : end;
+        chars += tb_utf8_chars(d, (size_t)(stop - d));
+        d = nl ? nl + 1 : end;
+    }
+    PyBuffer_Release(&view);
+    return PyLong_FromSize_t(chars);
+}
