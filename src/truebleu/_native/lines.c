@@ -48,6 +48,8 @@ static int utf8_sequence(const uint8_t *d, size_t n)
         if ((size_t)i >= n)
             return 0;
         uint8_t b = d[i];
+        if (i == 1 && c == 0xED && n == 2 && (b & 0xC0) == 0x80)
+            return 0;  /* as CPython: a surrogate's first two bytes at the end wait for the third */
         if (i == 1 ? (b < lo || b > hi) : (b & 0xC0) != 0x80)
             return -1;
     }
