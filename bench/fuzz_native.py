@@ -11,7 +11,9 @@ of sacreBLEU's buggy zh ranges, case-changing characters ...). For every input
 the native statistics row and token lists must equal the Python backend's,
 through every entry point: prepare/statistics, the fused sentence path
 (references given as a str, or with None entries), the fused stream path
-(a cold corpus), both on the inputs that have a reference, and pairwise matrices.
+(a cold corpus), both on the inputs that have a reference, the command line's UTF-8
+byte path (stream_statistics_utf8: lines as bytes, against the stream path), and
+pairwise matrices.
 
     python bench/fuzz_native.py -n 1000000 --seed 1 [--threads 2]
 
@@ -165,6 +167,25 @@ def main(argv=None) -> int:
             if rows != want_kept:
                 differences += 1
                 print(f"STREAM PATH DIFF tok={name} lc={lowercase} order={order}")
+        # the command line's byte path: lines of UTF-8 files (one reference file here), the
+        # hypotheses' rstrip for the tokenized-period count included
+        lines = [(hyps[i], refs[i][0]) for i in keep if "\n" not in hyps[i] + refs[i][0]
+                 and not any(0xD800 <= ord(c) < 0xE000 for c in hyps[i] + refs[i][0])]
+        if lines:
+            rows = array("q", [0]) * (len(lines) * width)
+            core.stream_statistics([h for h, _ in lines], [[r for _, r in lines]], MODES[name],
+                                   lowercase, order, args.threads, rows)
+            buffers = [bytearray("".join(line + "\n" for line in side).encode("utf-8"))
+                       for side in zip(*lines)]
+            byte_rows, totals = array("q", [0]) * len(rows), array("q", [0]) * width
+            _, periods = core.stream_statistics_utf8(
+                buffers, [len(b) for b in buffers], len(lines), MODES[name], lowercase, order,
+                args.threads, byte_rows, totals)
+            want_periods = sum(h.rstrip().endswith(" .") for h, _ in lines)
+            if byte_rows != rows or periods != want_periods or list(totals) != [
+                    sum(rows[c::width]) for c in range(width)]:
+                differences += 1
+                print(f"UTF-8 BYTE PATH DIFF tok={name} lc={lowercase} order={order}")
         # pairwise matrices: every pair of a small sample, one shared vocabulary
         sample = hyps[:12] + [r[0] for r in refs[:12] if r]
         shared = core.prepare([sample], MODES[name], lowercase, args.threads)

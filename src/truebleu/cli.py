@@ -341,9 +341,6 @@ METRIC_FACTORIES = {"bleu": make_metric, "chrf": make_chrf, "ter": make_ter}
 
 def run(args) -> str | Iterator[str]:
     """Everything the command prints on stdout for parsed ``args``: a text, or its lines."""
-    from .reports.single import single_results_text
-    from .reports.table import results_table
-
     if args.sample:
         from .sample import sample_files
 
@@ -364,6 +361,8 @@ def run(args) -> str | Iterator[str]:
             and set(args.metrics) == {"bleu"}
             and not (paired or args.confidence)):
         return run_streaming(args)
+    from .reports.single import single_results_text
+    from .reports.table import results_table  # (not imported by the streaming command)
 
     if args.test_set is not None:
         references, ref_names = testset_commands.testset_references(args)

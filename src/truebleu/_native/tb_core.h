@@ -134,7 +134,24 @@ long tb_utf8_first_long_line(const uint8_t *d, size_t n, size_t first_chars, siz
 size_t tb_utf8_rstrip(const uint8_t *d, size_t n);
 /* The code point at d (n > 0 bytes left) into *cp; its length in bytes (1 and
  * U+FFFD for bytes that are not valid UTF-8, never reading past d + n). */
-size_t tb_utf8_decode(const uint8_t *d, size_t n, uint32_t *cp);
+static inline size_t tb_utf8_decode(const uint8_t *d, size_t n, uint32_t *cp)
+{
+    uint8_t c = d[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    size_t len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (len > n || c < 0xC0) {  /* not valid UTF-8: never read past the end */
+        *cp = 0xFFFD;
+        return 1;
+    }
+    uint32_t v = len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+    for (size_t i = 1; i < len; i++)
+        v = (v << 6) | (d[i] & 0x3F);
+    *cp = v;
+    return len;
+}
 
 /* tokenize.c */
 void tb_init_tables(void);  /* once, at module import */

@@ -786,7 +786,7 @@ static int read_code_points(tb_builder *b, const tb_text *t)
     if (u32_reserve(&b->cp, n + 2) < 0)
         return -1;
     uint32_t *a = b->cp.a;
-    if (t->kind == 1) {
+    if (t->kind == 1 || (t->kind == TB_KIND_UTF8 && t->ascii_lower)) {  /* UTF-8: an ASCII line */
         const uint8_t *d = t->data;
         if (t->ascii_lower) {
             for (size_t i = 0; i < n; i++)
@@ -799,9 +799,10 @@ static int read_code_points(tb_builder *b, const tb_text *t)
         const uint8_t *d = t->data;
         size_t m = 0;
         for (size_t i = 0; i < n; m++) {
-            i += tb_utf8_decode(d + i, n - i, &a[m]);
-            if (t->ascii_lower && a[m] >= 'A' && a[m] <= 'Z')
-                a[m] += 32;
+            if (d[i] < 0x80)
+                a[m] = d[i++];
+            else
+                i += tb_utf8_decode(d + i, n - i, &a[m]);
         }
         n = m;
     } else if (t->kind == 2) {
