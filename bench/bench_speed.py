@@ -1,7 +1,7 @@
 """truebleu (native core) vs sacreBLEU 2.6.0 vs bleuscore, side by side, one run.
 
     python bench/bench_speed.py [--data ../shared/data/wmt21] [--repeat 5] [--quick]
-    python bench/bench_speed.py --callgrind-only     # the instruction count alone (before/after)
+    python bench/bench_speed.py --callgrind-only     # the instruction counts alone (before/after)
 
 Data: every into-English system output of WMT21 (``*.X-en.hyp.*``) against
 its first reference (``*.X-en.ref.A.en``): ``corpus`` scores each system with
@@ -21,10 +21,11 @@ pinned to one CPU with ``sched_setaffinity``, so truebleu's default is
 ``threads=1`` and bleuscore's thread pool has one core too). The one-core
 column is the headline: another process on the machine cannot take half of it
 away. sacreBLEU is single-threaded; its one run is the base of both ratios.
-For the one-call corpus task, the table is followed by the number of
-instructions the native core executes (valgrind's callgrind, ``threads=1``,
-counting inside the ``_native_core`` entry points only): unlike a time, it does
-not move when the machine is busy, so a regression shows as a larger count.
+The table is followed by the number of instructions the native core executes
+for each in-memory task (valgrind's callgrind, ``threads=1``, counting inside
+the ``_native_core`` entry points only) and by the whole command-line process's
+count (interpreter start-up, reading and the core): unlike a time, a count
+does not move when the machine is busy, so a regression shows as a larger count.
 
 Prints markdown tables. Not a test: nothing fails because a machine is slow.
 """
@@ -186,27 +187,55 @@ def measure(task: str, tool: str, data: Path, repeat: int, single: bool = False)
     return json.loads(out.strip().splitlines()[-1])
 
 
-CALLGRIND_TASK = "corpus-onecall"
+#: The tasks whose native-core instructions are counted (callgrind, threads=1).
+CALLGRIND_TASKS = ("corpus-onecall", "sentence", "matrix", "tok-intl", "tok-zh", "tok-char")
+#: The whole command-line process on the concatenated files, every instruction counted.
+CALLGRIND_COMMAND = "command line (files), whole process"
 
 
-def callgrind_instructions(data: Path) -> int | None:
-    """Instructions executed inside the native core's entry points for one cold
-    one-call corpus BLEU on one thread (callgrind), or None without valgrind."""
-    if shutil.which("valgrind") is None:
-        return None
+def callgrind_count(cmd: list[str], core_only: bool) -> int:
+    """Instructions callgrind counts for ``cmd`` pinned to one core: inside the native
+    core's entry points (``core_*`` in module.c, which never call each other, so the
+    toggles never nest) or, with ``core_only=False``, in the whole process."""
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
-               # the entry points a cold corpus_bleu calls, today and before the fused
-               # stream_statistics (toggles must not nest)
-               "--collect-atstart=no", "--toggle-collect=core_stream_statistics",
-               "--toggle-collect=core_prepare_streams", "--toggle-collect=core_statistics",
-               sys.executable, __file__, "--worker", CALLGRIND_TASK, "truebleu", "--data", str(data),
-               "--repeat", "1"]
-        proc = subprocess.run(cmd, capture_output=True, text=True, preexec_fn=one_core())
+        scope = ["--collect-atstart=no", "--toggle-collect=core_*"] if core_only else []
+        proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
+                               *scope, *cmd], capture_output=True, text=True, env=child_env(),
+                              preexec_fn=one_core())
     found = re.search(r"Collected\s*:\s*(\d+)", proc.stderr)
     if proc.returncode != 0 or not found:
         raise RuntimeError(f"callgrind run failed: {proc.stderr[-2000:]}")
     return int(found.group(1))
+
+
+def callgrind_instructions(data: Path) -> dict[str, int] | None:
+    """Instructions of each CALLGRIND_TASKS task inside the native core (truebleu, one
+    run, one thread) and of the whole command line on the concatenated files; None
+    without valgrind. Unlike a time, no other process can move these numbers."""
+    if shutil.which("valgrind") is None:
+        return None
+    counts = {}
+    for task in CALLGRIND_TASKS:
+        counts[task] = callgrind_count([sys.executable, __file__, "--worker", task, "truebleu", "--data",
+                                        str(data), "--repeat", "1"], core_only=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        hyp, ref = Path(tmp) / "hyp.en", Path(tmp) / "ref.en"
+        write_concatenated(data, hyp, ref)
+        counts[CALLGRIND_COMMAND] = callgrind_count(
+            [sys.executable, "-m", "truebleu", str(ref), "-i", str(hyp), "-b", "-q", "-w", "10"],
+            core_only=False)
+    return counts
+
+
+def print_instructions(counts: dict[str, int] | None) -> None:
+    if counts is None:
+        print("\ninstructions (callgrind): not measured, valgrind is not installed")
+        return
+    print("\n| instructions (callgrind, threads=1, one core) | count |")
+    print("|---|---:|")
+    for task, count in counts.items():
+        scope = "" if task == CALLGRIND_COMMAND else ", native core"
+        print(f"| {task}{scope} | {count:,} |")
 
 
 def write_concatenated(data: Path, hyp_out: Path, ref_out: Path) -> int:
@@ -295,9 +324,9 @@ def main(argv=None) -> int:
         print(f"no WMT21 data at {args.data}", file=sys.stderr)
         return 2
     if args.callgrind_only:
-        count = callgrind_instructions(args.data)
-        print("valgrind not found" if count is None else f"{CALLGRIND_TASK}, threads=1: {count:,} instructions")
-        return 0 if count is not None else 2
+        counts = callgrind_instructions(args.data)
+        print_instructions(counts)
+        return 0 if counts is not None else 2
 
     import truebleu
 
@@ -361,12 +390,7 @@ def main(argv=None) -> int:
         one = f"{fmt_s(t1)} | {ratio1:.1f}x" if t1 else "- | -"
         print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {one} | {peak / 1024:.0f} MiB "
               f"| {base_text} |")
-    if instructions is None:
-        print(f"\nnative core instructions ({CALLGRIND_TASK}, threads=1): not measured, valgrind is not installed")
-    else:
-        n_seg = onecall["truebleu"]["segments"]
-        print(f"\nnative core instructions ({CALLGRIND_TASK}, threads=1, callgrind): {instructions:,} "
-              f"({instructions / n_seg:,.0f} per segment)")
+    print_instructions(instructions)
 
     bs = statistics.median(corpus["bleuscore"]["times"])
     tb = statistics.median(corpus["truebleu"]["times"])

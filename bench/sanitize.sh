@@ -7,7 +7,9 @@
 #
 # The sanitizer runtime must be loaded before Python starts (LD_PRELOAD); leak
 # detection is off because the interpreter itself does not free everything at
-# exit (tests/test_native_leak.py checks our leaks). Any ASan/UBSan report aborts.
+# exit (tests/test_native_leak.py checks our leaks). Any ASan/UBSan report aborts
+# the step it happens in; every step runs even when an earlier one failed, and the
+# run ends with the list of failed steps (exit status 1 if any).
 set -euo pipefail
 PY=${1:-python}
 FUZZ_N=${2:-50000}
@@ -27,26 +29,38 @@ ls src/truebleu/_native_core*.so >/dev/null
 ASAN_LIB=$(${CC:-gcc} -print-file-name=libasan.so)
 UBSAN_LIB=$(${CC:-gcc} -print-file-name=libubsan.so)
 export LD_PRELOAD="$ASAN_LIB $UBSAN_LIB"
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1:log_path=/tmp/truebleu-asan
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=/tmp/truebleu-ubsan
+# reports go to this run's own directory: concurrent runs neither mix nor delete them
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1:log_path=$WORK/asan
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$WORK/ubsan
 export PYTHONMALLOC=malloc
 export PYTHONPATH="$WORK/src"
 export TRUEBLEU_SHARED="${TRUEBLEU_SHARED:-$(dirname "$REPO")/shared}"  # the WMT21 tests
 export HYPOTHESIS_STORAGE_DIRECTORY="$WORK/.hypothesis"
 
 "$PY" -c 'import truebleu._native_core as c, sys; print("sanitized core:", c.__file__)'
-rm -f /tmp/truebleu-asan.* /tmp/truebleu-ubsan.*
-report() { cat /tmp/truebleu-asan.* /tmp/truebleu-ubsan.* 2>/dev/null || true; }
+report() { cat "$WORK"/asan.* "$WORK"/ubsan.* 2>/dev/null || true; }
 trap 'report; rm -rf "$WORK"' EXIT
+FAILED=()
+step() {  # step NAME COMMAND...: run it, remember a failure, go on
+    local name=$1
+    shift
+    echo "== $name"
+    "$@" || FAILED+=("$name")
+}
 # SANITIZE_TESTS replaces the list of test files (e.g. a quick run on the changed code)
 # shellcheck disable=SC2086
-"$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tests/test_native_tokenize.py tests/test_native_stats.py \
-    tests/test_native_batch.py tests/test_native_wmt21.py tests/test_native_interrupt.py \
-    tests/test_chrf_oracle.py tests/test_chrf_batch.py tests/test_significance_native.py \
-    tests/test_io_utf8_native.py}
-"$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
-"$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
+step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tests/test_native_tokenize.py \
+    tests/test_native_stats.py tests/test_native_batch.py tests/test_native_wmt21.py \
+    tests/test_native_interrupt.py tests/test_chrf_oracle.py tests/test_chrf_batch.py \
+    tests/test_significance_native.py tests/test_io_utf8_native.py}
+step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
+step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
 # TER's core (ter.c, ter_module.c): the native half of its tests, and its fuzz
-"$PY" -m pytest -q -p no:cacheprovider tests/test_ter.py tests/test_ter_wmt21.py -k "native or surrogates"
-"$PY" bench/fuzz_ter.py -n "$TER_FUZZ_N" --seed 7
+step "TER tests" "$PY" -m pytest -q -p no:cacheprovider tests/test_ter.py tests/test_ter_wmt21.py \
+    -k "native or surrogates"
+step "fuzz_ter" "$PY" bench/fuzz_ter.py -n "$TER_FUZZ_N" --seed 7
+if [ ${#FAILED[@]} -ne 0 ]; then
+    echo "sanitizer run: FAILED: ${FAILED[*]}"
+    exit 1
+fi
 echo "sanitizer run: OK"

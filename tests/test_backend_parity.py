@@ -124,3 +124,18 @@ def test_the_issue_example_on_both_backends():
         assert batch.sentence_scores([hyp], [[ref]], tokenize="intl", backend=backend) == [want]
         assert batch.pairwise_matrix([hyp], [ref], tokenize="intl", backend=backend) == [[want]]
         assert truebleu.sentence_bleu(hyp, [ref], tokenize="intl", backend=backend).score == want
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_an_empty_corpus_signs_nrefs_var_on_both_backends(cached):
+    """No segment, so no common number of references: sacreBLEU's own count is -1 ("var")."""
+    import sacrebleu
+
+    assert sacrebleu.BLEU(references=[[]]).num_refs == -1  # the oracle (scoring it would crash)
+    signatures = []
+    for backend in ("python", "native"):
+        metric = truebleu.BLEU(references=[[]] if cached else None, backend=backend)
+        score = metric.corpus_score([]) if cached else metric.corpus_score([], [[]])
+        assert score.score == 0.0
+        signatures.append(str(metric.get_signature()))
+    assert signatures[0] == signatures[1] and "nrefs:var" in signatures[0]

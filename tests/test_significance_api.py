@@ -350,3 +350,25 @@ def test_cli_rejects_misaligned_files(tmp_path, capsys):
     good.write_text("a b c\nd e\n", encoding="utf-8")
     assert cli.main([str(ref), "-i", str(good), str(short)]) == 1
     assert "short.txt has 1 lines" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("metric_name", ["ter", "bleu", "chrf"])
+def test_cli_sentence_comparison_counts_the_better_score_as_a_win(tmp_path, capsys, metric_name):
+    """B equals the references: it wins every segment A does not tie, whichever way the
+    metric points (TER: lower is better; BLEU, chrF: higher)."""
+    words = "the cat sat on a mat while dogs ran fast through green fields at dawn".split()
+    refs = [" ".join(words[i:] + words[:i]) for i in range(12)]
+    worse = [" ".join(reversed(line.split())) if i % 3 else line for i, line in enumerate(refs)]
+    paths = {}
+    for name, lines in (("ref", refs), ("A", worse), ("B", refs)):
+        paths[name] = tmp_path / name
+        paths[name].write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    assert cli.main([str(paths["ref"]), "-i", str(paths["A"]), str(paths["B"]), "-m", metric_name,
+                     "-n", "50", "--sentence", "-f", "json"]) == 0
+    (record,) = json.loads(capsys.readouterr().out)["sentences"]
+    assert (record["name_a"], record["name_b"]) == ("A", "B")
+    assert record["wins_b"] == 8 and record["wins_a"] == 0 and record["ties"] == 4
+    assert record["share_b"] == pytest.approx(8 / 12)
+    assert record["sign_test_p"] < 0.01
+    mean_delta_sign = -1 if metric_name == "ter" else 1  # B - A, in the metric's own direction
+    assert record["mean_delta"] * mean_delta_sign > 0

@@ -59,16 +59,18 @@ from __future__ import annotations
 import os
 import warnings
 from array import array
-from typing import Protocol, Sequence
+from typing import TYPE_CHECKING, Protocol, Sequence
 
-from . import _reference, _reference_chrf, _reference_ter
-from ._reference_chrf import ChrfConfig
+from . import _reference
 from .bleu_config import BLEUConfig, check_order
 from .references import (check_references_per_hypothesis, check_str_sequence, check_strings,
                          reference_segments, references_of)
 from .score import compute_bleu
 from .stats import RowTable, Statistics, row_width
 from .tokenizers import Tokenizer
+
+if TYPE_CHECKING:  # chrF's and TER's specifications load when used (a BLEU command never does)
+    from ._reference_chrf import ChrfConfig
 
 
 def segment_tokens(line: str, tokenizer: Tokenizer, lowercase: bool) -> list[str]:
@@ -249,6 +251,8 @@ class PythonBackend:
     def chrf_prepare(self, segments, config, threads=None):
         for i, refs in enumerate(segments):
             check_strings(refs, f"references of segment {i}")
+        from . import _reference_chrf
+
         return _reference_chrf.prepare_references(segments, config)
 
     def chrf_statistics(self, hypotheses, prepared, config, threads=None, scores=None):
@@ -256,6 +260,8 @@ class PythonBackend:
             raise ValueError(
                 f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
         check_strings(hypotheses, "hypotheses")
+        from . import _reference_chrf
+
         table = RowTable(config.width)
         for row in _reference_chrf.statistics_rows(hypotheses, prepared, config):
             table.data.extend(row)
@@ -272,6 +278,8 @@ class PythonBackend:
     def ter_statistics(self, hypotheses, prepared, tokenizer, threads=None):
         check_ter_lengths(hypotheses, prepared)
         check_strings(hypotheses, "hypotheses")
+        from . import _reference_ter
+
         data = array("d")
         for hyp, refs in zip(hypotheses, prepared):
             data.extend(_reference_ter.segment_row(ter_tokens(hyp, tokenizer), refs))

@@ -99,7 +99,7 @@ static PyObject *Prepared_get_lowercase(PreparedObject *self, void *closure)
 static PyObject *Prepared_get_num_refs(PreparedObject *self, void *closure)
 {
     /* references per segment: the common count, or -1 when it varies (sacreBLEU) */
-    long common = self->n ? (long)self->segs[0]->nseq : 0;
+    long common = self->n ? (long)self->segs[0]->nseq : -1;  /* none: -1, as sacreBLEU */
     for (Py_ssize_t k = 1; k < self->n; k++)
         if ((long)self->segs[k]->nseq != common)
             return PyLong_FromLong(-1);
@@ -840,7 +840,7 @@ done:
 /* References per segment: the common count, or -1 when it varies (sacreBLEU's nrefs:var). */
 static long common_count(const Py_ssize_t *offsets, Py_ssize_t n)
 {
-    long common = n ? (long)(offsets[1] - offsets[0]) : 0;
+    long common = n ? (long)(offsets[1] - offsets[0]) : -1;  /* no segment: -1, as sacreBLEU */
     for (Py_ssize_t k = 1; k < n; k++)
         if ((long)(offsets[k + 1] - offsets[k]) != common)
             return -1;

@@ -3,7 +3,7 @@
 Corpus BLEU can move because of a few segments; the distribution of
 sentence-level scores shows whether an improvement is broad. For two systems
 on the same segments this module reports wins, losses and ties of B against
-A, a two-sided exact sign test on the non-tied segments (H0: a segment is as
+A (better means a higher score, or for TER a lower one), a two-sided exact sign test on the non-tied segments (H0: a segment is as
 likely to improve as to worsen), and a bootstrap 95% interval of both the
 mean sentence-score difference and B's share of wins.
 
@@ -27,7 +27,7 @@ class SentenceComparison:
     name_a: str
     name_b: str
     n_segments: int
-    wins_b: int  # segments where B's sentence score is higher
+    wins_b: int  # segments where B's sentence score is better (higher; for TER, lower)
     wins_a: int
     ties: int
     share_b: float  # wins_b / n_segments
@@ -77,12 +77,14 @@ def compare_sentences(stats_a, stats_b, scorer, n_samples: int = 1000, seed=1234
     check_same_shape([a, b], names)
     check_memory("bs", n_samples, a.shape[0], 2)
     delta = scorer.score_rows(b) - scorer.score_rows(a)
-    wins_b = int(np.count_nonzero(delta > 0))
-    wins_a = int(np.count_nonzero(delta < 0))
+    # a segment is won by the better score: the higher one, or the lower one for TER
+    gain = delta if getattr(scorer, "higher_is_better", True) else -delta
+    wins_b = int(np.count_nonzero(gain > 0))
+    wins_a = int(np.count_nonzero(gain < 0))
     n = len(delta)
     means = np.empty(n_samples)
     shares = np.empty(n_samples)
-    won = (delta > 0).astype(np.float64)
+    won = (gain > 0).astype(np.float64)
     for part, block in bootstrap_draws(make_rng(seed), n, n_samples).blocks():
         counts = sample_counts(block, n).astype(np.float64)
         means[part] = counts @ delta / n
