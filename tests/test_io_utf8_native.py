@@ -368,3 +368,34 @@ def test_every_wmt21_into_english_system_scores_as_the_str_path(monkeypatch):
                 assert got.score.format(10) == expected.score.format(10), hyp.name
             checked += 1
     assert checked > 50
+
+
+# -- the process: memory and start-up -----------------------------------------------------
+
+def _streamed_peak_kb(tmp_path, lines: int) -> int:
+    from test_io_memory import _corpus_file, _measure
+
+    folder = tmp_path / str(lines)
+    folder.mkdir()
+    path = _corpus_file(folder, lines, words_per_line=12)
+    result = _measure("import os; from truebleu.cli import main",
+                      f"sys.stdout = open(os.devnull, 'w'); main([{path!r}, '-i', {path!r}, '-q'])")
+    assert result["error"] is None
+    return result["grew_kb"]
+
+
+def test_the_byte_path_memory_does_not_grow_with_the_file(tmp_path):
+    """Chunk by chunk: three times the lines must not take three times the memory."""
+    pytest.importorskip("resource")
+    small, large = _streamed_peak_kb(tmp_path, 30_000), _streamed_peak_kb(tmp_path, 90_000)
+    assert large < 1.5 * small + 2048, (small, large)
+
+
+def test_the_streaming_command_loads_no_table_report(tmp_path):
+    from test_import_cost import loaded_by_command
+
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat sat on the mat\n", encoding="utf-8")
+    loaded = loaded_by_command([str(ref), "-i", str(ref), "-b"])
+    assert "truebleu.io.utf8_lines" in loaded
+    assert "truebleu.reports.table" not in loaded
