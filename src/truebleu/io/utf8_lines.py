@@ -39,20 +39,25 @@ class Utf8File:
         self.blocks = self._blocks(max_line_length, block_bytes or _lines.BLOCK_BYTES)
 
     def consume(self, taken: int) -> None:
-        """Forget the first ``taken`` bytes (lines handed to the core)."""
-        del self.buffer[:taken]
+        """Forget the first ``taken`` bytes (lines handed to the core).
+
+        The rest is copied into a new buffer (at most a block or two): after ``del
+        buffer[:taken]`` every later growth of the buffer would copy all of it again.
+        """
+        self.buffer = self.buffer[taken:]
         self.complete_end -= taken
         self._decoded -= taken
 
     def _blocks(self, limit: int, size: int) -> Iterator[tuple[int, int]]:
-        name, buffer = self.name, self.buffer
+        name = self.name
         pending = 0   # characters of the unfinished line
         line_no = 1   # its number
         with _lines.open_binary(name) as handle:
             while True:
                 raw = _lines._read_block(handle, name, size)
                 start = self._decoded
-                buffer += raw
+                self.buffer += raw
+                buffer = self.buffer
                 valid, chars, newlines, error, last = core.utf8_scan(buffer, start)
                 if error or (not raw and valid < len(buffer)):
                     raise self._decode_error(start, not raw, line_no)
@@ -85,11 +90,11 @@ class Utf8File:
             codecs.utf_8_decode(bytes(self.buffer[start:]), "strict", final)
         except UnicodeDecodeError as exc:
             return _lines._decode_error(exc, self.name, "utf-8", line_no)
-        raise AssertionError("utf8_scan and Python's decoder disagree")  # pragma: no cover
+        raise RuntimeError("utf8_scan and Python's decoder disagree")  # pragma: no cover
 
 
-#: Characters a chunk may hold per file (read from :mod:`truebleu.io` at each call, as there).
 def _chunk_characters() -> int:
+    """:data:`truebleu.io.CHUNK_CHARACTERS`, read when a reading starts (tests change it)."""
     from . import CHUNK_CHARACTERS
     return CHUNK_CHARACTERS
 
