@@ -5,6 +5,9 @@ of hypothesis lines is paired with the same lines of every reference file,
 turned into statistics, and summed. Memory is bounded by the chunk size
 (plus the per-segment rows, only if asked for). Lines are read as the
 ``truebleu`` command reads them: split on ``\\n``, trailing whitespace stripped.
+UTF-8 files scored by the compiled core are read as bytes
+(:mod:`truebleu.io.utf8_lines`: no ``str`` per line); the ``str`` path here is
+that path's specification, and reads everything else.
 """
 
 from __future__ import annotations
