@@ -22,6 +22,7 @@ tests=(
     tests/test_api_oracle.py tests/test_tokenizers.py tests/test_chrf_oracle.py
     tests/test_chrf_native.py tests/test_ter.py tests/test_significance_sacrebleu.py
     tests/test_significance_native.py  # float order: 3.12+ sum() compensates
+    tests/test_io_utf8_native.py  # the C reader follows each CPython's UTF-8 decoder
     tests/test_readme.py
     # two WMT21 language pairs through the API (13a, and a Brahmic script)
     "tests/test_wmt21.py::test_every_system_matches_sacrebleu[newstest2021.en-de]"
