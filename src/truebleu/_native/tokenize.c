@@ -928,19 +928,33 @@ static size_t utf8_bound(const tb_text *t)
     return per_code_point[t->kind] * t->length;
 }
 
+/* Bytes (code points) of a line read, or classified, between two spends of
+ * b->poll's budget: a long line's passes before the scan are polled too. */
+#define POLL_BYTES 65536
+
 /* The line as UTF-8 into o (room for utf8_bound + 1 + LINE8_PAD bytes),
- * rstripped, then a space (the sentinel) and LINE8_PAD zeros; returns its length. */
-static size_t read_utf8(uint8_t *o, const tb_text *t)
+ * rstripped, then a space (the sentinel) and LINE8_PAD zeros; its length in
+ * *len. -1 when b->poll asked to stop. */
+static int read_utf8(tb_builder *b, uint8_t *o, const tb_text *t, size_t *len)
 {
-    size_t n = t->length;
-    if (t->kind == TB_KIND_UTF8 || (t->kind == 1 && t->ascii_lower))
-        copy_ascii_lower(o, t->data, n, t->ascii_lower);  /* (ascii_lower: the text is ASCII) */
-    else
-        n = encode_utf8(o, t->data, n, t->kind);
-    n = utf8_rstrip(o, n);
-    o[n] = ' ';
-    memset(o + n + 1, 0, LINE8_PAD);
-    return n;
+    size_t n = t->length, k = 0, width = t->kind == TB_KIND_UTF8 ? 1 : (size_t)t->kind;
+    for (size_t i = 0; i < n; i += POLL_BYTES) {
+        size_t m = n - i < POLL_BYTES ? n - i : POLL_BYTES;
+        const void *d = (const char *)t->data + i * width;
+        if (t->kind == TB_KIND_UTF8 || (t->kind == 1 && t->ascii_lower)) {
+            copy_ascii_lower(o + k, d, m, t->ascii_lower);  /* (ascii_lower: the text is ASCII) */
+            k += m;
+        } else {
+            k += encode_utf8(o + k, d, m, t->kind);
+        }
+        if (n > POLL_BYTES && tb_poll_spend(b->poll, (long)m))
+            return -1;
+    }
+    k = utf8_rstrip(o, k);
+    o[k] = ' ';
+    memset(o + k + 1, 0, LINE8_PAD);
+    *len = k;
+    return 0;
 }
 
 /* str.replace(pat, rep) on s[0..n) in place (rep: one byte, or -1 for ""); returns the new length. */
@@ -1006,15 +1020,18 @@ static ALWAYS_INLINE unsigned plain16(const uint8_t *s)
 }
 
 /* b->plain: bit i (of word i / 64) set when s[i] is plain, for every 64-byte
- * block up to the sentinel's (s[n]). 0, or -1: out of memory. */
+ * block up to the sentinel's (s[n]). 0, or -1: out of memory or b->poll asked to stop. */
 static int plain_bits(tb_builder *b, const uint8_t *s, size_t n)
 {
     size_t words = (n + 1 + 63) / 64;
     if (GROW(b->plain, b->plain_cap, words) < 0)
         return -1;
-    for (size_t q = 0; q < words; q++, s += 64)
+    for (size_t q = 0; q < words; q++, s += 64) {
         b->plain[q] = (uint64_t)plain16(s) | (uint64_t)plain16(s + 16) << 16 |
                       (uint64_t)plain16(s + 32) << 32 | (uint64_t)plain16(s + 48) << 48;
+        if (q % (POLL_BYTES / 64) == POLL_BYTES / 64 - 1 && tb_poll_spend(b->poll, POLL_BYTES))
+            return -1;  /* (a long line) */
+    }
     return 0;
 }
 
@@ -1104,9 +1121,6 @@ static int hard_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, enum token_
     }
     return 0;
 }
-
-/* Bytes of a line tokenized between two spends of b->poll's budget. */
-#define POLL_BYTES 65536
 
 /* scan_13a_item's answers besides an index */
 #define ITEM_FAILED SIZE_MAX            /* out of memory */
@@ -1234,7 +1248,9 @@ static int tokenize_13a_bytes(tb_builder *b, const tb_text *t)
             return -1;
         s = b->line8;
     }
-    size_t n = read_utf8(s, t), first_id = b->nids, first_vocab = b->nvocab;
+    size_t n, first_id = b->nids, first_vocab = b->nvocab;
+    if (read_utf8(b, s, t, &n) < 0)
+        return -1;
     /* room for the line's ids and vocabulary entries (its bytes are there
      * already, so b->bytes does not move) */
     if (plain_bits(b, s, n) < 0 || line_room(b, n, 1) < 0 ||
