@@ -147,7 +147,9 @@ def test_long_line():
 
 
 def test_bad_arguments():
+    with pytest.raises(TypeError):  # (bytes are a line given as UTF-8: test_native_utf8.py)
+        core.tokenize(bytearray(b"bytes"), 0, False)
     with pytest.raises(TypeError):
-        core.tokenize(b"bytes", 0, False)
+        core.tokenize(12, 0, False)
     with pytest.raises(ValueError):
         core.tokenize("x", 99, False)

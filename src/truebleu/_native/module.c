@@ -1455,6 +1455,32 @@ done:
 /* ------------------------------------------------------------------ */
 /* tokenize(line, mode, lowercase) -> list[str]   (tests, debugging)   */
 
+/* texts = the one line `line` (bytes: valid UTF-8), read as TB_KIND_UTF8. The
+ * tokenizers without a UTF-8 byte path (all but 13a) take only an ASCII one,
+ * and lowercasing one needs it ASCII (str.lower() of ASCII maps A-Z only). */
+static int utf8_text(text_list *texts, PyObject *line, int mode, int lowercase)
+{
+    const char *data = PyBytes_AS_STRING(line);
+    Py_ssize_t n = PyBytes_GET_SIZE(line), ascii = 1;
+    for (Py_ssize_t i = 0; i < n && ascii; i++)
+        ascii = (unsigned char)data[i] < 0x80;
+    PyObject *valid = PyUnicode_DecodeUTF8(data, n, "strict");
+    if (!valid)
+        return -1;
+    Py_DECREF(valid);
+    if (!ascii && (lowercase || mode != TB_13A)) {
+        PyErr_SetString(PyExc_ValueError, "a non-ASCII UTF-8 line is read by 13a without lowercasing only");
+        return -1;
+    }
+    if (text_list_alloc(texts, 1) < 0) {
+        text_list_free(texts);
+        return -1;
+    }
+    texts->objs[0] = Py_NewRef(line);
+    texts->texts[0] = (tb_text){data, (size_t)n, TB_KIND_UTF8, lowercase};
+    return 0;
+}
+
 static PyObject *core_tokenize(PyObject *module, PyObject *args)
 {
     PyObject *line;
@@ -1464,7 +1490,11 @@ static PyObject *core_tokenize(PyObject *module, PyObject *args)
     if (check_mode(mode) < 0)
         return NULL;
     text_list texts = {0};
-    if (text_list_alloc(&texts, 1) < 0 || text_list_set(&texts, 0, line, lowercase) < 0) {
+    if (PyBytes_Check(line)) {
+        /* a line given as UTF-8 (TB_KIND_UTF8), as a native reader passes it */
+        if (utf8_text(&texts, line, mode, lowercase) < 0)
+            return NULL;
+    } else if (text_list_alloc(&texts, 1) < 0 || text_list_set(&texts, 0, line, lowercase) < 0) {
         text_list_free(&texts);
         return NULL;
     }
@@ -1566,7 +1596,8 @@ static PyMethodDef core_methods[] = {
      "bleu_scores(rows, max_order, smooth, smooth_value, effective_order, out)\n\n"
      "sacreBLEU's compute_bleu per statistics row (smooth: 0 none, 1 floor, 2 add-k, 3 exp)."},
     {"tokenize", core_tokenize, METH_VARARGS,
-     "tokenize(line, mode, lowercase) -> list of tokens (as segment_tokens)"},
+     "tokenize(line, mode, lowercase) -> list of tokens (as segment_tokens); line: str, or bytes of\n"
+     "UTF-8 (a native reader's line; non-ASCII only for 13a without lowercase)"},
     {"ter_statistics", tb_ter_statistics, METH_VARARGS, TB_TER_STATISTICS_DOC},
     {"pcg64_integers", tb_pcg64_integers, METH_VARARGS,
      "pcg64_integers(state, n, count) -> bytes: NumPy's Generator.choice(n, count) as int64"},

@@ -1,9 +1,10 @@
 /* truebleu compiled core: shared types.
  *
  * Pipeline for one segment, all without the GIL:
- *   str (PyUnicode data) -> its bytes (an ASCII line) or code points (uint32) ->
- *   tokenizer passes -> whitespace split -> tokens as UTF-8 bytes in a per-segment vocabulary ->
- *   token-id sequences -> n-gram ids (exact 64-bit keys) -> statistics row.
+ *   str (PyUnicode data) or UTF-8 bytes -> 13a: its UTF-8; the other tokenizers: its bytes
+ *   (an ASCII line) or code points (uint32) -> tokenizer passes -> whitespace split ->
+ *   tokens as UTF-8 bytes in a per-segment vocabulary -> token-id sequences ->
+ *   n-gram ids (exact 64-bit keys) -> statistics row.
  */
 #ifndef TRUEBLEU_CORE_H
 #define TRUEBLEU_CORE_H
@@ -79,8 +80,9 @@ static inline int tb_poll_spend(tb_poll *p, long units)
 
 /* Scratch state of one thread for tokenizing lines into a segment. */
 typedef struct {
-    unsigned char *line8;              /* the current line when it is ASCII, */
-    size_t line8_n, line8_cap;         /* then a space and TB_BYTES_PAD zeros */
+    unsigned char *line8;              /* the current line as bytes (13a: as UTF-8), */
+    size_t line8_n, line8_cap;         /* then a space and zeros (TB_BYTES_PAD, 13a: 64) */
+    uint64_t *plain; size_t plain_cap; /* 13a: which bytes of line8 are letters, digits, ' */
     tb_u32buf cp, tmp, tmp2;           /* code points of any other line, pass buffers */
     char *bytes; size_t nbytes, bytes_cap;
     tb_tok *vocab; size_t nvocab, vocab_cap;
@@ -89,7 +91,7 @@ typedef struct {
     uint32_t *seq_len; size_t nseq, seq_cap;
     const tb_seg *lookup;              /* if set: ids are this segment's ids (TB_ABSENT if not there);
                                           set it after tb_builder_reset, keep it unchanged until the next */
-    uint32_t char_id[128], char_era[128]; /* id of a one-byte token, valid if its era is b->era */
+    uint32_t char_id[256], char_era[256]; /* id of a one-byte token, valid if its era is b->era */
     uint32_t era;                      /* changes when the vocabulary or b->lookup changes */
     const tb_seg *era_lookup;          /* b->lookup in this era */
     tb_poll *poll;                     /* if set: checked while tokenizing (a stop looks like -1) */
@@ -106,15 +108,17 @@ typedef struct {
     uint32_t *touched; size_t touched_cap;
 } tb_matcher;
 
-/* A line of text as the tokenizer sees it (PyUnicode storage, read without the GIL). */
+/* A line of text as the tokenizer sees it (PyUnicode storage, read without the
+ * GIL, or valid UTF-8 bytes). */
 typedef struct {
     const void *data;
-    size_t length;
-    int kind;          /* 1, 2 or 4 bytes per code point, or TB_KIND_UTF8 */
-    int ascii_lower;   /* lowercase ASCII letters while reading (str was ASCII) */
+    size_t length;     /* in code points; for TB_KIND_UTF8 in bytes */
+    int kind;          /* 1, 2 or 4 bytes per code point (PyUnicode kinds), or TB_KIND_UTF8 */
+    int ascii_lower;   /* lowercase ASCII letters while reading (the text is ASCII) */
 } tb_text;
 
-/* tb_text.kind of a line given as valid UTF-8 bytes (length in bytes; lines.c) */
+/* tb_text.kind of a line given as valid UTF-8 (13a reads it as it is; the other
+ * tokenizers read it as bytes when it is ASCII, else decode it to code points). */
 #define TB_KIND_UTF8 0
 
 /* lines.c: UTF-8 read as bytes (see there) */

@@ -29,13 +29,6 @@ const char *tb_regex_version(void)
 
 static int u32_reserve(tb_u32buf *b, size_t need) { return GROW(b->a, b->cap, need); }
 
-static void u32_swap(tb_u32buf *x, tb_u32buf *y)
-{
-    tb_u32buf t = *x;
-    *x = *y;
-    *y = t;
-}
-
 /* ------------------------------------------------------------------ */
 /* character classes                                                   */
 
@@ -47,14 +40,20 @@ static inline int is_space(uint32_t c)
 
 static inline int is_digit(uint32_t c) { return c >= '0' && c <= '9'; }
 
-/* ASCII classes for the scanners: one lookup per character */
-enum { A_SPACE = 1, A_SYMBOL = 2, A_HARD = 4 };
-static uint8_t ascii_class[128];
+/* Byte classes for the scanners: one lookup per character of an ASCII line,
+ * per byte of a UTF-8 line (A_HIGH: a byte of a non-ASCII character;
+ * A_TRIGGER: a character 13a's replacements look for) */
+enum { A_SPACE = 1, A_SYMBOL = 2, A_HARD = 4, A_HIGH = 8, A_TRIGGER = 16 };
+static uint8_t ascii_class[256];
 
 static void init_ascii_class(void)
 {
-    for (uint32_t c = 0; c < 128; c++) {
+    for (uint32_t c = 0; c < 256; c++) {
         uint8_t k = 0;
+        if (c >= 0x80) {
+            ascii_class[c] = A_HIGH;
+            continue;
+        }
         if (Py_UNICODE_ISSPACE(c))
             k |= A_SPACE;
         if ((c >= 0x20 && c <= 0x26) || (c >= 0x28 && c <= 0x2B) || c == 0x2F ||
@@ -62,6 +61,8 @@ static void init_ascii_class(void)
             k |= A_SYMBOL;
         if (c == '.' || c == ',' || c == '-')
             k |= A_HARD;
+        if (c == '<' || c == '&' || c == '\n')
+            k |= A_TRIGGER;
         ascii_class[c] = k;
     }
 }
@@ -106,34 +107,6 @@ int tb_is_chinese(uint32_t c)
 
 /* ------------------------------------------------------------------ */
 /* whole-line passes (13a's replacements): read b->cp, write b->tmp, swap */
-
-/* str.replace(pat, rep) with a one-character (or empty) replacement */
-static int replace_all(tb_builder *b, const char *pat, int rep)
-{
-    size_t plen = strlen(pat), n = b->cp.n;
-    const uint32_t *s = b->cp.a;
-    if (u32_reserve(&b->tmp, n + 1) < 0)
-        return -1;
-    uint32_t *o = b->tmp.a;
-    size_t k = 0, i = 0;
-    while (i < n) {
-        if (s[i] == (uint32_t)(unsigned char)pat[0] && i + plen <= n) {
-            size_t j = 1;
-            while (j < plen && s[i + j] == (uint32_t)(unsigned char)pat[j])
-                j++;
-            if (j == plen) {
-                if (rep >= 0)
-                    o[k++] = (uint32_t)rep;
-                i += plen;
-                continue;
-            }
-        }
-        o[k++] = s[i++];
-    }
-    b->tmp.n = k;
-    u32_swap(&b->cp, &b->tmp);
-    return 0;
-}
 
 /* ------------------------------------------------------------------ */
 /* the two-character rules, on a short buffer: s[0..n) -> o, returns the new length.
@@ -189,8 +162,9 @@ static int match_intl_2(uint32_t a, uint32_t b) { return (cls(a) & 1) && !(cls(b
 /* lines of two widths                                                 */
 
 /*
- * The scanners are written once over the width of the line they read and
- * always inlined with a constant width, so that each width gets its own loops:
+ * 13a reads every line as UTF-8 ("13a on UTF-8 bytes" below). The scanners of
+ * the other tokenizers are written once over the width of the line they read
+ * and always inlined with a constant width, so that each width gets its own loops:
  *   width 1: an ASCII line, its bytes in b->line8. Each byte is a character
  *            and its UTF-8 at once, so tokens are hashed and compared where
  *            they lie, and copied only when a reference vocabulary keeps them;
@@ -233,33 +207,39 @@ static inline uint64_t load_word(const void *p)
     return w;
 }
 
-/* The first n (0..7) bytes in memory of the word w, zeros in place of the others. */
+/* The first n (0..8) bytes in memory of the word w, zeros in place of the others. */
 static inline uint64_t first_bytes(uint64_t w, size_t n)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    static const uint64_t keep[8] = {0, 0xFFull << 56, 0xFFFFull << 48, 0xFFFFFFull << 40, 0xFFFFFFFFull << 32,
-                                     0xFFFFFFFFFFull << 24, 0xFFFFFFFFFFFFull << 16, 0xFFFFFFFFFFFFFFull << 8};
+    static const uint64_t keep[9] = {0, 0xFFull << 56, 0xFFFFull << 48, 0xFFFFFFull << 40, 0xFFFFFFFFull << 32,
+                                     0xFFFFFFFFFFull << 24, 0xFFFFFFFFFFFFull << 16, 0xFFFFFFFFFFFFFFull << 8,
+                                     ~0ull};
 #else
-    static const uint64_t keep[8] = {0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFFFFFFFFFF, 0xFFFFFFFFFFFF,
-                                     0xFFFFFFFFFFFFFF};
+    static const uint64_t keep[9] = {0, 0xFF, 0xFFFF, 0xFFFFFF, 0xFFFFFFFF, 0xFFFFFFFFFF, 0xFFFFFFFFFFFF,
+                                     0xFFFFFFFFFFFFFF, ~0ull};
 #endif
     return w & keep[n];
 }
 
-/* The hash of p[0..n). */
+/* Both halves of the 128-bit product with an odd constant, folded: every bit
+ * of x reaches the low bits (which pick a hash slot). */
+static inline uint64_t fold_mix(uint64_t x)
+{
+    unsigned __int128 r = (unsigned __int128)x * 0xBF58476D1CE4E5B9ull;
+    return (uint64_t)(r >> 64) ^ (uint64_t)r;
+}
+
+/* The hash of p[0..n): one multiplication per 8 bytes (a token of up to 8
+ * bytes, nearly all of them, is one word). */
 static inline uint32_t hash_bytes(const unsigned char *p, size_t n)
 {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
-    while (n >= 8) {
-        h = (h ^ load_word(p)) * 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 31;
+    while (n > 8) {
+        h = fold_mix(h ^ load_word(p));
         p += 8;
         n -= 8;
     }
-    h = (h ^ first_bytes(load_word(p), n)) * 0x94D049BB133111EBull;
-    h ^= h >> 29;
-    h *= 0xBF58476D1CE4E5B9ull;
-    return (uint32_t)(h >> 32);
+    return (uint32_t)fold_mix(h ^ first_bytes(load_word(p), n));
 }
 
 /* Whether the len bytes at x and y are equal. */
@@ -290,8 +270,9 @@ static int vocab_rehash(tb_builder *b, size_t ncap)
 }
 
 /* Id of the token tok[0..len) with hash h; adds it if new, copying its bytes
- * to the end of b->bytes unless they are there already. */
-static ALWAYS_INLINE int64_t vocab_intern(tb_builder *b, const char *tok, size_t len, uint32_t h)
+ * to the end of b->bytes unless they are there already, or (`kept`) are kept
+ * where they are in b->bytes, room for the entry reserved (the 13a byte path). */
+static ALWAYS_INLINE int64_t vocab_intern(tb_builder *b, const char *tok, size_t len, uint32_t h, int kept)
 {
     if ((b->nvocab + 1) * 2 > b->slots_cap &&
         vocab_rehash(b, b->slots_cap ? b->slots_cap * 2 : 64) < 0)
@@ -303,6 +284,11 @@ static ALWAYS_INLINE int64_t vocab_intern(tb_builder *b, const char *tok, size_t
         if (e->hash == h && e->len == len && same_bytes(b->bytes + e->off, tok, len))
             return s - 1;
         j = (j + 1) & mask;
+    }
+    if (kept) {
+        b->vocab[b->nvocab] = (tb_tok){h, (uint32_t)(tok - b->bytes), (uint32_t)len};
+        b->slots[j] = (uint32_t)b->nvocab + 1;
+        return (int64_t)b->nvocab++;
     }
     if (GROW(b->vocab, b->vocab_cap, b->nvocab + 1) < 0)
         return -1;
@@ -367,16 +353,20 @@ static inline size_t utf8_put(char *o, uint32_t c)
     return 4;
 }
 
+/* Where a token's id comes from: b->lookup if set, else b's vocabulary (the
+ * generic paths); or, known to the caller, the vocabulary keeping the token
+ * where it lies (a reference line of the 13a byte path), or b->lookup. */
+enum token_home { HOME_ANY, HOME_KEPT, HOME_LOOKUP };
+
 /* Appends the token s[0..len) to the current sequence: its id in b->lookup
  * (a hypothesis: only its ids in the reference vocabulary matter, nothing is
  * stored) or in b's own vocabulary. Room for its id and bytes was reserved
  * for the whole line. `ascii` (width 4) says the caller knows every code
  * point is below 0x80 (then the UTF-8 is a plain narrowing copy). */
-static ALWAYS_INLINE int emit_token(tb_builder *b, const void *s, size_t len, int width, int ascii)
+static ALWAYS_INLINE int append_token(tb_builder *b, const void *s, size_t len, int width, int ascii,
+                                      enum token_home home)
 {
-    if (tb_poll_spend(b->poll, (long)len + 1))
-        return -1;
-    if (width == 1 && len == 1) {  /* one ASCII character: its id may be known */
+    if (width == 1 && len == 1) {  /* one byte (an ASCII character): its id may be known */
         uint8_t c = *(const uint8_t *)s;
         if (b->char_era[c] == b->era) {
             b->ids[b->nids++] = b->char_id[c];
@@ -403,7 +393,9 @@ static ALWAYS_INLINE int emit_token(tb_builder *b, const void *s, size_t len, in
         tok = o;
     }
     uint32_t h = hash_bytes((const unsigned char *)tok, k);
-    int64_t id = b->lookup ? (int64_t)seg_find(b->lookup, tok, (uint32_t)k, h) : vocab_intern(b, tok, k, h);
+    int64_t id = home == HOME_LOOKUP ? (int64_t)seg_find(b->lookup, tok, (uint32_t)k, h)
+                 : home == HOME_KEPT ? vocab_intern(b, tok, k, h, 1)
+                 : b->lookup ? (int64_t)seg_find(b->lookup, tok, (uint32_t)k, h) : vocab_intern(b, tok, k, h, 0);
     if (id < 0)
         return -1;
     if (width == 1 && len == 1) {
@@ -415,14 +407,28 @@ static ALWAYS_INLINE int emit_token(tb_builder *b, const void *s, size_t len, in
     return 0;
 }
 
+/* append_token after spending the token's share of b->poll's budget (the
+ * 13a byte path spends per line instead) */
+static ALWAYS_INLINE int emit_token(tb_builder *b, const void *s, size_t len, int width, int ascii)
+{
+    if (tb_poll_spend(b->poll, (long)len + 1))
+        return -1;
+    return append_token(b, s, len, width, ascii, HOME_ANY);
+}
+
 static int emit_u8(tb_builder *b, const void *s, size_t len) { return emit_token(b, s, len, 1, 1); }
 
 static int emit_u32(tb_builder *b, const void *s, size_t len) { return emit_token(b, s, len, 4, 0); }
 
 static int emit_ascii_u32(tb_builder *b, const void *s, size_t len) { return emit_token(b, s, len, 4, 1); }
 
+/* one character of an ASCII line: its own function, with the length known */
+static int emit_u8_char(tb_builder *b, const void *s) { return emit_token(b, s, 1, 1, 1); }
+
 static ALWAYS_INLINE int emit(tb_builder *b, const void *s, size_t len, int width)
 {
+    if (width == 1 && __builtin_constant_p(len) && len == 1)
+        return emit_u8_char(b, s);
     return width == 1 ? emit_u8(b, s, len) : emit_u32(b, s, len);
 }
 
@@ -599,30 +605,6 @@ static ALWAYS_INLINE int scan_13a(tb_builder *b, const void *s, size_t n, int pa
     return 0;
 }
 
-/* tokenize_13a on a line of code points: the replacements, then the scan */
-static int tokenize_13a_u32(tb_builder *b)
-{
-    int has_lt = 0, has_nl = 0, has_amp = 0;
-    for (size_t i = 0; i < b->cp.n; i++) {
-        uint32_t c = b->cp.a[i];
-        has_lt |= c == '<';
-        has_nl |= c == '\n';
-        has_amp |= c == '&';
-    }
-    if (has_lt && replace_all(b, "<skipped>", -1) < 0)
-        return -1;
-    if (has_nl && (replace_all(b, "-\n", -1) < 0 || replace_all(b, "\n", ' ') < 0))
-        return -1;
-    /* the removals above neither create nor remove an '&' */
-    if (has_amp) {
-        if (replace_all(b, "&quot;", '"') < 0 || replace_all(b, "&amp;", '&') < 0 ||
-            replace_all(b, "&lt;", '<') < 0 || replace_all(b, "&gt;", '>') < 0)
-            return -1;
-    }
-    b->cp.a[b->cp.n] = ' ';  /* the sentinel (replace_all left room for it) */
-    return scan_13a(b, b->cp.a, b->cp.n, 1, 0, 4);
-}
-
 static ALWAYS_INLINE int tokenize_zh(tb_builder *b, const void *s, size_t n, int width)
 {
     /* line.strip(): the trailing side is already stripped */
@@ -709,12 +691,10 @@ static ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n, i
     return 0;
 }
 
-/* The tokenizer `mode` on s[0..n) (s[n] is a space), with the 13a
- * replacements already done or known to change nothing. */
+/* The tokenizer `mode` (not 13a: see tokenize_13a_bytes) on s[0..n) (s[n] is a space). */
 static ALWAYS_INLINE int tokenize(tb_builder *b, const void *s, size_t n, int mode, int width)
 {
     switch (mode) {
-    case TB_13A: return scan_13a(b, s, n, 1, 0, width);
     case TB_INTL: return tokenize_intl(b, s, n, width);
     case TB_ZH: return tokenize_zh(b, s, n, width);
     case TB_CHAR: return tokenize_char(b, s, n, width);
@@ -725,44 +705,36 @@ static ALWAYS_INLINE int tokenize(tb_builder *b, const void *s, size_t n, int mo
 /* ------------------------------------------------------------------ */
 /* reading a line                                                      */
 
-/* Whether d[0..n) is ASCII and, if `replaced`, holds none of the characters
- * 13a's replacements look for ('<', '&', '\n'). */
-static int plain_ascii(const uint8_t *d, size_t n, int replaced)
+/* Whether d[0..n) is ASCII. */
+static int plain_ascii(const uint8_t *d, size_t n)
 {
     size_t i = 0;
 #if defined(__SSE2__)
-    __m128i bad = _mm_setzero_si128();  /* a byte's high bit: non-ASCII, or one of those */
-    const __m128i lt = _mm_set1_epi8('<'), amp = _mm_set1_epi8('&'), nl = _mm_set1_epi8('\n');
-    for (; i + 16 <= n; i += 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(d + i));
-        bad = _mm_or_si128(bad, v);
-        if (replaced)
-            bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpeq_epi8(v, lt),
-                                                 _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, nl))));
-    }
-    if (_mm_movemask_epi8(bad))
+    __m128i high = _mm_setzero_si128();
+    for (; i + 16 <= n; i += 16)
+        high = _mm_or_si128(high, _mm_loadu_si128((const __m128i *)(d + i)));
+    if (_mm_movemask_epi8(high))
         return 0;
 #endif
     for (; i < n; i++) {
-        if (d[i] >= 0x80 || (replaced && (d[i] == '<' || d[i] == '&' || d[i] == '\n')))
+        if (d[i] >= 0x80)
             return 0;
     }
     return 1;
 }
 
-/* If the line is ASCII (and, for 13a, holds none of the characters its
- * replacements look for): its bytes, rstripped and lowercased if asked, into
- * b->line8 (then a space and TB_BYTES_PAD zeros), and 1. Otherwise 0 (or -1:
- * out of memory). */
-static int read_ascii(tb_builder *b, const tb_text *t, int mode)
+/* If the line is ASCII (kind 1, or UTF-8): its bytes, rstripped and lowercased
+ * if asked, into b->line8 (then a space and TB_BYTES_PAD zeros), and 1.
+ * Otherwise 0 (or -1: out of memory). */
+static int read_ascii(tb_builder *b, const tb_text *t)
 {
     const uint8_t *d = t->data;
     size_t n = t->length;
-    if (t->kind != 1 && t->kind != TB_KIND_UTF8)  /* UTF-8: plain_ascii refuses its other lines */
+    if (t->kind != 1 && t->kind != TB_KIND_UTF8)
         return 0;
     while (n > 0 && d[n - 1] < 0x80 && (ascii_class[d[n - 1]] & A_SPACE))  /* line.rstrip() */
         n--;
-    if (!plain_ascii(d, n, mode == TB_13A))
+    if (!plain_ascii(d, n))
         return 0;
     if (tb_grow((void **)&b->line8, &b->line8_cap, n + 1 + TB_BYTES_PAD, 1) < 0)
         return -1;
@@ -833,6 +805,484 @@ static int line_room(tb_builder *b, size_t n, size_t bytes_per_char)
 }
 
 /* ------------------------------------------------------------------ */
+/* 13a on UTF-8 bytes                                                  */
+
+/*
+ * Every line, whatever its PyUnicode kind (or given as UTF-8, TB_KIND_UTF8),
+ * is tokenized by 13a as its UTF-8 bytes in b->line8. Every character 13a's
+ * rules look at ('<', '&', '\n', its symbols, digits, '.', ',', '-') is ASCII,
+ * and a byte >= 0x80 is part of a non-ASCII character, which every rule sees
+ * only as "not one of those": a byte of it is also neither, and a rule that
+ * matches such a character takes it as the second of a pair only when the
+ * first is '.' or ',' (rule 3), after which no rule can start inside the
+ * character. So the rules give the same spaces on the bytes as on the code
+ * points. The exceptions are the non-ASCII whitespace characters (str.split()
+ * splits on them): utf8_space() names them.
+ */
+
+/* The length of the UTF-8 of a non-ASCII whitespace character at p (U+0085,
+ * U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000), or 0.
+ * Reads p[1] and p[2] only when p[0] is a lead byte that needs them. */
+static inline size_t utf8_space(const uint8_t *p)
+{
+    switch (p[0]) {
+    case 0xC2:
+        return (p[1] == 0x85 || p[1] == 0xA0) ? 2 : 0;
+    case 0xE1:
+        return (p[1] == 0x9A && p[2] == 0x80) ? 3 : 0;
+    case 0xE2:
+        if (p[1] == 0x80)
+            return ((uint8_t)(p[2] - 0x80) <= 0x0A || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF) ? 3 : 0;
+        return (p[1] == 0x81 && p[2] == 0x9F) ? 3 : 0;
+    case 0xE3:
+        return (p[1] == 0x80 && p[2] == 0x80) ? 3 : 0;
+    default:
+        return 0;
+    }
+}
+
+/* The length of s[0..n) without its trailing whitespace (line.rstrip()). */
+static size_t utf8_rstrip(const uint8_t *s, size_t n)
+{
+    for (;;) {
+        if (n > 0 && s[n - 1] < 0x80) {
+            if (!(ascii_class[s[n - 1]] & A_SPACE))
+                return n;
+            n--;
+        } else if (n >= 2 && utf8_space(s + n - 2) == 2) {
+            n -= 2;
+        } else if (n >= 3 && utf8_space(s + n - 3) == 3) {
+            n -= 3;
+        } else {
+            return n;
+        }
+    }
+}
+
+/* Bytes after the sentinel of a line in b->line8, zeros: the 64-byte blocks
+ * that hold the line and its sentinel are readable (plain_bits). */
+#define LINE8_PAD 64
+
+/* d[0..n) to o, lowercasing A-Z if asked (o may not overlap d). */
+static void copy_ascii_lower(uint8_t *o, const uint8_t *d, size_t n, int lower)
+{
+    if (!lower) {
+        memcpy(o, d, n);
+        return;
+    }
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i shift = _mm_set1_epi8((char)(0x80 - 'A')), limit = _mm_set1_epi8((char)(-128 + 26)),
+                  case_bit = _mm_set1_epi8(0x20);
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(d + i));
+        __m128i upper = _mm_cmplt_epi8(_mm_add_epi8(v, shift), limit);  /* v in 'A'..'Z' */
+        _mm_storeu_si128((__m128i *)(o + i), _mm_or_si128(v, _mm_and_si128(upper, case_bit)));
+    }
+#endif
+    for (; i < n; i++)
+        o[i] = d[i] + ((uint8_t)(d[i] - 'A') < 26 ? 32 : 0);
+}
+
+/* UTF-8 of n code points of PyUnicode kind 1, 2 or 4 into o (room for 4n
+ * bytes); returns its length. ASCII runs are narrowed 16 (8) at a time. */
+static size_t encode_utf8(uint8_t *o, const void *data, size_t n, int kind)
+{
+    size_t k = 0, i = 0;
+    if (kind == 1) {
+        const uint8_t *d = data;
+#if defined(__SSE2__)
+        for (; i + 16 <= n; i += 16) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(d + i));
+            if (_mm_movemask_epi8(v) == 0) {
+                _mm_storeu_si128((__m128i *)(o + k), v);
+                k += 16;
+            } else {
+                for (size_t e = i + 16, j = i; j < e; j++)
+                    k += utf8_put((char *)o + k, d[j]);
+            }
+        }
+#endif
+        for (; i < n; i++)
+            k += utf8_put((char *)o + k, d[i]);
+    } else if (kind == 2) {
+        const uint16_t *d = data;
+#if defined(__SSE2__)
+        const __m128i high = _mm_set1_epi16((short)0xFF80), zero = _mm_setzero_si128();
+        for (; i + 8 <= n; i += 8) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(d + i));
+            if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(v, high), zero)) == 0xFFFF) {
+                _mm_storel_epi64((__m128i *)(o + k), _mm_packus_epi16(v, v));
+                k += 8;
+            } else {
+                for (size_t e = i + 8, j = i; j < e; j++)
+                    k += utf8_put((char *)o + k, d[j]);
+            }
+        }
+#endif
+        for (; i < n; i++)
+            k += utf8_put((char *)o + k, d[i]);
+    } else {
+        const uint32_t *d = data;
+        for (; i < n; i++)
+            k += utf8_put((char *)o + k, d[i]);
+    }
+    return k;
+}
+
+/* The most bytes the UTF-8 of a line can take (before rstrip): a code point
+ * below 0x100 takes 2 at most, one below 0x10000 3, any other 4. */
+static size_t utf8_bound(const tb_text *t)
+{
+    static const size_t per_code_point[5] = {1, 2, 3, 3, 4};  /* by kind (TB_KIND_UTF8: the bytes) */
+    return per_code_point[t->kind] * t->length;
+}
+
+/* Bytes (code points) of a line read, or classified, between two spends of
+ * b->poll's budget: a long line's passes before the scan are polled too. */
+#define POLL_BYTES 65536
+
+/* The line as UTF-8 into o (room for utf8_bound + 1 + LINE8_PAD bytes),
+ * rstripped, then a space (the sentinel) and LINE8_PAD zeros; its length in
+ * *len. -1 when b->poll asked to stop. */
+static int read_utf8(tb_builder *b, uint8_t *o, const tb_text *t, size_t *len)
+{
+    size_t n = t->length, k = 0, width = t->kind == TB_KIND_UTF8 ? 1 : (size_t)t->kind;
+    for (size_t i = 0; i < n; i += POLL_BYTES) {
+        size_t m = n - i < POLL_BYTES ? n - i : POLL_BYTES;
+        const void *d = (const char *)t->data + i * width;
+        if (t->kind == TB_KIND_UTF8 || (t->kind == 1 && t->ascii_lower)) {
+            copy_ascii_lower(o + k, d, m, t->ascii_lower);  /* (ascii_lower: the text is ASCII) */
+            k += m;
+        } else {
+            k += encode_utf8(o + k, d, m, t->kind);
+        }
+        if (n > POLL_BYTES && tb_poll_spend(b->poll, (long)m))
+            return -1;
+    }
+    k = utf8_rstrip(o, k);
+    o[k] = ' ';
+    memset(o + k + 1, 0, LINE8_PAD);
+    *len = k;
+    return 0;
+}
+
+/* str.replace(pat, rep) on s[0..n) in place (rep: one byte, or -1 for ""); returns the new length. */
+static size_t replace_bytes(uint8_t *s, size_t n, const char *pat, int rep)
+{
+    size_t plen = strlen(pat), k = 0, i = 0;
+    while (i < n) {
+        if (s[i] == (uint8_t)pat[0] && i + plen <= n && memcmp(s + i, pat, plen) == 0) {
+            if (rep >= 0)
+                s[k++] = (uint8_t)rep;
+            i += plen;
+        } else {
+            s[k++] = s[i++];
+        }
+    }
+    return k;
+}
+
+/* 13a's replacements on s[0..n) in place (each only shortens the line);
+ * returns the new length, the sentinel after it. */
+static size_t replace_13a(uint8_t *s, size_t n)
+{
+    int triggers = 0;
+    for (size_t i = 0; i < n; i++)
+        triggers |= (s[i] == '<') | (s[i] == '&') << 1 | (s[i] == '\n') << 2;
+    if (triggers & 1)
+        n = replace_bytes(s, n, "<skipped>", -1);
+    if (triggers & 4) {
+        n = replace_bytes(s, n, "-\n", -1);
+        n = replace_bytes(s, n, "\n", ' ');
+    }
+    if (triggers & 2) {  /* the removals above neither create nor remove an '&' */
+        n = replace_bytes(s, n, "&quot;", '"');
+        n = replace_bytes(s, n, "&amp;", '&');
+        n = replace_bytes(s, n, "&lt;", '<');
+        n = replace_bytes(s, n, "&gt;", '>');
+    }
+    s[n] = ' ';  /* the sentinel; what follows up to the old end stays readable */
+    return n;
+}
+
+/* Bit i of the 16 bits: s[i] is an ASCII letter, digit or apostrophe ("plain":
+ * none of them is a space, a 13a symbol or one of '.', ',', '-'). */
+static ALWAYS_INLINE unsigned plain16(const uint8_t *s)
+{
+#if defined(__SSE2__)
+    const __m128i case_bit = _mm_set1_epi8(0x20), a_shift = _mm_set1_epi8((char)(0x80 - 'a')),
+                  a_limit = _mm_set1_epi8((char)(-128 + 26)), d_shift = _mm_set1_epi8((char)(0x80 - '0')),
+                  d_limit = _mm_set1_epi8((char)(-128 + 10)), apostrophe = _mm_set1_epi8('\'');
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    /* x + (0x80 - lo) < -128 + (hi - lo + 1) as signed bytes: lo <= x <= hi */
+    __m128i letter = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(v, case_bit), a_shift), a_limit);
+    __m128i digit = _mm_cmplt_epi8(_mm_add_epi8(v, d_shift), d_limit);
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), _mm_cmpeq_epi8(v, apostrophe)));
+#else
+    unsigned m = 0;
+    for (int i = 0; i < 16; i++) {
+        uint8_t c = s[i];
+        m |= (unsigned)((uint8_t)((c | 0x20) - 'a') < 26 || (uint8_t)(c - '0') < 10 || c == '\'') << i;
+    }
+    return m;
+#endif
+}
+
+/* b->plain: bit i (of word i / 64) set when s[i] is plain, for every 64-byte
+ * block up to the sentinel's (s[n]). 0, or -1: out of memory or b->poll asked to stop. */
+static int plain_bits(tb_builder *b, const uint8_t *s, size_t n)
+{
+    size_t words = (n + 1 + 63) / 64;
+    if (GROW(b->plain, b->plain_cap, words) < 0)
+        return -1;
+    for (size_t q = 0; q < words; q++, s += 64) {
+        b->plain[q] = (uint64_t)plain16(s) | (uint64_t)plain16(s + 16) << 16 |
+                      (uint64_t)plain16(s + 32) << 32 | (uint64_t)plain16(s + 48) << 48;
+        if (q % (POLL_BYTES / 64) == POLL_BYTES / 64 - 1 && tb_poll_spend(b->poll, POLL_BYTES))
+            return -1;  /* (a long line) */
+    }
+    return 0;
+}
+
+/* The index of the first byte at or after j that is not plain (the sentinel's at most). */
+static ALWAYS_INLINE size_t next_other(const uint64_t *plain, size_t j)
+{
+    size_t q = j >> 6;
+    uint64_t w = ~plain[q] >> (j & 63);
+    if (w)
+        return j + (size_t)__builtin_ctzll(w);
+    while (!~plain[++q])
+        ;
+    return (q << 6) + (size_t)__builtin_ctzll(~plain[q]);
+}
+
+/* hard_13a on a stretch of UTF-8 bytes, as the code-point version but on
+ * bytes (see above), a space on both sides (the line is padded). */
+static int hard_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, enum token_home home)
+{
+    /* hard_13a's fast paths: (a) no '.' or ',' and no '-' after a digit
+     * ("well-known"); (b) the same and one final '.' or ',' ("up-to-date.") */
+    size_t period_comma = 0;
+    int dash_after_digit = 0;
+    for (size_t i = 0; i < n; i++) {
+        period_comma += is_period_or_comma(s[i]);
+        dash_after_digit |= s[i] == '-' && i > 0 && is_digit(s[i - 1]);
+    }
+    if (!dash_after_digit) {
+        if (period_comma == 0)
+            return append_token(b, s, n, 1, 1, home);
+        if (period_comma == 1 && n >= 2 && is_period_or_comma(s[n - 1]))
+            return append_token(b, s, n - 1, 1, 1, home) < 0 ? -1 : append_token(b, s + n - 1, 1, 1, 1, home);
+    }
+    if (reserve_small(b, n, 3) < 0)  /* (n + 2) << 3 code points: 4x the bytes needed */
+        return -1;
+    uint8_t *x = (uint8_t *)b->tmp.a, *y = (uint8_t *)b->tmp2.a;
+    size_t k = 0, i;
+    x[k++] = ' ';
+    memcpy(x + k, s, n);
+    k += n;
+    x[k++] = ' ';
+    /* rule 2: ([^0-9])([.,]) -> "\1 \2 " */
+    size_t m = 0;
+    for (i = 0; i < k;) {
+        if (i + 1 < k && !is_digit(x[i]) && is_period_or_comma(x[i + 1])) {
+            y[m++] = x[i], y[m++] = ' ', y[m++] = x[i + 1], y[m++] = ' ';
+            i += 2;
+        } else {
+            y[m++] = x[i++];
+        }
+    }
+    /* rule 3: ([.,])([^0-9]) -> " \1 \2" */
+    k = 0;
+    for (i = 0; i < m;) {
+        if (i + 1 < m && is_period_or_comma(y[i]) && !is_digit(y[i + 1])) {
+            x[k++] = ' ', x[k++] = y[i], x[k++] = ' ', x[k++] = y[i + 1];
+            i += 2;
+        } else {
+            x[k++] = y[i++];
+        }
+    }
+    /* rule 4: ([0-9])(-) -> "\1 \2 " */
+    m = 0;
+    for (i = 0; i < k;) {
+        if (i + 1 < k && is_digit(x[i]) && x[i + 1] == '-') {
+            y[m++] = x[i], y[m++] = ' ', y[m++] = x[i + 1], y[m++] = ' ';
+            i += 2;
+        } else {
+            y[m++] = x[i++];
+        }
+    }
+    /* The rules only insert spaces: the tokens are the stretch's bytes in
+     * order, so each is taken from the line (where a reference keeps it). */
+    size_t at_s = 0;
+    for (i = 0; i < m;) {
+        if (y[i] == ' ') {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < m && y[j] != ' ')
+            j++;
+        if (append_token(b, s + at_s, j - i, 1, 1, home) < 0)
+            return -1;
+        at_s += j - i;
+        i = j;
+    }
+    return 0;
+}
+
+/* scan_13a_item's answers besides an index */
+#define ITEM_FAILED SIZE_MAX            /* out of memory */
+#define ITEM_TRIGGER (SIZE_MAX - 1)     /* a character of 13a's replacements: do them first */
+
+/* One item of a 13a line at s[i] (i < n): a space, a symbol, or a stretch up
+ * to the next space or symbol with the rules applied; the general case, out
+ * of the hot loop. Every '<', '&' and '\n' of the line starts an item (they
+ * are symbols and spaces), so unless the line is `replaced`, the first one
+ * stops the scan. Returns the index after the item, or ITEM_FAILED / ITEM_TRIGGER. */
+static __attribute__((noinline)) size_t scan_13a_item(tb_builder *b, const uint8_t *s, size_t i,
+                                                      enum token_home home, int replaced)
+{
+    uint8_t c = s[i], k = ascii_class[c];
+    if ((k & A_TRIGGER) && !replaced)
+        return ITEM_TRIGGER;
+    if (k & A_SPACE)
+        return i + 1;
+    if (k & A_SYMBOL)
+        return append_token(b, s + i, 1, 1, 1, home) < 0 ? ITEM_FAILED : i + 1 + (s[i + 1] == ' ');
+    size_t sp;
+    if ((k & A_HIGH) && (sp = utf8_space(s + i)) != 0)
+        return i + sp;
+    size_t j = i, hard = 0, last_hard = 0;
+    for (;;) {  /* stops at the sentinel at the latest */
+        j = next_other(b->plain, j);
+        k = ascii_class[s[j]];
+        if (k & (A_SPACE | A_SYMBOL))
+            break;
+        if (k & A_HARD) {
+            hard++;  /* '.', ',' or '-' */
+            last_hard = j++;
+        } else if (k & A_HIGH) {
+            if (utf8_space(s + j))
+                break;
+            j++;
+            while ((s[j] & 0xC0) == 0x80)  /* the rest of the character */
+                j++;
+        } else {
+            j++;  /* an ASCII control character */
+        }
+    }
+    size_t len = j - i;
+    int rc;
+    if (hard == 0) {
+        rc = append_token(b, s + i, len, 1, 1, home);
+    } else if (hard == 1 && last_hard == j - 1 && len >= 2 && s[j - 1] != '-') {
+        /* "word," or "word.": hard_13a's fast path (b) */
+        rc = append_token(b, s + i, len - 1, 1, 1, home);
+        if (rc == 0)
+            rc = append_token(b, s + j - 1, 1, 1, 1, home);
+    } else {
+        rc = hard_13a_bytes(b, s + i, len, home);
+    }
+    return rc < 0 ? ITEM_FAILED : j + (s[j] == ' ');  /* (a space: the commonest next item) */
+}
+
+/* 13a on s[0..n) (b->plain its plain bytes): the line is padded (f" {line} "),
+ * so a space stands on both sides of every stretch. `kept`: s lies in b->bytes,
+ * where a reference's tokens stay (else b->lookup is set). The hot loop takes
+ * the commonest item, letters, digits and apostrophes up to a ' ', inline;
+ * scan_13a_item every other. 0 done, 1 stopped at a replacement's character
+ * (unless `replaced`), -1 out of memory or b->poll asked to stop. */
+static ALWAYS_INLINE int scan_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, int kept, int replaced)
+{
+    const uint64_t *plain = b->plain;
+    enum token_home home = kept ? HOME_KEPT : HOME_LOOKUP;
+    size_t i = 0, spent = 0;
+    while (i < n) {
+        size_t stop = n - i > POLL_BYTES ? i + POLL_BYTES : n;
+        while (i < stop) {
+            size_t j = next_other(plain, i);
+            if (j > i && s[j] == ' ') {
+                if (append_token(b, s + i, j - i, 1, 1, home) < 0)
+                    return -1;
+                i = j + 1;
+            } else if (j > i && (s[j] == ',' || s[j] == '.') && s[j + 1] == ' ') {
+                /* "word, " or "word. ": the next commonest (scan_13a_item's "word,") */
+                if (append_token(b, s + i, j - i, 1, 1, home) < 0 || append_token(b, s + j, 1, 1, 1, home) < 0)
+                    return -1;
+                i = j + 2;
+            } else if ((i = scan_13a_item(b, s, i, home, replaced)) >= ITEM_TRIGGER) {
+                return i == ITEM_TRIGGER ? 1 : -1;
+            }
+        }
+        if (tb_poll_spend(b->poll, (long)(i - spent)))
+            return -1;
+        spent = i;
+    }
+    return 0;
+}
+
+static void new_era(tb_builder *b);
+
+/* Removes the vocabulary entries from id `from` on (and the one-character ids
+ * remembered: some may be theirs), newest first, so that each probe path is
+ * still intact when it is walked. */
+static void forget_vocab(tb_builder *b, size_t from)
+{
+    size_t mask = b->slots_cap - 1;
+    for (size_t id = b->nvocab; id-- > from;) {
+        size_t j = b->vocab[id].hash & mask;
+        while (b->slots[j] != id + 1)
+            j = (j + 1) & mask;
+        b->slots[j] = 0;
+    }
+    b->nvocab = from;
+    new_era(b);
+}
+
+/* tokenize_13a on any line: its UTF-8, the replacements, the scan. A
+ * reference's line is written after the vocabulary's bytes and stays there:
+ * its tokens are kept where they lie (no copy). A hypothesis's goes to line8. */
+static int tokenize_13a_bytes(tb_builder *b, const tb_text *t)
+{
+    size_t room = utf8_bound(t) + 1 + LINE8_PAD;
+    int kept = b->lookup == NULL;
+    uint8_t *s;
+    if (kept) {
+        if (tb_grow((void **)&b->bytes, &b->bytes_cap, b->nbytes + room, 1) < 0)
+            return -1;
+        s = (uint8_t *)b->bytes + b->nbytes;
+    } else {
+        if (tb_grow((void **)&b->line8, &b->line8_cap, room, 1) < 0)
+            return -1;
+        s = b->line8;
+    }
+    size_t n, first_id = b->nids, first_vocab = b->nvocab;
+    if (read_utf8(b, s, t, &n) < 0)
+        return -1;
+    /* room for the line's ids and vocabulary entries (its bytes are there
+     * already, so b->bytes does not move) */
+    if (plain_bits(b, s, n) < 0 || line_room(b, n, 1) < 0 ||
+        (kept && GROW(b->vocab, b->vocab_cap, b->nvocab + n) < 0))
+        return -1;
+    int rc = kept ? scan_13a_bytes(b, s, n, 1, 0) : scan_13a_bytes(b, s, n, 0, 0);
+    if (rc == 1) {  /* (rare) forget the line's tokens, replace, scan the shorter line */
+        forget_vocab(b, first_vocab);
+        b->nids = first_id;
+        n = replace_13a(s, n);
+        if (plain_bits(b, s, n) < 0)
+            return -1;
+        rc = kept ? scan_13a_bytes(b, s, n, 1, 1) : scan_13a_bytes(b, s, n, 0, 1);
+    }
+    if (rc < 0)
+        return -1;
+    if (kept)
+        b->nbytes += n;  /* the line; the next one may overwrite its sentinel */
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* builder                                                             */
 
 void tb_builder_init(tb_builder *b)
@@ -856,6 +1306,7 @@ void tb_init_tables(void) { init_ascii_class(); }
 void tb_builder_free(tb_builder *b)
 {
     free(b->line8);
+    free(b->plain);
     free(b->cp.a);
     free(b->tmp.a);
     free(b->tmp2.a);
@@ -873,15 +1324,7 @@ void tb_builder_reset(tb_builder *b)
         if (b->slots)
             memset(b->slots, 0, b->slots_cap * sizeof(uint32_t));
     } else {
-        /* a table grown by one long line: clear only our slots, newest first,
-         * so that each probe path is still intact when it is walked */
-        size_t mask = b->slots_cap - 1;
-        for (size_t id = b->nvocab; id-- > 0;) {
-            size_t j = b->vocab[id].hash & mask;
-            while (b->slots[j] != id + 1)
-                j = (j + 1) & mask;
-            b->slots[j] = 0;
-        }
+        forget_vocab(b, 0);  /* a table grown by one long line: only our slots */
     }
     b->nbytes = b->nvocab = b->nids = b->nseq = 0;
     new_era(b);
@@ -894,8 +1337,10 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
     if (b->lookup != b->era_lookup)
         new_era(b);
     size_t first = b->nids;
-    int ascii = read_ascii(b, t, mode), rc;
-    if (ascii < 0) {
+    int ascii = mode == TB_13A ? 0 : read_ascii(b, t), rc;
+    if (mode == TB_13A) {
+        rc = tokenize_13a_bytes(b, t);
+    } else if (ascii < 0) {
         return -1;
     } else if (ascii) {
         const uint8_t *s = b->line8;
@@ -903,7 +1348,6 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
         if (line_room(b, n, 1) < 0)
             return -1;
         switch (mode) {  /* each case: the scanners inlined for this mode and width */
-        case TB_13A: rc = tokenize(b, s, n, TB_13A, 1); break;
         case TB_INTL: rc = tokenize(b, s, n, TB_INTL, 1); break;
         case TB_ZH: rc = tokenize(b, s, n, TB_ZH, 1); break;
         case TB_CHAR: rc = tokenize(b, s, n, TB_CHAR, 1); break;
@@ -916,7 +1360,6 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
         size_t n = b->cp.n;
         b->cp.a[n] = ' ';  /* the sentinel */
         switch (mode) {
-        case TB_13A: rc = tokenize_13a_u32(b); break;
         case TB_INTL: rc = tokenize(b, s, n, TB_INTL, 4); break;
         case TB_ZH: rc = tokenize(b, s, n, TB_ZH, 4); break;
         case TB_CHAR: rc = tokenize(b, s, n, TB_CHAR, 4); break;
