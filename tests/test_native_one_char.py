@@ -24,13 +24,29 @@ NATIVE, PYTHON = NativeBackend(), PythonBackend()
 CODE_POINTS = list(range(0x10000)) + list(range(0x10000, 0x110000, 97))
 
 
-@pytest.mark.parametrize("context", ["a{}b", "1{}2", "{}. ", "x{}{} ", ",{}1"])
+# stretches (between spaces) of every shape tokenize_intl tells apart: no class,
+# one character, symbols, "word,", punctuation after letters only ("don't"),
+# punctuation after a number or after punctuation, at the start of a stretch
+CONTEXTS = ["a{}b ", "1{}2 ", "{}. ", "x{}{} ", ",{}1 ", "a{},1 ", "{}a, ", "a.{} ", "{}{}a{} ", "\u201c{}\u201d "]
+
+
+@pytest.mark.parametrize("context", CONTEXTS + [c.strip() for c in CONTEXTS])
 def test_intl_scanner_classes_for_every_code_point(context):
     """intl's one look-up per character (Latin-1 and General Punctuation from
-    tables derived at import) splits exactly as the regex rules do."""
-    line = "".join(context.format(chr(c), chr(c)) for c in CODE_POINTS)
+    tables derived at import) and its shortcuts split exactly as the regex rules do."""
+    line = "".join(context.format(chr(c), chr(c), chr(c)) for c in CODE_POINTS)
     want = segment_tokens(line, get_tokenizer("intl"), False)
     assert core.tokenize(line, MODES["intl"], False) == want
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_intl_stretch_at_the_start_of_a_line(context):
+    """A stretch at the start of a line has no whitespace before it for rule 1."""
+    sample = list(range(0x180)) + list(range(0x2000, 0x2070)) + list(range(0x180, 0x10000, 37))
+    intl = get_tokenizer("intl")
+    for c in sample:
+        line = context.format(chr(c), chr(c), chr(c))
+        assert core.tokenize(line, MODES["intl"], False) == segment_tokens(line, intl, False), line
 
 
 def colliding_characters() -> list[str]:

@@ -750,6 +750,41 @@ static ALWAYS_INLINE int emit_plain(tb_builder *b, const void *s, size_t len, in
     return ascii ? emit_token(b, s, len, 4, 1) : emit_u32(b, s, len);
 }
 
+/* The tokens of a stretch without \p{S} in which every \p{P} follows a letter
+ * (a character of no class) or, first, the whitespace before the stretch:
+ * rule 1 matches that pair at every \p{P} (its first character can be no
+ * earlier match's second, which is a \p{P}), so every \p{P} gets a space on
+ * each side; rule 2 adds only more spaces. So the stretch splits at each \p{P}. */
+static ALWAYS_INLINE int split_at_punctuation(tb_builder *b, const void *s, size_t n, int width)
+{
+    size_t start = 0;
+    uint32_t high = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t c = at(s, k, width);
+        if (!(cls(c) & I_PUNCT)) {
+            high |= c;
+            continue;
+        }
+        if (k > start && emit_plain(b, from(s, start, width), k - start, high < 0x80, width) < 0)
+            return -1;
+        if (tb_poll_spend(b->poll, 2) || emit_char(b, c) < 0)
+            return -1;
+        start = k + 1;
+        high = 0;
+    }
+    return n > start ? emit_plain(b, from(s, start, width), n - start, high < 0x80, width) : 0;
+}
+
+static int split_at_punctuation_u8(tb_builder *b, const void *s, size_t n)
+{
+    return split_at_punctuation(b, s, n, 1);
+}
+
+static int split_at_punctuation_u32(tb_builder *b, const void *s, size_t n)
+{
+    return split_at_punctuation(b, s, n, 4);
+}
+
 static ALWAYS_INLINE int tokenize_intl(tb_builder *b, const void *s, size_t n, int width)
 {
     size_t i = 0;
@@ -758,8 +793,8 @@ static ALWAYS_INLINE int tokenize_intl(tb_builder *b, const void *s, size_t n, i
             i++;
             continue;
         }
-        size_t j = i, puncts = 0, last_punct = 0;
-        int symbols = 0;
+        size_t j = i, puncts = 0, last_punct = 0, last_special = (size_t)-1;  /* (\p{P}, \p{S} or \p{N}) */
+        int symbols = 0, isolated = 1;  /* isolated: every \p{P} follows a letter or the space before */
         uint32_t high = 0;  /* the code points or'ed: below 0x80 if the stretch is ASCII */
         for (;;) {  /* stops at the space after the line at the latest */
             uint32_t c;
@@ -776,9 +811,10 @@ static ALWAYS_INLINE int tokenize_intl(tb_builder *b, const void *s, size_t n, i
             if (k & I_PUNCT) {
                 puncts++;
                 last_punct = j;
+                isolated &= j > i ? last_special != j - 1 : i > 0;
             }
             symbols |= k & I_SYMBOL;
-            j++;
+            last_special = j++;
         }
         const void *word = from(s, i, width);
         size_t len = j - i;
@@ -789,12 +825,12 @@ static ALWAYS_INLINE int tokenize_intl(tb_builder *b, const void *s, size_t n, i
             rc = tb_poll_spend(b->poll, 2) || emit_char(b, at(s, i, width)) < 0 ? -1 : 0;
         } else if (puncts == 0) {  /* no rule but 3 (symbols) applies */
             rc = emit_space_separated(b, word, len, 1, width);
-        } else if (puncts == 1 && !symbols && last_punct == j - 1 && !(cls(at(s, j - 2, width)) & I_NUMBER)) {
-            /* "word,": rule 1 splits off the final \p{P} (after a \P{N}), rule 2
-             * then only adds spaces around it */
+        } else if (puncts == 1 && !symbols && isolated && last_punct == j - 1) {  /* "word,": the commonest */
             rc = emit_plain(b, word, len - 1, high < 0x80, width);
             if (rc == 0)
                 rc = tb_poll_spend(b->poll, 2) || emit_char(b, at(s, j - 1, width)) < 0 ? -1 : 0;
+        } else if (!symbols && isolated) {  /* "don't", curly-quoted words */
+            rc = width == 1 ? split_at_punctuation_u8(b, word, len) : split_at_punctuation_u32(b, word, len);
         } else {
             rc = hard_intl(b, word, len, i > 0, j < n, width);
         }
