@@ -42,7 +42,8 @@ trap 'report; rm -rf "$WORK"' EXIT
 # shellcheck disable=SC2086
 "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tests/test_native_tokenize.py tests/test_native_stats.py \
     tests/test_native_batch.py tests/test_native_wmt21.py tests/test_native_interrupt.py \
-    tests/test_chrf_oracle.py tests/test_chrf_batch.py tests/test_significance_native.py}
+    tests/test_chrf_oracle.py tests/test_chrf_batch.py tests/test_significance_native.py \
+    tests/test_native_one_char.py}
 "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
 "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
 # TER's core (ter.c, ter_module.c): the native half of its tests, and its fuzz

@@ -785,7 +785,7 @@ static int split_at_punctuation_u32(tb_builder *b, const void *s, size_t n)
     return split_at_punctuation(b, s, n, 4);
 }
 
-static ALWAYS_INLINE int tokenize_intl(tb_builder *b, const void *s, size_t n, int width)
+static ALWAYS_INLINE int scan_intl(tb_builder *b, const void *s, size_t n, int width)
 {
     size_t i = 0;
     while (i < n) {
@@ -859,28 +859,66 @@ static ALWAYS_INLINE int tokenize_none(tb_builder *b, const void *s, size_t n, i
     return 0;
 }
 
-/* Every character but whitespace is a token: one cache look-up each (known_char). */
-static ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n, int width)
+/* Every character but whitespace is a token: one cache look-up each (known_char).
+ * The poll budget is spent a block of characters at a time (a line may be long). */
+static ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, int width)
 {
-    if (tb_poll_spend(b->poll, 2 * (long)n))  /* what one emit_token per character would spend */
-        return -1;
     const uint32_t era = b->era;
     uint32_t *out = b->ids + b->nids, id;  /* (kept in a register: a store through b->ids may alias) */
-    for (size_t i = 0; i < n; i++) {
-        uint32_t c = at(s, i, width);
-        if (known_char(b, era, c, &id)) {  /* (never whitespace: it is never a token) */
-            *out++ = id;
-            continue;
-        }
-        if (space_at(c, width))
-            continue;
-        b->nids = (size_t)(out - b->ids);
-        if (emit_new_char(b, c) < 0)
+    for (size_t i = 0; i < n;) {
+        size_t end = n - i > 4096 ? i + 4096 : n;
+        if (tb_poll_spend(b->poll, 2 * (long)(end - i))) {  /* what one emit_token per character spends */
+            b->nids = (size_t)(out - b->ids);
             return -1;
-        out = b->ids + b->nids;
+        }
+        for (; i < end; i++) {
+            uint32_t c = at(s, i, width);
+            if (known_char(b, era, c, &id)) {  /* (never whitespace: it is never a token) */
+                *out++ = id;
+                continue;
+            }
+            if (space_at(c, width))
+                continue;
+            b->nids = (size_t)(out - b->ids);
+            if (emit_new_char(b, c) < 0)
+                return -1;
+            out = b->ids + b->nids;
+        }
     }
     b->nids = (size_t)(out - b->ids);
     return 0;
+}
+
+/* intl and char, one function per width, kept out of tb_builder_add_line: its
+ * other scanners (13a's) are compiled as well as without them. */
+static __attribute__((noinline)) int tokenize_intl_u8(tb_builder *b, const void *s, size_t n)
+{
+    return scan_intl(b, s, n, 1);
+}
+
+static __attribute__((noinline)) int tokenize_intl_u32(tb_builder *b, const void *s, size_t n)
+{
+    return scan_intl(b, s, n, 4);
+}
+
+static ALWAYS_INLINE int tokenize_intl(tb_builder *b, const void *s, size_t n, int width)
+{
+    return width == 1 ? tokenize_intl_u8(b, s, n) : tokenize_intl_u32(b, s, n);
+}
+
+static __attribute__((noinline)) int tokenize_char_u8(tb_builder *b, const void *s, size_t n)
+{
+    return scan_char(b, s, n, 1);
+}
+
+static __attribute__((noinline)) int tokenize_char_u32(tb_builder *b, const void *s, size_t n)
+{
+    return scan_char(b, s, n, 4);
+}
+
+static ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n, int width)
+{
+    return width == 1 ? tokenize_char_u8(b, s, n) : tokenize_char_u32(b, s, n);
 }
 
 /* The tokenizer `mode` on s[0..n) (s[n] is a space), with the 13a
