@@ -15,7 +15,7 @@ through every entry point: prepare/statistics, the fused sentence path
 byte path (stream_statistics_utf8: lines as bytes, against the stream path), and
 pairwise matrices.
 
-    python bench/fuzz_native.py -n 1000000 --seed 1 [--threads 2]
+    python bench/fuzz_native.py -n 1000000 --seed 1 [--threads 2] [--tokenizers intl,char,zh]
 
 Prints progress, and the first differing inputs (repr) if any; exit status 1
 on a difference.
@@ -45,6 +45,8 @@ PIECES = [
     "😀", "👍🏽", "\U0001f1e9\U0001f1ea", "$", "%", "€", "¥", "©", "°", "½", "²", "٣", "۵",
     "¡", "¿", "«", "»", "“", "”", "„", "‐", "—", "·", "՚", "؟", "।", "᭚", "\ud800", "\udfff",
     "\u2019", "\u2019s", "s\u2019.", "\u201c.", ".\u201d", "é.", ".é", "3.é", "é-3", "\xa0.", ".\u3000",
+    # code points sharing their low 9 bits (one slot of the core's one-character cache)
+    "\u4e00", "\u5000", "\u5200", "\u0100", "\u0300", "\u2018", "\u2218", "\U0001f600", "\U0001f800",
 ]
 WORDS = ["the", "The", "a", "cat", "CAT", "Cat", "sat", "on", "mat", "Haus", "ÉTÉ", "été",
          "naïve", "x", "y", "1", "2", "99", "3.14", "U.S.", "e.g.", "don't", "o'clock",
@@ -115,7 +117,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch", type=int, default=2000)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--tokenizers", default=",".join(MODES),
+                        help="comma-separated tokenizers to draw from (default: all native ones)")
     args = parser.parse_args(argv)
+    names = args.tokenizers.split(",")
+    unknown = sorted(set(names) - set(MODES))
+    if unknown:
+        parser.error(f"unknown tokenizer(s) {', '.join(unknown)}; choose from {', '.join(MODES)}")
 
     rng = random.Random(args.seed)
     tokenizers = {name: get_tokenizer(name) for name in MODES}
@@ -124,7 +132,7 @@ def main(argv=None) -> int:
     start = time.time()
     while done < args.n:
         size = min(args.batch, args.n - done)
-        name = rng.choice(list(MODES))
+        name = rng.choice(names)
         tok = tokenizers[name]
         lowercase = rng.random() < 0.5
         order = rng.randrange(1, 7)

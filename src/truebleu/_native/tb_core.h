@@ -78,6 +78,9 @@ static inline int tb_poll_spend(tb_poll *p, long units)
     return p && (p->budget -= units) < 0 && p->check(p);
 }
 
+/* Slots of the builder's cache of non-ASCII one-character tokens (tokenize.c: emit_char). */
+#define TB_CP_CACHE 512
+
 /* Scratch state of one thread for tokenizing lines into a segment. */
 typedef struct {
     unsigned char *line8;              /* the current line as bytes (13a: as UTF-8), */
@@ -92,6 +95,8 @@ typedef struct {
     const tb_seg *lookup;              /* if set: ids are this segment's ids (TB_ABSENT if not there);
                                           set it after tb_builder_reset, keep it unchanged until the next */
     uint32_t char_id[256], char_era[256]; /* id of a one-byte token, valid if its era is b->era */
+    uint64_t cp_key[TB_CP_CACHE];      /* one-character tokens >= U+0080, direct-mapped by the low bits */
+    uint32_t cp_id[TB_CP_CACHE];       /* of the code point: id of cp, valid if cp_key = tb_cp_key(era, cp) */
     uint32_t era;                      /* changes when the vocabulary or b->lookup changes */
     const tb_seg *era_lookup;          /* b->lookup in this era */
     tb_poll *poll;                     /* if set: checked while tokenizing (a stop looks like -1) */

@@ -151,12 +151,47 @@ static int match_13a_3(uint32_t a, uint32_t b) { return is_period_or_comma(a) &&
 /* 13a rule 4: ([0-9])(-) -> "\1 \2 " */
 static int match_13a_4(uint32_t a, uint32_t b) { return is_digit(a) && b == '-'; }
 
-static inline int cls(uint32_t c) { return c < 256 ? tb_latin1_class[c] : tb_char_class(c); }
+/* intl's classes and whitespace in one look-up: tb_char_class's bits (1 \p{P},
+ * 2 \p{S}, 4 \p{N}) and I_SPACE, derived once from the generated tables for
+ * the code points of European text: Latin-1 and General Punctuation (quotes,
+ * dashes, spaces). Other code points are looked up in the tables each time. */
+enum { I_PUNCT = 1, I_SYMBOL = 2, I_NUMBER = 4, I_SPACE = 8 };
+static uint8_t intl_latin1[0x100], intl_general_punctuation[0x70];
+
+static uint8_t intl_class_slow(uint32_t c) { return (uint8_t)((is_space(c) ? I_SPACE : 0) | tb_char_class(c)); }
+
+static void init_intl_classes(void)
+{
+    for (uint32_t c = 0; c < 0x100; c++)
+        intl_latin1[c] = intl_class_slow(c);
+    for (uint32_t c = 0; c < 0x70; c++)
+        intl_general_punctuation[c] = intl_class_slow(0x2000 + c);
+}
+
+/* c's classes and I_SPACE (width 1: c is ASCII) */
+static inline int intl_class(uint32_t c, int width)
+{
+    if (width == 1 || c < 0x100)
+        return intl_latin1[c];
+    if (c - 0x2000 < 0x70)
+        return intl_general_punctuation[c - 0x2000];
+    return intl_class_slow(c);
+}
+
+/* c's classes alone, as tb_char_class gives them */
+static inline __attribute__((always_inline)) int cls(uint32_t c)
+{
+    if (c < 0x100)
+        return intl_latin1[c] & ~I_SPACE;
+    if (c - 0x2000 < 0x70)
+        return intl_general_punctuation[c - 0x2000] & ~I_SPACE;
+    return tb_char_class(c);
+}
 
 /* intl rule 1: (\P{N})(\p{P}) -> "\1 \2 " */
-static int match_intl_1(uint32_t a, uint32_t b) { return !(cls(a) & 4) && (cls(b) & 1); }
+static inline __attribute__((always_inline)) int match_intl_1(uint32_t a, uint32_t b) { return !(cls(a) & 4) && (cls(b) & 1); }
 /* intl rule 2: (\p{P})(\P{N}) -> " \1 \2" */
-static int match_intl_2(uint32_t a, uint32_t b) { return (cls(a) & 1) && !(cls(b) & 4); }
+static inline __attribute__((always_inline)) int match_intl_2(uint32_t a, uint32_t b) { return (cls(a) & 1) && !(cls(b) & 4); }
 
 /* ------------------------------------------------------------------ */
 /* lines of two widths                                                 */
@@ -432,6 +467,68 @@ static ALWAYS_INLINE int emit(tb_builder *b, const void *s, size_t len, int widt
     return width == 1 ? emit_u8(b, s, len) : emit_u32(b, s, len);
 }
 
+/* ------------------------------------------------------------------ */
+/* one-character tokens (char, zh, intl's punctuation and symbols)     */
+
+/*
+ * The id of a one-character token depends only on the character (and on the
+ * vocabulary or reference segment, which change with b->era), so it is
+ * remembered: an ASCII character's in b->char_id (as emit_token does), any
+ * other's in b->cp_id, a direct-mapped cache indexed by the low bits of the
+ * code point (Chinese text and the few non-ASCII punctuation marks of a
+ * European line are runs of nearby code points). Only a character seen for
+ * the first time in an era (or evicted by another with the same low bits)
+ * pays for its UTF-8, hash and lookup.
+ */
+static inline uint64_t cp_key(uint32_t era, uint32_t c) { return (uint64_t)era << 21 | c; }  /* != 0 */
+
+/* Whether the id of the one-character token c is remembered in this era (then *id is it). */
+static ALWAYS_INLINE int known_char(const tb_builder *b, uint32_t era, uint32_t c, uint32_t *id)
+{
+    if (c < 0x80) {
+        *id = b->char_id[c];
+        return b->char_era[c] == era;
+    }
+    size_t slot = c & (TB_CP_CACHE - 1);
+    *id = b->cp_id[slot];
+    return b->cp_key[slot] == cp_key(era, c);
+}
+
+/* Appends the one-character token c, not known yet, and remembers its id
+ * (emit_token's work for one character, without its checks: the caller
+ * reserved room for the line and spends its poll budget). */
+static __attribute__((noinline)) int emit_new_char(tb_builder *b, uint32_t c)
+{
+    char *o = b->bytes + b->nbytes;  /* its UTF-8 after the vocabulary's bytes: kept there if new */
+    size_t k = utf8_put(o, c);
+    uint32_t h = hash_bytes((const unsigned char *)o, k);
+    int64_t id = b->lookup ? (int64_t)seg_find(b->lookup, o, (uint32_t)k, h) : vocab_intern(b, o, k, h, 0);
+    if (id < 0)
+        return -1;
+    if (c < 0x80) {
+        b->char_era[c] = b->era;
+        b->char_id[c] = (uint32_t)id;
+    } else {
+        size_t slot = c & (TB_CP_CACHE - 1);
+        b->cp_key[slot] = cp_key(b->era, c);
+        b->cp_id[slot] = (uint32_t)id;
+    }
+    b->ids[b->nids++] = (uint32_t)id;
+    return 0;
+}
+
+/* Appends the one-character token c (room reserved as for emit_token). Does
+ * not poll: the caller spends the line's budget. */
+static ALWAYS_INLINE int emit_char(tb_builder *b, uint32_t c)
+{
+    uint32_t id;
+    if (known_char(b, b->era, c, &id)) {
+        b->ids[b->nids++] = id;
+        return 0;
+    }
+    return emit_new_char(b, c);
+}
+
 /* s[0..n) holds no whitespace but the ' ' the rules inserted: one token per run */
 static ALWAYS_INLINE int emit_space_separated(tb_builder *b, const void *s, size_t n, int split_symbols,
                                               int width)
@@ -625,36 +722,97 @@ static ALWAYS_INLINE int hard_intl(tb_builder *b, const void *s, size_t n, int b
     return emit_space_separated(b, x, k, 1, 4);
 }
 
-static ALWAYS_INLINE int tokenize_intl(tb_builder *b, const void *s, size_t n, int width)
+/* One token from a stretch with nothing for the rules to change; `ascii`
+ * (width 4): every code point is below 0x80. Inline on an ASCII line, the
+ * commonest case. */
+static ALWAYS_INLINE int emit_plain(tb_builder *b, const void *s, size_t len, int ascii, int width)
+{
+    if (width == 1)
+        return emit_token(b, s, len, 1, 1);
+    return ascii ? emit_token(b, s, len, 4, 1) : emit_u32(b, s, len);
+}
+
+/* The tokens of a stretch without \p{S} in which every \p{P} follows a letter
+ * (a character of no class) or, first, the whitespace before the stretch:
+ * rule 1 matches that pair at every \p{P} (its first character can be no
+ * earlier match's second, which is a \p{P}), so every \p{P} gets a space on
+ * each side; rule 2 adds only more spaces. So the stretch splits at each \p{P}. */
+static ALWAYS_INLINE int split_at_punctuation(tb_builder *b, const void *s, size_t n, int width)
+{
+    size_t start = 0;
+    uint32_t high = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t c = at(s, k, width);
+        if (!(cls(c) & I_PUNCT)) {
+            high |= c;
+            continue;
+        }
+        if (k > start && emit_plain(b, from(s, start, width), k - start, high < 0x80, width) < 0)
+            return -1;
+        if (tb_poll_spend(b->poll, 2) || emit_char(b, c) < 0)
+            return -1;
+        start = k + 1;
+        high = 0;
+    }
+    return n > start ? emit_plain(b, from(s, start, width), n - start, high < 0x80, width) : 0;
+}
+
+static int split_at_punctuation_u8(tb_builder *b, const void *s, size_t n)
+{
+    return split_at_punctuation(b, s, n, 1);
+}
+
+static int split_at_punctuation_u32(tb_builder *b, const void *s, size_t n)
+{
+    return split_at_punctuation(b, s, n, 4);
+}
+
+static ALWAYS_INLINE int scan_intl(tb_builder *b, const void *s, size_t n, int width)
 {
     size_t i = 0;
     while (i < n) {
-        if (space_at(at(s, i, width), width)) {
+        if (intl_class(at(s, i, width), width) & I_SPACE) {
             i++;
             continue;
         }
-        size_t j = i, puncts = 0, last_punct = 0;
-        int symbols = 0;
-        while (j < n && !space_at(at(s, j, width), width)) {
-            int k = cls(at(s, j, width));
-            if (k & 1) {
+        size_t j = i, puncts = 0, last_punct = 0, last_special = (size_t)-1;  /* (\p{P}, \p{S} or \p{N}) */
+        int symbols = 0, isolated = 1;  /* isolated: every \p{P} follows a letter or the space before */
+        uint32_t high = 0;  /* the code points or'ed: below 0x80 if the stretch is ASCII */
+        for (;;) {  /* stops at the space after the line at the latest */
+            uint32_t c;
+            int k;
+            while ((k = intl_class(c = at(s, j, width), width)) == 0) {  /* letters: no class */
+                if (width == 4)
+                    high |= c;
+                j++;
+            }
+            if (k & I_SPACE)
+                break;
+            if (width == 4)
+                high |= c;
+            if (k & I_PUNCT) {
                 puncts++;
                 last_punct = j;
+                isolated &= j > i ? last_special != j - 1 : i > 0;
             }
-            symbols |= k & 2;
-            j++;
+            symbols |= k & I_SYMBOL;
+            last_special = j++;
         }
         const void *word = from(s, i, width);
         size_t len = j - i;
         int rc;
-        if (puncts == 0) {  /* no rule but 3 (symbols) applies */
-            rc = symbols ? emit_space_separated(b, word, len, 1, width) : emit(b, word, len, width);
-        } else if (puncts == 1 && !symbols && last_punct == j - 1 && len >= 2 && !(cls(at(s, j - 2, width)) & 4)) {
-            /* "word,": rule 1 splits off the final \p{P} (after a \P{N}), rule 2
-             * then only adds spaces around it */
-            rc = emit(b, word, len - 1, width);
+        if (puncts == 0 && !symbols) {  /* no rule applies */
+            rc = emit_plain(b, word, len, high < 0x80, width);
+        } else if (len == 1) {  /* one character: the rules only add spaces around it */
+            rc = tb_poll_spend(b->poll, 2) || emit_char(b, at(s, i, width)) < 0 ? -1 : 0;
+        } else if (puncts == 0) {  /* no rule but 3 (symbols) applies */
+            rc = emit_space_separated(b, word, len, 1, width);
+        } else if (puncts == 1 && !symbols && isolated && last_punct == j - 1) {  /* "word,": the commonest */
+            rc = emit_plain(b, word, len - 1, high < 0x80, width);
             if (rc == 0)
-                rc = emit(b, from(s, j - 1, width), 1, width);
+                rc = tb_poll_spend(b->poll, 2) || emit_char(b, at(s, j - 1, width)) < 0 ? -1 : 0;
+        } else if (!symbols && isolated) {  /* "don't", curly-quoted words */
+            rc = width == 1 ? split_at_punctuation_u8(b, word, len) : split_at_punctuation_u32(b, word, len);
         } else {
             rc = hard_intl(b, word, len, i > 0, j < n, width);
         }
@@ -683,12 +841,66 @@ static ALWAYS_INLINE int tokenize_none(tb_builder *b, const void *s, size_t n, i
     return 0;
 }
 
+/* Every character but whitespace is a token: one cache look-up each (known_char).
+ * The poll budget is spent a block of characters at a time (a line may be long). */
+static ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, int width)
+{
+    const uint32_t era = b->era;
+    uint32_t *out = b->ids + b->nids, id;  /* (kept in a register: a store through b->ids may alias) */
+    for (size_t i = 0; i < n;) {
+        size_t end = n - i > 4096 ? i + 4096 : n;
+        if (tb_poll_spend(b->poll, 2 * (long)(end - i))) {  /* what one emit_token per character spends */
+            b->nids = (size_t)(out - b->ids);
+            return -1;
+        }
+        for (; i < end; i++) {
+            uint32_t c = at(s, i, width);
+            if (known_char(b, era, c, &id)) {  /* (never whitespace: it is never a token) */
+                *out++ = id;
+                continue;
+            }
+            if (space_at(c, width))
+                continue;
+            b->nids = (size_t)(out - b->ids);
+            if (emit_new_char(b, c) < 0)
+                return -1;
+            out = b->ids + b->nids;
+        }
+    }
+    b->nids = (size_t)(out - b->ids);
+    return 0;
+}
+
+/* intl and char, one function per width, kept out of tb_builder_add_line: its
+ * other scanners (13a's) are compiled as well as without them. */
+static __attribute__((noinline)) int tokenize_intl_u8(tb_builder *b, const void *s, size_t n)
+{
+    return scan_intl(b, s, n, 1);
+}
+
+static __attribute__((noinline)) int tokenize_intl_u32(tb_builder *b, const void *s, size_t n)
+{
+    return scan_intl(b, s, n, 4);
+}
+
+static ALWAYS_INLINE int tokenize_intl(tb_builder *b, const void *s, size_t n, int width)
+{
+    return width == 1 ? tokenize_intl_u8(b, s, n) : tokenize_intl_u32(b, s, n);
+}
+
+static __attribute__((noinline)) int tokenize_char_u8(tb_builder *b, const void *s, size_t n)
+{
+    return scan_char(b, s, n, 1);
+}
+
+static __attribute__((noinline)) int tokenize_char_u32(tb_builder *b, const void *s, size_t n)
+{
+    return scan_char(b, s, n, 4);
+}
+
 static ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n, int width)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!space_at(at(s, i, width), width) && emit(b, from(s, i, width), 1, width) < 0)
-            return -1;
-    return 0;
+    return width == 1 ? tokenize_char_u8(b, s, n) : tokenize_char_u32(b, s, n);
 }
 
 /* The tokenizer `mode` (not 13a: see tokenize_13a_bytes) on s[0..n) (s[n] is a space). */
@@ -1296,12 +1508,17 @@ static void new_era(tb_builder *b)
 {
     if (++b->era == 0) {
         memset(b->char_era, 0, sizeof(b->char_era));
+        memset(b->cp_key, 0, sizeof(b->cp_key));
         b->era = 1;
     }
     b->era_lookup = b->lookup;
 }
 
-void tb_init_tables(void) { init_ascii_class(); }
+void tb_init_tables(void)
+{
+    init_ascii_class();
+    init_intl_classes();
+}
 
 void tb_builder_free(tb_builder *b)
 {

@@ -1,0 +1,100 @@
+"""The native intl/char/zh scanners: their class look-ups and their cache of
+one-character token ids (tokenize.c: intl_class, emit_char) give the tokens and
+statistics of the Python tokenizers and of sacreBLEU."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+import pytest
+
+core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
+
+import truebleu  # noqa: E402
+from truebleu._native_backend import MODES, NativeBackend  # noqa: E402
+from truebleu.backends import PythonBackend, segment_tokens  # noqa: E402
+from truebleu.tokenizers import get_tokenizer  # noqa: E402
+
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+NATIVE, PYTHON = NativeBackend(), PythonBackend()
+
+# every BMP code point and a sample of the astral planes (these take the
+# generated tables' path, as class_table() does, which test_native_tokenize checks)
+CODE_POINTS = list(range(0x10000)) + list(range(0x10000, 0x110000, 97))
+
+
+# stretches (between spaces) of every shape tokenize_intl tells apart: no class,
+# one character, symbols, "word,", punctuation after letters only ("don't"),
+# punctuation after a number or after punctuation, at the start of a stretch
+CONTEXTS = ["a{}b ", "1{}2 ", "{}. ", "x{}{} ", ",{}1 ", "a{},1 ", "{}a, ", "a.{} ", "{}{}a{} ", "\u201c{}\u201d "]
+
+
+@pytest.mark.parametrize("context", CONTEXTS + [c.strip() for c in CONTEXTS])
+def test_intl_scanner_classes_for_every_code_point(context):
+    """intl's one look-up per character (Latin-1 and General Punctuation from
+    tables derived at import) and its shortcuts split exactly as the regex rules do."""
+    line = "".join(context.format(chr(c), chr(c), chr(c)) for c in CODE_POINTS)
+    want = segment_tokens(line, get_tokenizer("intl"), False)
+    assert core.tokenize(line, MODES["intl"], False) == want
+
+
+@pytest.mark.parametrize("context", CONTEXTS)
+def test_intl_stretch_at_the_start_of_a_line(context):
+    """A stretch at the start of a line has no whitespace before it for rule 1."""
+    sample = list(range(0x180)) + list(range(0x2000, 0x2070)) + list(range(0x180, 0x10000, 37))
+    intl = get_tokenizer("intl")
+    for c in sample:
+        line = context.format(chr(c), chr(c), chr(c))
+        assert core.tokenize(line, MODES["intl"], False) == segment_tokens(line, intl, False), line
+
+
+def colliding_characters() -> list[str]:
+    """Characters whose code points share their low 9 bits (one slot of the
+    one-character cache), beside ASCII and a few common ones."""
+    chars = [chr(0x4E00 + 512 * k) for k in range(12)]  # CJK (zh: one token each)
+    chars += [chr(0x100 + 512 * k) for k in range(8)]  # Latin Extended, Cyrillic, ...
+    chars += [chr(0x2018 + 512 * k) for k in range(4)] + ["\u201c", "\u201d", "\u2014"]
+    chars += [chr(0x1F600 + 512 * k) for k in range(3)] + ["\ud800", "\udfff"]  # astral, lone surrogates
+    return chars + list("ab,.1 ") + ["\u00e9", "\u00a0"]
+
+
+def random_line(rng: random.Random, alphabet: list[str], length: int) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(length))
+
+
+def corpus(seed: int, segments: int = 40):
+    rng = random.Random(seed)
+    chars = colliding_characters()
+    hyps, refs = [], [[], []]
+    for _ in range(segments):
+        alphabet = rng.sample(chars, rng.randrange(3, len(chars)))  # changes from segment to segment
+        hyps.append(random_line(rng, alphabet, rng.randrange(0, 60)))
+        for stream in refs:
+            stream.append(random_line(rng, alphabet, rng.randrange(1, 60)))
+    return hyps, refs
+
+
+@pytest.mark.parametrize("name", ["char", "zh", "intl"])
+@pytest.mark.parametrize("seed", range(4))
+def test_colliding_one_character_tokens_match_python_backend(name, seed):
+    hyps, streams = corpus(seed)
+    refs = [list(r) for r in zip(*streams)]
+    tok = get_tokenizer(name)
+    for lowercase in (False, True):
+        got = NATIVE.statistics(hyps, NATIVE.prepare_references(refs, tok, lowercase, 4), tok, lowercase, 4)
+        want = PYTHON.statistics(hyps, PYTHON.prepare_references(refs, tok, lowercase, 4), tok, lowercase, 4)
+        assert list(got.rows()) == list(want.rows())
+    for line in hyps[:10]:
+        assert core.tokenize(line, MODES[name], False) == segment_tokens(line, tok, False)
+
+
+@pytest.mark.parametrize("name", ["char", "zh", "intl"])
+def test_colliding_one_character_tokens_match_sacrebleu(name):
+    """The one-pass cold corpus path (two builders, a new era per segment)."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    hyps, streams = corpus(99, segments=120)
+    got = truebleu.corpus_bleu(hyps, streams, tokenize=name)
+    want = sacrebleu.corpus_bleu(hyps, streams, tokenize=name)
+    assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == \
+           (want.score, want.counts, want.totals, want.sys_len, want.ref_len)
