@@ -144,6 +144,32 @@ pair_add(pair_table *t, uint32_t prefix, uint32_t last, const int direct)
     return id;
 }
 
+/* Counts the n-grams at one position of a reference: those of at[0 .. top), the
+ * longest first ... (see count_reference). Returns the new number of touched ids. */
+static inline __attribute__((always_inline)) size_t
+count_at(pair_table *t, const uint32_t *common, const uint32_t *at, const size_t top,
+         uint32_t *touched, size_t ntouched, const int first, const int direct)
+{
+    tb_counts *counts = t->counts;
+#define count(id) (*(first ? &counts[id].clip : &counts[id].cur))
+    uint32_t prev = common[at[0]];
+    if (prev == NONE)
+        return ntouched;
+    if (count(prev)++ == 0 && !first)
+        touched[ntouched++] = prev;
+    for (size_t n = 2; n <= top; n++) {
+        const uint32_t last = common[at[n - 1]];
+        if (last == NONE)
+            break;
+        const uint32_t id = pair_add(t, prev, last, direct);
+        if (count(id)++ == 0 && !first)
+            touched[ntouched++] = id;
+        prev = id;
+    }
+#undef count
+    return ntouched;
+}
+
 /* Counts the n-grams of one reference (its tokens: ids[0 .. len)): the first
  * reference straight into the clip counts (first = 1); any other into the cur
  * counts, noting in touched[] the ids it counted (returns how many). */
@@ -151,33 +177,18 @@ static inline __attribute__((always_inline)) size_t
 count_reference(pair_table *t, const uint32_t *common, const uint32_t *ids, uint32_t len,
                 uint32_t *touched, const int first, const size_t N, const int direct)
 {
-    tb_counts *counts = t->counts;
-#define count(id) (*(first ? &counts[id].clip : &counts[id].cur))
-    size_t ntouched = 0;
-    for (uint32_t i = 0; i < len; i++) {
-        uint32_t prev = common[ids[i]];
-        if (prev == NONE)
-            continue;
-        if (count(prev)++ == 0 && !first)
-            touched[ntouched++] = prev;
-        const size_t top = len - i < N ? len - i : N;  /* the longest n-gram at i */
-        for (size_t n = 2; n <= top; n++) {
-            const uint32_t last = common[ids[i + n - 1]];
-            if (last == NONE)
-                break;
-            const uint32_t id = pair_add(t, prev, last, direct);
-            if (count(id)++ == 0 && !first)
-                touched[ntouched++] = id;
-            prev = id;
-        }
-    }
-#undef count
+    size_t ntouched = 0, i = 0;
+    for (; i + N <= len; i++)  /* every order fits: no bound to check (N is a constant) */
+        ntouched = count_at(t, common, ids + i, N, touched, ntouched, first, direct);
+    for (; i < len; i++)
+        ntouched = count_at(t, common, ids + i, len - i, touched, ntouched, first, direct);
     return ntouched;
 }
 
 /* Counts every reference's n-grams into the clip counts (the maximum over the
  * references), then counts the hypothesis's matches. `common` maps a reference
- * vocabulary id to its common id or NONE; `hyp` is the hypothesis in common ids.
+ * vocabulary id to its common id or NONE; `hyp` is the hypothesis in common ids,
+ * then N - 1 NONE.
  * N and direct are constants where this is inlined, so the loops over orders
  * unroll and the table's branch disappears. */
 static inline __attribute__((always_inline)) void
@@ -202,15 +213,15 @@ count_matches(pair_table *t, const uint32_t *common, const uint32_t *hyp, uint32
         ids += len;
     }
 
-    /* matches: counting up to the clip count gives min(count, clip) */
+    /* matches: counting up to the clip count gives min(count, clip); hyp[] ends
+     * with N - 1 NONE, so the n-grams past its end need no check of their own */
     for (uint32_t i = 0; i < hlen; i++) {
         uint32_t prev = hyp[i];
         if (prev == NONE)
             continue;
         if (++counts[prev].cur <= counts[prev].clip)
             matches[0]++;
-        const size_t top = hlen - i < N ? hlen - i : N;
-        for (size_t n = 2; n <= top; n++) {
+        for (size_t n = 2; n <= N; n++) {
             const uint32_t last = hyp[i + n - 1];
             uint32_t id;
             if (last == NONE || !pair_find(t, prev, last, &id, direct))
@@ -252,7 +263,7 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
 
     /* the common tokens, numbered in their order of appearance in the hypothesis */
     const uint32_t V = ref->nvocab;
-    if (GROW(m->common, m->common_cap, V) < 0 || GROW(m->hyp_common, m->hyp_common_cap, hlen) < 0)
+    if (GROW(m->common, m->common_cap, V) < 0 || GROW(m->hyp_common, m->hyp_common_cap, hlen + N - 1) < 0)
         return -1;
     uint32_t *common = m->common, *hyp = m->hyp_common;
     memset(common, 0xFF, V * sizeof(uint32_t));  /* NONE */
@@ -263,6 +274,8 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
             common[v] = C++;
         hyp[i] = v == NONE ? NONE : common[v];
     }
+    for (size_t n = 1; n < N; n++)
+        hyp[hlen + n - 1] = NONE;
     if (C == 0)
         return 0;
 
