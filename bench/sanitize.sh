@@ -28,16 +28,16 @@ ls src/truebleu/_native_core*.so >/dev/null
 ASAN_LIB=$(${CC:-gcc} -print-file-name=libasan.so)
 UBSAN_LIB=$(${CC:-gcc} -print-file-name=libubsan.so)
 export LD_PRELOAD="$ASAN_LIB $UBSAN_LIB"
-export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1:log_path=/tmp/truebleu-asan
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=/tmp/truebleu-ubsan
+LOGS=/tmp/truebleu-sanitize-logs.$$  # per run: another run's start must not delete this one's reports
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:halt_on_error=1:log_path=$LOGS.asan
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$LOGS.ubsan
 export PYTHONMALLOC=malloc
 export PYTHONPATH="$WORK/src"
 export TRUEBLEU_SHARED="${TRUEBLEU_SHARED:-$(dirname "$REPO")/shared}"  # the WMT21 tests
 export HYPOTHESIS_STORAGE_DIRECTORY="$WORK/.hypothesis"
 
 "$PY" -c 'import truebleu._native_core as c, sys; print("sanitized core:", c.__file__)'
-rm -f /tmp/truebleu-asan.* /tmp/truebleu-ubsan.*
-report() { cat /tmp/truebleu-asan.* /tmp/truebleu-ubsan.* 2>/dev/null || true; }
+report() { cat "$LOGS".asan.* "$LOGS".ubsan.* 2>/dev/null || true; }
 trap 'report; rm -rf "$WORK"' EXIT
 # SANITIZE_TESTS replaces the list of test files (e.g. a quick run on the changed code)
 # shellcheck disable=SC2086

@@ -131,3 +131,17 @@ def test_cells_of_the_first_era_are_stale_after_the_wrap():
     refs = [[a]] + [["x"]] * (ERA_SEGMENTS - 1) + [[" ".join(reversed(b.split()))],
                                                    [" ".join(reversed(a.split()))]]
     check_every_path(hyps, refs, 4, threads=1)
+
+
+@pytest.mark.parametrize("order", [1, 2, 4])
+@pytest.mark.parametrize("distinct", [2, 40, 600])
+def test_references_without_bigrams(order, distinct):
+    """References of one token each have no n-gram of order >= 2, but the hypothesis
+    still looks its pairs up: the table must cover every pair of common tokens (the
+    first segment of a call found unallocated cells here: a crash found by
+    test_api_oracle). 600 common tokens need more than 2**18 cells: the hash table."""
+    tokens = [f"t{i}" for i in range(distinct)]
+    hyps = [" ".join(tokens + tokens[::-1]), "t0 t1", " ".join(tokens)]
+    refs = [tokens, ["t0", "t1"], ["t1", "t0 t1"]]  # each segment's references
+    for threads in (1, 2):
+        check_every_path(hyps, refs, order, threads=threads)

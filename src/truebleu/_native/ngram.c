@@ -292,8 +292,8 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
     pair_table t = {.C = C, .next_id = C, .counts = m->counts};
     memset(t.counts, 0, C * sizeof(tb_counts));
     const uint64_t ncells = ((uint64_t)C + bound) * C;
-    if (bound == 0 || ncells <= DIRECT_MAX_CELLS) {  /* (without n-grams of order >= 2: no cells) */
-        if (cells_reserve(m, bound ? (size_t)ncells : 0) < 0)
+    if (ncells <= DIRECT_MAX_CELLS) {  /* (every cell: the hypothesis looks up pairs the references may lack) */
+        if (cells_reserve(m, (size_t)ncells) < 0)
             return -1;
         /* a new era: the cells of earlier segments are stale without clearing them */
         if (++m->cells_era == 1u << (32 - DIRECT_ID_BITS)) {
