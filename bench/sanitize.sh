@@ -4,6 +4,7 @@
 #
 #   bench/sanitize.sh [python] [fuzz-inputs] [ter-fuzz-segments]
 #   SANITIZE_TESTS="tests/test_native_interrupt.py" bench/sanitize.sh python 2000 200
+#   SANITIZE_CFLAGS=-DTB_DIRECT_ID_BITS=6 bench/sanitize.sh python 2000 200   # extra C flags
 #
 # The sanitizer runtime must be loaded before Python starts (LD_PRELOAD); leak
 # detection is off because the interpreter itself does not free everything at
@@ -23,7 +24,7 @@ cp -r "$REPO/src" "$REPO/tests" "$REPO/bench" "$REPO/setup.py" "$REPO/pyproject.
 find "$WORK/src" -name '*.so' -delete
 cd "$WORK"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-CFLAGS="$SAN -g -O1" LDFLAGS="$SAN" "$PY" setup.py -q build_ext --inplace
+CFLAGS="$SAN -g -O1 ${SANITIZE_CFLAGS:-}" LDFLAGS="$SAN" "$PY" setup.py -q build_ext --inplace
 ls src/truebleu/_native_core*.so >/dev/null
 
 ASAN_LIB=$(${CC:-gcc} -print-file-name=libasan.so)
@@ -53,7 +54,7 @@ step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tes
     tests/test_native_stats.py tests/test_native_batch.py tests/test_native_wmt21.py \
     tests/test_native_interrupt.py tests/test_chrf_oracle.py tests/test_chrf_batch.py \
     tests/test_significance_native.py tests/test_io_utf8_native.py \
-    tests/test_native_utf8.py tests/test_native_one_char.py}
+    tests/test_native_utf8.py tests/test_native_one_char.py tests/test_native_matcher.py}
 step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
 step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
 # TER's core (ter.c, ter_module.c): the native half of its tests, and its fuzz

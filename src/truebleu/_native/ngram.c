@@ -1,13 +1,21 @@
-/* N-gram counting and clipping with exact keys (the numbers of _reference.py).
+/* N-gram counting and clipping with exact ids (the numbers of _reference.py).
  *
- * N-gram ids: a unigram's id is its reference vocabulary id (0 .. V-1); a
- * longer n-gram gets the next free id (V, V+1, ...) the first time the key
- * (id of its (n-1)-gram prefix << 32 | id of its last token) is seen. Keys
- * are compared in full, so a hash collision can cost time but never change a
- * count. Only reference n-grams whose tokens all occur in the hypothesis are
- * stored: the others cannot be matched. The reference table is closed under
- * prefixes, so a hypothesis n-gram missing from it ends the scan of longer
- * n-grams at that position.
+ * Only a token that occurs both in the hypothesis and in a reference can be part
+ * of a match. Such "common" tokens get dense ids 0 .. C-1 per segment; any other
+ * token ends every n-gram that reaches it, in the references as in the hypothesis.
+ *
+ * N-gram ids: a unigram's id is its common id; a longer n-gram gets the next free
+ * id (C, C+1, ...) the first time the pair (id of its (n-1)-gram prefix, common id
+ * of its last token) is seen in a reference. Only reference n-grams get ids, and
+ * the ids are closed under prefixes, so a hypothesis n-gram without an id ends the
+ * scan of longer n-grams at that position.
+ *
+ * The pair -> id table: for most segments (ids) x C is small, and the table is an
+ * array indexed by prefix * C + last, exact by construction; a cell written for an
+ * earlier segment is told apart by its era tag, so nothing is cleared between
+ * segments. A larger segment uses an open-addressing hash of the
+ * whole 64-bit pair, compared in full, so a collision costs time but never changes
+ * a count.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +24,14 @@
 
 #define NONE TB_ABSENT
 
+/* The direct table is used while it needs at most DIRECT_MAX_CELLS cells (4 bytes
+ * each); a cell holds an id (below DIRECT_MAX_CELLS, as ids < C + bound <= cells)
+ * tagged with the era (the segment) that wrote it in the bits above. */
+#ifndef TB_DIRECT_ID_BITS  /* (a build may set it: small to test the hash table, large the eras) */
+#define TB_DIRECT_ID_BITS 18
+#endif
+#define DIRECT_ID_BITS TB_DIRECT_ID_BITS
+#define DIRECT_MAX_CELLS (1u << DIRECT_ID_BITS)
 
 static size_t pow2_at_least(size_t n)
 {
@@ -35,28 +51,26 @@ void tb_matcher_init(tb_matcher *m) { memset(m, 0, sizeof(*m)); }
 void tb_matcher_free(tb_matcher *m)
 {
     free(m->hmap);
-    free(m->in_hyp);
     free(m->hyp_ids);
+    free(m->common);
+    free(m->hyp_common);
+    free(m->cells);
     free(m->ng_slots);
     free(m->ng_keys);
-    free(m->clip);
-    free(m->cur);
+    free(m->counts);
     free(m->touched);
     memset(m, 0, sizeof(*m));
 }
 
-/* Reserve room for n-gram ids below `need` in the count arrays. */
-static int counts_reserve(tb_matcher *m, size_t need)
+/* Reserve `need` direct cells (new ones 0: of no era). */
+static int cells_reserve(tb_matcher *m, size_t need)
 {
-    if (need <= m->counts_cap)
+    if (need <= m->cells_cap)
         return 0;
-    size_t cap = m->counts_cap;
-    if (GROW(m->clip, cap, need) < 0)
+    size_t old = m->cells_cap;
+    if (GROW(m->cells, m->cells_cap, need) < 0)
         return -1;
-    cap = m->counts_cap;
-    if (GROW(m->cur, cap, need) < 0)
-        return -1;
-    m->counts_cap = cap;
+    memset(m->cells + old, 0, (m->cells_cap - old) * sizeof(uint32_t));
     return 0;
 }
 
@@ -75,8 +89,152 @@ int tb_segment_row(tb_matcher *m, const tb_seg *hyp, const tb_seg *ref, int max_
     return tb_segment_row_ids(m, m->hyp_ids, hlen, ref, max_order, row);
 }
 
+/* The pair -> id table of one segment, and the counts of its ids. */
+typedef struct {
+    uint32_t C, next_id;
+    tb_counts *counts;
+    uint32_t *cells, era_tag;            /* direct: cells[prefix * C + last] = era_tag | id */
+    uint32_t *slots; uint64_t *keys;     /* hash: slots hold id + 1 (0: empty), keys[id - C] */
+    size_t mask;
+} pair_table;
+
+/* Whether the pair has an id, and its id in *id. */
+static inline __attribute__((always_inline)) int
+pair_find(const pair_table *t, uint32_t prefix, uint32_t last, uint32_t *id, const int direct)
+{
+    if (direct) {
+        *id = t->cells[(size_t)prefix * t->C + last] ^ t->era_tag;
+        return *id < DIRECT_MAX_CELLS;
+    }
+    const uint64_t key = (uint64_t)prefix << 32 | last;
+    for (size_t j = key_slot(key, t->mask);; j = (j + 1) & t->mask) {
+        const uint32_t s = t->slots[j];
+        if (!s)
+            return 0;
+        if (t->keys[s - 1 - t->C] == key) {
+            *id = s - 1;
+            return 1;
+        }
+    }
+}
+
+/* The id of the pair; the next free id (its counts zero) if it had none. */
+static inline __attribute__((always_inline)) uint32_t
+pair_add(pair_table *t, uint32_t prefix, uint32_t last, const int direct)
+{
+    uint32_t id;
+    if (direct) {
+        uint32_t *cell = &t->cells[(size_t)prefix * t->C + last];
+        id = *cell ^ t->era_tag;
+        if (id < DIRECT_MAX_CELLS)
+            return id;
+        id = t->next_id++;
+        *cell = id | t->era_tag;
+    } else {
+        const uint64_t key = (uint64_t)prefix << 32 | last;
+        size_t j = key_slot(key, t->mask);
+        for (uint32_t s; (s = t->slots[j]) != 0; j = (j + 1) & t->mask)
+            if (t->keys[s - 1 - t->C] == key)
+                return s - 1;
+        id = t->next_id++;
+        t->slots[j] = id + 1;
+        t->keys[id - t->C] = key;
+    }
+    t->counts[id] = (tb_counts){0, 0};
+    return id;
+}
+
+/* Counts the n-grams at one position of a reference: those of at[0 .. top), the
+ * longest first ... (see count_reference). Returns the new number of touched ids. */
+static inline __attribute__((always_inline)) size_t
+count_at(pair_table *t, const uint32_t *common, const uint32_t *at, const size_t top,
+         uint32_t *touched, size_t ntouched, const int first, const int direct)
+{
+    tb_counts *counts = t->counts;
+#define count(id) (*(first ? &counts[id].clip : &counts[id].cur))
+    uint32_t prev = common[at[0]];
+    if (prev == NONE)
+        return ntouched;
+    if (count(prev)++ == 0 && !first)
+        touched[ntouched++] = prev;
+    for (size_t n = 2; n <= top; n++) {
+        const uint32_t last = common[at[n - 1]];
+        if (last == NONE)
+            break;
+        const uint32_t id = pair_add(t, prev, last, direct);
+        if (count(id)++ == 0 && !first)
+            touched[ntouched++] = id;
+        prev = id;
+    }
+#undef count
+    return ntouched;
+}
+
+/* Counts the n-grams of one reference (its tokens: ids[0 .. len)): the first
+ * reference straight into the clip counts (first = 1); any other into the cur
+ * counts, noting in touched[] the ids it counted (returns how many). */
+static inline __attribute__((always_inline)) size_t
+count_reference(pair_table *t, const uint32_t *common, const uint32_t *ids, uint32_t len,
+                uint32_t *touched, const int first, const size_t N, const int direct)
+{
+    size_t ntouched = 0, i = 0;
+    for (; i + N <= len; i++)  /* every order fits: no bound to check (N is a constant) */
+        ntouched = count_at(t, common, ids + i, N, touched, ntouched, first, direct);
+    for (; i < len; i++)
+        ntouched = count_at(t, common, ids + i, len - i, touched, ntouched, first, direct);
+    return ntouched;
+}
+
+/* Counts every reference's n-grams into the clip counts (the maximum over the
+ * references), then counts the hypothesis's matches. `common` maps a reference
+ * vocabulary id to its common id or NONE; `hyp` is the hypothesis in common ids,
+ * then N - 1 NONE.
+ * N and direct are constants where this is inlined, so the loops over orders
+ * unroll and the table's branch disappears. */
+static inline __attribute__((always_inline)) void
+count_matches(pair_table *t, const uint32_t *common, const uint32_t *hyp, uint32_t hlen,
+              const tb_seg *ref, uint32_t *touched, const size_t N, const int direct, int64_t *matches)
+{
+    /* clip: the clip counts; cur: the counts in the reference at hand (from the
+     * second on), zero between references, then the hypothesis's counts */
+    tb_counts *counts = t->counts;
+    const uint32_t *ids = ref->ids;
+    count_reference(t, common, ids, ref->seq_len[0], NULL, 1, N, direct);
+    ids += ref->seq_len[0];
+    for (uint32_t r = 1; r < ref->nseq; r++) {
+        const uint32_t len = ref->seq_len[r];
+        const size_t ntouched = count_reference(t, common, ids, len, touched, 0, N, direct);
+        for (size_t k = 0; k < ntouched; k++) {
+            tb_counts *c = &counts[touched[k]];
+            if (c->cur > c->clip)
+                c->clip = c->cur;
+            c->cur = 0;
+        }
+        ids += len;
+    }
+
+    /* matches: counting up to the clip count gives min(count, clip); hyp[] ends
+     * with N - 1 NONE, so the n-grams past its end need no check of their own */
+    for (uint32_t i = 0; i < hlen; i++) {
+        uint32_t prev = hyp[i];
+        if (prev == NONE)
+            continue;
+        if (++counts[prev].cur <= counts[prev].clip)
+            matches[0]++;
+        for (size_t n = 2; n <= N; n++) {
+            const uint32_t last = hyp[i + n - 1];
+            uint32_t id;
+            if (last == NONE || !pair_find(t, prev, last, &id, direct))
+                break;
+            if (++counts[id].cur <= counts[id].clip)
+                matches[n - 1]++;
+            prev = id;
+        }
+    }
+}
+
 /* The body of tb_segment_row_ids; N is a constant where it is inlined for the
- * common order 4, so that the loops over orders unroll. */
+ * common order 4. */
 static inline __attribute__((always_inline)) int
 segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
                 const size_t N, int64_t *row)
@@ -103,125 +261,59 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
     if (hlen == 0 || ref->nvocab == 0)
         return 0;
 
-    /* which reference tokens occur in the hypothesis */
+    /* the common tokens, numbered in their order of appearance in the hypothesis */
     const uint32_t V = ref->nvocab;
-    if (GROW(m->in_hyp, m->in_hyp_cap, V) < 0)
+    if (GROW(m->common, m->common_cap, V) < 0 || GROW(m->hyp_common, m->hyp_common_cap, hlen + N - 1) < 0)
         return -1;
-    uint8_t *in_hyp = m->in_hyp;
-    memset(in_hyp, 0, V);
-    int any_common = 0;
+    uint32_t *common = m->common, *hyp = m->hyp_common;
+    memset(common, 0xFF, V * sizeof(uint32_t));  /* NONE */
+    uint32_t C = 0;
     for (uint32_t i = 0; i < hlen; i++) {
-        if (hyp_ids[i] != NONE) {
-            in_hyp[hyp_ids[i]] = 1;
-            any_common = 1;
-        }
+        const uint32_t v = hyp_ids[i];
+        if (v != NONE && common[v] == NONE)
+            common[v] = C++;
+        hyp[i] = v == NONE ? NONE : common[v];
     }
-    if (!any_common)
+    for (size_t n = 1; n < N; n++)
+        hyp[hlen + n - 1] = NONE;
+    if (C == 0)
         return 0;
 
-    /* the n-gram table for orders >= 2, sized for every reference n-gram (load
-     * at most 2/3; fewer are stored: only those whose tokens are all common) */
+    /* ids for every reference n-gram at most (fewer are given: only those whose
+     * tokens are all common) */
     size_t bound = 0;
     for (uint32_t r = 0; r < ref->nseq; r++)
         for (size_t n = 2; n <= N && ref->seq_len[r] >= n; n++)
             bound += ref->seq_len[r] - n + 1;
-    if ((uint64_t)V + bound >= NONE)
+    if ((uint64_t)C + bound >= NONE)
         return -1;
-    size_t ncap = pow2_at_least(bound + bound / 2 + 2), mask = ncap - 1;
-    if (GROW(m->ng_slots, m->ng_slots_cap, ncap) < 0 || GROW(m->ng_keys, m->ng_keys_cap, bound + 1) < 0 ||
-        counts_reserve(m, V + bound + 1) < 0 || GROW(m->touched, m->touched_cap, V + bound + 1) < 0)
+    if (GROW(m->counts, m->counts_cap, C + bound + 1) < 0 || GROW(m->touched, m->touched_cap, C + bound + 1) < 0)
         return -1;
-    uint32_t *slots = m->ng_slots;
-    uint64_t *keys = m->ng_keys;
-    /* clip: the clip counts; cur: the counts in the reference at hand (from the
-     * second on; the first counts straight into clip), zero between references,
-     * then the hypothesis's counts */
-    uint32_t *clip = m->clip, *cur = m->cur, *touched = m->touched;
-    if (N >= 2)
-        memset(slots, 0, ncap * sizeof(uint32_t));
-    memset(clip, 0, V * sizeof(uint32_t));
-    memset(cur, 0, V * sizeof(uint32_t));
-    uint32_t next_id = V;
-
-    /* clip counts: for each reference, count its n-grams; keep the maximum */
-    const uint32_t *ids = ref->ids;
-    for (uint32_t r = 0; r < ref->nseq; r++) {
-        const uint32_t len = ref->seq_len[r];
-        uint32_t *count = r == 0 ? clip : cur;
-        size_t ntouched = 0;
-        for (uint32_t i = 0; i < len; i++) {
-            uint32_t prev = ids[i];
-            if (!in_hyp[prev])
-                continue;
-            if (count[prev]++ == 0 && r)
-                touched[ntouched++] = prev;
-            const size_t top = len - i < N ? len - i : N;  /* the longest n-gram at i */
-            for (size_t n = 2; n <= top; n++) {
-                uint32_t t = ids[i + n - 1];
-                if (!in_hyp[t])
-                    break;
-                uint64_t key = ((uint64_t)prev << 32) | t;
-                size_t j = key_slot(key, mask);
-                uint32_t id;
-                for (;;) {
-                    uint32_t s = slots[j];
-                    if (!s) {
-                        id = next_id++;
-                        slots[j] = id + 1;
-                        keys[id - V] = key;
-                        clip[id] = cur[id] = 0;
-                        break;
-                    }
-                    if (keys[s - 1 - V] == key) {
-                        id = s - 1;
-                        break;
-                    }
-                    j = (j + 1) & mask;
-                }
-                if (count[id]++ == 0 && r)
-                    touched[ntouched++] = id;
-                prev = id;
-            }
+    pair_table t = {.C = C, .next_id = C, .counts = m->counts};
+    memset(t.counts, 0, C * sizeof(tb_counts));
+    const uint64_t ncells = ((uint64_t)C + bound) * C;
+    if (ncells <= DIRECT_MAX_CELLS) {  /* (every cell: the hypothesis looks up pairs the references may lack) */
+        if (cells_reserve(m, (size_t)ncells) < 0)
+            return -1;
+        /* a new era: the cells of earlier segments are stale without clearing them */
+        if (++m->cells_era == 1u << (32 - DIRECT_ID_BITS)) {
+            if (m->cells_cap)
+                memset(m->cells, 0, m->cells_cap * sizeof(uint32_t));
+            m->cells_era = 1;
         }
-        for (size_t k = 0; k < ntouched; k++) {
-            uint32_t id = touched[k];
-            if (cur[id] > clip[id])
-                clip[id] = cur[id];
-            cur[id] = 0;
-        }
-        ids += len;
-    }
-
-    /* matches: counting up to the clip count gives min(count, clip) */
-    uint32_t *hcount = cur;
-    const uint32_t *h = hyp_ids;
-    for (uint32_t i = 0; i < hlen; i++) {
-        uint32_t prev = h[i];
-        if (prev == NONE)
-            continue;
-        if (++hcount[prev] <= clip[prev])
-            matches[0]++;
-        const size_t top = hlen - i < N ? hlen - i : N;
-        for (size_t n = 2; n <= top; n++) {
-            uint32_t t = h[i + n - 1];
-            if (t == NONE)
-                break;
-            uint64_t key = ((uint64_t)prev << 32) | t;
-            size_t j = key_slot(key, mask);
-            uint32_t id = NONE, s;
-            while ((s = slots[j]) != 0) {
-                if (keys[s - 1 - V] == key) {
-                    id = s - 1;
-                    break;
-                }
-                j = (j + 1) & mask;
-            }
-            if (id == NONE)
-                break;
-            if (++hcount[id] <= clip[id])
-                matches[n - 1]++;
-            prev = id;
-        }
+        t.cells = m->cells;
+        t.era_tag = m->cells_era << DIRECT_ID_BITS;
+        count_matches(&t, common, hyp, hlen, ref, m->touched, N, 1, matches);
+    } else {
+        /* load at most 2/3 */
+        const size_t ncap = pow2_at_least(bound + bound / 2 + 2);
+        if (GROW(m->ng_slots, m->ng_slots_cap, ncap) < 0 || GROW(m->ng_keys, m->ng_keys_cap, bound + 1) < 0)
+            return -1;
+        t.slots = m->ng_slots;
+        t.keys = m->ng_keys;
+        t.mask = ncap - 1;
+        memset(t.slots, 0, ncap * sizeof(uint32_t));
+        count_matches(&t, common, hyp, hlen, ref, m->touched, N, 0, matches);
     }
     return 0;
 }

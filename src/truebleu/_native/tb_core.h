@@ -102,14 +102,22 @@ typedef struct {
     tb_poll *poll;                     /* if set: checked while tokenizing (a stop looks like -1) */
 } tb_builder;
 
-/* Scratch state of one thread for matching a hypothesis against references. */
+/* The counts of one n-gram: its clip count, and its count in the sequence at hand. */
+typedef struct {
+    uint32_t clip, cur;
+} tb_counts;
+
+/* Scratch state of one thread for matching a hypothesis against references (see ngram.c). */
 typedef struct {
     uint32_t *hmap; size_t hmap_cap;           /* hyp vocab id -> ref vocab id or NONE */
-    uint8_t *in_hyp; size_t in_hyp_cap;        /* ref vocab id -> occurs in the hypothesis */
     uint32_t *hyp_ids; size_t hyp_ids_cap;     /* hypothesis as ref vocab ids */
-    uint32_t *ng_slots; size_t ng_slots_cap;   /* n-gram hash: id + 1, 0 = empty */
-    uint64_t *ng_keys; size_t ng_keys_cap;     /* key of n-gram id (V + i) */
-    uint32_t *clip, *cur; size_t counts_cap;      /* per n-gram id (see ngram.c) */
+    uint32_t *common; size_t common_cap;       /* ref vocab id -> common id or NONE */
+    uint32_t *hyp_common; size_t hyp_common_cap;  /* hypothesis as common ids */
+    uint32_t *cells; size_t cells_cap;         /* direct pair table: era << 18 | n-gram id */
+    uint32_t cells_era;                        /* the era of the segment at hand (1, 2, ...) */
+    uint32_t *ng_slots; size_t ng_slots_cap;   /* hashed pair table: id + 1, 0 = empty */
+    uint64_t *ng_keys; size_t ng_keys_cap;     /* pair of each n-gram id */
+    tb_counts *counts; size_t counts_cap;      /* per n-gram id */
     uint32_t *touched; size_t touched_cap;
 } tb_matcher;
 
