@@ -90,6 +90,21 @@ def test_utf8_bytes_give_the_tokens_of_the_str(line):
         assert core.tokenize(line.encode("utf-8"), core.MODE_13A, False) == want
 
 
+NON_ASCII_LINES = ["\u201cQuoted,\u201d caf\u00e9 \u2014 3.5\u20ac!", "\u732b\u5750\u5728\u57ab\u5b50\u4e0a\u3002 x",
+                   "a\u00a0b\u3000c\u2028d", "\U0001f600 smile, \u00bfs\u00ed?", "\u0928\u092e\u0938\u094d\u0924\u0947 \u0964"]
+
+
+@pytest.mark.parametrize("name", ["13a", "intl", "zh", "char", "none"])
+def test_non_ascii_utf8_bytes_in_every_mode(name):
+    """13a scans the bytes; the other tokenizers decode them: the tokens of the str either way."""
+    from truebleu._native_backend import MODES
+
+    tok = get_tokenizer(name)
+    for line in NON_ASCII_LINES:
+        assert core.tokenize(line.encode(), MODES[name], False) == core.tokenize(line, MODES[name], False) \
+            == segment_tokens(line, tok, False), (name, line)
+
+
 @pytest.mark.parametrize("name", ["13a", "intl", "zh", "char", "none"])
 def test_ascii_utf8_bytes_in_every_mode(name):
     from truebleu._native_backend import MODES
@@ -101,11 +116,10 @@ def test_ascii_utf8_bytes_in_every_mode(name):
                 segment_tokens(line, tok, lowercase), (name, line, lowercase)
 
 
-def test_utf8_bytes_are_refused_where_there_is_no_byte_path():
-    with pytest.raises(ValueError):
-        core.tokenize("é".encode(), core.MODE_INTL, False)
-    with pytest.raises(ValueError):
-        core.tokenize("É".encode(), core.MODE_13A, True)
+def test_utf8_bytes_are_refused_where_the_core_cannot_read_them():
+    for mode in (core.MODE_13A, core.MODE_INTL, core.MODE_CHAR):
+        with pytest.raises(ValueError):  # lowercasing non-ASCII is str.lower()'s, before the core
+            core.tokenize("É".encode(), mode, True)
     with pytest.raises(UnicodeDecodeError):
         core.tokenize(b"\xe2\x80", core.MODE_13A, False)
 

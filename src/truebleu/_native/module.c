@@ -1455,9 +1455,10 @@ done:
 /* ------------------------------------------------------------------ */
 /* tokenize(line, mode, lowercase) -> list[str]   (tests, debugging)   */
 
-/* texts = the one line `line` (bytes: valid UTF-8), read as TB_KIND_UTF8. The
- * tokenizers without a UTF-8 byte path (all but 13a) take only an ASCII one,
- * and lowercasing one needs it ASCII (str.lower() of ASCII maps A-Z only). */
+/* texts = the one line `line` (bytes: valid UTF-8), read as TB_KIND_UTF8 (13a
+ * scans its bytes, the other tokenizers decode a non-ASCII one to code points).
+ * Lowercasing needs it ASCII: the core maps A-Z only, as str.lower() does on
+ * ASCII; a reader lowercases any other line with str.lower() first. */
 static int utf8_text(text_list *texts, PyObject *line, int mode, int lowercase)
 {
     const char *data = PyBytes_AS_STRING(line);
@@ -1468,8 +1469,8 @@ static int utf8_text(text_list *texts, PyObject *line, int mode, int lowercase)
     if (!valid)
         return -1;
     Py_DECREF(valid);
-    if (!ascii && (lowercase || mode != TB_13A)) {
-        PyErr_SetString(PyExc_ValueError, "a non-ASCII UTF-8 line is read by 13a without lowercasing only");
+    if (!ascii && lowercase) {
+        PyErr_SetString(PyExc_ValueError, "a non-ASCII UTF-8 line cannot be lowercased by the core");
         return -1;
     }
     if (text_list_alloc(texts, 1) < 0) {
