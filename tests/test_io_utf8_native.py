@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import gzip
 import logging
+import os
 import random
 from array import array
 
@@ -384,6 +385,8 @@ def _streamed_peak_kb(tmp_path, lines: int) -> int:
     return result["grew_kb"]
 
 
+@pytest.mark.skipif("libasan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="AddressSanitizer keeps freed memory in quarantine")
 def test_the_byte_path_memory_does_not_grow_with_the_file(tmp_path):
     """Chunk by chunk: three times the lines must not take three times the memory."""
     pytest.importorskip("resource")
