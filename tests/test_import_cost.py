@@ -10,6 +10,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 REPORT_MODULES = (
     "import atexit, sys\n"
     "atexit.register(lambda: sys.stderr.write('\\nLOADED ' + ' '.join(sorted(sys.modules)) + '\\n'))\n"
@@ -41,3 +43,55 @@ def test_a_chrf_command_loads_chrf_only(tmp_path):
     loaded = loaded_by_command([str(ref), "-i", str(ref), "-m", "chrf", "-b"])
     assert "truebleu._reference_chrf" in loaded
     assert "truebleu._reference_ter" not in loaded
+
+
+#: Modules the plain BLEU command on files does not need: logging (loaded when a message
+#: is sent), dataclasses and inspect (about a tenth of the start-up), json (JSON output only),
+#: the decompressors (compressed files only) and the Python 13a rules (the Python backend's).
+NOT_ON_THE_PLAIN_PATH = ("logging", "dataclasses", "inspect", "json", "gzip", "bz2", "lzma",
+                         "truebleu.tokenizers.regexp")
+
+
+def loaded_by_bare_interpreter() -> set[str]:
+    """What ``site`` (and any ``.pth`` file) loads before truebleu: not truebleu's cost."""
+    done = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(sys.modules))"],
+                          capture_output=True, text=True, check=True)
+    return set(done.stdout.split())
+
+
+@pytest.mark.parametrize("flags", [["-b", "-q"], ["-b"], ["-f", "text"]])
+def test_the_plain_bleu_command_loads_only_what_it_uses(tmp_path, flags):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat sat on the mat\n" * 3, encoding="utf-8")
+    loaded = loaded_by_command([str(ref), "-i", str(ref), *flags])
+    assert "truebleu.streaming" in loaded  # the report works, on the streaming path
+    heavy = (set(NOT_ON_THE_PLAIN_PATH) & loaded) - loaded_by_bare_interpreter()
+    assert not heavy, heavy
+
+
+def _stderr(args: list[str]) -> str:
+    done = subprocess.run([sys.executable, "-m", "truebleu", *args], capture_output=True,
+                          text=True, check=True)
+    return done.stderr
+
+
+TOKENIZED = ["That's 100 lines that end in a tokenized period ('.')",
+             "It looks like you forgot to detokenize your test data, which may hurt your score.",
+             "If you insist your data is detokenized, or don't care, you can suppress this "
+             "message with the `force` parameter."]
+
+
+def test_messages_are_sent_as_with_logging_configured_up_front(tmp_path):
+    """logging is imported at the first message; what is printed is what calling
+    logging.basicConfig at start-up printed: "truebleu: " lines, or with -q (not
+    configured) logging's bare last-resort lines."""
+    tokenized = tmp_path / "tok.txt"
+    tokenized.write_text("the cat sat on the mat .\n" * 120, encoding="utf-8")
+    other = tmp_path / "other.txt"
+    other.write_text("the cat sat on the mat\n" * 120, encoding="utf-8")
+    name = str(tokenized)
+    assert _stderr([name, "-i", name, "-b"]).splitlines() == [f"truebleu: {m}" for m in TOKENIZED]
+    assert _stderr([name, "-i", name, "-b", "-q"]).splitlines() == TOKENIZED
+    assert _stderr([name, "-i", str(other), name, "-b"]).splitlines() == [
+        "truebleu: Found 2 systems.", *[f"truebleu: {m}" for m in TOKENIZED]]
+    assert _stderr([name, "-i", str(other), "-b"]) == ""

@@ -10,11 +10,11 @@ keyword-only: ``spm_model``, ``backend``, ``threads``.
 from __future__ import annotations
 
 import copy
-import logging
 import numbers
 from collections.abc import Sequence
 from typing import Optional
 
+from ._log import logger
 from .backends import get_backend
 from .references import check_reference_streams, check_str_sequence, check_strings
 from .bleu_config import BLEUConfig, check_threads, preferred_tokenizer_warning
@@ -22,8 +22,6 @@ from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, compute_bleu, sc
 from .signature import Signature
 from .stats import Statistics
 from .tokenizers import TOKENIZERS
-
-logger = logging.getLogger("truebleu")
 
 _TOKENIZED_PERIOD_WARNING_AT = 100
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from dataclasses import dataclass
 from typing import Optional
 
 from .signature import Signature, smoothing_text
@@ -87,28 +86,59 @@ def check_threads(threads, name: str = "threads") -> Optional[int]:
     return int(threads)
 
 
-@dataclass(frozen=True)
 class BLEUConfig:
     """Every setting that changes a BLEU number, validated on construction.
 
     ``smooth_value`` is the value as given (None = the method's default, which
     the signature prints as such); :attr:`smoothing` is the value used.
+
+    Frozen: setting or deleting a field raises ``dataclasses.FrozenInstanceError``.
+    Written out rather than a ``@dataclass(frozen=True)`` (same constructor, fields,
+    equality, hash and repr): importing :mod:`dataclasses` imports :mod:`inspect`, a
+    tenth of the command line's start-up.
     """
 
-    tokenizer: Tokenizer
-    lowercase: bool = False
-    smooth_method: str = "exp"
-    smooth_value: Optional[float] = None
-    max_ngram_order: int = MAX_NGRAM_ORDER
-    effective_order: bool = False
+    __match_args__ = ("tokenizer", "lowercase", "smooth_method", "smooth_value",
+                      "max_ngram_order", "effective_order")
 
-    def __post_init__(self) -> None:
-        if not callable(self.tokenizer) or not hasattr(self.tokenizer, "signature"):
-            raise TypeError(f"tokenizer must be a truebleu tokenizer, got {self.tokenizer!r}")
-        check_smoothing(self.smooth_method, self.smooth_value)
-        object.__setattr__(self, "max_ngram_order", check_order(self.max_ngram_order))
-        object.__setattr__(self, "lowercase", bool(self.lowercase))
-        object.__setattr__(self, "effective_order", bool(self.effective_order))
+    def __init__(self, tokenizer: Tokenizer, lowercase: bool = False, smooth_method: str = "exp",
+                 smooth_value: Optional[float] = None, max_ngram_order: int = MAX_NGRAM_ORDER,
+                 effective_order: bool = False) -> None:
+        if not callable(tokenizer) or not hasattr(tokenizer, "signature"):
+            raise TypeError(f"tokenizer must be a truebleu tokenizer, got {tokenizer!r}")
+        check_smoothing(smooth_method, smooth_value)
+        fields = self.__dict__  # frozen: __setattr__ refuses
+        fields["tokenizer"] = tokenizer
+        fields["lowercase"] = bool(lowercase)
+        fields["smooth_method"] = smooth_method
+        fields["smooth_value"] = smooth_value
+        fields["max_ngram_order"] = check_order(max_ngram_order)
+        fields["effective_order"] = bool(effective_order)
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, name) for name in self.__match_args__)
+
+    def __setattr__(self, name: str, value) -> None:
+        from dataclasses import FrozenInstanceError  # only on this mistake
+
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        from dataclasses import FrozenInstanceError
+
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"{type(self).__qualname__}({fields})"
 
     @classmethod
     def create(cls, tokenize: Optional[str | Tokenizer] = "13a", lowercase: bool = False,

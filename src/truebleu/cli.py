@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import argparse
 import io
-import logging
 import os
 import sys
 from collections import defaultdict
 from typing import Iterable, Iterator, Sequence
 
+from ._log import configure as configure_logging, logger
 from ._version import __version__
 from .io import (DEFAULT_MAX_LINE_LENGTH, InputError, check_same_length, is_stdin,
                  read_stdin_lines)
@@ -32,8 +32,6 @@ from .io.segments import is_plain_text, read_reference_streams, read_segments
 from .io.testsets.commands import add_testset_arguments
 from .score import SMOOTH_DEFAULTS
 from .tokenizers import TOKENIZERS, target_language
-
-logger = logging.getLogger("truebleu")
 
 OUTPUT_FORMATS = ("json", "text", "latex")
 METRICS = ("bleu", "chrf", "ter")
@@ -511,7 +509,7 @@ def _configure_output(args) -> None:
 
         Color.enabled = False
     if not args.quiet:
-        logging.basicConfig(level=logging.INFO, format="truebleu: %(message)s")
+        configure_logging(level="INFO", format="truebleu: %(message)s")  # logging.INFO
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,7 +16,6 @@ gets 1 / (2^k * totals_n)).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import Sequence
 
 from .bleu_config import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, check_smoothing
@@ -32,21 +31,39 @@ def floored_log(value: float) -> float:
     return LOG_ZERO if value == 0.0 else math.log(value)
 
 
-@dataclass
 class BLEUScore:
-    """A BLEU score with the statistics behind it (sacreBLEU's fields)."""
+    """A BLEU score with the statistics behind it (sacreBLEU's fields).
 
-    score: float
-    counts: list
-    totals: list
-    precisions: list[float]
-    bp: float
-    sys_len: int
-    ref_len: int
-    name: str = "BLEU"
-    # filled in by bootstrap confidence estimation (-ci); negative = not set
-    _mean: float = field(default=-1.0, repr=False)
-    _ci: float = field(default=-1.0, repr=False)
+    Written out rather than a ``@dataclass`` (same constructor, fields and equality):
+    importing :mod:`dataclasses` imports :mod:`inspect`, a tenth of the command
+    line's start-up.
+    """
+
+    __match_args__ = ("score", "counts", "totals", "precisions", "bp", "sys_len", "ref_len",
+                      "name", "_mean", "_ci")
+
+    def __init__(self, score: float, counts: list, totals: list, precisions: list[float],
+                 bp: float, sys_len: int, ref_len: int, name: str = "BLEU",
+                 _mean: float = -1.0, _ci: float = -1.0) -> None:
+        self.score = score
+        self.counts = counts
+        self.totals = totals
+        self.precisions = precisions
+        self.bp = bp
+        self.sys_len = sys_len
+        self.ref_len = ref_len
+        self.name = name
+        # filled in by bootstrap confidence estimation (-ci); negative = not set
+        self._mean = _mean
+        self._ci = _ci
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (tuple(getattr(self, name) for name in self.__match_args__)
+                == tuple(getattr(other, name) for name in self.__match_args__))
+
+    __hash__ = None  # mutable, as a dataclass with eq=True
 
     @property
     def ratio(self) -> float:

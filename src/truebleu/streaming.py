@@ -15,7 +15,6 @@ from __future__ import annotations
 import codecs
 import os
 from array import array
-from dataclasses import dataclass
 from typing import Iterator, Optional, Sequence
 
 from .bleu import BLEU, count_tokenized_periods, warn_if_tokenized
@@ -24,11 +23,25 @@ from .score import BLEUScore
 from .stats import Statistics, row_width
 
 
-@dataclass
 class StreamResult:
-    score: BLEUScore
-    segments: int
-    statistics: Optional[Statistics]  # per-segment rows, when keep_statistics=True
+    """What :func:`score_files` found (a plain class: :mod:`dataclasses` costs start-up)."""
+
+    def __init__(self, score: BLEUScore, segments: int, statistics: Optional[Statistics]) -> None:
+        self.score = score
+        self.segments = segments
+        self.statistics = statistics  # per-segment rows, when keep_statistics=True
+
+    def __eq__(self, other) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return ((self.score, self.segments, self.statistics)
+                == (other.score, other.segments, other.statistics))
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return (f"StreamResult(score={self.score!r}, segments={self.segments!r}, "
+                f"statistics={self.statistics!r})")
 
 
 def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[str | os.PathLike],

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Sequence
 
 from .color import Color
@@ -35,6 +33,8 @@ def format_score(score, width: int = 2, score_only: bool = False, signature: str
         record["verbose_score"] = verbose
 
     if is_json:
+        import json  # here: a -b or text run does not load it
+
         for item in signature.split("|"):
             key, value = item.split(":")
             record[key] = value
@@ -42,7 +42,7 @@ def format_score(score, width: int = 2, score_only: bool = False, signature: str
     return line
 
 
-_CONFIDENCE = re.compile(r"(\(μ = [0-9\.]+ ± [0-9\.]+\))")
+_CONFIDENCE = r"(\(μ = [0-9\.]+ ± [0-9\.]+\))"
 
 
 def single_results_text(results: Sequence[str], fmt: str) -> str:
@@ -53,7 +53,9 @@ def single_results_text(results: Sequence[str], fmt: str) -> str:
             return "[\n" + ",\n".join(results) + "\n]"
         return results[0]
     if "μ" in results[0]:
-        results = [_CONFIDENCE.sub(lambda m: Color.format(m.group(), "cyan"), r) for r in results]
+        import re
+
+        results = [re.sub(_CONFIDENCE, lambda m: Color.format(m.group(), "cyan"), r) for r in results]
     if len(results) == 1:
         return results[0]
     lines, offsets = [], []

@@ -11,14 +11,12 @@ against all of them together, on the segments that every one covers.
 
 from __future__ import annotations
 
-import logging
 from typing import Callable
 
+from .._log import logger
 from ..io.wmt_xml import WMTTestSet
 
 __all__ = ["wmt_xml_scores"]
-
-logger = logging.getLogger("truebleu")
 
 
 def wmt_xml_scores(testset: WMTTestSet, make_metric: Callable, width: int,

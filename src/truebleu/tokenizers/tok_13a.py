@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .base import Tokenizer
-from .regexp import split_punctuation
 
 # mteval-v13a unescapes exactly these four entities, in this order.
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
@@ -17,6 +16,8 @@ class Tokenizer13a(Tokenizer):
 
     @lru_cache(maxsize=2**16)
     def __call__(self, line: str) -> str:
+        from .regexp import split_punctuation  # here: the compiled core needs no regex
+
         line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
         if "&" in line:
             for entity, char in _ENTITIES:

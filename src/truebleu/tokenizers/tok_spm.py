@@ -10,11 +10,11 @@ The signature names the model family, as sacreBLEU's does.
 
 from __future__ import annotations
 
-import logging
 import os
 from functools import lru_cache
 from pathlib import Path
 
+from .._log import logger
 from .base import Tokenizer
 
 # registry name -> (signature, model file name, where the file is published)
@@ -69,7 +69,7 @@ class TokenizerSPM(Tokenizer):
                 f"the {key!r} tokenizer needs sentencepiece: pip install 'truebleu[spm]'"
             ) from exc
         if key == "spm":
-            logging.getLogger("truebleu").warning(
+            logger.warning(
                 "Tokenizer 'spm' is the old name of 'flores101' (its signature says flores101).")
         self.name = key
         self._signature = SPM_MODELS[key][0]

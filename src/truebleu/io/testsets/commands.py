@@ -12,13 +12,11 @@ truebleu prints the citation and the one requested original language.
 from __future__ import annotations
 
 import argparse
-import logging
 
+from ..._log import logger
 
 __all__ = ["add_testset_arguments", "finishing_output", "testset_references", "echo_text",
            "detail_text", "check_not_empty"]
-
-logger = logging.getLogger("truebleu")
 
 
 class TestSetUsageError(ValueError):
