@@ -145,31 +145,36 @@ size_t tb_utf8_rstrip(const uint8_t *d, size_t n)
 /* ------------------------------------------------------------------ */
 /* for the reader (truebleu.io.utf8_lines), with the GIL held           */
 
-/* The bytes of buffer `obj` from `start` (checked), as a read-only view. */
-static int view_from(PyObject *obj, Py_ssize_t start, Py_buffer *view)
+/* The bytes of buffer `obj` from `start` (checked), as a read-only view. An `*end` of
+ * -1 becomes the buffer's length; any other must lie in [start, length] (the reader's
+ * buffers hold their bytes in a prefix, with room to read into after it). */
+static int view_from(PyObject *obj, Py_ssize_t start, Py_ssize_t *end, Py_buffer *view)
 {
     if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0)
         return -1;
-    if (start < 0 || start > view->len) {
-        PyErr_Format(PyExc_ValueError, "start %zd outside a buffer of %zd bytes", start, view->len);
+    if (*end == -1)
+        *end = view->len;
+    if (start < 0 || start > *end || *end > view->len) {
+        PyErr_Format(PyExc_ValueError, "bytes %zd to %zd outside a buffer of %zd bytes", start, *end,
+                     view->len);
         PyBuffer_Release(view);
         return -1;
     }
     return 0;
 }
 
-/* utf8_scan(buffer, start) -> (valid_end, chars, newlines, error, last_chars)
+/* utf8_scan(buffer, start[, end]) -> (valid_end, chars, newlines, error, last_chars)
  * last_chars: the characters after the last newline (all of them if none). */
 PyObject *tb_py_utf8_scan(PyObject *module, PyObject *args)
 {
     PyObject *obj;
-    Py_ssize_t start;
+    Py_ssize_t start, end = -1;
     Py_buffer view;
-    if (!PyArg_ParseTuple(args, "On", &obj, &start) || view_from(obj, start, &view) < 0)
+    if (!PyArg_ParseTuple(args, "On|n", &obj, &start, &end) || view_from(obj, start, &end, &view) < 0)
         return NULL;
     const uint8_t *d = (const uint8_t *)view.buf + start;
     tb_utf8_scan_result r;
-    tb_utf8_scan(d, (size_t)(view.len - start), &r);
+    tb_utf8_scan(d, (size_t)(end - start), &r);
     size_t last = r.chars;
     if (r.newlines) {
         const uint8_t *nl = d + r.valid;
@@ -188,11 +193,16 @@ PyObject *tb_py_utf8_first_long_line(PyObject *module, PyObject *args)
     PyObject *obj;
     Py_ssize_t start, end, first, limit;
     Py_buffer view;
-    if (!PyArg_ParseTuple(args, "Onnnn", &obj, &start, &end, &first, &limit) ||
-        view_from(obj, start, &view) < 0)
+    if (!PyArg_ParseTuple(args, "Onnnn", &obj, &start, &end, &first, &limit))
+        return NULL;
+    if (end < start) {
+        PyErr_SetString(PyExc_ValueError, "bad range");
+        return NULL;
+    }
+    if (view_from(obj, start, &end, &view) < 0)
         return NULL;
     long line = -1;
-    if (end < start || end > view.len || first < 0 || limit < 0)
+    if (first < 0 || limit < 0)
         PyErr_SetString(PyExc_ValueError, "bad range");
     else
         line = tb_utf8_first_long_line((const uint8_t *)view.buf + start, (size_t)(end - start),
@@ -201,16 +211,16 @@ PyObject *tb_py_utf8_first_long_line(PyObject *module, PyObject *args)
     return PyErr_Occurred() ? NULL : PyLong_FromLong(line);
 }
 
-/* utf8_line_chars(buffer, lines) -> the characters of the first `lines` lines,
- * without their "\n" (the last may end at the end of the buffer) */
+/* utf8_line_chars(buffer, lines[, end]) -> the characters of the first `lines` lines,
+ * without their "\n" (the last may end at `end`, by default the end of the buffer) */
 PyObject *tb_py_utf8_line_chars(PyObject *module, PyObject *args)
 {
     PyObject *obj;
-    Py_ssize_t lines;
+    Py_ssize_t lines, stop = -1;
     Py_buffer view;
-    if (!PyArg_ParseTuple(args, "On", &obj, &lines) || view_from(obj, 0, &view) < 0)
+    if (!PyArg_ParseTuple(args, "On|n", &obj, &lines, &stop) || view_from(obj, 0, &stop, &view) < 0)
         return NULL;
-    const uint8_t *d = view.buf, *end = d + view.len;
+    const uint8_t *d = view.buf, *end = d + stop;
     size_t chars = 0;
     for (Py_ssize_t i = 0; i < lines && d < end; i++) {
         const uint8_t *nl = memchr(d, '\n', (size_t)(end - d));

@@ -1573,14 +1573,15 @@ static PyMethodDef core_methods[] = {
      "stream_statistics() of the first n lines of each buffer of valid UTF-8 (hypotheses first,\n"
      "then one per reference file); adds the rows to totals; the bytes each buffer's lines took."},
     {"utf8_scan", tb_py_utf8_scan, METH_VARARGS,
-     "utf8_scan(buffer, start) -> (valid_end, chars, newlines, error, last_chars)\n\n"
-     "Check buffer[start:] as UTF-8 as Python's strict decoder would (an unfinished character\n"
+     "utf8_scan(buffer, start[, end]) -> (valid_end, chars, newlines, error, last_chars)\n\n"
+     "Check buffer[start:end] as UTF-8 as Python's strict decoder would (an unfinished character\n"
      "at the end is not an error); last_chars: the characters after the last newline."},
     {"utf8_first_long_line", tb_py_utf8_first_long_line, METH_VARARGS,
      "utf8_first_long_line(buffer, start, end, first_chars, limit) -> index of the first\n"
      "newline-ended line of buffer[start:end] longer than limit characters, or -1"},
     {"utf8_line_chars", tb_py_utf8_line_chars, METH_VARARGS,
-     "utf8_line_chars(buffer, lines) -> characters of the first `lines` lines, newlines excluded"},
+     "utf8_line_chars(buffer, lines[, end]) -> characters of the first `lines` lines (in\n"
+     "buffer[:end]), newlines excluded"},
     {"statistics", core_statistics, METH_VARARGS,
      "statistics(hypotheses, prepared, mode, lowercase, max_order, threads, out) -> None\n\n"
      "Fill `out` (int64 buffer, one row per hypothesis) with BLEU statistics."},

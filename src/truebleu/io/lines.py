@@ -22,14 +22,13 @@ file and the line otherwise), so a decompression bomb without newlines, or
 
 from __future__ import annotations
 
-import bz2
 import codecs
-import gzip
 import lzma
 import os
 import stat
 import sys
 import zlib
+from importlib import import_module
 from typing import BinaryIO, Iterator
 
 from .errors import InputError
@@ -44,7 +43,8 @@ DEFAULT_MAX_LINE_LENGTH = 1 << 20
 #: (a whole-file read peaks within a few percent of sacreBLEU's), large enough to be fast.
 BLOCK_BYTES = 1 << 16
 
-_DECOMPRESSORS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+#: The module whose ``open`` reads a compressed file, by extension (imported for such files only).
+_DECOMPRESSORS = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
 #: What reading a corrupt or truncated .gz, .bz2 or .xz file raises.
 DECOMPRESSION_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
 
@@ -81,7 +81,8 @@ def open_binary(path: str | os.PathLike) -> BinaryIO:
     error = _not_a_file_error(name)
     if error is not None:
         raise error
-    opener = _DECOMPRESSORS.get(os.path.splitext(name)[1].lower(), open)
+    module = _DECOMPRESSORS.get(os.path.splitext(name)[1].lower())
+    opener = open if module is None else import_module(module).open
     try:
         return opener(name, "rb")
     except FileNotFoundError:
@@ -111,11 +112,23 @@ def _read_block(handle: BinaryIO, name: str, size: int) -> bytes:
     try:
         return handle.read(size)
     except DECOMPRESSION_ERRORS as exc:
-        kind = os.path.splitext(name)[1].lower()
-        if kind in _DECOMPRESSORS:
-            raise InputError(f"{name}: cannot decompress (corrupt or truncated {kind} file): "
-                             f"{exc}") from None
-        raise InputError(f"{name}: cannot read: {exc}") from None
+        raise _read_error(exc, name) from None
+
+
+def _readinto_block(handle: BinaryIO, name: str, view: memoryview) -> int:
+    """:func:`_read_block` into ``view`` (the same bytes: ``readinto`` of a buffered or
+    compressed file, like ``read``, stops short only at the end); returns their number."""
+    try:
+        return handle.readinto(view)
+    except DECOMPRESSION_ERRORS as exc:
+        raise _read_error(exc, name) from None
+
+
+def _read_error(exc: Exception, name: str) -> InputError:
+    kind = os.path.splitext(name)[1].lower()
+    if kind in _DECOMPRESSORS:
+        return InputError(f"{name}: cannot decompress (corrupt or truncated {kind} file): {exc}")
+    return InputError(f"{name}: cannot read: {exc}")
 
 
 def text_decoder(encoding: str):

@@ -26,14 +26,21 @@ from .errors import InputError
 
 class Utf8File:
     """One file's bytes: complete lines first, then the unfinished line (and an unfinished
-    character) read so far. :attr:`blocks` yields ``(lines, characters)`` per block as
-    :func:`~truebleu.io.lines.iter_sized_line_blocks` yields its lists."""
+    character) read so far, in ``buffer[:length]``. :attr:`blocks` yields ``(lines,
+    characters)`` per block as :func:`~truebleu.io.lines.iter_sized_line_blocks` yields its
+    lists.
+
+    Blocks are read straight into :attr:`buffer` (``readinto``: no ``bytes`` object per
+    block, no copy), which keeps its size from chunk to chunk: it grows only while a chunk
+    needs more room than any chunk before.
+    """
 
     def __init__(self, name: str, max_line_length: int, block_bytes: int | None = None) -> None:
         if max_line_length < 1:
             raise ValueError("max_line_length must be >= 1")
         self.name = name
-        self.buffer = bytearray()
+        self.buffer = bytearray()  # buffer[:length] holds the bytes; the rest is room to read into
+        self.length = 0
         self.complete_end = 0  # bytes holding the complete lines (a last line at the end of file)
         self._decoded = 0      # where the bytes not yet scanned start (an unfinished character)
         self.blocks = self._blocks(max_line_length, block_bytes or _lines.BLOCK_BYTES)
@@ -41,12 +48,22 @@ class Utf8File:
     def consume(self, taken: int) -> None:
         """Forget the first ``taken`` bytes (lines handed to the core).
 
-        The rest is copied into a new buffer (at most a block or two): after ``del
-        buffer[:taken]`` every later growth of the buffer would copy all of it again.
+        The rest (at most a block or two) moves to the front; the buffer keeps its size.
         """
-        self.buffer = self.buffer[taken:]
+        rest = self.length - taken
+        self.buffer[:rest] = self.buffer[taken:self.length]
+        self.length = rest
         self.complete_end -= taken
         self._decoded -= taken
+
+    def _read(self, handle, size: int) -> int:
+        """Read the next block (at most ``size`` bytes) after the bytes held; its length."""
+        end = self.length + size
+        if end > len(self.buffer):  # doubling: a few times per file, then never again
+            self.buffer += bytes(max(end, 2 * len(self.buffer)) - len(self.buffer))
+        read = _lines._readinto_block(handle, self.name, memoryview(self.buffer)[self.length:end])
+        self.length += read
+        return read
 
     def _blocks(self, limit: int, size: int) -> Iterator[tuple[int, int]]:
         name = self.name
@@ -54,21 +71,20 @@ class Utf8File:
         line_no = 1   # its number
         with _lines.open_binary(name) as handle:
             while True:
-                raw = _lines._read_block(handle, name, size)
                 start = self._decoded
-                self.buffer += raw
-                buffer = self.buffer
-                valid, chars, newlines, error, last = core.utf8_scan(buffer, start)
-                if error or (not raw and valid < len(buffer)):
-                    raise self._decode_error(start, not raw, line_no)
+                read = self._read(handle, size)
+                buffer, length = self.buffer, self.length
+                valid, chars, newlines, error, last = core.utf8_scan(buffer, start, length)
+                if error or (not read and valid < length):
+                    raise self._decode_error(start, not read, line_no)
                 self._decoded = valid
                 if not newlines:
                     pending += chars
                     if pending > limit:
                         raise _lines._too_long(name, line_no, limit)
-                    if not raw:
+                    if not read:
                         if pending:
-                            self.complete_end = len(buffer)
+                            self.complete_end = length
                             yield 1, pending
                         return
                     continue
@@ -87,7 +103,7 @@ class Utf8File:
     def _decode_error(self, start: int, final: bool, line_no: int) -> InputError:
         """Python's decoder on the bytes it would have been given: its message, exactly."""
         try:
-            codecs.utf_8_decode(bytes(self.buffer[start:]), "strict", final)
+            codecs.utf_8_decode(bytes(self.buffer[start:self.length]), "strict", final)
         except UnicodeDecodeError as exc:
             return _lines._decode_error(exc, self.name, "utf-8", line_no)
         raise RuntimeError("utf8_scan and Python's decoder disagree")  # pragma: no cover
@@ -140,5 +156,5 @@ def iter_aligned_utf8_chunks(paths: Sequence[str | os.PathLike], chunk_lines: in
         else:
             for k, file in enumerate(files):
                 pending[k] -= size
-                characters[k] = core.utf8_line_chars(file.buffer, pending[k])
+                characters[k] = core.utf8_line_chars(file.buffer, pending[k], file.complete_end)
         done += size
