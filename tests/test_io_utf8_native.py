@@ -354,6 +354,29 @@ def test_the_command_line_takes_the_byte_path(tmp_path, monkeypatch, capsys):
     assert capsys.readouterr().out.strip() == f"{expected.score:.10f}"
 
 
+@pytest.mark.parametrize("cpus, threads", [({0}, 1), ({0, 1}, 2)])
+def test_the_command_line_asks_for_one_thread_per_core_it_may_use(tmp_path, monkeypatch, capsys,
+                                                                   cpus, threads):
+    """Pinned to one core, every chunk runs on the calling thread (the core starts a
+    thread only for a count above one); with two cores, two. Totals only: no rows kept."""
+    from truebleu import cli
+
+    calls = []
+    stream = core.stream_statistics_utf8
+
+    def recording(*args):
+        calls.append((args[6], args[7]))  # threads, rows
+        return stream(*args)
+
+    monkeypatch.setattr(core, "stream_statistics_utf8", recording)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: cpus, raising=False)
+    ref = tmp_path / "ref.txt"
+    ref.write_text("The cat sat on a mat .\n" * 25_000, encoding="utf-8")
+    assert cli.main([str(ref), "-i", str(ref), "-b", "-q"]) == 0
+    assert capsys.readouterr().out.strip() == "100.0"
+    assert calls == [(threads, None)] * 3  # 10,000-line chunks
+
+
 # -- the WMT21 data -----------------------------------------------------------------------
 
 @needs_wmt21
@@ -369,6 +392,67 @@ def test_every_wmt21_into_english_system_scores_as_the_str_path(monkeypatch):
                 assert got.score.format(10) == expected.score.format(10), hyp.name
             checked += 1
     assert checked > 50
+
+
+# -- the scan itself: utf8_scan against Python's decoder ----------------------------------
+
+def _decoder_scan(data: bytes, start: int, end: int) -> tuple:
+    """utf8_scan's answer as Python's incremental strict decoder gives it: the valid end
+    (an unfinished character at the end waits), characters, newlines, error, and the
+    characters after the last newline."""
+    piece, error = data[start:end], 0
+    try:
+        text, used = codecs.utf_8_decode(piece, "strict", False)
+    except UnicodeDecodeError as exc:
+        text, used, error = piece[:exc.start].decode("utf-8"), exc.start, 1
+    last = len(text) - text.rfind("\n") - 1 if "\n" in text else len(text)
+    return start + used, len(text), text.count("\n"), error, last
+
+
+def _scan_texts(rng):
+    """Long ASCII stretches (the 64-byte loop) broken by newlines, other characters and bad
+    bytes at every offset around its 16- and 64-byte steps."""
+    for length in (0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 4031, 4032, 4033, 4096, 20000):
+        yield b"a" * length
+        yield b"\n" * length  # 252 newlines per byte lane before a sum: a lane must not wrap
+        yield (b"ab\ncd" * length)[:length]
+    for offset in range(0, 200):
+        for inserted in (b"\n", "\u00e9".encode(), "\u20ac".encode(), "\U0001f600".encode(),
+                         b"\xff", b"\xc3", b"\xed\xa0", b"\xe2\x82", b"\x80"):
+            yield b"x" * offset + inserted + b"y\n" * 40
+    pieces = [b"a", b"the ", b"\n", b"\n\n", "\u00e9".encode(), "\u4e0a".encode(),
+              "\U0001f600".encode(), b"\r", b"\t", b"\x00", b"\x7f"]
+    for _ in range(300):
+        data = b"".join(rng.choice(pieces) * rng.choice((1, 1, 1, 70)) for _ in range(rng.randint(0, 400)))
+        if rng.random() < 0.3:
+            at = rng.randint(0, len(data))
+            data = data[:at] + rng.choice([b"\xff", b"\xc3", b"\xf0\x9f\x98", b"\xc0\xaf"]) + data[at:]
+        yield data
+
+
+def test_utf8_scan_is_pythons_decoder_on_long_ascii_stretches():
+    rng = random.Random(64)
+    checked = 0
+    for data in _scan_texts(rng):
+        buffer = bytearray(data + b"\n\xff" * 40)  # bytes after the end must not be read
+        for start, end in {(0, len(data)), (min(3, len(data)), len(data)),
+                           (0, max(len(data) - 5, 0)), (len(data), len(data))}:
+            want = _decoder_scan(bytes(buffer), start, end)
+            assert core.utf8_scan(buffer, start, end) == want, (data[:80], start, end)
+            checked += 1
+        assert core.utf8_scan(data, 0) == _decoder_scan(data, 0, len(data))  # end: the buffer's
+    assert checked > 5000
+
+
+def test_utf8_scan_and_line_chars_refuse_ranges_outside_the_buffer():
+    for args in ((b"abc", 2, 1), (b"abc", 0, 4), (b"abc", -1, 2), (b"abc", 4)):
+        with pytest.raises(ValueError, match="outside a buffer"):
+            core.utf8_scan(*args)
+    with pytest.raises(ValueError, match="outside a buffer"):
+        core.utf8_line_chars(b"a\nb", 1, 4)
+    assert core.utf8_line_chars(b"ab\nc\xc3\xa9d\n\n", 2, 7) == 5  # "ab" and "céd" (its newline at 7)
+    assert core.utf8_line_chars(b"ab\nc\xc3\xa9d\n\n", 2, 6) == 4  # "ab" and "cé": the end cuts it
+    assert core.utf8_line_chars(b"ab\ncd\nef", 5, 5) == 4
 
 
 # -- the process: memory and start-up -----------------------------------------------------

@@ -200,22 +200,23 @@ class NativeBackend:
         return Statistics(max_order, data), num_refs
 
     def utf8_statistics(self, buffers, ends, n, tokenizer, lowercase, max_order, totals,
-                        threads=None):
+                        threads=None, keep_rows=True):
         """:meth:`stream_statistics` of the first ``n`` lines of buffers of valid UTF-8
         (hypotheses, then one buffer per reference file; a line ends at ``"\\n"``, the
         last may end at ``ends[f]``), without a ``str`` per line. Adds the rows to
         ``totals`` (an int64 array of one row). Returns ``(statistics, bytes taken per
-        buffer, hypotheses ending in " ." after rstrip)``. Only for tokenizers the core
+        buffer, hypotheses ending in " ." after rstrip)``; the statistics are None with
+        ``keep_rows=False`` (only the totals are wanted). Only for tokenizers the core
         runs (:func:`core_mode` not None).
         """
         check_max_order(max_order)
         mode = core_mode(tokenizer)
         if mode is None:
             raise ValueError(f"the core does not run tokenizer {tokenizer!r}")
-        data = array("q", [0]) * (n * row_width(max_order))
+        data = array("q", [0]) * (n * row_width(max_order)) if keep_rows else None
         consumed, periods = core.stream_statistics_utf8(
             buffers, ends, n, mode, bool(lowercase), max_order, check_threads(threads), data, totals)
-        return Statistics(max_order, data), consumed, periods
+        return (Statistics(max_order, data) if keep_rows else None), consumed, periods
 
     def tokens(self, lines, tokenizer, lowercase):
         mode = core_mode(tokenizer)

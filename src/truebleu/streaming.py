@@ -106,7 +106,8 @@ def _score_utf8_files(names: list[str], metric: BLEU, chunk_lines: int, keep_sta
     for files, n in iter_aligned_utf8_chunks(names, chunk_lines, max_line_length):
         stats, consumed, periods = backend.utf8_statistics(
             [file.buffer for file in files], [file.complete_end for file in files], n,
-            metric.tokenizer, metric.lowercase, metric.max_ngram_order, totals, metric.threads)
+            metric.tokenizer, metric.lowercase, metric.max_ngram_order, totals, metric.threads,
+            keep_rows=kept is not None)
         for file, taken in zip(files, consumed):
             file.consume(taken)
         tokenized += periods

@@ -56,6 +56,40 @@ static int utf8_sequence(const uint8_t *d, size_t n)
     return len;
 }
 
+#if defined(__SSE2__)
+/* The bytes from d[0] while they are ASCII, 64 at a time: how many (a multiple of 64,
+ * at most n), their newlines added to *newlines. Text is mostly ASCII: this is the
+ * reader's pass over nearly every byte. Newlines are counted per byte lane (pcmpeqb
+ * gives -1 per match, subtracted) and summed (psadbw) before a lane can overflow. */
+static size_t ascii_run(const uint8_t *d, size_t n, size_t *newlines)
+{
+    const __m128i newline = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    size_t i = 0;
+    while (i + 64 <= n) {
+        /* each lane gains at most 4 per round: 63 rounds fit a byte */
+        size_t rounds = (n - i) / 64 < 63 ? (n - i) / 64 : 63, round = 0;
+        __m128i lanes = zero;
+        for (; round < rounds; round++, i += 64) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(d + i));
+            __m128i b = _mm_loadu_si128((const __m128i *)(d + i + 16));
+            __m128i c = _mm_loadu_si128((const __m128i *)(d + i + 32));
+            __m128i e = _mm_loadu_si128((const __m128i *)(d + i + 48));
+            if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e))))
+                break;  /* a byte >= 0x80 in these 64: the caller goes on from i */
+            lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(a, newline));
+            lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(b, newline));
+            lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(c, newline));
+            lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(e, newline));
+        }
+        __m128i sums = _mm_sad_epu8(lanes, zero);  /* two 16-bit sums, in 64-bit halves */
+        *newlines += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+        if (round < rounds)
+            break;
+    }
+    return i;
+}
+#endif
+
 void tb_utf8_scan(const uint8_t *d, size_t n, tb_utf8_scan_result *r)
 {
     size_t i = 0, chars = 0, newlines = 0;
@@ -71,8 +105,12 @@ void tb_utf8_scan(const uint8_t *d, size_t n, tb_utf8_scan_result *r)
                 newlines++;  /* mostly none: a line is about ten of these blocks */
             chars += ascii;
             i += ascii;
-            if (ascii == 16)
+            if (ascii == 16) {  /* an ASCII stretch: on with 64 at a time */
+                size_t run = ascii_run(d + i, n - i, &newlines);
+                chars += run;
+                i += run;
                 continue;
+            }
         }
 #endif
         if (d[i] < 0x80) {

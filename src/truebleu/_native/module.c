@@ -905,9 +905,10 @@ done:
  * hypotheses, each further buffer one reference file, each valid UTF-8 (the
  * reader checked it: tb_utf8_scan) with its first n lines ("\n"-ended, the last
  * one may end at ends[f] instead: a file's last line) in buffers[f][0 .. ends[f]).
- * Fills rows (n statistics rows), adds them to totals (one row), and returns the
- * bytes of each buffer the n lines took and the count of hypotheses that end in
- * " ." once str.rstrip() is applied (sacreBLEU's tokenized-output warning). */
+ * Fills rows (n statistics rows; None: the rows are not kept), adds them to totals
+ * (one row), and returns the bytes of each buffer the n lines took and the count of
+ * hypotheses that end in " ." once str.rstrip() is applied (sacreBLEU's
+ * tokenized-output warning). */
 static PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args)
 {
     PyObject *buffers_obj, *ends_obj, *rows, *totals_obj;
@@ -925,6 +926,7 @@ static PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args)
     Py_buffer rows_view = {0}, totals_view = {0};
     text_list hyps = {0}, refs = {0};
     Py_ssize_t *offsets = NULL;
+    int64_t *own_rows = NULL;  /* rows=None: the job's rows, summed and dropped */
     PyObject *consumed = NULL, *result = NULL;
     const size_t width = 2 + 2 * (size_t)max_order;
     if (!ends)
@@ -984,8 +986,16 @@ static PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args)
         if (!PyTuple_GET_ITEM(consumed, f))
             goto done;
     }
-    if (get_out_buffer(rows, &rows_view, (size_t)n * width) < 0 ||
-        get_out_buffer(totals_obj, &totals_view, width) < 0)
+    if (rows == Py_None) {
+        if ((size_t)n > PY_SSIZE_T_MAX / sizeof(int64_t) / width ||
+            !(own_rows = PyMem_Malloc((size_t)n * width * sizeof(int64_t)))) {  /* every cell written */
+            PyErr_NoMemory();
+            goto done;
+        }
+    } else if (get_out_buffer(rows, &rows_view, (size_t)n * width) < 0) {
+        goto done;
+    }
+    if (get_out_buffer(totals_obj, &totals_view, width) < 0)
         goto done;
     for (Py_ssize_t i = 0; i <= n; i++)
         offsets[i] = i * (nf - 1);
@@ -996,15 +1006,16 @@ static PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args)
     j.texts = hyps.texts;
     j.ref_texts = refs.texts;
     j.offsets = offsets;
-    j.out_rows = rows_view.buf;
+    j.out_rows = own_rows ? own_rows : rows_view.buf;
     if (run_job_released(&j, threads) < 0)
         goto done;
-    int64_t *out = rows_view.buf, *sum = totals_view.buf;
+    int64_t *out = j.out_rows, *sum = totals_view.buf;
     for (Py_ssize_t i = 0; i < n; i++)
         for (size_t c = 0; c < width; c++)
             sum[c] += out[i * width + c];
     result = Py_BuildValue("Ol", consumed, periods);
 done:
+    PyMem_Free(own_rows);
     if (rows_view.obj)
         PyBuffer_Release(&rows_view);
     if (totals_view.obj)
@@ -1571,7 +1582,8 @@ static PyMethodDef core_methods[] = {
      "stream_statistics_utf8(buffers, ends, n, mode, lowercase, max_order, threads, rows, totals)\n"
      "    -> (consumed, tokenized_periods)\n\n"
      "stream_statistics() of the first n lines of each buffer of valid UTF-8 (hypotheses first,\n"
-     "then one per reference file); adds the rows to totals; the bytes each buffer's lines took."},
+     "then one per reference file) into rows (None: not kept); adds the rows to totals; the\n"
+     "bytes each buffer's lines took."},
     {"utf8_scan", tb_py_utf8_scan, METH_VARARGS,
      "utf8_scan(buffer, start[, end]) -> (valid_end, chars, newlines, error, last_chars)\n\n"
      "Check buffer[start:end] as UTF-8 as Python's strict decoder would (an unfinished character\n"
