@@ -229,6 +229,10 @@ class NativeBackend:
             out.append(core.tokenize(line, mode, lowercase))
         return out
 
+    def tokenized_periods(self, hypotheses):
+        """The Python backend's count, in C: no Python call per (exact) str."""
+        return core.tokenized_periods(hypotheses)
+
     def statistics(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads=None):
         if not isinstance(prepared, NativePrepared):
             raise TypeError("prepared must come from NativeBackend.prepare_references")

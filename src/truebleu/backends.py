@@ -18,6 +18,9 @@ Two backends implement the same two calls:
 ``tokens(lines, tokenizer, lowercase)``
     The tokens of each line exactly as the statistics count them (the viewer
     shows them).
+``tokenized_periods(hypotheses)``
+    How many lines end in ``" ."`` (``str.endswith`` on the line as given):
+    sacreBLEU's sign of tokenized output, warned about from 100 lines on.
 
 and, for the batch functions of :mod:`truebleu.batch` (many sentence scores
 at once), three more; ``config`` is a :class:`~truebleu.bleu_config.BLEUConfig`:
@@ -99,6 +102,8 @@ class Backend(Protocol):
 
     def tokens(self, lines: Sequence[str], tokenizer: Tokenizer,
                lowercase: bool) -> list[list[str]]: ...
+
+    def tokenized_periods(self, hypotheses: Sequence[str]) -> int: ...
 
     def sentence_statistics(self, hypotheses: Sequence[str], references_per_hyp: Sequence,
                             tokenizer: Tokenizer, lowercase: bool, max_order: int,
@@ -214,6 +219,9 @@ class PythonBackend:
     def tokens(self, lines, tokenizer, lowercase):
         check_strings(lines, "segments")
         return [segment_tokens(line, tokenizer, lowercase) for line in lines]
+
+    def tokenized_periods(self, hypotheses):
+        return sum(1 for hyp in hypotheses if hyp.endswith(" ."))
 
     def sentence_statistics(self, hypotheses, references_per_hyp, tokenizer, lowercase, max_order,
                             threads=None):

@@ -1267,6 +1267,130 @@ done:
 }
 
 /* ------------------------------------------------------------------ */
+/* column_sums(table, width) -> list or None                           */
+
+/* The column sums of a table of int64 ("q") or double ("d") rows, as the pure
+ * Python loop of truebleu.stats.python_column_sums gives them: integers
+ * exactly, doubles added one at a time in row order from 0.0 (no compensated
+ * or reordered summation). None when the table is of another type or an int64
+ * sum would overflow: the caller then sums in Python (unbounded integers). */
+static PyObject *core_column_sums(PyObject *module, PyObject *args)
+{
+    PyObject *table;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "On", &table, &width))
+        return NULL;
+    if (width < 1) {
+        PyErr_SetString(PyExc_ValueError, "width must be >= 1");
+        return NULL;
+    }
+    Py_buffer v;
+    if (PyObject_GetBuffer(table, &v, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    const char *fmt = v.format ? v.format : "B";
+    int ints = strcmp(fmt, "q") == 0, doubles = strcmp(fmt, "d") == 0;
+    void *acc = NULL;
+    if ((!ints && !doubles) || v.itemsize != 8) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if ((size_t)v.len % (8 * (size_t)width)) {
+        PyErr_SetString(PyExc_ValueError, "the table is not a whole number of rows");
+        goto done;
+    }
+    size_t n = (size_t)v.len / (8 * (size_t)width), w = (size_t)width;
+    acc = PyMem_Calloc(w, 8);
+    if (!acc) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (ints) {
+        const int64_t *row = v.buf;
+        int64_t *sum = acc;
+        for (size_t i = 0; i < n; i++, row += w)
+            for (size_t c = 0; c < w; c++)
+                if (__builtin_add_overflow(sum[c], row[c], &sum[c])) {
+                    result = Py_NewRef(Py_None);
+                    goto done;
+                }
+    } else {
+        const double *row = v.buf;
+        double *sum = acc;  /* 0.0, then += in row order: Python's `total += value` */
+        for (size_t i = 0; i < n; i++, row += w)
+            for (size_t c = 0; c < w; c++)
+                sum[c] += row[c];
+    }
+    result = PyList_New(width);
+    for (size_t c = 0; result && c < w; c++) {
+        PyObject *x = ints ? PyLong_FromLongLong(((int64_t *)acc)[c]) : PyFloat_FromDouble(((double *)acc)[c]);
+        if (!x)
+            Py_CLEAR(result);
+        else
+            PyList_SET_ITEM(result, c, x);
+    }
+done:
+    PyMem_Free(acc);
+    PyBuffer_Release(&v);
+    return result;
+}
+
+/* ------------------------------------------------------------------ */
+/* tokenized_periods(hypotheses) -> int                                */
+
+static PyObject *str_endswith_name, *space_period;
+
+/* How many of `hypotheses` end in " .", as sum(1 for h in hypotheses if
+ * h.endswith(" .")) counts them (sacreBLEU's sign of tokenized output): the
+ * last two code points of the unstripped str. Anything but an exact str is
+ * asked through its own endswith, as that expression would. */
+static PyObject *core_tokenized_periods(PyObject *module, PyObject *seq_obj)
+{
+    PyObject *seq = PySequence_Fast(seq_obj, "hypotheses must be a sequence of str");
+    if (!seq)
+        return NULL;
+    Py_ssize_t count = 0;
+    /* the size is read again at each step: an endswith of a str subclass may change a list */
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(seq); i++) {
+        PyObject *hyp = PySequence_Fast_GET_ITEM(seq, i);
+        /* the strings lie all over memory: ask for line i + 16's object and for
+         * line i + 8's last characters ahead of time (a cold list: 3x faster) */
+        if (i + 16 < PySequence_Fast_GET_SIZE(seq))
+            __builtin_prefetch(PySequence_Fast_GET_ITEM(seq, i + 16));
+        if (i + 8 < PySequence_Fast_GET_SIZE(seq)) {
+            PyObject *ahead = PySequence_Fast_GET_ITEM(seq, i + 8);
+            if (PyUnicode_CheckExact(ahead) && PyUnicode_GET_LENGTH(ahead) >= 2)
+                __builtin_prefetch((const char *)PyUnicode_DATA(ahead) +
+                                   (PyUnicode_GET_LENGTH(ahead) - 2) * PyUnicode_KIND(ahead));
+        }
+        if (PyUnicode_CheckExact(hyp)) {
+#if PY_VERSION_HEX < 0x030C0000
+            if (PyUnicode_READY(hyp) < 0) {
+                Py_DECREF(seq);
+                return NULL;
+            }
+#endif
+            Py_ssize_t len = PyUnicode_GET_LENGTH(hyp);
+            count += len >= 2 && PyUnicode_READ_CHAR(hyp, len - 2) == ' ' &&
+                     PyUnicode_READ_CHAR(hyp, len - 1) == '.';
+            continue;
+        }
+        Py_INCREF(hyp);
+        PyObject *ends = PyObject_CallMethodOneArg(hyp, str_endswith_name, space_period);
+        Py_DECREF(hyp);
+        int yes = ends ? PyObject_IsTrue(ends) : -1;
+        Py_XDECREF(ends);
+        if (yes < 0) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        count += yes;
+    }
+    Py_DECREF(seq);
+    return PyLong_FromSsize_t(count);
+}
+
+/* ------------------------------------------------------------------ */
 /* cross_statistics(prepared, a_index, b_index, max_order, threads, rows, scores,
  *                  smooth, smooth_value, effective_order)
  * prepared holds ONE segment whose sequences are the distinct strings. Row
@@ -1596,6 +1720,12 @@ static PyMethodDef core_methods[] = {
     {"bleu_scores", core_bleu_scores, METH_VARARGS,
      "bleu_scores(rows, max_order, smooth, smooth_value, effective_order, out)\n\n"
      "sacreBLEU's compute_bleu per statistics row (smooth: 0 none, 1 floor, 2 add-k, 3 exp)."},
+    {"column_sums", core_column_sums, METH_VARARGS,
+     "column_sums(table, width) -> list, or None for the caller to sum in Python\n\n"
+     "Column sums of an int64 or double table of rows (doubles added in row order from 0.0);\n"
+     "None when the table is of another type or an int64 sum would overflow."},
+    {"tokenized_periods", core_tokenized_periods, METH_O,
+     "tokenized_periods(hypotheses) -> int: how many end in \" .\" (str.endswith, unstripped)"},
     {"tokenize", core_tokenize, METH_VARARGS,
      "tokenize(line, mode, lowercase) -> list of tokens (as segment_tokens); line: str, or bytes of\n"
      "UTF-8 (a native reader's line; non-ASCII only for 13a without lowercase)"},
@@ -1631,7 +1761,9 @@ PyMODINIT_FUNC PyInit__native_core(void)
     tb_init_tables();
     tb_signals_init();
     str_lower_name = PyUnicode_InternFromString("lower");
-    if (!str_lower_name)
+    str_endswith_name = PyUnicode_InternFromString("endswith");
+    space_period = PyUnicode_FromString(" .");
+    if (!str_lower_name || !str_endswith_name || !space_period)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
