@@ -349,8 +349,6 @@ static void run_items(job *j, tb_builder *b, tb_builder *b2, tb_matcher *m, tb_p
     const size_t width = 2 + 2 * (size_t)j->max_order;
     for (size_t k = lo; k < hi && !atomic_load_explicit(&j->failed, memory_order_relaxed); k++) {
         int rc = 0;
-        if (j->kind == JOB_PAIRS && tb_poll_spend(poll, 256))
-            break;
         if (j->kind == JOB_PREPARE) {
             tb_builder_reset(b);
             for (Py_ssize_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
@@ -392,7 +390,12 @@ static void run_items(job *j, tb_builder *b, tb_builder *b2, tb_matcher *m, tb_p
                 h = k / j->n_ref_segs;
                 r = k % j->n_ref_segs;
             }
-            rc = tb_segment_row(m, j->hyp_segs[h], j->ref_segs[r], j->max_order, j->out_rows + k * width);
+            /* the pair's work, as the tokenizers count theirs (a unit per code point):
+             * the hypothesis's vocabulary looked up, then both sides' n-grams */
+            const tb_seg *hs = j->hyp_segs[h], *rs = j->ref_segs[r];
+            if (tb_poll_spend(poll, 16 + (long)hs->nvocab + ((long)hs->ntok + rs->ntok) * j->max_order))
+                break;
+            rc = tb_segment_row(m, hs, rs, j->max_order, j->out_rows + k * width);
         }
         if (rc < 0)
             set_failure(&j->failed, JOB_NOMEM);  /* unless a stop came first */
@@ -1419,12 +1422,17 @@ static void cross_body(team *t)
     const size_t N = (size_t)j->max_order;
     int64_t *acc = NULL;  /* N matches per sequence: the row's hypothesis against each reference */
     double *prec = NULL;
+    /* the budget follows a row's real work (the tokenizers spend one unit per
+     * code point): its n-grams and the postings they visit, the zeroing of the
+     * references' counts, and each cell; a row of long segments can cost
+     * millions, so a check comes after every row that spent the budget */
     long budget = TB_POLL_UNITS;
+    const long per_row = (long)(j->nrefs * N / 8 + 16 * j->nb);
     for (;;) {
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->na || atomic_load(&j->failed))
             break;
-        if ((budget -= 64 * (long)j->nb) < 0) {  /* a cell costs about as much as 64 code points */
+        if (budget < 0) {
             budget = TB_POLL_UNITS;
             if (tb_signal_watch_raised(j->watch)) {
                 set_failure(&j->failed, JOB_INTERRUPTED);
@@ -1442,7 +1450,7 @@ static void cross_body(team *t)
         uint32_t h = (uint32_t)j->a[i];
         for (size_t k = 0; k < j->nrefs; k++)
             memset(acc + (size_t)j->refs[k] * N, 0, N * sizeof(int64_t));
-        tb_profiles_matches(j->prof, h, acc);
+        budget -= per_row + (long)tb_profiles_matches(j->prof, h, acc);
         for (size_t k = 0; k < j->nb; k++) {
             size_t cell = i * j->nb + k;
             int64_t *row = j->rows + cell * j->width;
@@ -1454,6 +1462,21 @@ static void cross_body(team *t)
     }
     free(acc);
     free(prec);
+}
+
+/* The calling thread's poll outside a job: a raised signal handler stops the work. */
+typedef struct {
+    tb_poll base;  /* first */
+    tb_signal_watch *watch;
+    int stopped;
+} watch_poll;
+
+static int watch_poll_check(tb_poll *p)
+{
+    watch_poll *w = (watch_poll *)p;
+    p->budget = TB_POLL_UNITS;
+    w->stopped = w->stopped || tb_signal_watch_raised(w->watch);
+    return w->stopped;
 }
 
 /* The distinct values of b (each < nseq), marked in chosen (nseq bytes) and listed in *out. */
@@ -1517,10 +1540,12 @@ static PyObject *core_cross_statistics(PyObject *module, PyObject *args)
     size_t nrefs = 0;
     tb_signal_watch watch;
     tb_signal_watch_begin(&watch);
-    prof = tb_profiles_build(seg, max_order);
+    /* the profiles of long segments take a while too: the caller polls there */
+    watch_poll wp = {{watch_poll_check, TB_POLL_UNITS}, &watch, 0};
+    prof = tb_profiles_build(seg, max_order, &wp.base);
     if (!prof || distinct_indexes(b, nb, seg->nseq, &chosen, &refs, &nrefs) < 0 ||
-        tb_profiles_index(prof, chosen) < 0) {
-        failed = JOB_NOMEM;
+        tb_profiles_index(prof, chosen, &wp.base) < 0) {
+        failed = wp.stopped ? JOB_INTERRUPTED : JOB_NOMEM;
     } else if (na && nb) {
         cross_job *j = calloc(1, sizeof(cross_job));
         if (!j) {
