@@ -344,14 +344,22 @@ static int job_poll_check(tb_poll *p)
     return atomic_load(&j->failed) != JOB_OK;
 }
 
+/* acc += row, both `width` long (apart: the compiler may use vector adds) */
+static inline void add_row(int64_t *restrict acc, const int64_t *restrict row, size_t width)
+{
+    for (size_t c = 0; c < width; c++)
+        acc[c] += row[c];
+}
+
 /* sum: with j->totals, the thread's row (width) and then its sum of rows (width) */
 static void run_items(job *j, tb_builder *b, tb_builder *b2, tb_matcher *m, tb_poll *poll, size_t lo,
                       size_t hi, int64_t *sum)
 {
     const size_t width = 2 + 2 * (size_t)j->max_order;
+    const int only_sum = j->totals != NULL;
     for (size_t k = lo; k < hi && !atomic_load_explicit(&j->failed, memory_order_relaxed); k++) {
         int rc = 0;
-        int64_t *row = j->totals ? sum : j->out_rows + k * width;
+        int64_t *row = only_sum ? sum : j->out_rows + k * width;
         if (j->kind == JOB_PREPARE) {
             tb_builder_reset(b);
             for (Py_ssize_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
@@ -400,9 +408,8 @@ static void run_items(job *j, tb_builder *b, tb_builder *b2, tb_matcher *m, tb_p
         }
         if (rc < 0)
             set_failure(&j->failed, JOB_NOMEM);  /* unless a stop came first */
-        else if (j->totals)
-            for (size_t c = 0; c < width; c++)
-                sum[width + c] += row[c];
+        else if (only_sum)
+            add_row(sum + width, sum, width);
     }
 }
 
