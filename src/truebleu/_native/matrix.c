@@ -125,7 +125,9 @@ tb_profiles *tb_profiles_build(const tb_seg *seg, int max_order, tb_poll *poll)
             seen[scratch[a]] = 0;
         }
         ids += len;
-        if (tb_poll_spend(poll, 1 + (long)(len * N)))  /* a unit per n-gram hashed */
+        /* 16 units per n-gram hashed: a probe of a table of tens of MB costs about as
+         * much as tokenizing 16 code points (a unit each) */
+        if (tb_poll_spend(poll, 1 + 16 * (long)(len * N)))
             goto fail;
     }
     p->prof_off[S] = npairs;
@@ -173,7 +175,7 @@ int tb_profiles_index(tb_profiles *p, const uint8_t *chosen, tb_poll *poll)
             seq[at] = (uint32_t)s;
             count[at] = p->pair_count[k];
         }
-        if (tb_poll_spend(poll, 1 + (long)(p->prof_off[s + 1] - p->prof_off[s]))) {
+        if (tb_poll_spend(poll, 1 + 4 * (long)(p->prof_off[s + 1] - p->prof_off[s]))) {  /* scattered writes */
             free(off);
             free(seq);
             free(count);
