@@ -11,7 +11,8 @@ of sacreBLEU's buggy zh ranges, case-changing characters ...). For every input
 the native statistics row and token lists must equal the Python backend's,
 through every entry point: prepare/statistics, the fused sentence path
 (references given as a str, or with None entries), the fused stream path
-(a cold corpus), both on the inputs that have a reference, the command line's UTF-8
+(a cold corpus; its rows, its tokenized-period count, and its totals-only form for
+corpus scores), both on the inputs that have a reference, the command line's UTF-8
 byte path (stream_statistics_utf8: lines as bytes, against the stream path), and
 pairwise matrices.
 
@@ -172,11 +173,18 @@ def main(argv=None) -> int:
         streams = [[refs[i][k] if k < len(refs[i]) else None for i in keep] for k in range(nstreams)]
         if streams:
             rows = array("q", [0]) * len(want_kept)
-            core.stream_statistics(kept_hyps, streams, MODES[name], lowercase, order, args.threads,
-                                   rows)
-            if rows != want_kept:
+            _, periods = core.stream_statistics(kept_hyps, streams, MODES[name], lowercase, order,
+                                                args.threads, rows)
+            if rows != want_kept or periods != sum(h.endswith(" .") for h in kept_hyps):
                 differences += 1
                 print(f"STREAM PATH DIFF tok={name} lc={lowercase} order={order}")
+            # the corpus score's path: no rows, only their sum
+            totals = array("q", [0]) * width
+            core.stream_statistics(kept_hyps, streams, MODES[name], lowercase, order, args.threads,
+                                   None, totals)
+            if list(totals) != [sum(want_kept[c::width]) for c in range(width)]:
+                differences += 1
+                print(f"STREAM TOTALS DIFF tok={name} lc={lowercase} order={order}")
         # the command line's byte path: lines of UTF-8 files (one reference file here), the
         # hypotheses' rstrip for the tokenized-period count included
         lines = [(hyps[i], refs[i][0]) for i in keep if "\n" not in hyps[i] + refs[i][0]

@@ -55,12 +55,21 @@ call = lambda: core.prepare([[line]], core.MODE_13A, False, THREADS)
 """,
     "cross_statistics": """
 # 1200 x 1200 pairs of 2000-token segments: one call, seconds (2000 x 2000 pairs of
-# 100-token ones came to 0.3 s with two threads once the matrix matched through postings)
+# 100-token ones came to 0.3 s with two threads once the matrix matched through postings);
+# building the profiles alone takes about 1 s, so it polls too
 shared = core.prepare([[" ".join(f"w{(i * j) % 2000}" for j in range(2000)) for i in range(1200)]],
                       core.MODE_13A, False, 1)
 index = array("q", range(1200))
 cells = array("q", [0]) * (1200 * 1200 * 10)
 call = lambda: core.cross_statistics(shared, index, index, 4, THREADS, cells, None, 0, 0.0, False)
+""",
+    "pair_statistics": """
+# 300 x 300 pairs of 2000-token segments (each pair's n-grams counted afresh): seconds;
+# the budget follows each pair's tokens (a fixed 256 units a pair checked every ~0.3 s)
+segments = core.prepare([[" ".join(f"w{(i * j) % 3000}" for j in range(2000))] for i in range(300)],
+                        core.MODE_13A, False, 1)
+out = array("q", [0]) * (300 * 300 * 10)
+call = lambda: core.pair_statistics(segments, segments, None, None, 4, THREADS, out)
 """,
     "chrf_statistics": """
 line = " ".join(f"w{i % 5000}, x{i % 7}." for i in range(2000))

@@ -112,6 +112,15 @@ def python_tokenized(lines: Sequence[str], tokenizer, lowercase: bool) -> list[s
     return out
 
 
+def output_buffers(n: int, max_order: int, totals_only: bool) -> tuple[array | None, array | None]:
+    """The core's ``out`` (a zeroed int64 table of ``n`` rows) and ``totals`` (one
+    zeroed row) for a statistics call: the table, or with ``totals_only`` the row."""
+    width = row_width(max_order)
+    if totals_only:
+        return None, array("q", [0]) * width
+    return array("q", [0]) * (n * width), None
+
+
 class NativePrepared:
     """Tokenized references, reusable for any number of hypothesis sets.
 
@@ -179,25 +188,42 @@ class NativeBackend:
                           threads=None):
         """A cold corpus in one pass of the core: each worker tokenizes a segment's
         references, then its hypothesis, and writes the row; nothing is kept."""
+        data, num_refs, _ = self._stream(hypotheses, streams, tokenizer, lowercase, max_order,
+                                         threads, totals_only=False)
+        return Statistics(max_order, data), num_refs
+
+    def stream_totals(self, hypotheses, streams, tokenizer, lowercase, max_order, threads=None):
+        """:meth:`stream_statistics` summed, with no table of rows (each worker adds
+        its rows up). Returns ``(column sums, references per segment, hypotheses
+        ending in " .")``."""
+        totals, num_refs, periods = self._stream(hypotheses, streams, tokenizer, lowercase,
+                                                 max_order, threads, totals_only=True)
+        return totals.tolist(), num_refs, periods
+
+    def _stream(self, hypotheses, streams, tokenizer, lowercase, max_order, threads, totals_only):
+        """The rows (or, totals_only, their sum), references per segment, periods."""
         check_max_order(max_order)
         check_reference_streams(streams, every_segment=False)  # the core names a segment without any
         threads = check_threads(threads)
         lowercase = bool(lowercase)
         mode = core_mode(tokenizer)
+        periods = None
         if mode is None:  # Python tokenizes: first the errors the core would report
             segments, _ = reference_segments(streams)
             if len(segments) != len(hypotheses):
                 raise ValueError(
                     f"{len(hypotheses)} hypotheses but {len(segments)} reference segments")
             check_strings(hypotheses, "hypotheses")
+            periods = self.tokenized_periods(hypotheses)  # of the lines as given
             streams = [[None if line is None else python_tokenized([line], tokenizer, lowercase)[0]
                         for line in stream] for stream in streams]
             hypotheses = python_tokenized(hypotheses, tokenizer, lowercase)
             mode, lowercase = core.MODE_NONE, False
-        data = array("q", [0]) * (len(hypotheses) * row_width(max_order))
-        num_refs = core.stream_statistics(hypotheses, streams, mode, lowercase, max_order, threads,
-                                          data)
-        return Statistics(max_order, data), num_refs
+        out, totals = output_buffers(len(hypotheses), max_order, totals_only)
+        num_refs, core_periods = core.stream_statistics(hypotheses, streams, mode, lowercase,
+                                                        max_order, threads, out, totals)
+        return (totals if totals_only else out), num_refs, (
+            core_periods if periods is None else periods)
 
     def utf8_statistics(self, buffers, ends, n, tokenizer, lowercase, max_order, totals,
                         threads=None, keep_rows=True):
@@ -230,7 +256,25 @@ class NativeBackend:
             out.append(core.tokenize(line, mode, lowercase))
         return out
 
+    def tokenized_periods(self, hypotheses):
+        """The Python backend's count, in C: no Python call per (exact) str."""
+        return core.tokenized_periods(hypotheses)
+
     def statistics(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads=None):
+        data, _ = self._statistics(hypotheses, prepared, tokenizer, lowercase, max_order, threads,
+                                   totals_only=False)
+        return Statistics(max_order, data)
+
+    def totals(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads=None):
+        """:meth:`statistics` summed, with no table of rows. Returns ``(column sums,
+        hypotheses ending in " .")``."""
+        totals, periods = self._statistics(hypotheses, prepared, tokenizer, lowercase, max_order,
+                                           threads, totals_only=True)
+        return totals.tolist(), periods
+
+    def _statistics(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads,
+                    totals_only):
+        """The rows (or, totals_only, their sum) and the periods."""
         if not isinstance(prepared, NativePrepared):
             raise TypeError("prepared must come from NativeBackend.prepare_references")
         check_max_order(max_order)
@@ -243,15 +287,17 @@ class NativeBackend:
                 prepared.tokenizer is not tokenizer
                 and prepared.tokenizer.signature() != tokenizer.signature()):
             raise ValueError("references were prepared with another tokenizer or case setting")
-        data = array("q", [0]) * (len(hypotheses) * row_width(max_order))
+        out, totals = output_buffers(len(hypotheses), max_order, totals_only)
         mode = core_mode(tokenizer)
         if mode is None:
-            hypotheses = python_tokenized(hypotheses, tokenizer, lowercase)
-            core.statistics(hypotheses, prepared.core, core.MODE_NONE, False, max_order,
-                            threads, data)
+            tokenized = python_tokenized(hypotheses, tokenizer, lowercase)  # checks each is a str
+            core.statistics(tokenized, prepared.core, core.MODE_NONE, False, max_order, threads,
+                            out, totals)
+            periods = self.tokenized_periods(hypotheses)  # of the lines as given
         else:
-            core.statistics(hypotheses, prepared.core, mode, lowercase, max_order, threads, data)
-        return Statistics(max_order, data)
+            periods = core.statistics(hypotheses, prepared.core, mode, lowercase, max_order,
+                                      threads, out, totals)
+        return (totals if totals_only else out), periods
 
     # -- the batch functions (truebleu.batch) -------------------------------
 

@@ -18,6 +18,14 @@ Two backends implement the same two calls:
 ``tokens(lines, tokenizer, lowercase)``
     The tokens of each line exactly as the statistics count them (the viewer
     shows them).
+``tokenized_periods(hypotheses)``
+    How many lines end in ``" ."`` (``str.endswith`` on the line as given):
+    sacreBLEU's sign of tokenized output, warned about from 100 lines on.
+``stream_totals(hypotheses, streams, tokenizer, lowercase, max_order, threads=None)``
+    ``stream_statistics`` summed, for a corpus score that needs no rows:
+    ``(column sums, references per segment, tokenized_periods(hypotheses))``.
+``totals(hypotheses, prepared, tokenizer, lowercase, max_order, threads=None)``
+    ``statistics`` summed: ``(column sums, tokenized_periods(hypotheses))``.
 
 and, for the batch functions of :mod:`truebleu.batch` (many sentence scores
 at once), three more; ``config`` is a :class:`~truebleu.bleu_config.BLEUConfig`:
@@ -99,6 +107,16 @@ class Backend(Protocol):
 
     def tokens(self, lines: Sequence[str], tokenizer: Tokenizer,
                lowercase: bool) -> list[list[str]]: ...
+
+    def tokenized_periods(self, hypotheses: Sequence[str]) -> int: ...
+
+    def stream_totals(self, hypotheses: Sequence[str], streams: Sequence[Sequence[str | None]],
+                      tokenizer: Tokenizer, lowercase: bool, max_order: int,
+                      threads: int | None = None) -> tuple[list[int], int, int]: ...
+
+    def totals(self, hypotheses: Sequence[str], prepared: object, tokenizer: Tokenizer,
+               lowercase: bool, max_order: int,
+               threads: int | None = None) -> tuple[list[int], int]: ...
 
     def sentence_statistics(self, hypotheses: Sequence[str], references_per_hyp: Sequence,
                             tokenizer: Tokenizer, lowercase: bool, max_order: int,
@@ -214,6 +232,18 @@ class PythonBackend:
     def tokens(self, lines, tokenizer, lowercase):
         check_strings(lines, "segments")
         return [segment_tokens(line, tokenizer, lowercase) for line in lines]
+
+    def tokenized_periods(self, hypotheses):
+        return sum(1 for hyp in hypotheses if hyp.endswith(" ."))
+
+    def stream_totals(self, hypotheses, streams, tokenizer, lowercase, max_order, threads=None):
+        stats, num_refs = self.stream_statistics(hypotheses, streams, tokenizer, lowercase,
+                                                 max_order)
+        return stats.sum(), num_refs, self.tokenized_periods(hypotheses)
+
+    def totals(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads=None):
+        stats = self.statistics(hypotheses, prepared, tokenizer, lowercase, max_order)
+        return stats.sum(), self.tokenized_periods(hypotheses)
 
     def sentence_statistics(self, hypotheses, references_per_hyp, tokenizer, lowercase, max_order,
                             threads=None):

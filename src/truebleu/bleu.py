@@ -26,9 +26,13 @@ from .tokenizers import TOKENIZERS
 _TOKENIZED_PERIOD_WARNING_AT = 100
 
 
-def count_tokenized_periods(hypotheses: Sequence[str]) -> int:
-    """Lines ending in " .": a sign of tokenized (not detokenized) output."""
-    return sum(1 for hyp in hypotheses if hyp.endswith(" ."))
+def count_tokenized_periods(hypotheses: Sequence[str], backend: Optional[str] = None) -> int:
+    """Lines ending in " .": a sign of tokenized (not detokenized) output.
+
+    sacreBLEU's rule, ``hyp.endswith(" .")`` on each line as given; the compiled
+    core counts it without a Python call per line (see the backends).
+    """
+    return get_backend(backend).tokenized_periods(hypotheses)
 
 
 def warn_if_tokenized(count: int) -> None:
@@ -141,26 +145,40 @@ class BLEU:
         ``check_tokenized=False`` leaves the already-tokenized warning to the
         caller (streaming counts it over the whole file).
         """
+        stats, _ = self._statistics(hypotheses, references, totals_only=False)
+        if check_tokenized and not self._force:
+            warn_if_tokenized(self._backend.tokenized_periods(hypotheses))
+        return stats
+
+    def _statistics(self, hypotheses, references, totals_only: bool):
+        """The rows of :meth:`corpus_statistics`, or with ``totals_only`` just their
+        column sums (a corpus score needs no table of rows, so none is made) and
+        the count for the already-tokenized warning (else None)."""
         check_str_sequence(hypotheses, "hypotheses")
+        backend = self._backend
+        settings = (self.tokenizer, self.lowercase, self.max_ngram_order, self.threads)
+        periods = None
         if references is not None:  # used once: tokenized beside the hypotheses, not kept
-            stats, self.num_refs = self._backend.stream_statistics(
-                hypotheses, references, self.tokenizer, self.lowercase, self.max_ngram_order,
-                self.threads)
+            if totals_only:
+                result, self.num_refs, periods = backend.stream_totals(hypotheses, references,
+                                                                       *settings)
+            else:
+                result, self.num_refs = backend.stream_statistics(hypotheses, references, *settings)
         elif self._ref_cache is not None:
             n_refs, prepared = self._ref_cache
             if n_refs != len(hypotheses):
                 raise ValueError(f"{len(hypotheses)} hypotheses but {n_refs} reference segments")
             try:
-                stats = self._backend.statistics(hypotheses, prepared, self.tokenizer,
-                                                 self.lowercase, self.max_ngram_order, self.threads)
+                if totals_only:
+                    result, periods = backend.totals(hypotheses, prepared, *settings)
+                else:
+                    result = backend.statistics(hypotheses, prepared, *settings)
             except TypeError:
                 check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
                 raise
         else:
             raise ValueError("no references given, and none were given to BLEU(references=...)")
-        if check_tokenized and not self._force:
-            warn_if_tokenized(count_tokenized_periods(hypotheses))
-        return stats
+        return result, periods
 
     # -- scores -------------------------------------------------------------
 
@@ -184,14 +202,17 @@ class BLEU:
         """
         if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral):
             raise TypeError(f"n_bootstrap must be an integer, got {n_bootstrap!r}")
+        if n_bootstrap <= 1:  # the corpus totals only: no table of rows
+            totals, periods = self._statistics(hypotheses, references, totals_only=True)
+            if not self._force:
+                warn_if_tokenized(periods)
+            return self.score_from_statistics(totals)
+        from .significance import bootstrap_confidence
+
         stats = self.corpus_statistics(hypotheses, references)
         score = self.score_from_statistics(stats.sum())
-        if n_bootstrap > 1:
-            from .significance import bootstrap_confidence
-
-            self.n_bootstrap = int(n_bootstrap)
-            self.seed, score._mean, score._ci = bootstrap_confidence(
-                stats, self, n_bootstrap, seed=seed)
+        self.n_bootstrap = int(n_bootstrap)
+        self.seed, score._mean, score._ci = bootstrap_confidence(stats, self, n_bootstrap, seed=seed)
         return score
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:

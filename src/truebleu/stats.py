@@ -21,6 +21,40 @@ from array import array
 from typing import Iterable, Iterator, Sequence
 
 
+def python_column_sums(data: array, width: int) -> list:
+    """The column sums of a flat table of ``width``-wide rows: the specification.
+
+    Integers are summed exactly; floats are added one by one in segment
+    order, as sacreBLEU's ``sum_of_lists`` adds them (the builtin ``sum``
+    would not do: from Python 3.12 it compensates rounding errors).
+    """
+    if data.typecode != "d":
+        return [sum(data[col::width]) for col in range(width)]
+    totals = []
+    for col in range(width):
+        total = 0.0
+        for value in data[col::width]:
+            total += value
+        totals.append(total)
+    return totals
+
+
+_UNLOADED = object()
+_core_sums = _UNLOADED
+
+
+def _core_column_sums():
+    """The compiled core's ``column_sums``, or None when the core is not built
+    (looked up on the first sum, so that importing this module loads no core)."""
+    global _core_sums
+    if _core_sums is _UNLOADED:
+        try:
+            from ._native_core import column_sums as _core_sums
+        except ImportError:
+            _core_sums = None
+    return _core_sums
+
+
 def row_width(max_order: int) -> int:
     """Number of integers in one segment row for n-grams up to ``max_order``."""
     return 2 + 2 * max_order
@@ -74,23 +108,17 @@ class RowTable:
             yield data[start:start + width].tolist()
 
     def sum(self) -> list:
-        """Column sums: the corpus-level statistics.
+        """Column sums: the corpus-level statistics (see :func:`python_column_sums`).
 
-        Integers are summed exactly; floats are added one by one in segment
-        order, as sacreBLEU's ``sum_of_lists`` adds them (the builtin ``sum``
-        would not do: from Python 3.12 it compensates rounding errors).
+        The compiled core sums an int64 or float64 table in one pass with the
+        same result; without it, or when an int64 sum would overflow, Python does.
         """
-        width = self.width
-        data = self.data
-        if data.typecode != "d":
-            return [sum(data[col::width]) for col in range(width)]
-        totals = []
-        for col in range(width):
-            total = 0.0
-            for value in data[col::width]:
-                total += value
-            totals.append(total)
-        return totals
+        core_sums = _core_column_sums()
+        if core_sums is not None:
+            totals = core_sums(self.data, self.width)
+            if totals is not None:
+                return totals
+        return python_column_sums(self.data, self.width)
 
     def to_numpy(self):
         """The table as an ``(n_segments, width)`` NumPy array (a copy)."""

@@ -44,7 +44,7 @@ void tb_profiles_free(tb_profiles *p)
 }
 
 
-tb_profiles *tb_profiles_build(const tb_seg *seg, int max_order)
+tb_profiles *tb_profiles_build(const tb_seg *seg, int max_order, tb_poll *poll)
 {
     const size_t N = (size_t)max_order, V = seg->nvocab, S = seg->nseq;
     size_t total = 0, higher = 0, longest = 0;
@@ -125,6 +125,10 @@ tb_profiles *tb_profiles_build(const tb_seg *seg, int max_order)
             seen[scratch[a]] = 0;
         }
         ids += len;
+        /* 16 units per n-gram hashed: a probe of a table of tens of MB costs about as
+         * much as tokenizing 16 code points (a unit each) */
+        if (tb_poll_spend(poll, 1 + 16 * (long)(len * N)))
+            goto fail;
     }
     p->prof_off[S] = npairs;
     p->nids = next_id;
@@ -142,7 +146,7 @@ fail:
     return NULL;
 }
 
-int tb_profiles_index(tb_profiles *p, const uint8_t *chosen)
+int tb_profiles_index(tb_profiles *p, const uint8_t *chosen, tb_poll *poll)
 {
     const size_t G = p->nids;
     size_t *off = calloc(G + 1, sizeof(size_t));
@@ -171,6 +175,12 @@ int tb_profiles_index(tb_profiles *p, const uint8_t *chosen)
             seq[at] = (uint32_t)s;
             count[at] = p->pair_count[k];
         }
+        if (tb_poll_spend(poll, 1 + 4 * (long)(p->prof_off[s + 1] - p->prof_off[s]))) {  /* scattered writes */
+            free(off);
+            free(seq);
+            free(count);
+            return -1;
+        }
     }
     for (size_t g = G; g > 0; g--)
         off[g] = off[g - 1];
@@ -184,17 +194,20 @@ int tb_profiles_index(tb_profiles *p, const uint8_t *chosen)
     return 0;
 }
 
-void tb_profiles_matches(const tb_profiles *p, uint32_t h, int64_t *acc)
+size_t tb_profiles_matches(const tb_profiles *p, uint32_t h, int64_t *acc)
 {
     const size_t N = (size_t)p->max_order;
+    size_t visited = p->prof_off[h + 1] - p->prof_off[h];
     for (size_t k = p->prof_off[h]; k < p->prof_off[h + 1]; k++) {
         const uint32_t g = p->pair_id[k], c = p->pair_count[k];
         int64_t *col = acc + p->order[g];
+        visited += p->post_off[g + 1] - p->post_off[g];
         for (size_t q = p->post_off[g]; q < p->post_off[g + 1]; q++) {
             uint32_t rc = p->post_count[q];
             col[(size_t)p->post_seq[q] * N] += c < rc ? c : rc;
         }
     }
+    return visited;
 }
 
 /* The row of hypothesis h against the single reference r, from h's matches (acc). */
