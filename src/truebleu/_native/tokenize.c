@@ -188,10 +188,6 @@ static inline __attribute__((always_inline)) int cls(uint32_t c)
     return tb_char_class(c);
 }
 
-/* intl rule 1: (\P{N})(\p{P}) -> "\1 \2 " */
-static inline __attribute__((always_inline)) int match_intl_1(uint32_t a, uint32_t b) { return !(cls(a) & 4) && (cls(b) & 1); }
-/* intl rule 2: (\p{P})(\P{N}) -> " \1 \2" */
-static inline __attribute__((always_inline)) int match_intl_2(uint32_t a, uint32_t b) { return (cls(a) & 1) && !(cls(b) & 4); }
 
 /* ------------------------------------------------------------------ */
 /* lines of two widths                                                 */
@@ -1508,45 +1504,84 @@ static int intl_split_punctuation(tb_builder *b, const uint8_t *s, size_t n, int
     return n > start ? append_token(b, s + start, n - start, 1, 1, home) : 0;
 }
 
-/* hard_intl on a stretch of UTF-8 bytes: the rules replayed on its code points
- * (and a space for the whitespace before / after it, if any); they only
- * insert spaces, so each token is the next run of the stretch's bytes. */
+/* The token of the characters [first, end) of a stretch (off[t]: where
+ * character t starts in s): one character through intl_char_token. */
+static ALWAYS_INLINE int intl_run_token(tb_builder *b, const uint8_t *s, const uint32_t *off, size_t first,
+                                        size_t end, enum token_home home)
+{
+    if (end - first == 1) {
+        uint32_t c;
+        size_t len = utf8_char(s + off[first], &c);
+        return intl_char_token(b, s + off[first], len, c, home);
+    }
+    return append_token(b, s + off[first], off[end] - off[first], 1, 1, home);
+}
+
+/*
+ * Any stretch: the regex rules replayed on the classes of its characters,
+ * noting where they put spaces. The elements are the stretch's characters,
+ * numbered from 1, and the whitespace around it (element 0 if `before`, m + 1
+ * if `after`: \P{N} and not \p{P}); gap[e] says whether a space lies between
+ * elements e - 1 and e. Rule 1, (\P{N})(\p{P}) -> "\1 \2 ", scans the elements
+ * left to right, a match taking both and spacing gaps e + 1 and e + 2. Rule 2,
+ * (\p{P})(\P{N}) -> " \1 \2", scans the result, in which each space rule 1
+ * put is an element too (\P{N}, never a \p{P}); a match spaces the gaps on
+ * both sides of its \p{P} and takes what follows it. Rule 3 puts spaces around
+ * every \p{S}. The tokens are the runs of characters between spaces.
+ */
 static int hard_intl_bytes(tb_builder *b, const uint8_t *s, size_t n, int before, int after,
                            enum token_home home)
 {
-    if (reserve_small(b, n, 2) < 0)  /* n bytes: n code points at most */
+    if (reserve_small(b, n, 1) < 0)  /* n bytes: n characters at most */
         return -1;
-    uint32_t *x = b->tmp.a, *y = b->tmp2.a;
-    size_t k = 0;
-    if (before)
-        x[k++] = ' ';
-    for (size_t i = 0; i < n; k++)
-        i += utf8_char(s + i, &x[k]);
-    if (after)
-        x[k++] = ' ';
-    k = apply_pair_rule(x, k, y, match_intl_1, SPACE_AFTER_EACH);
-    k = apply_pair_rule(y, k, x, match_intl_2, SPACE_BEFORE_EACH);
-    /* x[0..k): the stretch's characters with spaces between some; rule 3
-     * puts spaces around every \p{S} */
-    size_t start = 0, at = 0;  /* the current token's first byte in s, the next character's */
-    for (size_t i = 0; i < k; i++) {
-        uint32_t c = x[i];
-        int symbol = c != ' ' && (cls(c) & I_SYMBOL);
-        if (c == ' ' || symbol) {
-            if (at > start && append_token(b, s + start, at - start, 1, 1, home) < 0)
-                return -1;
-            if (symbol) {
-                size_t len = utf8_length(c);
-                if (intl_char_token(b, s + at, len, c, home) < 0)
-                    return -1;
-                at += len;
-            }
-            start = at;
+    uint32_t *off = b->tmp.a;                    /* off[t]: the first byte of character t (t = 0 .. m) */
+    uint8_t *kind = (uint8_t *)b->tmp2.a;        /* kind[e]: the classes of element e (0 .. m + 1) */
+    uint8_t *gap = kind + n + 2;                 /* gap[e] (e = 0 .. m + 1) */
+    size_t m = 0;
+    kind[0] = 0;
+    for (size_t i = 0; i < n; m++) {
+        uint32_t c;
+        off[m] = (uint32_t)i;
+        i += utf8_char(s + i, &c);
+        kind[m + 1] = (uint8_t)cls(c);
+    }
+    off[m] = (uint32_t)n;
+    kind[m + 1] = 0;
+    memset(gap, 0, m + 2);
+    size_t first = before ? 0 : 1, last = after ? m + 1 : m;  /* the elements there are */
+    for (size_t e = first; e < last;) {  /* rule 1 */
+        if (!(kind[e] & I_NUMBER) && (kind[e + 1] & I_PUNCT)) {
+            gap[e + 1] = gap[e + 2] = 1;
+            e += 2;
         } else {
-            at += utf8_length(c);
+            e++;
         }
     }
-    return at > start ? append_token(b, s + start, at - start, 1, 1, home) : 0;
+    for (size_t e = 1; e <= m;) {  /* rule 2 (on characters: the whitespace is no \p{P}); after
+                                    * element e comes rule 1's space (gap[e + 1]) or element e + 1 */
+        int spaced = gap[e + 1];
+        if ((kind[e] & I_PUNCT) && (spaced || (e < last && !(kind[e + 1] & I_NUMBER)))) {
+            gap[e] = gap[e + 1] = 1;  /* (gaps behind the scan: rule 2 never reads them again) */
+            e += spaced ? 1 : 2;
+        } else {
+            e++;
+        }
+    }
+    size_t start = 0;  /* the first character of the current token */
+    for (size_t t = 0; t < m; t++) {  /* character t is element t + 1 */
+        int symbol = kind[t + 1] & I_SYMBOL;
+        if (t > start && (gap[t + 1] || symbol)) {
+            if (intl_run_token(b, s, off, start, t, home) < 0)
+                return -1;
+            start = t;
+        }
+        if (symbol) {
+            if (intl_run_token(b, s, off, t, t + 1, home) < 0)
+                return -1;
+            start = t + 1;
+        }
+    }
+    return m > start ? intl_run_token(b, s, off, start, m, home) : 0;
 }
 
 /* scan_intl_item's answer for out of memory */
