@@ -103,6 +103,19 @@ def test_long_lines_of_every_kind_as_str_and_utf8():
             assert core.tokenize(line.encode(), MODE, False) == want, line
 
 
+@pytest.mark.parametrize("name", ["intl", "13a"])
+def test_latin1_lines_of_every_length(name):
+    """Lines of PyUnicode kind 1 (read_utf8 narrows them 16 bytes at a time, the
+    last 16 at once when the line is ASCII so far): a non-ASCII character or a
+    rule's character at every place of lines of 1 to 48 characters."""
+    tok = get_tokenizer(name)
+    for size in range(1, 49):
+        for place in range(size):
+            for c in ("\u00e9", "\u00a0", ".", "\u00bf", "\x85"):
+                line = "".join(c if k == place else "ab 1"[k % 4] for k in range(size))
+                assert core.tokenize(line, MODES[name], False) == segment_tokens(line, tok, False), line
+
+
 def test_hypotheses_looked_up_in_the_references_match_python_backend():
     """The hypothesis path (its tokens looked up where they lie in its line) against
     references kept in their lines: statistics of lines of mixed shapes and kinds."""

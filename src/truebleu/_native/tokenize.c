@@ -968,6 +968,13 @@ static size_t encode_utf8(uint8_t *o, const void *data, size_t n, int kind)
                     k += utf8_put((char *)o + k, d[j]);
             }
         }
+        if (k == i && i < n && n >= 16) {  /* ASCII so far: the last 16 at once if ASCII (overlapping) */
+            __m128i v = _mm_loadu_si128((const __m128i *)(d + n - 16));
+            if (_mm_movemask_epi8(v) == 0) {
+                _mm_storeu_si128((__m128i *)(o + n - 16), v);
+                return n;
+            }
+        }
 #endif
         for (; i < n; i++)
             k += utf8_put((char *)o + k, d[i]);
@@ -1476,20 +1483,21 @@ static int intl_split_symbols(tb_builder *b, const uint8_t *s, size_t n, enum to
  *    "in 2021." at the end of a line).
  * No other pair of characters is a match, so these are the only spaces.
  */
-static int intl_split_punctuation(tb_builder *b, const uint8_t *s, size_t n, int before, int after,
+static int intl_split_punctuation(tb_builder *b, const uint8_t *s, size_t i, size_t j, int before, int after,
                                   enum token_home home)
 {
-    size_t start = 0;
-    int after_number = !before;  /* (first on the line: as after a number, rule 1 cannot match) */
-    for (size_t k = 0; k < n;) {
+    /* the stretch s[i..j) of the line s (b->plain: its ASCII letters and digits, skipped) */
+    size_t start = i, number_end = before ? SIZE_MAX : i;  /* after the last other \p{N} (or, first
+                                                            * on the line, as after one) */
+    for (size_t k = next_other(b->plain, i); k < j; k = next_other(b->plain, k)) {
         uint32_t c;
         size_t len = utf8_char(s + k, &c);
         int kind = cls(c);
         if (kind & I_PUNCT) {
-            int split = !after_number;
+            int split = k != number_end && !(k > i && is_digit(s[k - 1]));
             if (!split) {
                 uint32_t next;
-                split = k + len < n ? (utf8_char(s + k + len, &next), !(cls(next) & I_NUMBER)) : after;
+                split = k + len < j ? (utf8_char(s + k + len, &next), !(cls(next) & I_NUMBER)) : after;
             }
             if (split) {
                 if ((k > start && append_token(b, s + start, k - start, 1, 1, home) < 0) ||
@@ -1498,10 +1506,11 @@ static int intl_split_punctuation(tb_builder *b, const uint8_t *s, size_t n, int
                 start = k + len;
             }
         }
-        after_number = (kind & I_NUMBER) != 0;
         k += len;
+        if (kind & I_NUMBER)
+            number_end = k;
     }
-    return n > start ? append_token(b, s + start, n - start, 1, 1, home) : 0;
+    return j > start ? append_token(b, s + start, j - start, 1, 1, home) : 0;
 }
 
 /* The token of the characters [first, end) of a stretch (off[t]: where
@@ -1532,11 +1541,12 @@ static ALWAYS_INLINE int intl_run_token(tb_builder *b, const uint8_t *s, const u
 static int hard_intl_bytes(tb_builder *b, const uint8_t *s, size_t n, int before, int after,
                            enum token_home home)
 {
-    if (reserve_small(b, n, 1) < 0)  /* n bytes: n characters at most */
+    /* n bytes: n characters at most */
+    if (u32_reserve(&b->tmp, n + 1) < 0 || u32_reserve(&b->tmp2, (2 * (n + 2) + 3) / 4) < 0)
         return -1;
-    uint32_t *off = b->tmp.a;                    /* off[t]: the first byte of character t (t = 0 .. m) */
-    uint8_t *kind = (uint8_t *)b->tmp2.a;        /* kind[e]: the classes of element e (0 .. m + 1) */
-    uint8_t *gap = kind + n + 2;                 /* gap[e] (e = 0 .. m + 1) */
+    uint32_t *off = b->tmp.a;              /* off[t]: the first byte of character t (t = 0 .. m) */
+    uint8_t *kind = (uint8_t *)b->tmp2.a;  /* kind[e]: the classes of element e (0 .. m + 1) */
+    uint8_t *gap = kind + n + 2;           /* gap[e] (e = 0 .. m + 1) */
     size_t m = 0;
     kind[0] = 0;
     for (size_t i = 0; i < n; m++) {
@@ -1626,7 +1636,7 @@ static __attribute__((noinline)) size_t scan_intl_item(tb_builder *b, const uint
     } else if (!puncts) {  /* no rule but 3 (symbols) applies */
         rc = intl_split_symbols(b, word, bytes, home);
     } else if (!symbols && !chained) {  /* "don't", "3.5", quoted words */
-        rc = intl_split_punctuation(b, word, bytes, i > 0, j < n, home);
+        rc = intl_split_punctuation(b, s, i, j, i > 0, j < n, home);
     } else {
         rc = hard_intl_bytes(b, word, bytes, i > 0, j < n, home);
     }
