@@ -1647,9 +1647,10 @@ static __attribute__((noinline)) size_t scan_intl_item(tb_builder *b, const uint
 
 /* intl on s[0..n) (b->plain its plain bytes). The hot loop takes the
  * commonest items inline: letters and digits up to a ' ' (one token), and up
- * to a '.' or ',' and a ' ' (two: rule 1 or 2 splits the mark off, unless a
- * digit ends the line with it, "in 2021."); scan_intl_item every other. 0
- * done, -1 out of memory or b->poll asked to stop. */
+ * to an ASCII \p{P} or \p{S} and a ' ' ("word," "word." "word)": two tokens,
+ * rule 1 or 2 splits the \p{P} off, unless a digit ends the line with it, "in
+ * 2021.", and rule 3 the \p{S}); scan_intl_item every other. 0 done, -1 out of
+ * memory or b->poll asked to stop. */
 static ALWAYS_INLINE int scan_intl_bytes(tb_builder *b, const uint8_t *s, size_t n, enum token_home home)
 {
     const uint64_t *plain = b->plain;
@@ -1662,8 +1663,8 @@ static ALWAYS_INLINE int scan_intl_bytes(tb_builder *b, const uint8_t *s, size_t
                 if (append_token(b, s + i, j - i, 1, 1, home) < 0)
                     return -1;
                 i = j + 1;
-            } else if (j > i && (s[j] == ',' || s[j] == '.') && s[j + 1] == ' ' &&
-                       (j + 1 < n || !is_digit(s[j - 1]))) {
+            } else if (j > i && s[j + 1] == ' ' && (intl_latin1[s[j]] & (I_PUNCT | I_SYMBOL)) &&
+                       (j + 1 < n || !is_digit(s[j - 1]) || (intl_latin1[s[j]] & I_SYMBOL))) {
                 if (append_token(b, s + i, j - i, 1, 1, home) < 0 || append_token(b, s + j, 1, 1, 1, home) < 0)
                     return -1;
                 i = j + 2;
