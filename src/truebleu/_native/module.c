@@ -1691,7 +1691,7 @@ done:
 /* tokenize(line, mode, lowercase) -> list[str]   (tests, debugging)   */
 
 /* texts = the one line `line` (bytes: valid UTF-8), read as TB_KIND_UTF8 (13a
- * scans its bytes, the other tokenizers decode a non-ASCII one to code points).
+ * and intl scan its bytes, the other tokenizers decode a non-ASCII one to code points).
  * Lowercasing needs it ASCII: the core maps A-Z only, as str.lower() does on
  * ASCII; a reader lowercases any other line with str.lower() first. */
 static int utf8_text(text_list *texts, PyObject *line, int mode, int lowercase)

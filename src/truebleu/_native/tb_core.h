@@ -1,7 +1,7 @@
 /* truebleu compiled core: shared types.
  *
  * Pipeline for one segment, all without the GIL:
- *   str (PyUnicode data) or UTF-8 bytes -> 13a: its UTF-8; the other tokenizers: its bytes
+ *   str (PyUnicode data) or UTF-8 bytes -> 13a, intl: its UTF-8; the others: its bytes
  *   (an ASCII line) or code points (uint32) -> tokenizer passes -> whitespace split ->
  *   tokens as UTF-8 bytes in a per-segment vocabulary -> token-id sequences ->
  *   n-gram ids (exact 64-bit keys) -> statistics row.
@@ -83,9 +83,9 @@ static inline int tb_poll_spend(tb_poll *p, long units)
 
 /* Scratch state of one thread for tokenizing lines into a segment. */
 typedef struct {
-    unsigned char *line8;              /* the current line as bytes (13a: as UTF-8), */
-    size_t line8_n, line8_cap;         /* then a space and zeros (TB_BYTES_PAD, 13a: 64) */
-    uint64_t *plain; size_t plain_cap; /* 13a: which bytes of line8 are letters, digits, ' */
+    unsigned char *line8;              /* the current line as bytes (13a, intl: as UTF-8), */
+    size_t line8_n, line8_cap;         /* then a space and zeros (TB_BYTES_PAD, 13a, intl: 64) */
+    uint64_t *plain; size_t plain_cap; /* 13a, intl: which bytes of the line are plain (letters, ...) */
     tb_u32buf cp, tmp, tmp2;           /* code points of any other line, pass buffers */
     char *bytes; size_t nbytes, bytes_cap;
     tb_tok *vocab; size_t nvocab, vocab_cap;
@@ -130,7 +130,7 @@ typedef struct {
     int ascii_lower;   /* lowercase ASCII letters while reading (the text is ASCII) */
 } tb_text;
 
-/* tb_text.kind of a line given as valid UTF-8 (13a reads it as it is; the other
+/* tb_text.kind of a line given as valid UTF-8 (13a and intl read it as it is; the other
  * tokenizers read it as bytes when it is ASCII, else decode it to code points). */
 #define TB_KIND_UTF8 0
 

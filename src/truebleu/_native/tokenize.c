@@ -168,10 +168,10 @@ static void init_intl_classes(void)
         intl_general_punctuation[c] = intl_class_slow(0x2000 + c);
 }
 
-/* c's classes and I_SPACE (width 1: c is ASCII) */
-static inline int intl_class(uint32_t c, int width)
+/* c's classes and I_SPACE */
+static inline int intl_class(uint32_t c)
 {
-    if (width == 1 || c < 0x100)
+    if (c < 0x100)
         return intl_latin1[c];
     if (c - 0x2000 < 0x70)
         return intl_general_punctuation[c - 0x2000];
@@ -188,17 +188,13 @@ static inline __attribute__((always_inline)) int cls(uint32_t c)
     return tb_char_class(c);
 }
 
-/* intl rule 1: (\P{N})(\p{P}) -> "\1 \2 " */
-static inline __attribute__((always_inline)) int match_intl_1(uint32_t a, uint32_t b) { return !(cls(a) & 4) && (cls(b) & 1); }
-/* intl rule 2: (\p{P})(\P{N}) -> " \1 \2" */
-static inline __attribute__((always_inline)) int match_intl_2(uint32_t a, uint32_t b) { return (cls(a) & 1) && !(cls(b) & 4); }
 
 /* ------------------------------------------------------------------ */
 /* lines of two widths                                                 */
 
 /*
- * 13a reads every line as UTF-8 ("13a on UTF-8 bytes" below). The scanners of
- * the other tokenizers are written once over the width of the line they read
+ * 13a and intl read every line as UTF-8 ("13a on UTF-8 bytes", "intl on UTF-8
+ * bytes" below). The scanners of the other tokenizers are written once over the width of the line they read
  * and always inlined with a constant width, so that each width gets its own loops:
  *   width 1: an ASCII line, its bytes in b->line8. Each byte is a character
  *            and its UTF-8 at once, so tokens are hashed and compared where
@@ -530,8 +526,7 @@ static ALWAYS_INLINE int emit_char(tb_builder *b, uint32_t c)
 }
 
 /* s[0..n) holds no whitespace but the ' ' the rules inserted: one token per run */
-static ALWAYS_INLINE int emit_space_separated(tb_builder *b, const void *s, size_t n, int split_symbols,
-                                              int width)
+static ALWAYS_INLINE int emit_space_separated(tb_builder *b, const void *s, size_t n, int width)
 {
     size_t i = 0;
     while (i < n) {
@@ -542,22 +537,8 @@ static ALWAYS_INLINE int emit_space_separated(tb_builder *b, const void *s, size
         size_t j = i;
         while (j < n && at(s, j, width) != ' ')
             j++;
-        if (split_symbols) {  /* intl rule 3: every \p{S} becomes a token of its own */
-            size_t start = i;
-            for (size_t k = i; k < j; k++) {
-                if (cls(at(s, k, width)) & 2) {
-                    if (k > start && emit(b, from(s, start, width), k - start, width) < 0)
-                        return -1;
-                    if (emit(b, from(s, k, width), 1, width) < 0)
-                        return -1;
-                    start = k + 1;
-                }
-            }
-            if (j > start && emit(b, from(s, start, width), j - start, width) < 0)
-                return -1;
-        } else if (emit(b, from(s, i, width), j - i, width) < 0) {
+        if (emit(b, from(s, i, width), j - i, width) < 0)
             return -1;
-        }
         i = j;
     }
     return 0;
@@ -630,7 +611,7 @@ static ALWAYS_INLINE int hard_13a(tb_builder *b, const void *s, size_t n, int be
     k = apply_pair_rule(x, k, y, match_13a_2, SPACE_AFTER_EACH);
     k = apply_pair_rule(y, k, x, match_13a_3, SPACE_BEFORE_EACH);
     k = apply_pair_rule(x, k, y, match_13a_4, SPACE_AFTER_EACH);
-    return emit_space_separated(b, y, k, 0, 4);
+    return emit_space_separated(b, y, k, 4);
 }
 
 static int hard_13a_u8(tb_builder *b, const void *s, size_t n, int before, int after)
@@ -711,118 +692,6 @@ static ALWAYS_INLINE int tokenize_zh(tb_builder *b, const void *s, size_t n, int
     return scan_13a(b, from(s, start, width), n - start, 0, 1, width);
 }
 
-static ALWAYS_INLINE int hard_intl(tb_builder *b, const void *s, size_t n, int before, int after, int width)
-{
-    if (reserve_small(b, n, 2) < 0)
-        return -1;
-    uint32_t *x = b->tmp.a, *y = b->tmp2.a;
-    size_t k = copy_with_context(x, s, n, before, after, width);
-    k = apply_pair_rule(x, k, y, match_intl_1, SPACE_AFTER_EACH);
-    k = apply_pair_rule(y, k, x, match_intl_2, SPACE_BEFORE_EACH);
-    return emit_space_separated(b, x, k, 1, 4);
-}
-
-/* One token from a stretch with nothing for the rules to change; `ascii`
- * (width 4): every code point is below 0x80. Inline on an ASCII line, the
- * commonest case. */
-static ALWAYS_INLINE int emit_plain(tb_builder *b, const void *s, size_t len, int ascii, int width)
-{
-    if (width == 1)
-        return emit_token(b, s, len, 1, 1);
-    return ascii ? emit_token(b, s, len, 4, 1) : emit_u32(b, s, len);
-}
-
-/* The tokens of a stretch without \p{S} in which every \p{P} follows a letter
- * (a character of no class) or, first, the whitespace before the stretch:
- * rule 1 matches that pair at every \p{P} (its first character can be no
- * earlier match's second, which is a \p{P}), so every \p{P} gets a space on
- * each side; rule 2 adds only more spaces. So the stretch splits at each \p{P}. */
-static ALWAYS_INLINE int split_at_punctuation(tb_builder *b, const void *s, size_t n, int width)
-{
-    size_t start = 0;
-    uint32_t high = 0;
-    for (size_t k = 0; k < n; k++) {
-        uint32_t c = at(s, k, width);
-        if (!(cls(c) & I_PUNCT)) {
-            high |= c;
-            continue;
-        }
-        if (k > start && emit_plain(b, from(s, start, width), k - start, high < 0x80, width) < 0)
-            return -1;
-        if (tb_poll_spend(b->poll, 2) || emit_char(b, c) < 0)
-            return -1;
-        start = k + 1;
-        high = 0;
-    }
-    return n > start ? emit_plain(b, from(s, start, width), n - start, high < 0x80, width) : 0;
-}
-
-static int split_at_punctuation_u8(tb_builder *b, const void *s, size_t n)
-{
-    return split_at_punctuation(b, s, n, 1);
-}
-
-static int split_at_punctuation_u32(tb_builder *b, const void *s, size_t n)
-{
-    return split_at_punctuation(b, s, n, 4);
-}
-
-static ALWAYS_INLINE int scan_intl(tb_builder *b, const void *s, size_t n, int width)
-{
-    size_t i = 0;
-    while (i < n) {
-        if (intl_class(at(s, i, width), width) & I_SPACE) {
-            i++;
-            continue;
-        }
-        size_t j = i, puncts = 0, last_punct = 0, last_special = (size_t)-1;  /* (\p{P}, \p{S} or \p{N}) */
-        int symbols = 0, isolated = 1;  /* isolated: every \p{P} follows a letter or the space before */
-        uint32_t high = 0;  /* the code points or'ed: below 0x80 if the stretch is ASCII */
-        for (;;) {  /* stops at the space after the line at the latest */
-            uint32_t c;
-            int k;
-            while ((k = intl_class(c = at(s, j, width), width)) == 0) {  /* letters: no class */
-                if (width == 4)
-                    high |= c;
-                j++;
-            }
-            if (k & I_SPACE)
-                break;
-            if (width == 4)
-                high |= c;
-            if (k & I_PUNCT) {
-                puncts++;
-                last_punct = j;
-                isolated &= j > i ? last_special != j - 1 : i > 0;
-            }
-            symbols |= k & I_SYMBOL;
-            last_special = j++;
-        }
-        const void *word = from(s, i, width);
-        size_t len = j - i;
-        int rc;
-        if (puncts == 0 && !symbols) {  /* no rule applies */
-            rc = emit_plain(b, word, len, high < 0x80, width);
-        } else if (len == 1) {  /* one character: the rules only add spaces around it */
-            rc = tb_poll_spend(b->poll, 2) || emit_char(b, at(s, i, width)) < 0 ? -1 : 0;
-        } else if (puncts == 0) {  /* no rule but 3 (symbols) applies */
-            rc = emit_space_separated(b, word, len, 1, width);
-        } else if (puncts == 1 && !symbols && isolated && last_punct == j - 1) {  /* "word,": the commonest */
-            rc = emit_plain(b, word, len - 1, high < 0x80, width);
-            if (rc == 0)
-                rc = tb_poll_spend(b->poll, 2) || emit_char(b, at(s, j - 1, width)) < 0 ? -1 : 0;
-        } else if (!symbols && isolated) {  /* "don't", curly-quoted words */
-            rc = width == 1 ? split_at_punctuation_u8(b, word, len) : split_at_punctuation_u32(b, word, len);
-        } else {
-            rc = hard_intl(b, word, len, i > 0, j < n, width);
-        }
-        if (rc < 0)
-            return -1;
-        i = j;
-    }
-    return 0;
-}
-
 static ALWAYS_INLINE int tokenize_none(tb_builder *b, const void *s, size_t n, int width)
 {
     size_t i = 0;
@@ -871,23 +740,8 @@ static ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, int w
     return 0;
 }
 
-/* intl and char, one function per width, kept out of tb_builder_add_line: its
- * other scanners (13a's) are compiled as well as without them. */
-static __attribute__((noinline)) int tokenize_intl_u8(tb_builder *b, const void *s, size_t n)
-{
-    return scan_intl(b, s, n, 1);
-}
-
-static __attribute__((noinline)) int tokenize_intl_u32(tb_builder *b, const void *s, size_t n)
-{
-    return scan_intl(b, s, n, 4);
-}
-
-static ALWAYS_INLINE int tokenize_intl(tb_builder *b, const void *s, size_t n, int width)
-{
-    return width == 1 ? tokenize_intl_u8(b, s, n) : tokenize_intl_u32(b, s, n);
-}
-
+/* char, one function per width, kept out of tb_builder_add_line: its other
+ * scanners are compiled as well as without them. */
 static __attribute__((noinline)) int tokenize_char_u8(tb_builder *b, const void *s, size_t n)
 {
     return scan_char(b, s, n, 1);
@@ -903,11 +757,11 @@ static ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n, i
     return width == 1 ? tokenize_char_u8(b, s, n) : tokenize_char_u32(b, s, n);
 }
 
-/* The tokenizer `mode` (not 13a: see tokenize_13a_bytes) on s[0..n) (s[n] is a space). */
+/* The tokenizer `mode` (not 13a or intl: see tokenize_13a_bytes, tokenize_intl_bytes)
+ * on s[0..n) (s[n] is a space). */
 static ALWAYS_INLINE int tokenize(tb_builder *b, const void *s, size_t n, int mode, int width)
 {
     switch (mode) {
-    case TB_INTL: return tokenize_intl(b, s, n, width);
     case TB_ZH: return tokenize_zh(b, s, n, width);
     case TB_CHAR: return tokenize_char(b, s, n, width);
     default: return tokenize_none(b, s, n, width);
@@ -1112,6 +966,13 @@ static size_t encode_utf8(uint8_t *o, const void *data, size_t n, int kind)
             } else {
                 for (size_t e = i + 16, j = i; j < e; j++)
                     k += utf8_put((char *)o + k, d[j]);
+            }
+        }
+        if (k == i && i < n && n >= 16) {  /* ASCII so far: the last 16 at once if ASCII (overlapping) */
+            __m128i v = _mm_loadu_si128((const __m128i *)(d + n - 16));
+            if (_mm_movemask_epi8(v) == 0) {
+                _mm_storeu_si128((__m128i *)(o + n - 16), v);
+                return n;
             }
         }
 #endif
@@ -1495,6 +1356,362 @@ static int tokenize_13a_bytes(tb_builder *b, const tb_text *t)
 }
 
 /* ------------------------------------------------------------------ */
+/* intl on UTF-8 bytes                                                 */
+
+/*
+ * intl reads every line as its UTF-8 bytes too (whatever its PyUnicode kind,
+ * or given as UTF-8), in place as 13a does: a reference's line after the
+ * vocabulary's bytes, where its tokens stay; a hypothesis's in b->line8. Its
+ * rules look at three classes of code points (\p{P}, \p{S}, \p{N}) and only
+ * insert spaces, so every token is a run of the line's characters, that is,
+ * of its bytes, and is hashed and looked up where it lies.
+ *
+ * Most characters of a line are letters and digits, which no rule changes
+ * unless they stand beside a \p{P}: an ASCII letter or digit is "plain" (a
+ * bit of b->plain), and a stretch of plain bytes up to a ' ' is a token with no
+ * look-up per character. Every other byte starts a character that is decoded
+ * (when not ASCII) and classified (intl_class) by scan_intl_item, which sorts
+ * the stretch into the shapes of the old scanner.
+ */
+
+/* Bit i of the 16 bits: s[i] is an ASCII letter or digit (plain for intl). */
+static ALWAYS_INLINE unsigned intl_plain16(const uint8_t *s)
+{
+#if defined(__SSE2__)
+    const __m128i case_bit = _mm_set1_epi8(0x20), a_shift = _mm_set1_epi8((char)(0x80 - 'a')),
+                  a_limit = _mm_set1_epi8((char)(-128 + 26)), d_shift = _mm_set1_epi8((char)(0x80 - '0')),
+                  d_limit = _mm_set1_epi8((char)(-128 + 10));
+    __m128i v = _mm_loadu_si128((const __m128i *)s);
+    /* x + (0x80 - lo) < -128 + (hi - lo + 1) as signed bytes: lo <= x <= hi */
+    __m128i letter = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(v, case_bit), a_shift), a_limit);
+    __m128i digit = _mm_cmplt_epi8(_mm_add_epi8(v, d_shift), d_limit);
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(letter, digit));
+#else
+    unsigned m = 0;
+    for (int i = 0; i < 16; i++) {
+        uint8_t c = s[i];
+        m |= (unsigned)((uint8_t)((c | 0x20) - 'a') < 26 || (uint8_t)(c - '0') < 10) << i;
+    }
+    return m;
+#endif
+}
+
+/* b->plain for intl (as plain_bits does for 13a): bit i set when s[i] is an
+ * ASCII letter or digit, up to the sentinel's block. 0, or -1: out of memory
+ * or b->poll asked to stop. */
+static int intl_plain_bits(tb_builder *b, const uint8_t *s, size_t n)
+{
+    size_t words = (n + 1 + 63) / 64;
+    if (GROW(b->plain, b->plain_cap, words) < 0)
+        return -1;
+    for (size_t q = 0; q < words; q++, s += 64) {
+        b->plain[q] = (uint64_t)intl_plain16(s) | (uint64_t)intl_plain16(s + 16) << 16 |
+                      (uint64_t)intl_plain16(s + 32) << 32 | (uint64_t)intl_plain16(s + 48) << 48;
+        if (q % (POLL_BYTES / 64) == POLL_BYTES / 64 - 1 && tb_poll_spend(b->poll, POLL_BYTES))
+            return -1;  /* (a long line) */
+    }
+    return 0;
+}
+
+/* The code point of the (valid UTF-8) character at p into *c; its length in bytes. */
+static ALWAYS_INLINE size_t utf8_char(const uint8_t *p, uint32_t *c)
+{
+    if (p[0] < 0x80) {
+        *c = p[0];
+        return 1;
+    }
+    return tb_utf8_decode(p, 4, c);  /* (a line is followed by a sentinel and padding) */
+}
+
+/* The length of the UTF-8 of c (utf8_put's). */
+static ALWAYS_INLINE size_t utf8_length(uint32_t c)
+{
+    return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+}
+
+/* Appends the one-character token c, whose UTF-8 is p[0..len) in the line,
+ * and remembers its id as emit_char does (append_token does so for ASCII). */
+static ALWAYS_INLINE int intl_char_token(tb_builder *b, const uint8_t *p, size_t len, uint32_t c,
+                                         enum token_home home)
+{
+    if (len == 1)
+        return append_token(b, p, 1, 1, 1, home);
+    uint32_t id;
+    if (known_char(b, b->era, c, &id)) {
+        b->ids[b->nids++] = id;
+        return 0;
+    }
+    if (append_token(b, p, len, 1, 1, home) < 0)
+        return -1;
+    size_t slot = c & (TB_CP_CACHE - 1);
+    b->cp_key[slot] = cp_key(b->era, c);
+    b->cp_id[slot] = b->ids[b->nids - 1];
+    return 0;
+}
+
+/* The tokens of the stretch s[0..n) with \p{S} but no \p{P}: rule 3 alone
+ * applies, so they are the runs between its symbols, and each symbol. */
+static int intl_split_symbols(tb_builder *b, const uint8_t *s, size_t n, enum token_home home)
+{
+    size_t start = 0;
+    for (size_t k = 0; k < n;) {
+        uint32_t c;
+        size_t len = utf8_char(s + k, &c);
+        if (cls(c) & I_SYMBOL) {
+            if ((k > start && append_token(b, s + start, k - start, 1, 1, home) < 0) ||
+                intl_char_token(b, s + k, len, c, home) < 0)
+                return -1;
+            start = k + len;
+        }
+        k += len;
+    }
+    return n > start ? append_token(b, s + start, n - start, 1, 1, home) : 0;
+}
+
+/*
+ * A stretch without \p{S} in which no two \p{P} stand side by side: each
+ * \p{P} is split off or not by its two neighbours alone. Its neighbours are
+ * letters (no class), \p{N}, or (with `before` / `after`) the whitespace
+ * around the stretch, none of them \p{P}, so no match of either rule that
+ * could consume a neighbour first involves another \p{P}:
+ *  - after a letter or the whitespace before (\P{N}), rule 1 matches the pair
+ *    and puts a space on each side of the \p{P};
+ *  - after a number, or first on the line, rule 1 cannot match it; rule 2
+ *    then matches it with what follows if that is a letter or the whitespace
+ *    after (\P{N}), a space on each side again, and nothing otherwise: before
+ *    a number or last on the line it stays inside its token ("3.5", "9:30",
+ *    "in 2021." at the end of a line).
+ * No other pair of characters is a match, so these are the only spaces.
+ */
+static int intl_split_punctuation(tb_builder *b, const uint8_t *s, size_t i, size_t j, int before, int after,
+                                  enum token_home home)
+{
+    /* the stretch s[i..j) of the line s (b->plain: its ASCII letters and digits, skipped) */
+    size_t start = i, number_end = before ? SIZE_MAX : i;  /* after the last other \p{N} (or, first
+                                                            * on the line, as after one) */
+    for (size_t k = next_other(b->plain, i); k < j; k = next_other(b->plain, k)) {
+        uint32_t c;
+        size_t len = utf8_char(s + k, &c);
+        int kind = cls(c);
+        if (kind & I_PUNCT) {
+            int split = k != number_end && !(k > i && is_digit(s[k - 1]));
+            if (!split) {
+                uint32_t next;
+                split = k + len < j ? (utf8_char(s + k + len, &next), !(cls(next) & I_NUMBER)) : after;
+            }
+            if (split) {
+                if ((k > start && append_token(b, s + start, k - start, 1, 1, home) < 0) ||
+                    intl_char_token(b, s + k, len, c, home) < 0)
+                    return -1;
+                start = k + len;
+            }
+        }
+        k += len;
+        if (kind & I_NUMBER)
+            number_end = k;
+    }
+    return j > start ? append_token(b, s + start, j - start, 1, 1, home) : 0;
+}
+
+/* The token of the characters [first, end) of a stretch (off[t]: where
+ * character t starts in s): one character through intl_char_token. */
+static ALWAYS_INLINE int intl_run_token(tb_builder *b, const uint8_t *s, const uint32_t *off, size_t first,
+                                        size_t end, enum token_home home)
+{
+    if (end - first == 1) {
+        uint32_t c;
+        size_t len = utf8_char(s + off[first], &c);
+        return intl_char_token(b, s + off[first], len, c, home);
+    }
+    return append_token(b, s + off[first], off[end] - off[first], 1, 1, home);
+}
+
+/*
+ * Any stretch: the regex rules replayed on the classes of its characters,
+ * noting where they put spaces. The elements are the stretch's characters,
+ * numbered from 1, and the whitespace around it (element 0 if `before`, m + 1
+ * if `after`: \P{N} and not \p{P}); gap[e] says whether a space lies between
+ * elements e - 1 and e. Rule 1, (\P{N})(\p{P}) -> "\1 \2 ", scans the elements
+ * left to right, a match taking both and spacing gaps e + 1 and e + 2. Rule 2,
+ * (\p{P})(\P{N}) -> " \1 \2", scans the result, in which each space rule 1
+ * put is an element too (\P{N}, never a \p{P}); a match spaces the gaps on
+ * both sides of its \p{P} and takes what follows it. Rule 3 puts spaces around
+ * every \p{S}. The tokens are the runs of characters between spaces.
+ */
+static int hard_intl_bytes(tb_builder *b, const uint8_t *s, size_t n, int before, int after,
+                           enum token_home home)
+{
+    /* n bytes: n characters at most */
+    if (u32_reserve(&b->tmp, n + 1) < 0 || u32_reserve(&b->tmp2, (2 * (n + 2) + 3) / 4) < 0)
+        return -1;
+    uint32_t *off = b->tmp.a;              /* off[t]: the first byte of character t (t = 0 .. m) */
+    uint8_t *kind = (uint8_t *)b->tmp2.a;  /* kind[e]: the classes of element e (0 .. m + 1) */
+    uint8_t *gap = kind + n + 2;           /* gap[e] (e = 0 .. m + 1) */
+    size_t m = 0;
+    kind[0] = 0;
+    for (size_t i = 0; i < n; m++) {
+        uint32_t c;
+        off[m] = (uint32_t)i;
+        i += utf8_char(s + i, &c);
+        kind[m + 1] = (uint8_t)cls(c);
+    }
+    off[m] = (uint32_t)n;
+    kind[m + 1] = 0;
+    memset(gap, 0, m + 2);
+    size_t first = before ? 0 : 1, last = after ? m + 1 : m;  /* the elements there are */
+    for (size_t e = first; e < last;) {  /* rule 1 */
+        if (!(kind[e] & I_NUMBER) && (kind[e + 1] & I_PUNCT)) {
+            gap[e + 1] = gap[e + 2] = 1;
+            e += 2;
+        } else {
+            e++;
+        }
+    }
+    for (size_t e = 1; e <= m;) {  /* rule 2 (on characters: the whitespace is no \p{P}); after
+                                    * element e comes rule 1's space (gap[e + 1]) or element e + 1 */
+        int spaced = gap[e + 1];
+        if ((kind[e] & I_PUNCT) && (spaced || (e < last && !(kind[e + 1] & I_NUMBER)))) {
+            gap[e] = gap[e + 1] = 1;  /* (gaps behind the scan: rule 2 never reads them again) */
+            e += spaced ? 1 : 2;
+        } else {
+            e++;
+        }
+    }
+    size_t start = 0;  /* the first character of the current token */
+    for (size_t t = 0; t < m; t++) {  /* character t is element t + 1 */
+        int symbol = kind[t + 1] & I_SYMBOL;
+        if (t > start && (gap[t + 1] || symbol)) {
+            if (intl_run_token(b, s, off, start, t, home) < 0)
+                return -1;
+            start = t;
+        }
+        if (symbol) {
+            if (intl_run_token(b, s, off, t, t + 1, home) < 0)
+                return -1;
+            start = t + 1;
+        }
+    }
+    return m > start ? intl_run_token(b, s, off, start, m, home) : 0;
+}
+
+/* scan_intl_item's answer for out of memory */
+#define INTL_ITEM_FAILED SIZE_MAX
+
+/* One item of an intl line at s[i] (i < n; s[n] is the sentinel): a
+ * whitespace character, or a stretch up to the next one, tokenized by its
+ * shape (those of the code-point scanner it replaces). The general case, out
+ * of the hot loop. Returns the index after the item, or INTL_ITEM_FAILED. */
+static __attribute__((noinline)) size_t scan_intl_item(tb_builder *b, const uint8_t *s, size_t i, size_t n,
+                                                       enum token_home home)
+{
+    uint32_t c;
+    size_t len = utf8_char(s + i, &c);
+    if (intl_class(c) & I_SPACE)
+        return i + len;
+    /* the stretch: whether it has a \p{P}, a \p{S}, two \p{P} side by side */
+    size_t j = i, punct_end = SIZE_MAX;  /* after the last \p{P} */
+    int puncts = 0, symbols = 0, chained = 0;
+    for (;;) {  /* stops at the sentinel at the latest */
+        j = next_other(b->plain, j);  /* (plain: ASCII letters and digits) */
+        len = utf8_char(s + j, &c);
+        int k = intl_class(c);
+        if (k & I_SPACE)
+            break;
+        if (k & I_PUNCT) {
+            puncts = 1;
+            chained |= j == punct_end;
+            punct_end = j + len;
+        }
+        symbols |= k & I_SYMBOL;
+        j += len;
+    }
+    const uint8_t *word = s + i;
+    size_t bytes = j - i;
+    uint32_t first;
+    int rc;
+    if (!puncts && !symbols) {  /* no rule applies */
+        rc = append_token(b, word, bytes, 1, 1, home);
+    } else if (bytes == utf8_char(word, &first)) {  /* one character: the rules only add spaces */
+        rc = intl_char_token(b, word, bytes, first, home);
+    } else if (!puncts) {  /* no rule but 3 (symbols) applies */
+        rc = intl_split_symbols(b, word, bytes, home);
+    } else if (!symbols && !chained) {  /* "don't", "3.5", quoted words */
+        rc = intl_split_punctuation(b, s, i, j, i > 0, j < n, home);
+    } else {
+        rc = hard_intl_bytes(b, word, bytes, i > 0, j < n, home);
+    }
+    if (rc < 0)
+        return INTL_ITEM_FAILED;
+    return j + (s[j] == ' ' && j < n);  /* (a space: the commonest next item) */
+}
+
+/* intl on s[0..n) (b->plain its plain bytes). The hot loop takes the
+ * commonest items inline: letters and digits up to a ' ' (one token), and up
+ * to an ASCII \p{P} or \p{S} and a ' ' ("word," "word." "word)": two tokens,
+ * rule 1 or 2 splits the \p{P} off, unless a digit ends the line with it, "in
+ * 2021.", and rule 3 the \p{S}); scan_intl_item every other. 0 done, -1 out of
+ * memory or b->poll asked to stop. */
+static ALWAYS_INLINE int scan_intl_bytes(tb_builder *b, const uint8_t *s, size_t n, enum token_home home)
+{
+    const uint64_t *plain = b->plain;
+    size_t i = 0, spent = 0;
+    while (i < n) {
+        size_t stop = n - i > POLL_BYTES ? i + POLL_BYTES : n;
+        while (i < stop) {
+            size_t j = next_other(plain, i);
+            if (j > i && s[j] == ' ') {
+                if (append_token(b, s + i, j - i, 1, 1, home) < 0)
+                    return -1;
+                i = j + 1;
+            } else if (j > i && s[j + 1] == ' ' && (intl_latin1[s[j]] & (I_PUNCT | I_SYMBOL)) &&
+                       (j + 1 < n || !is_digit(s[j - 1]) || (intl_latin1[s[j]] & I_SYMBOL))) {
+                if (append_token(b, s + i, j - i, 1, 1, home) < 0 || append_token(b, s + j, 1, 1, 1, home) < 0)
+                    return -1;
+                i = j + 2;
+            } else if ((i = scan_intl_item(b, s, i, n, home)) == INTL_ITEM_FAILED) {
+                return -1;
+            }
+        }
+        if (tb_poll_spend(b->poll, (long)(i - spent)))
+            return -1;
+        spent = i;
+    }
+    return 0;
+}
+
+/* intl on any line: its UTF-8 (rstripped, ASCII lowercased if asked), the scan.
+ * A reference's line is written after the vocabulary's bytes and stays there
+ * (its tokens are kept where they lie); a hypothesis's goes to b->line8. */
+static int tokenize_intl_bytes(tb_builder *b, const tb_text *t)
+{
+    size_t room = utf8_bound(t) + 1 + LINE8_PAD;
+    int kept = b->lookup == NULL;
+    uint8_t *s;
+    if (kept) {
+        if (tb_grow((void **)&b->bytes, &b->bytes_cap, b->nbytes + room, 1) < 0)
+            return -1;
+        s = (uint8_t *)b->bytes + b->nbytes;
+    } else {
+        if (tb_grow((void **)&b->line8, &b->line8_cap, room, 1) < 0)
+            return -1;
+        s = b->line8;
+    }
+    size_t n;
+    if (read_utf8(b, s, t, &n) < 0)
+        return -1;
+    /* room for the line's ids and vocabulary entries (its bytes are there
+     * already, so b->bytes does not move) */
+    if (intl_plain_bits(b, s, n) < 0 || line_room(b, n, 1) < 0 ||
+        (kept && GROW(b->vocab, b->vocab_cap, b->nvocab + n) < 0))
+        return -1;
+    if ((kept ? scan_intl_bytes(b, s, n, HOME_KEPT) : scan_intl_bytes(b, s, n, HOME_LOOKUP)) < 0)
+        return -1;
+    if (kept)
+        b->nbytes += n;  /* the line; the next one may overwrite its sentinel */
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* builder                                                             */
 
 void tb_builder_init(tb_builder *b)
@@ -1554,9 +1771,11 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
     if (b->lookup != b->era_lookup)
         new_era(b);
     size_t first = b->nids;
-    int ascii = mode == TB_13A ? 0 : read_ascii(b, t), rc;
+    int ascii = mode == TB_13A || mode == TB_INTL ? 0 : read_ascii(b, t), rc;
     if (mode == TB_13A) {
         rc = tokenize_13a_bytes(b, t);
+    } else if (mode == TB_INTL) {
+        rc = tokenize_intl_bytes(b, t);
     } else if (ascii < 0) {
         return -1;
     } else if (ascii) {
@@ -1565,7 +1784,6 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
         if (line_room(b, n, 1) < 0)
             return -1;
         switch (mode) {  /* each case: the scanners inlined for this mode and width */
-        case TB_INTL: rc = tokenize(b, s, n, TB_INTL, 1); break;
         case TB_ZH: rc = tokenize(b, s, n, TB_ZH, 1); break;
         case TB_CHAR: rc = tokenize(b, s, n, TB_CHAR, 1); break;
         default: rc = tokenize(b, s, n, TB_NONE, 1); break;
@@ -1577,7 +1795,6 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
         size_t n = b->cp.n;
         b->cp.a[n] = ' ';  /* the sentinel */
         switch (mode) {
-        case TB_INTL: rc = tokenize(b, s, n, TB_INTL, 4); break;
         case TB_ZH: rc = tokenize(b, s, n, TB_ZH, 4); break;
         case TB_CHAR: rc = tokenize(b, s, n, TB_CHAR, 4); break;
         default: rc = tokenize(b, s, n, TB_NONE, 4); break;
