@@ -54,7 +54,14 @@ PIECES = [
 WORDS = ["the", "The", "a", "cat", "CAT", "Cat", "sat", "on", "mat", "Haus", "ÉTÉ", "été",
          "naïve", "x", "y", "1", "2", "99", "3.14", "U.S.", "e.g.", "don't", "o'clock",
          "state-of-the-art", "mother-in-law", "2-3", "AT&T", "a/b", "c++", "#tag", "@user",
-         "www.example.com", "東京", "中文", "한국어", "ありがとう", "Ελλάδα", "ΣΟΦΟΣ", "мир"]
+         "www.example.com", "東京", "中文", "한국어", "ありがとう", "Ελλάδα", "ΣΟΦΟΣ", "мир",
+         # the vocabulary's keys: 8 bytes and around, long shared prefixes, NUL bytes (a
+         # token's first 8 bytes with zeros after them are its key)
+         "abcdefg", "abcdefgh", "abcdefghi", "abcdefgh1", "international", "internationally",
+         "internationalization", "internationalisation", "a\x00", "a\x00\x00", "\x00", "ab\x00c",
+         "abcdefg\x00", "abcdefgh\x00",
+         # numbers around '.' and ',' (13a's byte path splits some without replaying the rules)
+         "1,000.", "3.5,", ",5", "5,", ".5", "1.2.3", "a.5", "5.a", "1-2.", "2.-", "1.-2", "0.5-"]
 
 
 def random_char(rng: random.Random, limit: int = 0x110000) -> str:

@@ -734,7 +734,7 @@ static PyObject *prepare_gathered(const gathered *g, int mode, int lowercase, in
     result->lowercase = lowercase;
     result->nbytes = 0;
     for (Py_ssize_t k = 0; k < nseg; k++)
-        result->nbytes += sizeof(tb_seg) + (segs[k]->vcap + segs[k]->nseq + segs[k]->ntok) * 4 +
+        result->nbytes += sizeof(tb_seg) + segs[k]->vcap * sizeof(tb_slot) + (segs[k]->nseq + segs[k]->ntok) * 4 +
                           segs[k]->nvocab * sizeof(tb_tok) + segs[k]->nbytes + TB_BYTES_PAD;
     segs = NULL;
 done:

@@ -47,6 +47,23 @@ typedef struct {
     uint32_t hash, off, len;
 } tb_tok;
 
+/* One slot of a vocabulary hash table (tokenize.c): the token's first bytes
+ * (up to 8, zeros after them) and a tag, the table's era and the token's length
+ * (tb_slot_tag), so that a token of up to 8 bytes, nearly every token, is found
+ * by comparing the slot alone. A slot whose tag is of another era is empty: a
+ * builder empties its table by starting a new era. */
+typedef struct {
+    uint64_t head;
+    uint32_t tag, id;
+} tb_slot;
+
+/* The tag of a token of `len` bytes in a table of era `era` (1 .. 0xFFFF): the
+ * era in the high 16 bits, the length (0xFFFF: that or more) in the low 16. */
+static inline uint32_t tb_slot_tag(uint32_t era, size_t len)
+{
+    return era << 16 | (uint32_t)(len < 0xFFFF ? len : 0xFFFF);
+}
+
 /* Readable bytes after the last token's bytes, in a builder and in a segment
  * (tokenize.c reads tokens in 8-byte words). */
 #define TB_BYTES_PAD 8
@@ -55,7 +72,8 @@ typedef struct {
  * hypothesis) over a vocabulary local to the segment. Read-only once built. */
 typedef struct {
     uint32_t nseq, nvocab, ntok, nbytes, vcap;
-    const uint32_t *vslots;    /* vocabulary hash (vcap slots, power of 2): id + 1, 0 = empty */
+    uint32_t vera;             /* the era of the live slots of vslots */
+    const tb_slot *vslots;     /* vocabulary hash (vcap slots, power of 2) */
     const uint32_t *seq_len;   /* nseq lengths, in tokens */
     const uint32_t *ids;       /* ntok ids, the sequences one after another */
     const tb_tok *vocab;       /* nvocab entries */
@@ -89,7 +107,8 @@ typedef struct {
     tb_u32buf cp, tmp, tmp2;           /* code points of any other line, pass buffers */
     char *bytes; size_t nbytes, bytes_cap;
     tb_tok *vocab; size_t nvocab, vocab_cap;
-    uint32_t *slots; size_t slots_cap; /* vocabulary hash: id + 1, 0 = empty */
+    tb_slot *slots; size_t slots_cap;  /* vocabulary hash */
+    uint32_t slot_era;                 /* the era of its live slots (tb_slot_tag) */
     uint32_t *ids; size_t nids, ids_cap;
     uint32_t *seq_len; size_t nseq, seq_cap;
     const tb_seg *lookup;              /* if set: ids are this segment's ids (TB_ABSENT if not there);

@@ -260,17 +260,40 @@ static inline uint64_t fold_mix(uint64_t x)
     return (uint64_t)(r >> 64) ^ (uint64_t)r;
 }
 
-/* The hash of p[0..n): one multiplication per 8 bytes (a token of up to 8
- * bytes, nearly all of them, is one word). */
+/* A build may keep only the low TB_VOCAB_HASH_BITS bits of every token hash
+ * (tiny: most tokens collide, to test the probing and the comparisons). */
+#ifdef TB_VOCAB_HASH_BITS
+#define HASH_BITS(h) ((uint32_t)(h) & ((1u << TB_VOCAB_HASH_BITS) - 1))
+#else
+#define HASH_BITS(h) ((uint32_t)(h))
+#endif
+
+/* A token's head: its first bytes, up to 8, zeros in place of the others (what
+ * a vocabulary slot holds besides its length). */
+static inline uint64_t token_head(const char *tok, size_t len)
+{
+    return first_bytes(load_word(tok), len < 8 ? len : 8);
+}
+
+/* The hash of a token of up to 8 bytes: its head's (its length does not enter:
+ * two such tokens with one head differ only in trailing NUL bytes). */
+static inline uint32_t hash_head(uint64_t head)
+{
+    return HASH_BITS(fold_mix(head));
+}
+/* The hash of p[0..n): its head's for up to 8 bytes (nearly every token), else
+ * one multiplication per 8 bytes. */
 static inline uint32_t hash_bytes(const unsigned char *p, size_t n)
 {
+    if (n <= 8)
+        return hash_head(first_bytes(load_word(p), n));
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
     while (n > 8) {
         h = fold_mix(h ^ load_word(p));
         p += 8;
         n -= 8;
     }
-    return (uint32_t)fold_mix(h ^ first_bytes(load_word(p), n));
+    return HASH_BITS(fold_mix(h ^ first_bytes(load_word(p), n)));
 }
 
 /* Whether the len bytes at x and y are equal. */
@@ -283,21 +306,115 @@ static inline int same_bytes(const char *x, const char *y, size_t len)
     return memcmp(x, y, len) == 0;
 }
 
+/*
+ * A vocabulary's hash table: open addressing with linear probing, at most half
+ * full, a token's slot found from its hash. A slot holds the token's head and
+ * its length in the tag, so a token of up to 8 bytes is compared without
+ * reading the vocabulary; a longer one's other bytes are compared where they
+ * lie. A slot is live when its tag has the table's era: a new era empties the
+ * table without clearing it. Entries are placed in id order (forget_vocab
+ * relies on it).
+ */
+
+/* A build may set the eras' bits (small: to reach the wrap, where the table is cleared). */
+#ifndef TB_SLOT_ERA_BITS
+#define TB_SLOT_ERA_BITS 16
+#endif
+#define SLOT_ERA_END (1u << TB_SLOT_ERA_BITS)  /* eras are 1 .. SLOT_ERA_END - 1 */
+
+/* The slot of a token of at most 8 bytes (its head and length are all of it,
+ * hash h) in slots[0..mask] of era `era`: the one holding it, or an empty one
+ * (of another era) where it belongs (the table is never full). */
+static ALWAYS_INLINE const tb_slot *probe_short(const tb_slot *slots, size_t mask, uint32_t era, size_t len,
+                                                uint64_t head, uint32_t h)
+{
+    const uint32_t tag = era << 16 | (uint32_t)len;
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        const tb_slot *sl = &slots[j];
+        if ((sl->tag == tag && sl->head == head) || sl->tag >> 16 != era)
+            return sl;
+    }
+}
+
+/* probe_short for any token tok[0..len): one of more than 8 bytes is compared
+ * in full where it lies (`bytes` and `vocab`: where the table's tokens lie). */
+static ALWAYS_INLINE const tb_slot *probe(const tb_slot *slots, size_t mask, uint32_t era, const char *tok,
+                                          size_t len, uint64_t head, uint32_t h, const char *bytes,
+                                          const tb_tok *vocab)
+{
+    if (len <= 8)
+        return probe_short(slots, mask, era, len, head, h);
+    const uint32_t tag = tb_slot_tag(era, len);
+    for (size_t j = h & mask;; j = (j + 1) & mask) {
+        const tb_slot *sl = &slots[j];
+        if (sl->tag == tag && sl->head == head && vocab[sl->id].len == len &&
+            same_bytes(bytes + vocab[sl->id].off + 8, tok + 8, len - 8))
+            return sl;
+        if (sl->tag >> 16 != era)
+            return sl;
+    }
+}
+
+/* Whether a slot probe() found is live (holds the token). */
+static ALWAYS_INLINE int slot_live(const tb_slot *sl, uint32_t era) { return sl->tag >> 16 == era; }
+
+/* Places the entries of vocab[0..n) into slots[0..cap) (none of era `era`), in id order. */
+static void fill_slots(tb_slot *slots, size_t cap, uint32_t era, const tb_tok *vocab, size_t n, const char *bytes)
+{
+    for (size_t id = 0; id < n; id++) {
+        const tb_tok *e = &vocab[id];
+        size_t j = e->hash & (cap - 1);
+        while (slot_live(&slots[j], era))
+            j = (j + 1) & (cap - 1);
+        slots[j] = (tb_slot){token_head(bytes + e->off, e->len), tb_slot_tag(era, e->len), (uint32_t)id};
+    }
+}
+
 static int vocab_rehash(tb_builder *b, size_t ncap)
 {
-    uint32_t *slots = calloc(ncap, sizeof(uint32_t));
+    tb_slot *slots = calloc(ncap, sizeof(tb_slot));  /* (tags of era 0: empty) */
     if (!slots)
         return -1;
-    for (size_t id = 0; id < b->nvocab; id++) {
-        size_t j = b->vocab[id].hash & (ncap - 1);
-        while (slots[j])
-            j = (j + 1) & (ncap - 1);
-        slots[j] = (uint32_t)id + 1;
-    }
+    fill_slots(slots, ncap, b->slot_era, b->vocab, b->nvocab, b->bytes);
     free(b->slots);
     b->slots = slots;
     b->slots_cap = ncap;
     return 0;
+}
+
+/* The smallest table a builder has (a segment of up to 32 distinct tokens). */
+#define MIN_SLOTS 64
+
+/* vocab_intern with the token's head known. */
+static ALWAYS_INLINE int64_t vocab_intern_head(tb_builder *b, const char *tok, size_t len, uint64_t head,
+                                               uint32_t h, int kept)
+{
+    const uint32_t era = b->slot_era;  /* (the table exists: tb_builder_add_line) */
+    tb_slot *sl = (tb_slot *)probe(b->slots, b->slots_cap - 1, era, tok, len, head, h, b->bytes, b->vocab);
+    if (slot_live(sl, era))
+        return sl->id;
+    size_t id = b->nvocab;
+    if (kept) {
+        b->vocab[id] = (tb_tok){h, (uint32_t)(tok - b->bytes), (uint32_t)len};
+    } else {
+        if (GROW(b->vocab, b->vocab_cap, id + 1) < 0)
+            return -1;
+        char *o = b->bytes + b->nbytes;
+        if (tok != o) {
+            /* from a line buffer: whole words (both sides have room for the
+             * last one, see tb_builder_add_line) */
+            for (size_t i = 0; i < len; i += 8)
+                memcpy(o + i, tok + i, 8);
+        }
+        memset(o + len, 0, TB_BYTES_PAD);
+        b->vocab[id] = (tb_tok){h, (uint32_t)b->nbytes, (uint32_t)len};
+        b->nbytes += len;
+    }
+    *sl = (tb_slot){head, tb_slot_tag(era, len), (uint32_t)id};
+    b->nvocab = id + 1;
+    if (b->nvocab * 2 > b->slots_cap && vocab_rehash(b, b->slots_cap * 2) < 0)
+        return -1;
+    return (int64_t)id;
 }
 
 /* Id of the token tok[0..len) with hash h; adds it if new, copying its bytes
@@ -305,51 +422,20 @@ static int vocab_rehash(tb_builder *b, size_t ncap)
  * where they are in b->bytes, room for the entry reserved (the 13a byte path). */
 static ALWAYS_INLINE int64_t vocab_intern(tb_builder *b, const char *tok, size_t len, uint32_t h, int kept)
 {
-    if ((b->nvocab + 1) * 2 > b->slots_cap &&
-        vocab_rehash(b, b->slots_cap ? b->slots_cap * 2 : 64) < 0)
-        return -1;
-    size_t mask = b->slots_cap - 1, j = h & mask;
-    uint32_t s;
-    while ((s = b->slots[j]) != 0) {
-        const tb_tok *e = &b->vocab[s - 1];
-        if (e->hash == h && e->len == len && same_bytes(b->bytes + e->off, tok, len))
-            return s - 1;
-        j = (j + 1) & mask;
-    }
-    if (kept) {
-        b->vocab[b->nvocab] = (tb_tok){h, (uint32_t)(tok - b->bytes), (uint32_t)len};
-        b->slots[j] = (uint32_t)b->nvocab + 1;
-        return (int64_t)b->nvocab++;
-    }
-    if (GROW(b->vocab, b->vocab_cap, b->nvocab + 1) < 0)
-        return -1;
-    char *o = b->bytes + b->nbytes;
-    if (tok != o) {
-        /* from a line buffer: whole words (both sides have room for the
-         * last one, see tb_builder_add_line) */
-        for (size_t i = 0; i < len; i += 8)
-            memcpy(o + i, tok + i, 8);
-    }
-    memset(o + len, 0, TB_BYTES_PAD);
-    b->vocab[b->nvocab] = (tb_tok){h, (uint32_t)b->nbytes, (uint32_t)len};
-    b->nbytes += len;
-    b->slots[j] = (uint32_t)b->nvocab + 1;
-    return (int64_t)b->nvocab++;
+    return vocab_intern_head(b, tok, len, token_head(tok, len), h, kept);
+}
+
+/* seg_find with the token's head known. */
+static ALWAYS_INLINE uint32_t seg_find_head(const tb_seg *seg, const char *tok, size_t len, uint64_t head,
+                                            uint32_t hash)
+{
+    const tb_slot *sl = probe(seg->vslots, seg->vcap - 1, seg->vera, tok, len, head, hash, seg->bytes, seg->vocab);
+    return slot_live(sl, seg->vera) ? sl->id : TB_ABSENT;
 }
 
 static ALWAYS_INLINE uint32_t seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
 {
-    if (!seg->vcap)
-        return TB_ABSENT;
-    size_t mask = seg->vcap - 1, j = hash & mask;
-    uint32_t s;
-    while ((s = seg->vslots[j]) != 0) {
-        const tb_tok *e = &seg->vocab[s - 1];
-        if (e->hash == hash && e->len == len && same_bytes(seg->bytes + e->off, tok, len))
-            return s - 1;
-        j = (j + 1) & mask;
-    }
-    return TB_ABSENT;
+    return seg_find_head(seg, tok, len, token_head(tok, len), hash);
 }
 
 uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
@@ -423,10 +509,12 @@ static ALWAYS_INLINE int append_token(tb_builder *b, const void *s, size_t len, 
         }
         tok = o;
     }
-    uint32_t h = hash_bytes((const unsigned char *)tok, k);
-    int64_t id = home == HOME_LOOKUP ? (int64_t)seg_find(b->lookup, tok, (uint32_t)k, h)
-                 : home == HOME_KEPT ? vocab_intern(b, tok, k, h, 1)
-                 : b->lookup ? (int64_t)seg_find(b->lookup, tok, (uint32_t)k, h) : vocab_intern(b, tok, k, h, 0);
+    uint64_t head = token_head(tok, k);
+    uint32_t h = k <= 8 ? hash_head(head) : hash_bytes((const unsigned char *)tok, k);
+    int64_t id = home == HOME_LOOKUP ? (int64_t)seg_find_head(b->lookup, tok, k, head, h)
+                 : home == HOME_KEPT ? vocab_intern_head(b, tok, k, head, h, 1)
+                 : b->lookup ? (int64_t)seg_find_head(b->lookup, tok, k, head, h)
+                 : vocab_intern_head(b, tok, k, head, h, 0);
     if (id < 0)
         return -1;
     if (width == 1 && len == 1) {
@@ -497,8 +585,9 @@ static __attribute__((noinline)) int emit_new_char(tb_builder *b, uint32_t c)
 {
     char *o = b->bytes + b->nbytes;  /* its UTF-8 after the vocabulary's bytes: kept there if new */
     size_t k = utf8_put(o, c);
-    uint32_t h = hash_bytes((const unsigned char *)o, k);
-    int64_t id = b->lookup ? (int64_t)seg_find(b->lookup, o, (uint32_t)k, h) : vocab_intern(b, o, k, h, 0);
+    uint64_t head = token_head(o, k);  /* (k <= 4) */
+    uint32_t h = hash_head(head);
+    int64_t id = b->lookup ? (int64_t)seg_find_head(b->lookup, o, k, head, h) : vocab_intern_head(b, o, k, head, h, 0);
     if (id < 0)
         return -1;
     if (c < 0x80) {
@@ -976,6 +1065,11 @@ static size_t encode_utf8(uint8_t *o, const void *data, size_t n, int kind)
             }
         }
 #endif
+        if (i + 8 <= n && !(load_word(d + i) & 0x8080808080808080ull)) {  /* 8 ASCII characters */
+            memcpy(o + k, d + i, 8);
+            i += 8;
+            k += 8;
+        }
         for (; i < n; i++)
             k += utf8_put((char *)o + k, d[i]);
     } else if (kind == 2) {
@@ -1103,7 +1197,8 @@ static ALWAYS_INLINE unsigned plain16(const uint8_t *s)
 }
 
 /* b->plain: bit i (of word i / 64) set when s[i] is plain, for every 64-byte
- * block up to the sentinel's (s[n]). 0, or -1: out of memory or b->poll asked to stop. */
+ * block up to the sentinel's (s[n]), and for the bytes after the sentinel (so
+ * that it is the last byte that is not plain). 0, or -1: out of memory or b->poll asked to stop. */
 static int plain_bits(tb_builder *b, const uint8_t *s, size_t n)
 {
     size_t words = (n + 1 + 63) / 64;
@@ -1115,6 +1210,7 @@ static int plain_bits(tb_builder *b, const uint8_t *s, size_t n)
         if (q % (POLL_BYTES / 64) == POLL_BYTES / 64 - 1 && tb_poll_spend(b->poll, POLL_BYTES))
             return -1;  /* (a long line) */
     }
+    b->plain[words - 1] |= ~1ull << (n & 63);  /* the bytes after the sentinel count as plain */
     return 0;
 }
 
@@ -1134,20 +1230,7 @@ static ALWAYS_INLINE size_t next_other(const uint64_t *plain, size_t j)
  * bytes (see above), a space on both sides (the line is padded). */
 static int hard_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, enum token_home home)
 {
-    /* hard_13a's fast paths: (a) no '.' or ',' and no '-' after a digit
-     * ("well-known"); (b) the same and one final '.' or ',' ("up-to-date.") */
-    size_t period_comma = 0;
-    int dash_after_digit = 0;
-    for (size_t i = 0; i < n; i++) {
-        period_comma += is_period_or_comma(s[i]);
-        dash_after_digit |= s[i] == '-' && i > 0 && is_digit(s[i - 1]);
-    }
-    if (!dash_after_digit) {
-        if (period_comma == 0)
-            return append_token(b, s, n, 1, 1, home);
-        if (period_comma == 1 && n >= 2 && is_period_or_comma(s[n - 1]))
-            return append_token(b, s, n - 1, 1, 1, home) < 0 ? -1 : append_token(b, s + n - 1, 1, 1, 1, home);
-    }
+    /* (scan_13a_item took hard_13a's fast paths already) */
     if (reserve_small(b, n, 3) < 0)  /* (n + 2) << 3 code points: 4x the bytes needed */
         return -1;
     uint8_t *x = (uint8_t *)b->tmp.a, *y = (uint8_t *)b->tmp2.a;
@@ -1227,15 +1310,24 @@ static __attribute__((noinline)) size_t scan_13a_item(tb_builder *b, const uint8
     size_t sp;
     if ((k & A_HIGH) && (sp = utf8_space(s + i)) != 0)
         return i + sp;
-    size_t j = i, hard = 0, last_hard = 0;
+    /* loose: the '.' and ',' not between two digits (only they can be split
+     * off, by rule 2 or 3), and whether a '-' follows a digit (rule 4) */
+    size_t j = i, loose = 0, last_loose = 0;
+    int dash_after_digit = 0;
     for (;;) {  /* stops at the sentinel at the latest */
         j = next_other(b->plain, j);
         k = ascii_class[s[j]];
         if (k & (A_SPACE | A_SYMBOL))
             break;
-        if (k & A_HARD) {
-            hard++;  /* '.', ',' or '-' */
-            last_hard = j++;
+        if (k & A_HARD) {  /* '.', ',' or '-' */
+            int after_digit = j > i && is_digit(s[j - 1]);
+            if (s[j] == '-') {
+                dash_after_digit |= after_digit;
+            } else if (!(after_digit && is_digit(s[j + 1]))) {
+                loose++;
+                last_loose = j;
+            }
+            j++;
         } else if (k & A_HIGH) {
             if (utf8_space(s + j))
                 break;
@@ -1248,10 +1340,12 @@ static __attribute__((noinline)) size_t scan_13a_item(tb_builder *b, const uint8
     }
     size_t len = j - i;
     int rc;
-    if (hard == 0) {
+    if (!dash_after_digit && loose == 0) {
+        /* no rule applies: one token ("well-known", "3.5", "1,000") */
         rc = append_token(b, s + i, len, 1, 1, home);
-    } else if (hard == 1 && last_hard == j - 1 && len >= 2 && s[j - 1] != '-') {
-        /* "word," or "word.": hard_13a's fast path (b) */
+    } else if (!dash_after_digit && loose == 1 && last_loose == j - 1 && len >= 2) {
+        /* "word," or "1,000.": rule 2 or 3 splits the last character off, and
+         * no rule touches the rest (its '.' and ',' are between digits) */
         rc = append_token(b, s + i, len - 1, 1, 1, home);
         if (rc == 0)
             rc = append_token(b, s + j - 1, 1, 1, 1, home);
@@ -1261,34 +1355,154 @@ static __attribute__((noinline)) size_t scan_13a_item(tb_builder *b, const uint8
     return rc < 0 ? ITEM_FAILED : j + (s[j] == ' ');  /* (a space: the commonest next item) */
 }
 
-/* 13a on s[0..n) (b->plain its plain bytes): the line is padded (f" {line} "),
- * so a space stands on both sides of every stretch. `kept`: s lies in b->bytes,
- * where a reference's tokens stay (else b->lookup is set). The hot loop takes
- * the commonest item, letters, digits and apostrophes up to a ' ', inline;
- * scan_13a_item every other. 0 done, 1 stopped at a replacement's character
- * (unless `replaced`), -1 out of memory or b->poll asked to stop. */
-static ALWAYS_INLINE int scan_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, int kept, int replaced)
+/*
+ * The hot loop's vocabulary: the builder's table and vocabulary (a reference
+ * line: its tokens are added) or b->lookup's table (a hypothesis line), and
+ * the next id's place, held in local variables. (Reached through b, they
+ * would be read again after every store of an id, an entry or a slot, any of
+ * which may alias them for the compiler.)
+ */
+typedef struct {
+    tb_slot *slots;
+    size_t mask;
+    uint32_t era;
+    const char *bytes;  /* where the tokens of the table lie */
+    tb_tok *vocab;      /* and their entries (kept: nvocab of them, new ones appended) */
+    size_t nvocab;
+    uint32_t line_off;  /* kept: the line's offset in b->bytes */
+    uint32_t *out;
+} hot_vocab;
+
+static ALWAYS_INLINE void hot_begin(tb_builder *b, hot_vocab *v, const uint8_t *s, int kept)
+{
+    if (kept) {
+        v->slots = b->slots;
+        v->mask = b->slots_cap - 1;
+        v->era = b->slot_era;
+        v->bytes = b->bytes;
+        v->vocab = b->vocab;
+        v->nvocab = b->nvocab;
+        v->line_off = (uint32_t)((const char *)s - b->bytes);
+    } else {
+        const tb_seg *seg = b->lookup;
+        v->slots = (tb_slot *)seg->vslots;  /* (only read) */
+        v->mask = seg->vcap - 1;
+        v->era = seg->vera;
+        v->bytes = seg->bytes;
+        v->vocab = (tb_tok *)seg->vocab;    /* (only read) */
+    }
+    v->out = b->ids + b->nids;
+}
+
+static ALWAYS_INLINE void hot_end(tb_builder *b, const hot_vocab *v, int kept)
+{
+    if (kept)
+        b->nvocab = v->nvocab;
+    b->nids = (size_t)(v->out - b->ids);
+}
+
+/* The new token s[at .. at+len) (hash h, head `head`, tag `tag`) into the
+ * empty slot sl, kept where it lies (room reserved for the line); its id. */
+static ALWAYS_INLINE int64_t hot_add(tb_builder *b, hot_vocab *v, const uint8_t *s, size_t at, size_t len,
+                                     uint32_t h, uint64_t head, uint32_t tag, tb_slot *sl)
+{
+    uint32_t id = (uint32_t)v->nvocab++;
+    v->vocab[id] = (tb_tok){h, v->line_off + (uint32_t)at, (uint32_t)len};
+    *sl = (tb_slot){head, tag, id};
+    if (v->nvocab * 2 > v->mask + 1) {  /* more than half full */
+        hot_end(b, v, 1);
+        if (vocab_rehash(b, b->slots_cap * 2) < 0)
+            return -1;
+        hot_begin(b, v, s, 1);
+    }
+    return id;
+}
+
+/* Appends the token s[at .. at+len) (len > 0), a plain word or one symbol: its
+ * id in the table, added if new and `kept`. A token of up to 8 bytes, nearly
+ * every one, is its head: hashed by one multiplication and compared within
+ * its slot. 0, or -1: out of memory. */
+static ALWAYS_INLINE int hot_token(tb_builder *b, hot_vocab *v, const uint8_t *s, size_t at, size_t len, int kept)
+{
+    const char *tok = (const char *)s + at;
+    uint64_t head;
+    uint32_t h, tag;
+    const tb_slot *sl;
+    if (len <= 8) {
+        head = first_bytes(load_word(tok), len);
+        h = hash_head(head);
+        tag = v->era << 16 | (uint32_t)len;
+        sl = probe_short(v->slots, v->mask, v->era, len, head, h);
+    } else {
+        head = load_word(tok);
+        h = hash_bytes((const unsigned char *)tok, len);
+        tag = tb_slot_tag(v->era, len);
+        sl = probe(v->slots, v->mask, v->era, tok, len, head, h, v->bytes, v->vocab);
+    }
+    int64_t id = slot_live(sl, v->era) ? sl->id
+                 : !kept ? TB_ABSENT
+                 : hot_add(b, v, s, at, len, h, head, tag, (tb_slot *)sl);
+    if (id < 0)
+        return -1;
+    *v->out++ = (uint32_t)id;
+    return 0;
+}
+
+/* The hot loop: the items of the commonest kinds from s[i] on (a plain word
+ * then a space, a symbol, or ", " or ". "; a symbol alone), up to the first
+ * of another kind or `stop`; returns the index where it stopped, or ITEM_FAILED. */
+static ALWAYS_INLINE size_t hot_items(tb_builder *b, const uint8_t *s, size_t i, size_t stop, int kept)
 {
     const uint64_t *plain = b->plain;
+    hot_vocab v;
+    hot_begin(b, &v, s, kept);
+    while (i < stop) {
+        /* the word s[i..j) (maybe empty), then c: a space (the commonest), a
+         * symbol (a token), or ", " or ". " (',' or '.' a token: rule 2 or 3
+         * splits it off); any other item is not for this loop */
+        size_t j = next_other(plain, i);
+        uint8_t c = s[j];
+        if (c == ' ') {
+            if (j > i && hot_token(b, &v, s, i, j - i, kept) < 0)
+                return ITEM_FAILED;
+            i = j + 1;
+            continue;
+        }
+        if (ascii_class[c] != A_SYMBOL && !((c == ',' || c == '.') && s[j + 1] == ' '))
+            break;
+        if ((j > i && hot_token(b, &v, s, i, j - i, kept) < 0) || hot_token(b, &v, s, j, 1, kept) < 0)
+            return ITEM_FAILED;
+        i = j + 1 + (s[j + 1] == ' ');  /* (a space after it: the commonest next item) */
+    }
+    hot_end(b, &v, kept);
+    return i;
+}
+
+static __attribute__((noinline)) size_t hot_items_kept(tb_builder *b, const uint8_t *s, size_t i, size_t stop)
+{
+    return hot_items(b, s, i, stop, 1);
+}
+
+static __attribute__((noinline)) size_t hot_items_lookup(tb_builder *b, const uint8_t *s, size_t i, size_t stop)
+{
+    return hot_items(b, s, i, stop, 0);
+}
+
+static ALWAYS_INLINE int scan_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, int kept, int replaced)
+{
     enum token_home home = kept ? HOME_KEPT : HOME_LOOKUP;
     size_t i = 0, spent = 0;
     while (i < n) {
         size_t stop = n - i > POLL_BYTES ? i + POLL_BYTES : n;
         while (i < stop) {
-            size_t j = next_other(plain, i);
-            if (j > i && s[j] == ' ') {
-                if (append_token(b, s + i, j - i, 1, 1, home) < 0)
-                    return -1;
-                i = j + 1;
-            } else if (j > i && (s[j] == ',' || s[j] == '.') && s[j + 1] == ' ') {
-                /* "word, " or "word. ": the next commonest (scan_13a_item's "word,") */
-                if (append_token(b, s + i, j - i, 1, 1, home) < 0 || append_token(b, s + j, 1, 1, 1, home) < 0)
-                    return -1;
-                i = j + 2;
-            } else if ((i = scan_13a_item(b, s, i, home, replaced)) >= ITEM_TRIGGER) {
+            i = kept ? hot_items_kept(b, s, i, stop) : hot_items_lookup(b, s, i, stop);
+            if (i >= stop)
+                break;
+            if ((i = scan_13a_item(b, s, i, home, replaced)) >= ITEM_TRIGGER)
                 return i == ITEM_TRIGGER ? 1 : -1;
-            }
         }
+        if (i == ITEM_FAILED)
+            return -1;
         if (tb_poll_spend(b->poll, (long)(i - spent)))
             return -1;
         spent = i;
@@ -1306,9 +1520,9 @@ static void forget_vocab(tb_builder *b, size_t from)
     size_t mask = b->slots_cap - 1;
     for (size_t id = b->nvocab; id-- > from;) {
         size_t j = b->vocab[id].hash & mask;
-        while (b->slots[j] != id + 1)
+        while (!(b->slots[j].id == id && slot_live(&b->slots[j], b->slot_era)))
             j = (j + 1) & mask;
-        b->slots[j] = 0;
+        b->slots[j].tag = 0;  /* (era 0: empty) */
     }
     b->nvocab = from;
     new_era(b);
@@ -1717,7 +1931,7 @@ static int tokenize_intl_bytes(tb_builder *b, const tb_text *t)
 void tb_builder_init(tb_builder *b)
 {
     memset(b, 0, sizeof(*b));
-    b->era = 1;
+    b->era = b->slot_era = 1;
 }
 
 /* Forgets the ids of one-character tokens (a new vocabulary, or another one to look in). */
@@ -1754,11 +1968,10 @@ void tb_builder_free(tb_builder *b)
 
 void tb_builder_reset(tb_builder *b)
 {
-    if (b->nvocab * 16 >= b->slots_cap) {
+    if (++b->slot_era == SLOT_ERA_END) {  /* (every 65,535 resets) */
         if (b->slots)
-            memset(b->slots, 0, b->slots_cap * sizeof(uint32_t));
-    } else {
-        forget_vocab(b, 0);  /* a table grown by one long line: only our slots */
+            memset(b->slots, 0, b->slots_cap * sizeof(tb_slot));
+        b->slot_era = 1;
     }
     b->nbytes = b->nvocab = b->nids = b->nseq = 0;
     new_era(b);
@@ -1770,6 +1983,8 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
         return -1;
     if (b->lookup != b->era_lookup)
         new_era(b);
+    if (!b->lookup && !b->slots_cap && vocab_rehash(b, MIN_SLOTS) < 0)  /* the vocabulary's first table */
+        return -1;
     size_t first = b->nids;
     int ascii = mode == TB_13A || mode == TB_INTL ? 0 : read_ascii(b, t), rc;
     if (mode == TB_13A) {
@@ -1812,8 +2027,10 @@ void tb_builder_view(const tb_builder *b, tb_seg *out)
     out->nvocab = (uint32_t)b->nvocab;
     out->ntok = (uint32_t)b->nids;
     out->nbytes = (uint32_t)b->nbytes;
-    out->vcap = b->nvocab ? (uint32_t)b->slots_cap : 0;  /* same slot format as a frozen segment */
-    out->vslots = b->slots;
+    static const tb_slot no_slots[1];  /* (a table of one empty slot) */
+    out->vcap = b->slots_cap ? (uint32_t)b->slots_cap : 1;  /* same slot format as a frozen segment */
+    out->vslots = b->slots_cap ? b->slots : no_slots;
+    out->vera = b->slot_era;
     out->seq_len = b->seq_len;
     out->ids = b->ids;
     out->vocab = b->vocab;
@@ -1822,33 +2039,26 @@ void tb_builder_view(const tb_builder *b, tb_seg *out)
 
 tb_seg *tb_builder_freeze(const tb_builder *b)
 {
-    size_t vcap = 0;
-    if (b->nvocab) {
-        vcap = 4;
-        while (vcap < b->nvocab + b->nvocab / 3 + 1)  /* load <= 3/4 */
-            vcap *= 2;
-    }
-    size_t size = sizeof(tb_seg) + (vcap + b->nseq + b->nids) * sizeof(uint32_t) +
+    size_t vcap = 4;  /* (at least one empty slot) */
+    while (vcap < b->nvocab + b->nvocab / 3 + 1)  /* load <= 3/4 */
+        vcap *= 2;
+    size_t size = sizeof(tb_seg) + vcap * sizeof(tb_slot) + (b->nseq + b->nids) * sizeof(uint32_t) +
                   b->nvocab * sizeof(tb_tok) + b->nbytes + TB_BYTES_PAD;
     char *block = malloc(size);
     if (!block)
         return NULL;
     tb_seg *seg = (tb_seg *)block;
     char *p = block + sizeof(tb_seg);
-    /* tb_tok needs 4-byte alignment: the uint32 arrays before it keep it */
-    uint32_t *vslots = (uint32_t *)p;
-    if (vcap && vcap == b->slots_cap) {  /* the builder's table has this size: the same slots */
-        memcpy(vslots, b->slots, vcap * sizeof(uint32_t));
+    /* the slots first (8-byte aligned after tb_seg), then the uint32 arrays and
+     * tb_tok (4-byte aligned) */
+    tb_slot *vslots = (tb_slot *)p;
+    if (vcap == b->slots_cap) {  /* the builder's table has this size: the same slots */
+        memcpy(vslots, b->slots, vcap * sizeof(tb_slot));
     } else {
-        memset(vslots, 0, vcap * sizeof(uint32_t));
-        for (size_t id = 0; id < b->nvocab; id++) {
-            size_t j = b->vocab[id].hash & (vcap - 1);
-            while (vslots[j])
-                j = (j + 1) & (vcap - 1);
-            vslots[j] = (uint32_t)id + 1;
-        }
+        memset(vslots, 0, vcap * sizeof(tb_slot));
+        fill_slots(vslots, vcap, b->slot_era, b->vocab, b->nvocab, b->bytes);
     }
-    p += vcap * sizeof(uint32_t);
+    p += vcap * sizeof(tb_slot);
     /* (the builder's arrays are NULL while empty: memcpy must not see them) */
     uint32_t *seq_len = (uint32_t *)p;
     if (b->nseq)
@@ -1870,6 +2080,7 @@ tb_seg *tb_builder_freeze(const tb_builder *b)
     seg->ntok = (uint32_t)b->nids;
     seg->nbytes = (uint32_t)b->nbytes;
     seg->vcap = (uint32_t)vcap;
+    seg->vera = b->slot_era;
     seg->vslots = vslots;
     seg->seq_len = seq_len;
     seg->ids = ids;
