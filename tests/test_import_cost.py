@@ -52,9 +52,16 @@ NOT_ON_THE_PLAIN_PATH = ("logging", "dataclasses", "inspect", "json", "gzip", "b
                          "truebleu.tokenizers.regexp")
 
 
+#: What every argparse command loads: ``add_argument`` builds a HelpFormatter, which
+#: imports shutil, and shutil imports bz2 and lzma. Not truebleu's cost.
+_ARGPARSE_COMMAND = ("import argparse, sys; argparse.ArgumentParser().add_argument('-x'); "
+                     "print(' '.join(sys.modules))")
+
+
 def loaded_by_bare_interpreter() -> set[str]:
-    """What ``site`` (and any ``.pth`` file) loads before truebleu: not truebleu's cost."""
-    done = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(sys.modules))"],
+    """What ``site`` (and any ``.pth`` file) and argparse load before truebleu: not
+    truebleu's cost."""
+    done = subprocess.run([sys.executable, "-c", _ARGPARSE_COMMAND],
                           capture_output=True, text=True, check=True)
     return set(done.stdout.split())
 
