@@ -1173,24 +1173,35 @@ static size_t replace_13a(uint8_t *s, size_t n)
     return n;
 }
 
-/* Bit i of the 16 bits: s[i] is an ASCII letter, digit or apostrophe ("plain":
- * none of them is a space, a 13a symbol or one of '.', ',', '-'). */
-static ALWAYS_INLINE unsigned plain16(const uint8_t *s)
+/* Which bytes a tokenizer's scan can step over without looking at them. */
+enum plain_kind {
+    PLAIN_13A,   /* ASCII letters, digits and the apostrophe: none of them is a space, a 13a
+                  * symbol or one of '.', ',', '-' */
+    PLAIN_INTL,  /* ASCII letters and digits (the apostrophe is a \p{P}) */
+};
+
+/* Bit i of the 16 bits: s[i] is plain for the kind (a constant at every call,
+ * so each tokenizer gets its own classifier). */
+static ALWAYS_INLINE unsigned plain16(const uint8_t *s, enum plain_kind kind)
 {
 #if defined(__SSE2__)
     const __m128i case_bit = _mm_set1_epi8(0x20), a_shift = _mm_set1_epi8((char)(0x80 - 'a')),
                   a_limit = _mm_set1_epi8((char)(-128 + 26)), d_shift = _mm_set1_epi8((char)(0x80 - '0')),
-                  d_limit = _mm_set1_epi8((char)(-128 + 10)), apostrophe = _mm_set1_epi8('\'');
+                  d_limit = _mm_set1_epi8((char)(-128 + 10));
     __m128i v = _mm_loadu_si128((const __m128i *)s);
     /* x + (0x80 - lo) < -128 + (hi - lo + 1) as signed bytes: lo <= x <= hi */
     __m128i letter = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(v, case_bit), a_shift), a_limit);
     __m128i digit = _mm_cmplt_epi8(_mm_add_epi8(v, d_shift), d_limit);
-    return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), _mm_cmpeq_epi8(v, apostrophe)));
+    __m128i plain = _mm_or_si128(letter, digit);
+    if (kind == PLAIN_13A)
+        plain = _mm_or_si128(plain, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
+    return (unsigned)_mm_movemask_epi8(plain);
 #else
     unsigned m = 0;
     for (int i = 0; i < 16; i++) {
         uint8_t c = s[i];
-        m |= (unsigned)((uint8_t)((c | 0x20) - 'a') < 26 || (uint8_t)(c - '0') < 10 || c == '\'') << i;
+        m |= (unsigned)((uint8_t)((c | 0x20) - 'a') < 26 || (uint8_t)(c - '0') < 10 ||
+                        (kind == PLAIN_13A && c == '\'')) << i;
     }
     return m;
 #endif
@@ -1198,15 +1209,16 @@ static ALWAYS_INLINE unsigned plain16(const uint8_t *s)
 
 /* b->plain: bit i (of word i / 64) set when s[i] is plain, for every 64-byte
  * block up to the sentinel's (s[n]), and for the bytes after the sentinel (so
- * that it is the last byte that is not plain). 0, or -1: out of memory or b->poll asked to stop. */
-static int plain_bits(tb_builder *b, const uint8_t *s, size_t n)
+ * that it is the last byte that is not plain: no scan looks past it). 0, or -1:
+ * out of memory or b->poll asked to stop. */
+static ALWAYS_INLINE int plain_bits(tb_builder *b, const uint8_t *s, size_t n, enum plain_kind kind)
 {
     size_t words = (n + 1 + 63) / 64;
     if (GROW(b->plain, b->plain_cap, words) < 0)
         return -1;
     for (size_t q = 0; q < words; q++, s += 64) {
-        b->plain[q] = (uint64_t)plain16(s) | (uint64_t)plain16(s + 16) << 16 |
-                      (uint64_t)plain16(s + 32) << 32 | (uint64_t)plain16(s + 48) << 48;
+        b->plain[q] = (uint64_t)plain16(s, kind) | (uint64_t)plain16(s + 16, kind) << 16 |
+                      (uint64_t)plain16(s + 32, kind) << 32 | (uint64_t)plain16(s + 48, kind) << 48;
         if (q % (POLL_BYTES / 64) == POLL_BYTES / 64 - 1 && tb_poll_spend(b->poll, POLL_BYTES))
             return -1;  /* (a long line) */
     }
@@ -1528,37 +1540,47 @@ static void forget_vocab(tb_builder *b, size_t from)
     new_era(b);
 }
 
-/* tokenize_13a on any line: its UTF-8, the replacements, the scan. A
- * reference's line is written after the vocabulary's bytes and stays there:
- * its tokens are kept where they lie (no copy). A hypothesis's goes to line8. */
-static int tokenize_13a_bytes(tb_builder *b, const tb_text *t)
+/* A line's UTF-8 where its scan reads it, and what the scan needs: a
+ * reference's line is written after the vocabulary's bytes and stays there (its
+ * tokens are kept where they lie, no copy); a hypothesis's goes to b->line8.
+ * Then its plain bits (of the kind), and room for its ids and vocabulary
+ * entries, so that b->bytes does not move during the scan. The line's start
+ * (its length in *n), or NULL: out of memory or b->poll asked to stop. */
+static ALWAYS_INLINE uint8_t *place_line(tb_builder *b, const tb_text *t, enum plain_kind kind,
+                                         size_t *n)
 {
     size_t room = utf8_bound(t) + 1 + LINE8_PAD;
     int kept = b->lookup == NULL;
     uint8_t *s;
     if (kept) {
         if (tb_grow((void **)&b->bytes, &b->bytes_cap, b->nbytes + room, 1) < 0)
-            return -1;
+            return NULL;
         s = (uint8_t *)b->bytes + b->nbytes;
     } else {
         if (tb_grow((void **)&b->line8, &b->line8_cap, room, 1) < 0)
-            return -1;
+            return NULL;
         s = b->line8;
     }
+    if (read_utf8(b, s, t, n) < 0 || plain_bits(b, s, *n, kind) < 0 || line_room(b, *n, 1) < 0 ||
+        (kept && GROW(b->vocab, b->vocab_cap, b->nvocab + *n) < 0))
+        return NULL;
+    return s;
+}
+
+/* tokenize_13a on any line: its UTF-8 (place_line), the replacements, the scan. */
+static int tokenize_13a_bytes(tb_builder *b, const tb_text *t)
+{
+    int kept = b->lookup == NULL;
     size_t n, first_id = b->nids, first_vocab = b->nvocab;
-    if (read_utf8(b, s, t, &n) < 0)
-        return -1;
-    /* room for the line's ids and vocabulary entries (its bytes are there
-     * already, so b->bytes does not move) */
-    if (plain_bits(b, s, n) < 0 || line_room(b, n, 1) < 0 ||
-        (kept && GROW(b->vocab, b->vocab_cap, b->nvocab + n) < 0))
+    uint8_t *s = place_line(b, t, PLAIN_13A, &n);
+    if (s == NULL)
         return -1;
     int rc = kept ? scan_13a_bytes(b, s, n, 1, 0) : scan_13a_bytes(b, s, n, 0, 0);
     if (rc == 1) {  /* (rare) forget the line's tokens, replace, scan the shorter line */
         forget_vocab(b, first_vocab);
         b->nids = first_id;
         n = replace_13a(s, n);
-        if (plain_bits(b, s, n) < 0)
+        if (plain_bits(b, s, n, PLAIN_13A) < 0)
             return -1;
         rc = kept ? scan_13a_bytes(b, s, n, 1, 1) : scan_13a_bytes(b, s, n, 0, 1);
     }
@@ -1587,45 +1609,6 @@ static int tokenize_13a_bytes(tb_builder *b, const tb_text *t)
  * (when not ASCII) and classified (intl_class) by scan_intl_item, which sorts
  * the stretch into the shapes of the old scanner.
  */
-
-/* Bit i of the 16 bits: s[i] is an ASCII letter or digit (plain for intl). */
-static ALWAYS_INLINE unsigned intl_plain16(const uint8_t *s)
-{
-#if defined(__SSE2__)
-    const __m128i case_bit = _mm_set1_epi8(0x20), a_shift = _mm_set1_epi8((char)(0x80 - 'a')),
-                  a_limit = _mm_set1_epi8((char)(-128 + 26)), d_shift = _mm_set1_epi8((char)(0x80 - '0')),
-                  d_limit = _mm_set1_epi8((char)(-128 + 10));
-    __m128i v = _mm_loadu_si128((const __m128i *)s);
-    /* x + (0x80 - lo) < -128 + (hi - lo + 1) as signed bytes: lo <= x <= hi */
-    __m128i letter = _mm_cmplt_epi8(_mm_add_epi8(_mm_or_si128(v, case_bit), a_shift), a_limit);
-    __m128i digit = _mm_cmplt_epi8(_mm_add_epi8(v, d_shift), d_limit);
-    return (unsigned)_mm_movemask_epi8(_mm_or_si128(letter, digit));
-#else
-    unsigned m = 0;
-    for (int i = 0; i < 16; i++) {
-        uint8_t c = s[i];
-        m |= (unsigned)((uint8_t)((c | 0x20) - 'a') < 26 || (uint8_t)(c - '0') < 10) << i;
-    }
-    return m;
-#endif
-}
-
-/* b->plain for intl (as plain_bits does for 13a): bit i set when s[i] is an
- * ASCII letter or digit, up to the sentinel's block. 0, or -1: out of memory
- * or b->poll asked to stop. */
-static int intl_plain_bits(tb_builder *b, const uint8_t *s, size_t n)
-{
-    size_t words = (n + 1 + 63) / 64;
-    if (GROW(b->plain, b->plain_cap, words) < 0)
-        return -1;
-    for (size_t q = 0; q < words; q++, s += 64) {
-        b->plain[q] = (uint64_t)intl_plain16(s) | (uint64_t)intl_plain16(s + 16) << 16 |
-                      (uint64_t)intl_plain16(s + 32) << 32 | (uint64_t)intl_plain16(s + 48) << 48;
-        if (q % (POLL_BYTES / 64) == POLL_BYTES / 64 - 1 && tb_poll_spend(b->poll, POLL_BYTES))
-            return -1;  /* (a long line) */
-    }
-    return 0;
-}
 
 /* The code point of the (valid UTF-8) character at p into *c; its length in bytes. */
 static ALWAYS_INLINE size_t utf8_char(const uint8_t *p, uint32_t *c)
@@ -1893,30 +1876,13 @@ static ALWAYS_INLINE int scan_intl_bytes(tb_builder *b, const uint8_t *s, size_t
     return 0;
 }
 
-/* intl on any line: its UTF-8 (rstripped, ASCII lowercased if asked), the scan.
- * A reference's line is written after the vocabulary's bytes and stays there
- * (its tokens are kept where they lie); a hypothesis's goes to b->line8. */
+/* intl on any line: its UTF-8 (place_line: rstripped, ASCII lowercased if asked), the scan. */
 static int tokenize_intl_bytes(tb_builder *b, const tb_text *t)
 {
-    size_t room = utf8_bound(t) + 1 + LINE8_PAD;
     int kept = b->lookup == NULL;
-    uint8_t *s;
-    if (kept) {
-        if (tb_grow((void **)&b->bytes, &b->bytes_cap, b->nbytes + room, 1) < 0)
-            return -1;
-        s = (uint8_t *)b->bytes + b->nbytes;
-    } else {
-        if (tb_grow((void **)&b->line8, &b->line8_cap, room, 1) < 0)
-            return -1;
-        s = b->line8;
-    }
     size_t n;
-    if (read_utf8(b, s, t, &n) < 0)
-        return -1;
-    /* room for the line's ids and vocabulary entries (its bytes are there
-     * already, so b->bytes does not move) */
-    if (intl_plain_bits(b, s, n) < 0 || line_room(b, n, 1) < 0 ||
-        (kept && GROW(b->vocab, b->vocab_cap, b->nvocab + n) < 0))
+    uint8_t *s = place_line(b, t, PLAIN_INTL, &n);
+    if (s == NULL)
         return -1;
     if ((kept ? scan_intl_bytes(b, s, n, HOME_KEPT) : scan_intl_bytes(b, s, n, HOME_LOOKUP)) < 0)
         return -1;
