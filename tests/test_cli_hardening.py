@@ -98,6 +98,30 @@ def test_threads_out_of_range(capsys, files, threads):
     _one_error_line(capsys, main([ref, "-i", hyp, "--threads", threads]), "--threads")
 
 
+@pytest.mark.parametrize("flags, named", [
+    (["-s", "floor", "-sv", "-1"], "--smooth-value"),
+    (["-s", "add-k", "-sv", "nan"], "--smooth-value"),
+    (["--max-ngram-order", "0"], "--max-ngram-order"),
+    (["-m", "bleu", "chrf", "--max-ngram-order", "-3"], "--max-ngram-order"),
+    (["-m", "chrf", "--chrf-char-order", "-1"], "--chrf-char-order"),
+    (["-m", "chrf", "--chrf-word-order", "-2"], "--chrf-word-order"),
+    (["-m", "chrf", "--chrf-char-order", "0"], "--chrf-char-order + --chrf-word-order"),
+])
+def test_bad_metric_settings_name_the_flag(capsys, files, flags, named):
+    """The message names the flag the user typed, not the Python parameter behind it."""
+    hyp, ref = files
+    line = _one_error_line(capsys, main([ref, "-i", hyp, *flags]), named)
+    assert "_" not in line.split("error:", 1)[1], line
+
+
+@pytest.mark.parametrize("flags", [["-m", "chrf", "-s", "floor", "-sv", "-1"],
+                                   ["-m", "bleu", "--chrf-char-order", "-1"]])
+def test_settings_of_a_metric_not_asked_for_are_not_checked(capsys, files, flags):
+    """As in sacreBLEU, the flags of a metric that is not run are ignored."""
+    hyp, ref = files
+    assert main([ref, "-i", hyp, "-b", *flags]) == 0, capsys.readouterr().err
+
+
 @pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="needs Unix sockets")
 @pytest.mark.parametrize("role", ["hyp", "ref", "two systems"])
 def test_socket_path(tmp_path, capsys, files, role):

@@ -284,10 +284,35 @@ def _validate(args) -> None:
         raise UsageError("--confidence-n must be >= 1")
     check_threads(args.threads)
     check_max_line_length(args.max_line_length)
+    check_metric_flags(args)
     stdin_uses = sum(map(is_stdin, [*args.refs, *(args.input or [])])) + (args.input is None)
     if stdin_uses > 1:
         raise UsageError("standard input can be read only once: give '-' once, and give -i "
                          "files when a reference is '-'")
+
+
+def check_metric_flags(args) -> None:
+    """The metric settings of the command line, with errors naming the flags.
+
+    The metric classes check the same things but name their Python parameters
+    (``smooth_value``), which a command-line user never typed.
+    """
+    try:
+        if "bleu" in args.metrics:
+            from .bleu_config import check_order, check_smoothing
+
+            check_smoothing(args.smooth_method, args.smooth_value,
+                            method_name="--smooth-method", value_name="--smooth-value")
+            check_order(args.max_ngram_order, "--max-ngram-order")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if "chrf" in args.metrics:
+        for flag, value in (("--chrf-char-order", args.chrf_char_order),
+                            ("--chrf-word-order", args.chrf_word_order)):
+            if value < 0:
+                raise UsageError(f"{flag} must be >= 0, got {value}")
+        if args.chrf_char_order + args.chrf_word_order < 1:
+            raise UsageError("--chrf-char-order + --chrf-word-order must be at least 1")
 
 
 def check_threads(threads: int | None) -> None:
