@@ -288,17 +288,37 @@ def measure_cli(tool: str, ref: Path, hyp: Path, repeat: int, single: bool = Fal
     return {"times": times, "peak_kb": max(peaks), "base_kb": 0, "scores": [out.strip()]}
 
 
-def import_time(runs: int) -> tuple[float, float]:
-    def once(code: str) -> float:
+def import_time(runs: int) -> tuple[float, float, float]:
+    """Medians of a bare interpreter, one importing truebleu, and one with no site
+    directories (``-S``: what start-up costs before any ``.pth`` file runs)."""
+    def once(*flags: str, code: str) -> float:
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True, env=child_env())
+        subprocess.run([sys.executable, *flags, "-c", code], check=True, env=child_env())
         return time.perf_counter() - start
 
-    bare, imp = [], []
+    bare, imp, no_site = [], [], []
     for _ in range(runs):
-        bare.append(once("pass"))
-        imp.append(once("import truebleu"))
-    return statistics.median(bare), statistics.median(imp)
+        bare.append(once(code="pass"))
+        imp.append(once(code="import truebleu"))
+        no_site.append(once("-S", code="pass"))
+    return statistics.median(bare), statistics.median(imp), statistics.median(no_site)
+
+
+def startup_hooks() -> list[str]:
+    """The ``.pth`` files of this interpreter's site directories that run code at every
+    start-up (an ``import`` line), except the ones pip writes for editable installs."""
+    import site
+
+    dirs = [*site.getsitepackages(), site.getusersitepackages()]
+    hooks = []
+    for directory in dict.fromkeys(dirs):
+        for pth in sorted(Path(directory).glob("*.pth")) if os.path.isdir(directory) else ():
+            lines = pth.read_text(errors="replace").splitlines()
+            if pth.name.startswith("__editable__") or pth.name == "distutils-precedence.pth":
+                continue
+            if any(line.startswith(("import ", "import\t")) for line in lines):
+                hooks.append(str(pth))
+    return hooks
 
 
 # ---------------------------------------------------------------- report
@@ -408,12 +428,19 @@ def main(argv=None) -> int:
           f"bleuscore {onecall['bleuscore']['peak_kb'] / 1024:.0f} MiB, "
           f"truebleu {onecall['truebleu']['peak_kb'] / 1024:.0f} MiB "
           f"({onecall['sacrebleu']['peak_kb'] / onecall['truebleu']['peak_kb']:.1f}x less than sacreBLEU)")
-    bare, imp = import_time(31)
+    bare, imp, no_site = import_time(31)
     cli_ratio = cli["sacrebleu"]["peak_kb"] / cli["truebleu"]["peak_kb"]
     print(f"command line on files: peak RSS sacreBLEU {cli['sacrebleu']['peak_kb'] / 1024:.0f} MiB, "
           f"truebleu {cli['truebleu']['peak_kb'] / 1024:.0f} MiB ({cli_ratio:.1f}x less)")
     print(f"import truebleu: {(imp - bare) * 1000:.1f} ms above a bare interpreter "
           f"(median of 31: {imp * 1000:.1f} ms vs {bare * 1000:.1f} ms)")
+    print(f"interpreter start-up, in both tools' command-line times: {bare * 1000:.1f} ms "
+          f"({no_site * 1000:.1f} ms with -S, before any site directory's .pth file runs)")
+    hooks = startup_hooks()
+    if hooks and bare - no_site > 0.02:
+        print("  note: these .pth files run code at every start-up and are not part of either "
+              "tool; a virtual environment without system site packages (as the README installs "
+              "into) does not run them: " + ", ".join(hooks))
     print("scores identical to sacreBLEU: " + ("yes" if not mismatches else "NO: " + "; ".join(mismatches)))
     return 1 if mismatches else 0
 
