@@ -76,7 +76,7 @@ def test_the_command_line_names_the_option(capsys, tmp_path):
     except SystemExit as exc:
         status = exc.code
     assert status not in (0, None)
-    assert "smooth_value for smooth_method 'add-k' must be a finite number >= 0, got -5" in \
+    assert "--smooth-value for --smooth-method 'add-k' must be a finite number >= 0, got -5" in \
         capsys.readouterr().err
 
 
