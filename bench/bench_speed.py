@@ -312,10 +312,10 @@ def startup_hooks() -> list[str]:
     dirs = [*site.getsitepackages(), site.getusersitepackages()]
     hooks = []
     for directory in dict.fromkeys(dirs):
-        for pth in sorted(Path(directory).glob("*.pth")) if os.path.isdir(directory) else ():
-            lines = pth.read_text(errors="replace").splitlines()
+        for pth in sorted(Path(directory).glob("*.pth")):  # (none in a missing directory)
             if pth.name.startswith("__editable__") or pth.name == "distutils-precedence.pth":
                 continue
+            lines = pth.read_text(errors="replace").splitlines()
             if any(line.startswith(("import ", "import\t")) for line in lines):
                 hooks.append(str(pth))
     return hooks

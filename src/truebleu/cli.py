@@ -304,15 +304,13 @@ def check_metric_flags(args) -> None:
             check_smoothing(args.smooth_method, args.smooth_value,
                             method_name="--smooth-method", value_name="--smooth-value")
             check_order(args.max_ngram_order, "--max-ngram-order")
+        if "chrf" in args.metrics:
+            from .metrics.chrf import check_orders
+
+            check_orders(args.chrf_char_order, args.chrf_word_order,
+                         char_name="--chrf-char-order", word_name="--chrf-word-order")
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if "chrf" in args.metrics:
-        for flag, value in (("--chrf-char-order", args.chrf_char_order),
-                            ("--chrf-word-order", args.chrf_word_order)):
-            if value < 0:
-                raise UsageError(f"{flag} must be >= 0, got {value}")
-        if args.chrf_char_order + args.chrf_word_order < 1:
-            raise UsageError("--chrf-char-order + --chrf-word-order must be at least 1")
 
 
 def check_threads(threads: int | None) -> None:

@@ -45,6 +45,17 @@ def _check_order(value, what: str, minimum: int) -> int:
     return int(value)
 
 
+def check_orders(char_order, word_order, *, char_name: str = "char_order",
+                 word_name: str = "word_order") -> tuple[int, int]:
+    """Both orders as ints, or a ValueError naming the parameter (the command line
+    passes its flag names)."""
+    char_order = _check_order(char_order, char_name, 0)
+    word_order = _check_order(word_order, word_name, 0)
+    if char_order + word_order < 1:
+        raise ValueError(f"{char_name} + {word_name} must be at least 1")
+    return char_order, word_order
+
+
 class CHRF(Metric):
     """chrF (``word_order=0``) or chrF++ (``word_order=2``), as ``sacrebleu.CHRF``.
 
@@ -71,10 +82,7 @@ class CHRF(Metric):
                  references: Optional[Sequence[Sequence[str]]] = None, *,
                  backend: Optional[str] = None, threads: Optional[int] = None) -> None:
         super().__init__()
-        char_order = _check_order(char_order, "char_order", 0)
-        word_order = _check_order(word_order, "word_order", 0)
-        if char_order + word_order < 1:
-            raise ValueError("char_order + word_order must be at least 1")
+        char_order, word_order = check_orders(char_order, word_order)
         if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
             raise TypeError(f"beta must be a number, got {beta!r}")
         if threads is not None and (isinstance(threads, bool)
