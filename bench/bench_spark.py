@@ -6,7 +6,7 @@ The corpus: every into-English WMT21 system output with its reference A
 
 - ``single-process``: ``pyarrow`` reads record batches of ``--batch`` rows and
   hands each to ``BLEU.corpus_statistics`` (corpus) or
-  ``truebleu.batch.sentence_scores`` (sentence), with 1 native thread and with 2;
+  ``truebleu.metrics.bleu.batch.sentence_scores`` (sentence), with 1 native thread and with 2;
 - ``spark local[2]``: ``truebleu.spark.corpus_bleu`` and ``truebleu.spark.sentence_bleu``
   (the column written to Spark's ``noop`` sink, so every row is computed);
   the JVM and the Python workers are started (and warmed up) before timing;
@@ -94,7 +94,7 @@ def single_corpus(path: Path, batch: int, threads: int):
 def single_sentence(path: Path, batch: int, threads: int):
     import pyarrow.parquet as pq
 
-    from truebleu.batch import sentence_scores
+    from truebleu.metrics.bleu.batch import sentence_scores
 
     rows = 0
     total = 0.0

@@ -130,7 +130,7 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
             def run():
                 return [sacrebleu.sentence_bleu(h, [r]).score for h, r in pairs]
         else:
-            from truebleu.batch import sentence_scores
+            from truebleu.metrics.bleu.batch import sentence_scores
 
             hyps = [h for h, _ in pairs]
             refs = [[r] for _, r in pairs]
@@ -148,7 +148,7 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
             def run():
                 return [sacrebleu.sentence_bleu(x, [y]).score for x in a for y in b]
         else:
-            from truebleu.batch import pairwise_matrix
+            from truebleu.metrics.bleu.batch import pairwise_matrix
 
             def run():
                 return [x for row in pairwise_matrix(a, b) for x in row]

@@ -22,9 +22,9 @@ from array import array
 
 from fuzz_native import random_case
 
-from truebleu._native_backend import NativeBackend
-from truebleu._reference_chrf import ChrfConfig, f_score
-from truebleu.backends import PythonBackend
+from truebleu.metrics.bleu.native import NativeBackend
+from truebleu.metrics.chrf.spec import ChrfConfig, f_score
+from truebleu.core.backends import PythonBackend
 
 
 def random_config(rng: random.Random) -> ChrfConfig:

@@ -31,8 +31,8 @@ import time
 from array import array
 
 from truebleu import _native_core as core
-from truebleu._native_backend import MODES, NativeBackend
-from truebleu.backends import PythonBackend, segment_tokens
+from truebleu.metrics.bleu.native import MODES, NativeBackend
+from truebleu.core.backends import PythonBackend, segment_tokens
 from truebleu.tokenizers import get_tokenizer
 
 SPACES = [chr(c) for c in range(0x10000) if chr(c).isspace()] + ["\u200b", "\ufeff"]

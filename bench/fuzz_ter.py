@@ -21,7 +21,7 @@ import time
 from array import array
 
 from truebleu import _native_core as core
-from truebleu import _reference_ter
+from truebleu.metrics.ter import spec as _reference_ter
 
 WORDS = ["a", "b", "c", "the", "The", "é", "e\u0301", "😀", "\U00020000", "\ud800", "x" * 40,
          "-", ".", "'s", "中", "ab", "a\u00a0b"]

@@ -2,7 +2,7 @@
 
 The core's table is fixed at build time; a ``regex`` release with other
 Unicode data makes it stale. :func:`make_stale` fakes that state for the
-checks of :mod:`truebleu._native_backend` (another table version, a table
+checks of :mod:`truebleu.metrics.bleu.native` (another table version, a table
 that classifies U+20C2 differently) and wraps every core entry point that
 takes a tokenizer mode so that a call with the core's ``intl`` mode fails the
 test: with a stale table, no path may tokenize ``intl`` in C.

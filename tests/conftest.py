@@ -27,7 +27,7 @@ needs_wmt21 = pytest.mark.skipif(
 def available_backends() -> list[str]:
     names = ["python"]
     try:
-        import truebleu._native_backend  # noqa: F401
+        import truebleu.metrics.bleu.native  # noqa: F401
 
         names.append("native")
     except ImportError:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import truebleu
 from strategies import corpus
-from truebleu.accumulator import Accumulator, configuration_of
+from truebleu.core.accumulator import Accumulator, configuration_of
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
@@ -161,7 +161,7 @@ def test_a_metric_without_integer_rows_or_configuration_is_refused():
             return ()
 
         def corpus_statistics(self, hyps, refs):
-            from truebleu.stats import RowTable
+            from truebleu.core.statistics import RowTable
             return RowTable(3, typecode="d")
 
     with pytest.raises(TypeError, match="not integer rows"):

@@ -1,6 +1,6 @@
 """Every public scoring function gives the same result on both backends (issue 11 item 17).
 
-Each call goes through the backend interface of :mod:`truebleu.backends`, so
+Each call goes through the backend interface of :mod:`truebleu.core.backends`, so
 the compiled core is never reached around the checks of the native backend:
 with a stale ``intl`` table (simulated) no call may tokenize ``intl`` in C,
 and the numbers stay those of the Python backend.
@@ -13,13 +13,14 @@ import warnings
 import pytest
 
 import truebleu
-from truebleu import batch, batch_chrf
-from truebleu.backends import get_backend
+from truebleu.metrics.bleu import batch
+from truebleu.metrics.chrf import batch as batch_chrf
+from truebleu.core.backends import get_backend
 from truebleu.tokenizers import get_tokenizer
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu import _native_backend  # noqa: E402
+from truebleu.metrics.bleu import native as _native_backend  # noqa: E402
 
 from _stale_intl import make_stale  # noqa: E402
 

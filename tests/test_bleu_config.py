@@ -10,10 +10,10 @@ import pytest
 import sacrebleu
 
 import truebleu
-from truebleu import batch
-from truebleu.bleu_config import MAX_ORDER_LIMIT, BLEUConfig
-from truebleu.explain import explain
-from truebleu.score import compute_bleu
+from truebleu.metrics.bleu import batch
+from truebleu.metrics.bleu.config import MAX_ORDER_LIMIT, BLEUConfig
+from truebleu.metrics.bleu.explain import explain
+from truebleu.metrics.bleu.score import compute_bleu
 from truebleu.significance import BLEUBatchScorer
 
 from conftest import available_backends

@@ -13,14 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import truebleu
-from truebleu.backends import PythonBackend
+from truebleu.core.backends import PythonBackend
 from truebleu.tokenizers import get_tokenizer
 
 from strategies import corpus
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
-from truebleu import _native_backend  # noqa: E402
-from truebleu._native_backend import NativeBackend  # noqa: E402
+from truebleu.metrics.bleu import native as _native_backend  # noqa: E402
+from truebleu.metrics.bleu.native import NativeBackend  # noqa: E402
 
 NATIVE, PYTHON = NativeBackend(), PythonBackend()
 

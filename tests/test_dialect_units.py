@@ -237,7 +237,7 @@ def test_sentence_score_is_a_one_line_corpus(name):
 
 
 def test_sacrebleu_adapter_matches_the_engine():
-    from truebleu.bleu import BLEU
+    from truebleu.metrics.bleu.metric import BLEU
 
     hyps, refs = ["The cat sat on the mat."], [["The cat is on the mat."]]
     assert get_dialect("sacrebleu").corpus_score(hyps, refs).score == \

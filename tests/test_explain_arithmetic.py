@@ -14,8 +14,8 @@ import re
 import pytest
 import sacrebleu
 
-from truebleu.explain import explain
-from truebleu.score import LOG_ZERO
+from truebleu.metrics.bleu.explain import explain
+from truebleu.metrics.bleu.score import LOG_ZERO
 
 CASES = [
     ("the cat ran on it", ["the cat sat on the mat"]),        # orders without a match

@@ -19,8 +19,8 @@ REPORT_MODULES = (
     "sys.argv[0] = 'truebleu'\n"
     "sys.exit(main())\n")
 
-OTHER_METRICS = ("truebleu._reference_chrf", "truebleu._reference_ter", "truebleu.metrics.chrf",
-                 "truebleu.metrics.ter", "truebleu.batch_chrf", "numpy")
+OTHER_METRICS = ("truebleu.metrics.chrf.spec", "truebleu.metrics.ter.spec", "truebleu.metrics.chrf",
+                 "truebleu.metrics.ter", "truebleu.metrics.chrf.batch", "numpy")
 
 
 def loaded_by_command(args: list[str]) -> set[str]:
@@ -41,15 +41,15 @@ def test_a_chrf_command_loads_chrf_only(tmp_path):
     ref = tmp_path / "ref.txt"
     ref.write_text("the cat sat on the mat\n", encoding="utf-8")
     loaded = loaded_by_command([str(ref), "-i", str(ref), "-m", "chrf", "-b"])
-    assert "truebleu._reference_chrf" in loaded
-    assert "truebleu._reference_ter" not in loaded
+    assert "truebleu.metrics.chrf.spec" in loaded
+    assert "truebleu.metrics.ter.spec" not in loaded
 
 
 #: Modules the plain BLEU command on files does not need: logging (loaded when a message
 #: is sent), dataclasses and inspect (about a tenth of the start-up), json (JSON output only),
 #: the decompressors (compressed files only) and the Python 13a rules (the Python backend's).
 NOT_ON_THE_PLAIN_PATH = ("logging", "dataclasses", "inspect", "json", "gzip", "bz2", "lzma",
-                         "truebleu.tokenizers.regexp")
+                         "truebleu.tokenizers.tokenizer_re")
 
 
 #: What every argparse command loads: ``add_argument`` builds a HelpFormatter, which
@@ -71,7 +71,7 @@ def test_the_plain_bleu_command_loads_only_what_it_uses(tmp_path, flags):
     ref = tmp_path / "ref.txt"
     ref.write_text("the cat sat on the mat\n" * 3, encoding="utf-8")
     loaded = loaded_by_command([str(ref), "-i", str(ref), *flags])
-    assert "truebleu.streaming" in loaded  # the report works, on the streaming path
+    assert "truebleu.io.streaming" in loaded  # the report works, on the streaming path
     heavy = (set(NOT_ON_THE_PLAIN_PATH) & loaded) - loaded_by_bare_interpreter()
     assert not heavy, heavy
 

@@ -13,7 +13,7 @@ import tracemalloc
 
 import pytest
 
-from truebleu import batch
+from truebleu.metrics.bleu import batch
 
 from conftest import available_backends
 
@@ -92,7 +92,7 @@ def test_mbr_select_takes_at_most_16_bytes_per_cell(backend):
 def test_blocks_cover_the_matrix(monkeypatch, sum_is_plain):
     """Several blocks, a short last one: the same cells as one block, with the core's
     scores and (as on Python 3.12+, whose sum() differs) with Python's."""
-    native = pytest.importorskip("truebleu._native_backend")
+    native = pytest.importorskip("truebleu.metrics.bleu.native")
     cands = candidates(50)
     want = batch.pairwise_matrix(cands, cands[:37], backend="python")
     monkeypatch.setattr(native.core, "SUM_IS_PLAIN", sum_is_plain)

@@ -1,4 +1,4 @@
-"""truebleu.batch: every score bit-identical to sacreBLEU's sentence_bleu."""
+"""truebleu.metrics.bleu.batch: every score bit-identical to sacreBLEU's sentence_bleu."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
-from truebleu.batch import mbr_select, pairwise_matrix, sentence_scores  # noqa: E402
-from truebleu.backends import get_backend  # noqa: E402
+from truebleu.metrics.bleu.batch import mbr_select, pairwise_matrix, sentence_scores  # noqa: E402
+from truebleu.core.backends import get_backend  # noqa: E402
 
 from test_native_strategies import lines, segments  # noqa: E402
 

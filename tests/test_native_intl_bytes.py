@@ -4,7 +4,7 @@ The core decodes a character only where it is not an ASCII letter or digit, and
 decides most stretches by their shape (tokenize.c, "intl on UTF-8 bytes"): a
 \\p{P} between numbers stays, one after a letter or before a letter is split off,
 chains of \\p{P} and \\p{P} beside \\p{S} replay the rules. The oracles: the regex
-rules of truebleu.tokenizers.tok_intl (through the Python specification,
+rules of truebleu.tokenizers.tokenizer_intl (through the Python specification,
 segment_tokens) and sacreBLEU's TokenizerV14International. A line given as
 UTF-8 bytes (TB_KIND_UTF8, as the command line's reader passes it) must give
 the tokens of the same text given as a str, and the hypothesis path (tokens
@@ -19,8 +19,8 @@ import pytest
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu._native_backend import MODES, NativeBackend  # noqa: E402
-from truebleu.backends import PythonBackend, segment_tokens  # noqa: E402
+from truebleu.metrics.bleu.native import MODES, NativeBackend  # noqa: E402
+from truebleu.core.backends import PythonBackend, segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402

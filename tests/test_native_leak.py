@@ -10,7 +10,7 @@ import pytest
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu._native_backend import MODES  # noqa: E402
+from truebleu.metrics.bleu.native import MODES  # noqa: E402
 
 
 def rss_bytes() -> int:

@@ -18,8 +18,8 @@ import pytest
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu._native_backend import NativeBackend  # noqa: E402
-from truebleu.backends import PythonBackend  # noqa: E402
+from truebleu.metrics.bleu.native import NativeBackend  # noqa: E402
+from truebleu.core.backends import PythonBackend  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 NATIVE, PYTHON = NativeBackend(), PythonBackend()

@@ -12,8 +12,8 @@ import pytest
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
 import truebleu  # noqa: E402
-from truebleu._native_backend import MODES, NativeBackend  # noqa: E402
-from truebleu.backends import PythonBackend, segment_tokens  # noqa: E402
+from truebleu.metrics.bleu.native import MODES, NativeBackend  # noqa: E402
+from truebleu.core.backends import PythonBackend, segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu._native_backend import MODES, NativeBackend  # noqa: E402
-from truebleu.backends import PythonBackend, get_backend  # noqa: E402
-from truebleu.stats import Statistics  # noqa: E402
+from truebleu.metrics.bleu.native import MODES, NativeBackend  # noqa: E402
+from truebleu.core.backends import PythonBackend, get_backend  # noqa: E402
+from truebleu.metrics.bleu.statistics import Statistics  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 from test_native_strategies import segments  # noqa: E402

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu._native_backend import MODES  # noqa: E402
-from truebleu.backends import segment_tokens  # noqa: E402
+from truebleu.metrics.bleu.native import MODES  # noqa: E402
+from truebleu.core.backends import segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
-from truebleu.tokenizers.tok_zh import CHINESE_RANGES, is_chinese_char  # noqa: E402
+from truebleu.tokenizers.tokenizer_zh import CHINESE_RANGES, is_chinese_char  # noqa: E402
 
 from test_native_strategies import PIECES, SPACES, lines  # noqa: E402
 
@@ -28,7 +28,7 @@ def check(line: str, name: str, lowercase: bool) -> None:
 
 @pytest.fixture
 def fresh_intl_check():
-    from truebleu import _native_backend
+    from truebleu.metrics.bleu import native as _native_backend
 
     _native_backend._intl_table_matches.cache_clear()
     yield _native_backend
@@ -53,8 +53,8 @@ def test_another_regex_release_with_the_same_classes_keeps_native_intl(fresh_int
 
 def test_a_stale_table_is_not_used_by_any_entry_point(fresh_intl_check, monkeypatch):
     from _stale_intl import make_stale
-    from truebleu.backends import get_backend
-    from truebleu.bleu_config import BLEUConfig
+    from truebleu.core.backends import get_backend
+    from truebleu.metrics.bleu.config import BLEUConfig
 
     intl_calls = make_stale(monkeypatch, core, fresh_intl_check)
     native, python = get_backend("native"), get_backend("python")

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu.backends import segment_tokens  # noqa: E402
+from truebleu.core.backends import segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402
@@ -97,7 +97,7 @@ NON_ASCII_LINES = ["\u201cQuoted,\u201d caf\u00e9 \u2014 3.5\u20ac!", "\u732b\u5
 @pytest.mark.parametrize("name", ["13a", "intl", "zh", "char", "none"])
 def test_non_ascii_utf8_bytes_in_every_mode(name):
     """13a scans the bytes; the other tokenizers decode them: the tokens of the str either way."""
-    from truebleu._native_backend import MODES
+    from truebleu.metrics.bleu.native import MODES
 
     tok = get_tokenizer(name)
     for line in NON_ASCII_LINES:
@@ -107,7 +107,7 @@ def test_non_ascii_utf8_bytes_in_every_mode(name):
 
 @pytest.mark.parametrize("name", ["13a", "intl", "zh", "char", "none"])
 def test_ascii_utf8_bytes_in_every_mode(name):
-    from truebleu._native_backend import MODES
+    from truebleu.metrics.bleu.native import MODES
 
     tok = get_tokenizer(name)
     for line in ["Hello, World. 3.5-4 &amp; <skipped> x", "  a-\nb  ", "", " ", "A\tB\x0bC"]:

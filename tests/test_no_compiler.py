@@ -7,13 +7,13 @@ import warnings
 
 import pytest
 
-from truebleu import backends
+from truebleu.core import backends
 
 
 @pytest.fixture
 def no_core(monkeypatch):
     """As if the extension had not been built: importing it fails."""
-    monkeypatch.setitem(sys.modules, "truebleu._native_backend", None)
+    monkeypatch.setitem(sys.modules, "truebleu.metrics.bleu.native", None)
     monkeypatch.setitem(sys.modules, "truebleu._native_core", None)
     monkeypatch.setattr(backends, "_BACKENDS", {})
     monkeypatch.delenv("TRUEBLEU_BACKEND", raising=False)
@@ -34,7 +34,7 @@ def test_choosing_python_does_not_warn(no_core, monkeypatch):
 
 def test_the_scores_still_come_and_version_says_why(no_core, capsys):
     import truebleu
-    from truebleu.cli import version_text
+    from truebleu.cli.score import version_text
 
     with pytest.warns(RuntimeWarning):
         got = truebleu.corpus_bleu(["a b c d", "e f"], [["a b c d", "e g"]])
@@ -46,6 +46,6 @@ def test_the_scores_still_come_and_version_says_why(no_core, capsys):
 
 def test_version_names_the_native_backend():
     pytest.importorskip("truebleu._native_core")
-    from truebleu.cli import version_text
+    from truebleu.cli.score import version_text
 
     assert version_text().endswith("(backend: native)") or "TRUEBLEU_BACKEND" in version_text()

@@ -28,10 +28,10 @@ def clear_line_caches() -> None:
     """Empty the tokenizers' bounded per-line caches (2**16 lines each, as sacreBLEU's
     ``lru_cache`` on its tokenizers): they are not what this test is about."""
     from truebleu.dialects import _perl, mteval
-    from truebleu.tokenizers import regexp, tok_13a, tok_intl
+    from truebleu.tokenizers import tokenizer_13a, tokenizer_intl, tokenizer_re
 
-    for cached in (tok_13a.Tokenizer13a.__call__, tok_intl.TokenizerIntl.__call__,
-                   regexp.split_punctuation, _perl.tokenize_13a_perl, _perl.tokenize_intl_perl,
+    for cached in (tokenizer_13a.Tokenizer13a.__call__, tokenizer_intl.TokenizerIntl.__call__,
+                   tokenizer_re.split_punctuation, _perl.tokenize_13a_perl, _perl.tokenize_intl_perl,
                    mteval.sgml_text):
         cached.cache_clear()
 

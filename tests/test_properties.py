@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import truebleu
 from strategies import corpus, segments
-from truebleu.stats import Statistics
+from truebleu.metrics.bleu.statistics import Statistics
 
 quick = settings(max_examples=80, deadline=None,
                  suppress_health_check=[HealthCheck.function_scoped_fixture])

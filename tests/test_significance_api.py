@@ -17,7 +17,8 @@ from truebleu.io import read_lines  # noqa: E402
 from truebleu.significance import (BLEUBatchScorer, RowScorer, bootstrap_ci, compare_all,  # noqa: E402
                                    compare_sentences, holm, paired_bootstrap,
                                    paired_cells, paired_randomization, paired_test_report)
-from truebleu.significance import cli, formats  # noqa: E402
+from truebleu.cli import compare as cli  # noqa: E402
+from truebleu.significance import formats  # noqa: E402
 from truebleu.significance.multi import clusters_from  # noqa: E402
 from truebleu.significance.progress import Progress  # noqa: E402
 from truebleu.significance.sentence import sign_test  # noqa: E402
@@ -153,7 +154,7 @@ def test_explicit_generator_and_inputs_untouched(stats, scorer):
 def test_any_metric_plugs_in_through_a_row_scorer(stats):
     """A dialect only needs statistics and a "summed row -> score" function:
     wrapped in RowScorer it gives the same results as the vectorised scorer."""
-    from truebleu.score import score_from_row
+    from truebleu.metrics.bleu.score import score_from_row
 
     scalar = RowScorer(lambda hyps: None, lambda row: score_from_row(row, 4).score)
     for test in (paired_bootstrap, paired_randomization):

@@ -18,7 +18,7 @@ from truebleu import BLEU  # noqa: E402
 from truebleu.cli import main as truebleu_main  # noqa: E402
 from truebleu.significance import (BLEUBatchScorer, compare_all, paired_bootstrap,  # noqa: E402
                                    paired_cells)
-from truebleu.significance.cli import _names, main as compare_main  # noqa: E402
+from truebleu.cli.compare import _names, main as compare_main  # noqa: E402
 from truebleu.significance.resampling import check_memory  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -29,7 +29,7 @@ from truebleu.significance import bootstrap_confidence, compat, native, paired_c
 from truebleu.significance.pcg64 import (generate_state, is_plain_seed, pcg64_state,  # noqa: E402
                                          seed_words)
 from truebleu.significance.scoring import BLEUBatchScorer  # noqa: E402
-from truebleu.stats import Statistics  # noqa: E402
+from truebleu.metrics.bleu.statistics import Statistics  # noqa: E402
 
 core = native._core()
 needs_core = pytest.mark.skipif(core is None, reason="the compiled core is not the active backend")

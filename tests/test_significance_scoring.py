@@ -7,7 +7,7 @@ import pytest
 np = pytest.importorskip("numpy")
 sacrebleu_bleu = pytest.importorskip("sacrebleu.metrics.bleu")
 
-from truebleu.score import score_from_row  # noqa: E402
+from truebleu.metrics.bleu.score import score_from_row  # noqa: E402
 from truebleu.significance.scoring import BLEUBatchScorer, RowScorer  # noqa: E402
 
 CONFIGS = [

@@ -12,8 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from truebleu import stats
-from truebleu.stats import RowTable, Statistics, python_column_sums
+from truebleu.core import statistics as stats
+from truebleu.core.statistics import RowTable, python_column_sums
+from truebleu.metrics.bleu.statistics import Statistics
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from truebleu.backends import PythonBackend
-from truebleu.bleu import count_tokenized_periods
+from truebleu.core.backends import PythonBackend
+from truebleu.metrics.bleu.metric import count_tokenized_periods
 
 from strategies import segments
 
 pytest.importorskip("truebleu._native_core", reason="compiled core not built")
-from truebleu._native_backend import NativeBackend  # noqa: E402
+from truebleu.metrics.bleu.native import NativeBackend  # noqa: E402
 
 NATIVE, PYTHON = NativeBackend(), PythonBackend()
 

@@ -43,7 +43,7 @@ def test_generated_inputs(name, text):
 def test_zh_ranges_match_sacrebleu_for_every_code_point():
     from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-    from truebleu.tokenizers.tok_zh import is_chinese_char
+    from truebleu.tokenizers.tokenizer_zh import is_chinese_char
 
     ours = [c for c in range(sys.maxunicode + 1) if is_chinese_char(chr(c))]
     theirs = [c for c in range(sys.maxunicode + 1) if TokenizerZh._is_chinese_char(chr(c))]
@@ -76,11 +76,11 @@ def _train_tiny_spm(folder, filename):
 
 @pytest.mark.parametrize("name", ["flores101", "flores200", "spm"])
 def test_sentencepiece_from_cache_matches_sacrebleu(name, tmp_path, monkeypatch):
-    from truebleu.tokenizers.tok_spm import SPM_MODELS
+    from truebleu.tokenizers.tokenizer_spm import MODEL_FILES
 
     models = tmp_path / "models"
     models.mkdir()
-    _train_tiny_spm(models, SPM_MODELS[name][1])
+    _train_tiny_spm(models, MODEL_FILES[name][1])
     # both libraries look in the same cache folder; nothing is downloaded
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
     monkeypatch.setenv("TRUEBLEU_CACHE", str(tmp_path / "empty"))

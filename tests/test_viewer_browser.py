@@ -330,7 +330,7 @@ def ru_en(tmp_path_factory):
     path = wmt21_dir() / "xml" / "newstest2021.ru-en.all.xml"
     if not path.is_file():
         pytest.skip(f"WMT21 XML not found at {path}")
-    from truebleu.viewer.cli import main
+    from truebleu.cli.viewer import main
 
     out = tmp_path_factory.mktemp("viewer") / "ru-en.html"
     assert main(["report", "--wmt-xml", str(path), "-o", str(out), "-q"]) == 0

@@ -14,7 +14,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 import truebleu  # noqa: E402
-from truebleu.backends import get_backend, segment_tokens  # noqa: E402
+from truebleu.core.backends import get_backend, segment_tokens  # noqa: E402
 from truebleu.significance import BLEUBatchScorer, bootstrap_ci, compare_all  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 from truebleu.viewer import report  # noqa: E402
@@ -252,7 +252,7 @@ def test_wmt21_en_de_corpus_scores_equal_sacrebleu():
 def test_report_command_reads_files_and_names_systems(tmp_path, capsys):
     import gzip as gz
 
-    from truebleu.viewer import cli
+    from truebleu.cli import viewer as cli
 
     refs, systems = generated_corpus(8, n=12)
     (tmp_path / "test.ref.en").write_text("\n".join(refs[0]) + "\n", encoding="utf-8")

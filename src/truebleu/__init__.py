@@ -15,26 +15,26 @@ from ._version import __version__
 
 # public name -> module that defines it
 _LAZY = {
-    "BLEU": "bleu",
-    "BLEUScore": "score",
+    "BLEU": "metrics.bleu",
+    "BLEUScore": "metrics.bleu",
     "CHRF": "metrics.chrf",
     "CHRFScore": "metrics.chrf",
     "TER": "metrics.ter",
     "TERScore": "metrics.ter",
-    "Statistics": "stats",
-    "active_backend": "backends",
-    "compute_bleu": "score",
+    "Statistics": "metrics.bleu.statistics",
+    "active_backend": "core.backends",
+    "compute_bleu": "metrics.bleu.score",
     "corpus_bleu": "compat",
-    "corpus_chrf": "compat_chrf",
+    "corpus_chrf": "compat",
     "corpus_ter": "compat",
-    "chrf_matrix": "batch_chrf",
-    "sentence_chrf_scores": "batch_chrf",
-    "mbr_select": "batch",
-    "pairwise_matrix": "batch",
-    "sentence_scores": "batch",
+    "chrf_matrix": "metrics.chrf.batch",
+    "sentence_chrf_scores": "metrics.chrf.batch",
+    "mbr_select": "metrics.bleu.batch",
+    "pairwise_matrix": "metrics.bleu.batch",
+    "sentence_scores": "metrics.bleu.batch",
     "raw_corpus_bleu": "compat",
     "sentence_bleu": "compat",
-    "sentence_chrf": "compat_chrf",
+    "sentence_chrf": "compat",
     "sentence_ter": "compat",
     # sacreBLEU's test-set names (thin; see truebleu.utils and truebleu.dataset)
     "DATASETS": "dataset",
@@ -74,16 +74,16 @@ def __dir__() -> list[str]:
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
-    from .backends import active_backend
-    from .bleu import BLEU
-    from .batch_chrf import chrf_matrix, sentence_chrf_scores
-    from .compat_chrf import corpus_chrf, sentence_chrf
-    from .metrics.chrf import CHRF, CHRFScore
-    from .batch import mbr_select, pairwise_matrix, sentence_scores
-    from .compat import corpus_bleu, corpus_ter, raw_corpus_bleu, sentence_bleu, sentence_ter
-    from .metrics.ter import TER, TERScore
-    from .score import BLEUScore, compute_bleu
-    from .stats import Statistics
+    from .core.backends import active_backend
+    from .metrics.bleu.metric import BLEU
+    from .metrics.chrf.batch import chrf_matrix, sentence_chrf_scores
+    from .metrics.chrf.metric import CHRF, CHRFScore
+    from .metrics.bleu.batch import mbr_select, pairwise_matrix, sentence_scores
+    from .compat import (corpus_bleu, corpus_chrf, corpus_ter, raw_corpus_bleu, sentence_bleu,
+                         sentence_chrf, sentence_ter)
+    from .metrics.ter.metric import TER, TERScore
+    from .metrics.bleu.score import BLEUScore, compute_bleu
+    from .metrics.bleu.statistics import Statistics
     from .dataset import DATASETS
     from .utils import (SACREBLEU_DIR, download_test_set, get_available_testsets,
                         get_langpairs_for_testset, get_reference_files, get_source_file,

@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Optional
 
-from .bleu import BLEU
-from .score import SMOOTH_DEFAULTS, BLEUScore
+from .metrics.bleu.metric import BLEU
+from .metrics.bleu.score import SMOOTH_DEFAULTS, BLEUScore
+from .metrics.chrf.metric import CHRF, CHRFScore
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .metrics.ter import TERScore
+    from .metrics.ter.metric import TERScore
 
 _SACREBLEU_DEFAULTS = {"smooth_method": "exp", "smooth_value": None, "force": False,
                        "lowercase": False, "tokenize": "13a"}
@@ -116,7 +117,7 @@ def corpus_ter(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
                normalized: bool = False, no_punct: bool = False, asian_support: bool = False,
                case_sensitive: bool = False, **options) -> "TERScore":
     """Corpus TER, as sacreBLEU's ``corpus_ter``; ``options``: ``backend``, ``threads``."""
-    from .metrics.ter import TER
+    from .metrics.ter.metric import TER
 
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive, **options)
@@ -132,10 +133,30 @@ def sentence_ter(hypothesis: str, references: Sequence[str], normalized: bool = 
     (or one reference string), returns one float per pair, each identical to
     the ``score`` of the single call.
     """
-    from .metrics.ter import TER
+    from .metrics.ter.metric import TER
 
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive, **options)
     if not isinstance(hypothesis, str) and isinstance(hypothesis, Sequence):
         return metric.sentence_scores(hypothesis, references)
+    return metric.sentence_score(hypothesis, references)
+
+
+def corpus_chrf(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
+                char_order: int = CHRF.CHAR_ORDER, word_order: int = CHRF.WORD_ORDER,
+                beta: int = CHRF.BETA, remove_whitespace: bool = True,
+                eps_smoothing: bool = False, **options) -> CHRFScore:
+    """Corpus chrF (chrF++ with ``word_order=2``) of ``hypotheses`` against reference streams."""
+    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,
+                  whitespace=not remove_whitespace, eps_smoothing=eps_smoothing, **options)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_chrf(hypothesis: str, references: Sequence[str],
+                  char_order: int = CHRF.CHAR_ORDER, word_order: int = CHRF.WORD_ORDER,
+                  beta: int = CHRF.BETA, remove_whitespace: bool = True,
+                  eps_smoothing: bool = False, **options) -> CHRFScore:
+    """chrF of one hypothesis against its references (a list of strings)."""
+    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,
+                  whitespace=not remove_whitespace, eps_smoothing=eps_smoothing, **options)
     return metric.sentence_score(hypothesis, references)

@@ -164,7 +164,7 @@ def filter_subset(systems, test_sets, langpair, origlang, subset=None):
 def print_test_set(test_set: str, langpair: str, requested_fields: List[str],
                    origlang: Optional[str] = None, subset: Optional[str] = None) -> None:
     """Print fields of a test set, tab-separated, one segment per line (``--echo``)."""
-    from .io.testsets.commands import echo_text
+    from .cli.testsets import echo_text
 
     text = echo_text(test_set, langpair, list(requested_fields), origlang, subset)
     if text:
@@ -173,6 +173,6 @@ def print_test_set(test_set: str, langpair: str, requested_fields: List[str],
 
 def print_subset_results(metrics, full_system, full_refs, args) -> None:
     """Print scores per original language and subset (``-d``)."""
-    from .io.testsets.commands import detail_text
+    from .cli.testsets import detail_text
 
     print(detail_text(list(metrics.values()), full_system, full_refs, args))

@@ -6,7 +6,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..signature import VERSION
+from ..core.signature import VERSION
 
 
 @dataclass

@@ -27,7 +27,7 @@ import math
 from functools import lru_cache
 from typing import Callable, Sequence
 
-from .._reference import max_reference_counts, ngram_counts
+from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, check_bool
 from ._perl import (PERL_SPACE_RUN, ngram_counts_many, tokenize_13a_perl,
                     tokenize_intl_perl)

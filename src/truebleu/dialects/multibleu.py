@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from .._reference import max_reference_counts, ngram_counts
+from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, ToolError, check_bool
 from ._perl import (ascii_lower, perl_lc, split_bytes_awk, split_perl,
                     tokenize_13a_perl)

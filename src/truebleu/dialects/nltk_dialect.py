@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .. import nltk as nltk_bleu
+from . import nltk_bleu
 from ..tokenizers import get_tokenizer
 from ._base import Dialect, DialectScore, check_bool
 

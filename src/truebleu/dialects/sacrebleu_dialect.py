@@ -12,7 +12,7 @@ class SacreBleuDialect(Dialect):
 
     def __init__(self, **options) -> None:
         super().__init__()
-        from ..bleu import BLEU
+        from ..metrics.bleu.metric import BLEU
 
         self._metric = BLEU(**options)
 

@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Sequence
 
 from ..tokenizers import get_tokenizer
-from .._reference import max_reference_counts, ngram_counts
+from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, ToolError, check_bool
 
 

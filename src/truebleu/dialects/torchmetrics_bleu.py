@@ -25,7 +25,7 @@ import math
 import struct
 from typing import Optional, Sequence
 
-from .._reference import ngram_counts
+from ..metrics.bleu.spec import ngram_counts
 from ._base import Dialect, DialectScore, ToolError, check_bool
 
 _EXACT_FLOAT32_INTS = 2 ** 24

@@ -13,9 +13,9 @@ import numbers
 from abc import ABC, abstractmethod
 from typing import Optional, Sequence
 
-from ..references import check_str_sequence
-from ..signature import Signature
-from ..stats import RowTable
+from ..core.references import check_str_sequence
+from ..core.signature import Signature
+from ..core.statistics import RowTable
 
 __all__ = ["Metric", "Score", "Signature"]
 
@@ -114,8 +114,8 @@ class Metric(ABC):
 
 
 def _register_bleu() -> None:
-    from ..bleu import BLEU
-    from ..score import BLEUScore
+    from .bleu.metric import BLEU
+    from .bleu.score import BLEUScore
 
     Metric.register(BLEU)
     Score.register(BLEUScore)

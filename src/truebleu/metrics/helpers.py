@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .._reference_chrf import char_ngrams
+from .chrf.spec import char_ngrams
 
 __all__ = ["extract_all_char_ngrams", "extract_all_word_ngrams", "extract_char_ngrams",
            "extract_word_ngrams"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .._log import logger
+from ..core.log import logger
 from ..io.wmt_xml import WMTTestSet
 
 __all__ = ["wmt_xml_scores"]

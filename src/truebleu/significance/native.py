@@ -37,7 +37,7 @@ NUMPY_BUFSIZE = 8192  # NumPy's default buffer size (np.getbufsize())
 
 def _core():
     """The compiled core when it is the active backend, else None."""
-    from ..backends import get_backend
+    from ..core.backends import get_backend
 
     if get_backend().name != "native":
         return None
@@ -63,7 +63,7 @@ def numpy_promotes_weakly() -> bool:
 
 def applies(metric, seed, tables) -> bool:
     """Whether the native path gives this test's numbers (else the NumPy path runs)."""
-    from ..bleu import BLEU
+    from ..metrics.bleu.metric import BLEU
 
     return (isinstance(metric, BLEU) and is_plain_seed(seed) and len(tables) > 0
             and all(t.data.typecode == "q" and len(t) == len(tables[0]) and len(t) > 0

@@ -121,7 +121,7 @@ class BLEUBatchScorer:
     def __init__(self, max_ngram_order: int = 4, smooth_method: str = "exp",
                  smooth_value: float | None = None, effective_order: bool = False,
                  in_place: bool = False, statistics: Callable | None = None) -> None:
-        from ..bleu_config import SMOOTH_DEFAULTS, check_order, check_smoothing
+        from ..metrics.bleu.config import SMOOTH_DEFAULTS, check_order, check_smoothing
 
         check_smoothing(smooth_method, smooth_value)  # the checks of every BLEU path
         self.max_ngram_order = check_order(max_ngram_order)
@@ -259,7 +259,7 @@ def scorer_for(metric, in_place: bool = False, effective_order: bool | None = No
     sums in (``float32`` for bootstrap, ``int64`` for randomization), which is
     what sacreBLEU hands to ``_compute_score_from_stats``.
     """
-    from ..bleu import BLEU
+    from ..metrics.bleu.metric import BLEU
 
     if isinstance(metric, BLEU):
         return BLEUBatchScorer.from_metric(metric, in_place=in_place,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Iterator, Optional, Sequence
 
-from ..bleu import BLEU
+from ..metrics.bleu.metric import BLEU
 from .columns import TextColumns, batch_texts
 
 
@@ -65,7 +65,7 @@ def sentence_score_array(settings: dict, columns: TextColumns, hyp_array, *ref_a
     """Sentence BLEU of each row as an Arrow ``double`` array."""
     import pyarrow as pa
 
-    from ..batch import sentence_scores
+    from ..metrics.bleu.batch import sentence_scores
 
     hyps, streams, _ = batch_texts(columns, hyp_array, ref_arrays)
     # one reference column: its strings are the references (a str counts as one)

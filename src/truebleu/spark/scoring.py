@@ -13,8 +13,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Optional, Sequence
 
-from ..bleu import BLEU
-from ..score import BLEUScore
+from ..metrics.bleu.metric import BLEU
+from ..metrics.bleu.score import BLEUScore
 from .columns import References, text_columns
 from .executor import (partial_sums, sentence_score_array, statistic_names, statistics_array,
                        worker_options)
@@ -74,7 +74,7 @@ def sentence_bleu(df, hypothesis: str = "hyp", references: References = ("ref",)
         raise TypeError(f"unknown sentence BLEU setting(s): {', '.join(unknown)} "
                         f"(known: {', '.join(SENTENCE_SETTINGS)})")
     columns = text_columns(df.schema, hypothesis, references)
-    from ..batch import sentence_scores
+    from ..metrics.bleu.batch import sentence_scores
 
     sentence_scores([], [], **settings)  # check the settings on the driver
     udf = _arrow_udf(partial(sentence_score_array, settings, columns), "double")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Optional, Sequence, Union
 
-from ..bleu import BLEU
+from ..metrics.bleu.metric import BLEU
 from ..significance import bootstrap_ci as _bootstrap_ci
 from ..significance import paired_bootstrap as _paired_bootstrap
 from ..significance import paired_randomization as _paired_randomization

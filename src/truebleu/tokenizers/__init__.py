@@ -8,28 +8,28 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from .base import Tokenizer
+from .tokenizer_base import Tokenizer
 
 BaseTokenizer = Tokenizer  # sacreBLEU's name (sacrebleu.tokenizers.BaseTokenizer)
 
 # name -> (module, class, extra constructor arguments)
 _REGISTRY: dict[str, tuple[str, str, tuple]] = {
-    "none": ("tok_none", "TokenizerNone", ()),
-    "zh": ("tok_zh", "TokenizerZh", ()),
-    "13a": ("tok_13a", "Tokenizer13a", ()),
-    "intl": ("tok_intl", "TokenizerIntl", ()),
-    "char": ("tok_char", "TokenizerChar", ()),
-    "ja-mecab": ("tok_mecab", "TokenizerJaMecab", ()),
-    "ko-mecab": ("tok_mecab", "TokenizerKoMecab", ()),
-    "spm": ("tok_spm", "TokenizerSPM", ("spm",)),
-    "flores101": ("tok_spm", "TokenizerSPM", ("flores101",)),
-    "flores200": ("tok_spm", "TokenizerSPM", ("flores200",)),
-    "spBLEU-1K": ("tok_spm", "TokenizerSPM", ("spBLEU-1K",)),
+    "none": ("tokenizer_none", "TokenizerNone", ()),
+    "zh": ("tokenizer_zh", "TokenizerZh", ()),
+    "13a": ("tokenizer_13a", "Tokenizer13a", ()),
+    "intl": ("tokenizer_intl", "TokenizerIntl", ()),
+    "char": ("tokenizer_char", "TokenizerChar", ()),
+    "ja-mecab": ("tokenizer_ja_mecab", "TokenizerJaMecab", ()),
+    "ko-mecab": ("tokenizer_ko_mecab", "TokenizerKoMecab", ()),
+    "spm": ("tokenizer_spm", "TokenizerSPM", ("spm",)),
+    "flores101": ("tokenizer_spm", "TokenizerSPM", ("flores101",)),
+    "flores200": ("tokenizer_spm", "TokenizerSPM", ("flores200",)),
+    "spBLEU-1K": ("tokenizer_spm", "TokenizerSPM", ("spBLEU-1K",)),
 }
 
 # Tokenizers of other metrics: found by get_tokenizer, not offered to BLEU's -tok.
 _OTHER_METRICS: dict[str, tuple[str, str, tuple]] = {
-    "tercom": ("tok_ter", "TercomTokenizer", ()),  # TER's (default options)
+    "tercom": ("tokenizer_ter", "TercomTokenizer", ()),  # TER's (default options)
 }
 
 TOKENIZERS = tuple(_REGISTRY)

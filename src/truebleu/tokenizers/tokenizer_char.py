@@ -1,5 +1,13 @@
-"""sacreBLEU's module path ``sacrebleu.tokenizers.tokenizer_char`` (thin; see :mod:`.tok_char`)."""
+"""`char`: every character is a token (whitespace disappears when splitting)."""
 
-from .tok_char import TokenizerChar
+from __future__ import annotations
 
-__all__ = ["TokenizerChar"]
+from .tokenizer_base import Tokenizer
+
+
+class TokenizerChar(Tokenizer):
+    name = "char"
+    native_mode = "char"
+
+    def __call__(self, line: str) -> str:
+        return " ".join(line)

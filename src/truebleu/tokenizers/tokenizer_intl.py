@@ -1,5 +1,35 @@
-"""sacreBLEU's module path ``sacrebleu.tokenizers.tokenizer_intl`` (thin; see :mod:`.tok_intl`)."""
+"""`intl`: the international tokenization of mteval-v14.pl.
 
-from .tok_intl import TokenizerIntl as TokenizerV14International
+Punctuation (Unicode category P) is split off unless it sits between digits on
+the side being looked at, and every symbol (category S) is split off. As in
+mteval-v14 (and sacreBLEU), a period after a number at the very end of a line
+stays attached: the rules look at a following character and there is none.
+Character classes come from the ``regex`` module's Unicode tables.
+"""
 
-__all__ = ["TokenizerV14International"]
+from __future__ import annotations
+
+from functools import lru_cache
+
+import regex
+
+from .tokenizer_base import Tokenizer
+
+_RULES = (
+    (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+    (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+    (regex.compile(r"(\p{S})"), r" \1 "),
+)
+
+
+class TokenizerIntl(Tokenizer):
+    name = "intl"
+    native_mode = "intl"
+
+    @lru_cache(maxsize=2**16)
+    def __call__(self, line: str) -> str:
+        for pattern, replacement in _RULES:
+            line = pattern.sub(replacement, line)
+        return " ".join(line.split())
+
+TokenizerV14International = TokenizerIntl  # sacreBLEU's name

@@ -1,5 +1,10 @@
-"""sacreBLEU's module path ``sacrebleu.tokenizers.tokenizer_ja_mecab`` (thin; :mod:`.tok_mecab`)."""
+"""`ja-mecab`: Japanese segmented by MeCab with the IPA dictionary (``truebleu[ja]``)."""
 
-from .tok_mecab import TokenizerJaMecab
+from __future__ import annotations
 
-__all__ = ["TokenizerJaMecab"]
+from ._mecab import MecabTokenizer
+
+
+class TokenizerJaMecab(MecabTokenizer):
+    name = "ja-mecab"
+    _module, _dic_module, _dic_size, _dic_label, _extra = "MeCab", "ipadic", 392126, "IPA", "ja"

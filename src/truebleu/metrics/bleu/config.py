@@ -30,8 +30,8 @@ import math
 import numbers
 from typing import Optional
 
-from .signature import Signature, smoothing_text
-from .tokenizers import LANGUAGE_DEFAULTS, Tokenizer, default_tokenizer, get_tokenizer
+from ...core.signature import Signature, smoothing_text
+from ...tokenizers import LANGUAGE_DEFAULTS, Tokenizer, default_tokenizer, get_tokenizer
 
 MAX_NGRAM_ORDER = 4
 MAX_ORDER_LIMIT = 1000

@@ -17,12 +17,13 @@ import warnings
 from array import array
 from typing import Sequence
 
-from . import _native_core as core
-from .bleu_config import check_order
-from .bleu_config import check_threads as check_thread_count
-from .references import (check_reference_streams, check_references_per_hypothesis,
+from ... import _native_core as core
+from .config import check_order
+from .config import check_threads as check_thread_count
+from ...core.references import (check_reference_streams, check_references_per_hypothesis,
                          check_str_sequence, check_strings, reference_segments, references_of)
-from .stats import RowTable, Statistics, row_width
+from ...core.statistics import RowTable
+from .statistics import Statistics, row_width
 
 # pairwise_scores works in blocks of rows whose statistics take at most this
 # many bytes (and at most 4 bytes per cell), so a matrix costs its 8 bytes per
@@ -78,7 +79,7 @@ def _intl_table_matches(regex_version: str, table_version: str) -> bool:
         return True
     import regex
 
-    from ._unicode_classes import intl_bits, intl_class_table
+    from ...tokenizers.unicode_classes import intl_bits, intl_class_table
 
     if intl_class_table(regex) == intl_bits(core.class_table()):
         return True
@@ -341,7 +342,7 @@ class NativeBackend:
 
     def bleu_scores(self, statistics, config):
         """The core's replica of sacreBLEU's ``compute_bleu`` where floats add as there."""
-        from .backends import python_bleu_scores
+        from ...core.backends import python_bleu_scores
 
         if not core.SUM_IS_PLAIN:
             return python_bleu_scores(statistics.data, config)
@@ -356,7 +357,7 @@ class NativeBackend:
         The rows are computed in blocks of ``a`` so that the statistics never
         take more than ``MATRIX_BLOCK_BYTES``; only the scores are kept.
         """
-        from .backends import check_hypotheses, python_bleu_scores
+        from ...core.backends import check_hypotheses, python_bleu_scores
 
         a = check_hypotheses(a, "a")
         b = check_hypotheses(b, "b")
@@ -394,7 +395,7 @@ class NativeBackend:
 
     def prepare_ter_references(self, segments, tokenizer):
         """The tokenized references as strings (the core splits them on spaces)."""
-        from .backends import ter_reference
+        from ...core.backends import ter_reference
 
         return [[ter_reference(ref, tokenizer) for ref in refs] for refs in segments]
 

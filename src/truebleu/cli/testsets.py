@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..._log import logger
+from ..core.log import logger
 
 __all__ = ["add_testset_arguments", "finishing_output", "testset_references", "echo_text",
            "detail_text", "check_not_empty"]
@@ -46,8 +46,8 @@ def add_testset_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _list_text(args) -> str:
-    from .process import fieldnames
-    from .registry import get_testset, testset_names
+    from ..io.testsets.process import fieldnames
+    from ..io.testsets.registry import get_testset, testset_names
 
     lines = []
     if args.test_set:
@@ -69,7 +69,7 @@ def _list_text(args) -> str:
 
 
 def _check_testsets(args) -> list[str]:
-    from .registry import get_testset, testset_names
+    from ..io.testsets.registry import get_testset, testset_names
 
     names = args.test_set.split(",")
     for name in names:
@@ -92,9 +92,9 @@ def _check_testsets(args) -> list[str]:
 
 def echo_text(name: str, langpair: str, requested: list[str], origlang=None, subset=None) -> str:
     """The ``--echo`` lines: the requested fields, tab-separated, one segment per line."""
-    from .process import fieldnames, get_files, read_field
-    from .registry import get_testset
-    from .subsets import filter_subset
+    from ..io.testsets.process import fieldnames, get_files, read_field
+    from ..io.testsets.registry import get_testset
+    from ..io.testsets.subsets import filter_subset
 
     names = fieldnames(get_testset(name), langpair)
     files = get_files(name, langpair)
@@ -117,14 +117,14 @@ def echo_text(name: str, langpair: str, requested: list[str], origlang=None, sub
 def finishing_output(args) -> str | None:
     """The output of a request that ends the command, or None to go on and score."""
     if args.download:
-        from .process import download_test_set
+        from ..io.testsets.process import download_test_set
 
         download_test_set(args.download, args.langpair)
         return ""
     if args.list:
         return _list_text(args)
     if args.citation:
-        from .registry import get_testset
+        from ..io.testsets.registry import get_testset
 
         if not args.test_set:
             raise TestSetUsageError("I need a test set (-t).")
@@ -152,7 +152,7 @@ def finishing_output(args) -> str | None:
 
 def testset_references(args) -> tuple[list[list[str]], list[str]]:
     """The scored reference streams of ``-t`` (test sets concatenated) and their file names."""
-    from .process import get_reference_files, read_field
+    from ..io.testsets.process import get_reference_files, read_field
 
     streams: list[list[str]] = []
     names: list[str] = []
@@ -174,8 +174,8 @@ def detail_text(metrics, system: list[str], references: list[list[str]], args) -
     ``metrics``: one metric or a list of them (each scores every subset).
     """
     metrics = metrics if isinstance(metrics, (list, tuple)) else [metrics]
-    from ...reports.color import Color
-    from .subsets import available_origlangs, available_subsets, filter_subset
+    from ..reports.color import Color
+    from ..io.testsets.subsets import available_origlangs, available_subsets, filter_subset
 
     origlangs = ([args.origlang] if args.origlang
                  else available_origlangs(args.test_set, args.langpair))

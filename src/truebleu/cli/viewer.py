@@ -14,7 +14,7 @@ import re
 import sys
 from typing import Optional, Sequence
 
-from ..cli import (UsageError, add_bleu_arguments, add_max_line_length_argument,
+from .score import (UsageError, add_bleu_arguments, add_max_line_length_argument,
                    add_wmt_xml_arguments, check_max_line_length, read_references)
 from ..io import InputError, iter_lines
 from ..tokenizers import target_language
@@ -100,7 +100,7 @@ def _bleu_options(args) -> dict:
 
 
 def build_report(args):
-    from . import report
+    from ..viewer import report
 
     if args.n_samples < 1:
         raise UsageError("--n-samples must be >= 1")
@@ -149,7 +149,7 @@ def build_wmt_xml_report(args):
     sacreBLEU's text files), a missing reference is no reference.
     """
     from ..io.wmt_xml import keep_referenced, read_wmt_xml
-    from . import report
+    from ..viewer import report
 
     if args.refs or args.input or args.source or args.doc_ids:
         raise UsageError("--wmt-xml reads everything from the file; give no reference files, "
@@ -186,7 +186,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                       f"{len(result.system_names)} systems, {result.data.inputs.n_segments} segments)",
                       file=sys.stderr)
             return 0
-        from .server import serve
+        from ..viewer.server import serve
 
         serve(result, host=args.host, port=args.port, open_browser=args.open, quiet=args.quiet)
         return 0

@@ -19,11 +19,11 @@ import sys
 from dataclasses import asdict, dataclass, field
 from typing import Optional, Sequence
 
-from . import _reference
-from .backends import segment_tokens
-from .bleu_config import BLEUConfig
+from . import spec as _reference
+from ...core.backends import segment_tokens
+from .config import BLEUConfig
 from .score import LOG_ZERO, MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, score_from_statistics
-from .tokenizers import TOKENIZERS
+from ...tokenizers import TOKENIZERS
 
 
 @dataclass

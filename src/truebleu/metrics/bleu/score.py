@@ -18,11 +18,11 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from .bleu_config import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, check_smoothing
+from .config import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, check_smoothing
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .bleu_config import BLEUConfig
+    from .config import BLEUConfig
 
 LOG_ZERO = -9999999999  # what log(0) is floored to (sacreBLEU's my_log)
 
@@ -81,7 +81,7 @@ class BLEUScore:
     def format(self, width: int = 2, score_only: bool = False, signature: str = "",
                is_json: bool = False) -> str:
         """sacreBLEU's text (or JSON) form of the score."""
-        from .reports.single import format_score
+        from ...reports.single import format_score
 
         return format_score(self, width=width, score_only=score_only,
                             signature=signature, is_json=is_json)

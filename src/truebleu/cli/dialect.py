@@ -26,8 +26,8 @@ import json
 import sys
 from typing import Optional, Sequence
 
-from . import DIALECTS, ToolError, get_dialect
-from ._base import DialectScore
+from ..dialects import DIALECTS, ToolError, get_dialect
+from ..dialects._base import DialectScore
 
 # options of each dialect: argparse destination -> constructor keyword
 _DIALECT_OPTIONS = {
@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--dialect", required=True,
                         choices=[d for d in DIALECTS if d != "sacrebleu"])
     parser.add_argument("--encoding", "-e", default="utf-8")
-    from ..cli import add_max_line_length_argument
+    from .score import add_max_line_length_argument
 
     add_max_line_length_argument(parser)
     parser.add_argument("--score-only", "-b", action="store_true", help="Print the score only.")
@@ -171,7 +171,7 @@ def main(argv: Sequence[str]) -> int:
     Scores are written as they are computed (``-sl`` never holds its output);
     a closed output pipe is handled by :func:`truebleu.cli.main`.
     """
-    from ..cli import UsageError, check_max_line_length, write_output
+    from .score import UsageError, check_max_line_length, write_output
     from ..io import is_stdin
 
     parser = build_parser()

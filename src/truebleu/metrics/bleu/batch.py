@@ -38,8 +38,8 @@ from __future__ import annotations
 from itertools import chain
 from typing import Sequence
 
-from .backends import Backend, check_hypotheses, get_backend
-from .bleu_config import BLEUConfig, check_threads
+from ...core.backends import Backend, check_hypotheses, get_backend
+from .config import BLEUConfig, check_threads
 
 
 def _settings(smooth_method="exp", smooth_value=None, lowercase=False, tokenize="13a",

@@ -7,18 +7,14 @@ and chrF count integers; TER's rows hold sacreBLEU's floats). Rows are kept
 in one flat :mod:`array` so that the compiled core can fill them without
 creating a Python object per number.
 
-BLEU's rows (:class:`Statistics`) are laid out as in sacreBLEU::
-
-    [hyp_len, ref_len, matches_1 .. matches_N, totals_1 .. totals_N]
-
-where ``ref_len`` is the reference length chosen by the reference-length rule
-(sacreBLEU: the closest, ties to the shorter).
+Each metric gives its rows their meaning (BLEU's layout is in
+:mod:`truebleu.metrics.bleu.statistics`).
 """
 
 from __future__ import annotations
 
 from array import array
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 
 def python_column_sums(data: array, width: int) -> list:
@@ -49,15 +45,10 @@ def _core_column_sums():
     global _core_sums
     if _core_sums is _UNLOADED:
         try:
-            from ._native_core import column_sums as _core_sums
+            from .._native_core import column_sums as _core_sums
         except ImportError:
             _core_sums = None
     return _core_sums
-
-
-def row_width(max_order: int) -> int:
-    """Number of integers in one segment row for n-grams up to ``max_order``."""
-    return 2 + 2 * max_order
 
 
 class RowTable:
@@ -134,34 +125,3 @@ class RowTable:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(segments={len(self)}, width={self.width})"
-
-
-class Statistics(RowTable):
-    """BLEU's per-segment statistics (one row per segment, see the module docstring)."""
-
-    __slots__ = ("max_order",)
-
-    def __init__(self, max_order: int, data: array | None = None) -> None:
-        if max_order < 1:
-            raise ValueError(f"max_order must be >= 1, got {max_order}")
-        self.max_order = max_order
-        super().__init__(row_width(max_order), data)
-
-    @classmethod
-    def from_rows(cls, rows: Iterable[Sequence[int]], max_order: int) -> "Statistics":
-        table = cls(max_order)
-        for row in rows:
-            table.append(row)
-        return table
-
-    def _check_compatible(self, other: RowTable) -> None:
-        if not isinstance(other, Statistics) or other.max_order != self.max_order:
-            raise ValueError("cannot join statistics of different n-gram orders")
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Statistics):
-            return NotImplemented
-        return self.max_order == other.max_order and self.data == other.data
-
-    def __repr__(self) -> str:
-        return f"Statistics(segments={len(self)}, max_order={self.max_order})"

@@ -17,13 +17,13 @@ import numbers
 from collections.abc import Sequence
 from typing import Optional
 
-from ..backends import get_backend
-from ..references import check_reference_streams, check_str_sequence, check_strings, \
+from ...core.backends import get_backend
+from ...core.references import check_reference_streams, check_str_sequence, check_strings, \
     reference_segments
-from ..signature import ABBREVIATIONS, Signature
-from ..stats import RowTable
-from ..tokenizers.tok_ter import TercomTokenizer
-from .base import Metric
+from ...core.signature import ABBREVIATIONS, Signature
+from ...core.statistics import RowTable
+from ...tokenizers.tokenizer_ter import TercomTokenizer
+from ..base import Metric
 
 
 class TERScore:
@@ -43,7 +43,7 @@ class TERScore:
     def format(self, width: int = 2, score_only: bool = False, signature: str = "",
                is_json: bool = False) -> str:
         """sacreBLEU's text (or JSON) form of the score."""
-        from ..reports.single import format_score
+        from ...reports.single import format_score
 
         return format_score(self, width=width, score_only=score_only,
                             signature=signature, is_json=is_json)

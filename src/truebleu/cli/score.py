@@ -22,16 +22,16 @@ import sys
 from collections import defaultdict
 from typing import Iterable, Iterator, Sequence
 
-from ._log import configure as configure_logging, logger
-from ._version import __version__
-from .io import (DEFAULT_MAX_LINE_LENGTH, InputError, check_same_length, is_stdin,
+from ..core.log import configure as configure_logging, logger
+from .._version import __version__
+from ..io import (DEFAULT_MAX_LINE_LENGTH, InputError, check_same_length, is_stdin,
                  read_stdin_lines)
-from .io.testsets.cache import DownloadError
-from .io import iter_lines
-from .io.segments import is_plain_text, read_reference_streams, read_segments
-from .io.testsets.commands import add_testset_arguments
-from .score import SMOOTH_DEFAULTS
-from .tokenizers import TOKENIZERS, target_language
+from ..io.testsets.cache import DownloadError
+from ..io import iter_lines
+from ..io.segments import is_plain_text, read_reference_streams, read_segments
+from .testsets import add_testset_arguments
+from ..metrics.bleu.score import SMOOTH_DEFAULTS
+from ..tokenizers import TOKENIZERS, target_language
 
 OUTPUT_FORMATS = ("json", "text", "latex")
 METRICS = ("bleu", "chrf", "ter")
@@ -197,7 +197,7 @@ def add_bleu_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def version_text() -> str:
-    from .backends import backend_status
+    from ..core.backends import backend_status
 
     try:
         backend = backend_status()
@@ -299,13 +299,13 @@ def check_metric_flags(args) -> None:
     """
     try:
         if "bleu" in args.metrics:
-            from .bleu_config import check_order, check_smoothing
+            from ..metrics.bleu.config import check_order, check_smoothing
 
             check_smoothing(args.smooth_method, args.smooth_value,
                             method_name="--smooth-method", value_name="--smooth-value")
             check_order(args.max_ngram_order, "--max-ngram-order")
         if "chrf" in args.metrics:
-            from .metrics.chrf import check_orders
+            from ..metrics.chrf.metric import check_orders
 
             check_orders(args.chrf_char_order, args.chrf_word_order,
                          char_name="--chrf-char-order", word_name="--chrf-word-order")
@@ -328,7 +328,7 @@ def make_metrics(args, references) -> dict:
 
 
 def make_chrf(args, references):
-    from .metrics.chrf import CHRF
+    from ..metrics.chrf.metric import CHRF
 
     return CHRF(char_order=args.chrf_char_order, word_order=args.chrf_word_order,
                 beta=args.chrf_beta, lowercase=args.chrf_lowercase,
@@ -338,7 +338,7 @@ def make_chrf(args, references):
 
 def make_ter(args, references):
     try:
-        from .metrics.ter import TER
+        from ..metrics.ter.metric import TER
     except ImportError as exc:
         raise UsageError(f"TER is not available in this truebleu ({exc})") from exc
     return TER(normalized=args.ter_normalized, no_punct=args.ter_no_punct,
@@ -348,7 +348,7 @@ def make_ter(args, references):
 
 def make_metric(args, references):
     """The BLEU metric of the command line's BLEU flags."""
-    from .bleu import BLEU
+    from ..metrics.bleu.metric import BLEU
 
     return BLEU(lowercase=args.lowercase, force=args.force, tokenize=args.tokenize,
                 smooth_method=args.smooth_method, smooth_value=args.smooth_value,
@@ -363,11 +363,11 @@ METRIC_FACTORIES = {"bleu": make_metric, "chrf": make_chrf, "ter": make_ter}
 def run(args) -> str | Iterator[str]:
     """Everything the command prints on stdout for parsed ``args``: a text, or its lines."""
     if args.sample:
-        from .sample import sample_files
+        from ..io.sample import sample_files
 
         hyp, refs = sample_files()
         args.refs, args.input = refs, [hyp]
-    from .io.testsets import commands as testset_commands
+    from . import testsets as testset_commands
 
     finished = testset_commands.finishing_output(args)  # --download, --list, --citation, --echo
     if finished is not None:
@@ -382,8 +382,8 @@ def run(args) -> str | Iterator[str]:
             and set(args.metrics) == {"bleu"}
             and not (paired or args.confidence)):
         return run_streaming(args)
-    from .reports.single import single_results_text
-    from .reports.table import results_table  # (not imported by the streaming command)
+    from ..reports.single import single_results_text
+    from ..reports.table import results_table  # (not imported by the streaming command)
 
     if args.test_set is not None:
         references, ref_names = testset_commands.testset_references(args)
@@ -399,7 +399,7 @@ def run(args) -> str | Iterator[str]:
         check_same_length(system, name, references, ref_names)
     full_system, full_references = systems[0], references
     if args.origlang is not None or args.subset is not None:
-        from .io.testsets.subsets import filter_subset
+        from ..io.testsets.subsets import filter_subset
 
         filtered = filter_subset([*systems, *references], args.test_set, args.langpair,
                                  args.origlang, args.subset)
@@ -448,7 +448,7 @@ def run(args) -> str | Iterator[str]:
         return text
 
     if paired:
-        from .significance import paired_test_report
+        from ..significance import paired_test_report
 
         test_type = "bs" if args.paired_bs else "ar"
         n_samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
@@ -471,9 +471,9 @@ def run(args) -> str | Iterator[str]:
 
 def run_wmt_xml(args) -> str:
     """``--wmt-xml FILE``: a table of every system against each reference of the file."""
-    from .io.wmt_xml import read_wmt_xml
-    from .reports.table import results_table
-    from .reports.wmt_xml import wmt_xml_scores
+    from ..io.wmt_xml import read_wmt_xml
+    from ..reports.table import results_table
+    from ..reports.wmt_xml import wmt_xml_scores
 
     if args.refs or args.input is not None or args.test_set is not None:
         raise UsageError("--wmt-xml reads references and systems from the file; "
@@ -501,8 +501,8 @@ def _seed_option(metric, seed) -> dict:
 
 def run_streaming(args) -> str | Iterator[str]:
     """One system from a file: scored chunk by chunk, in bounded memory (``-sl``: line by line)."""
-    from .reports.single import single_results_text
-    from .streaming import score_files, sentence_scores_from_files
+    from ..reports.single import single_results_text
+    from ..io.streaming import score_files, sentence_scores_from_files
 
     if args.sentence_level:
         args.effective_order = True
@@ -528,7 +528,7 @@ def _sentence_lines(scores, metric, args) -> Iterator[str]:
 
 def _configure_output(args) -> None:
     if args.no_color:
-        from .reports.color import Color
+        from ..reports.color import Color
 
         Color.enabled = False
     if not args.quiet:
@@ -573,22 +573,22 @@ def _stdout_closed() -> int:
 def _dispatch(argv: list[str]) -> int:
     if argv and argv[0] in SUBCOMMANDS:  # always the sub-command; ./explain is a file
         if argv[0] in ("report", "serve"):
-            from .viewer.cli import main as viewer_main
+            from .viewer import main as viewer_main
 
             return viewer_main(argv)
         if argv[0] == "explain":
-            from .explain import main as explain_main
+            from ..metrics.bleu.explain import main as explain_main
 
             return explain_main(argv[1:])
-        from .significance.cli import main as compare_main
+        from .compare import main as compare_main
 
         return compare_main(argv[1:])
     if _names_a_dialect(argv):
-        from .dialects.cli import requested_dialect
+        from .dialect import requested_dialect
 
         if requested_dialect(argv) not in (None, "sacrebleu"):
             # each tool's own flags (-c, --brevity-penalty, ...) are parsed there
-            from .dialects.cli import main as dialect_main
+            from .dialect import main as dialect_main
 
             return dialect_main(argv)
     args = build_parser().parse_args(argv)

@@ -69,16 +69,17 @@ import warnings
 from array import array
 from typing import TYPE_CHECKING, Protocol, Sequence
 
-from . import _reference
-from .bleu_config import BLEUConfig, check_order
+from ..metrics.bleu import spec as _reference
+from ..metrics.bleu.config import BLEUConfig, check_order
 from .references import (check_references_per_hypothesis, check_str_sequence, check_strings,
                          reference_segments, references_of)
-from .score import compute_bleu
-from .stats import RowTable, Statistics, row_width
-from .tokenizers import Tokenizer
+from ..metrics.bleu.score import compute_bleu
+from .statistics import RowTable
+from ..metrics.bleu.statistics import Statistics, row_width
+from ..tokenizers import Tokenizer
 
 if TYPE_CHECKING:  # chrF's and TER's specifications load when used (a BLEU command never does)
-    from ._reference_chrf import ChrfConfig
+    from ..metrics.chrf.spec import ChrfConfig
 
 
 def segment_tokens(line: str, tokenizer: Tokenizer, lowercase: bool) -> list[str]:
@@ -281,7 +282,7 @@ class PythonBackend:
     def chrf_prepare(self, segments, config, threads=None):
         for i, refs in enumerate(segments):
             check_strings(refs, f"references of segment {i}")
-        from . import _reference_chrf
+        from ..metrics.chrf import spec as _reference_chrf
 
         return _reference_chrf.prepare_references(segments, config)
 
@@ -290,7 +291,7 @@ class PythonBackend:
             raise ValueError(
                 f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
         check_strings(hypotheses, "hypotheses")
-        from . import _reference_chrf
+        from ..metrics.chrf import spec as _reference_chrf
 
         table = RowTable(config.width)
         for row in _reference_chrf.statistics_rows(hypotheses, prepared, config):
@@ -308,7 +309,7 @@ class PythonBackend:
     def ter_statistics(self, hypotheses, prepared, tokenizer, threads=None):
         check_ter_lengths(hypotheses, prepared)
         check_strings(hypotheses, "hypotheses")
-        from . import _reference_ter
+        from ..metrics.ter import spec as _reference_ter
 
         data = array("d")
         for hyp, refs in zip(hypotheses, prepared):
@@ -325,7 +326,7 @@ def _load(name: str) -> Backend:
             _BACKENDS[name] = PythonBackend()
         elif name == "native":
             try:
-                from ._native_backend import NativeBackend
+                from ..metrics.bleu.native import NativeBackend
             except ImportError as exc:
                 raise ImportError(
                     "truebleu's compiled core is not available (was it built? a C compiler "

@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from .formats import FORMATS, render
+from ..significance.formats import FORMATS, render
 
 
 def _count(minimum: int):
@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("refs", nargs="+", metavar="REF", help="reference file(s)")
     parser.add_argument("-i", "--input", nargs="+", required=True, metavar="SYS",
                         help="system output files (at least two)")
-    from ..cli import add_max_line_length_argument
+    from .score import add_max_line_length_argument
 
     add_max_line_length_argument(parser)
     parser.add_argument("--test", choices=("bs", "ar"), default="bs",
@@ -110,19 +110,19 @@ def _names(paths: Sequence[str]) -> list[str]:
 def make_metric(args: argparse.Namespace, refs):
     """The metric object of ``-m`` (holding the references)."""
     if args.metric == "chrf":
-        from ..metrics.chrf import CHRF
+        from ..metrics.chrf.metric import CHRF
 
         return CHRF(char_order=args.chrf_char_order, word_order=args.chrf_word_order,
                     beta=args.chrf_beta, lowercase=args.chrf_lowercase,
                     whitespace=args.chrf_whitespace, eps_smoothing=args.chrf_eps_smoothing,
                     references=refs)
     if args.metric == "ter":
-        from ..metrics.ter import TER
+        from ..metrics.ter.metric import TER
 
         return TER(normalized=args.ter_normalized, no_punct=args.ter_no_punct,
                    asian_support=args.ter_asian_support,
                    case_sensitive=args.ter_case_sensitive, references=refs)
-    from ..bleu import BLEU
+    from ..metrics.bleu.metric import BLEU
     from ..tokenizers import target_language
 
     # BLEU picks the tokenizer of the target language when -tok is not given
@@ -134,18 +134,18 @@ def make_metric(args: argparse.Namespace, refs):
 
 def run(args: argparse.Namespace) -> str:
     from ..io import read_lines
-    from .compat import seed_setting
-    from .multi import compare_all
-    from .paired import DEFAULT_SAMPLES
-    from .resampling import check_memory
-    from .scoring import scorer_for
-    from .sentence import compare_sentences
+    from ..significance.compat import seed_setting
+    from ..significance.multi import compare_all
+    from ..significance.paired import DEFAULT_SAMPLES
+    from ..significance.resampling import check_memory
+    from ..significance.scoring import scorer_for
+    from ..significance.sentence import compare_sentences
 
     if len(args.input) < 2:
         raise ValueError("compare needs at least two systems given to -i")
     if len(set(args.input)) != len(args.input):
         raise ValueError("a system file is given twice")
-    from ..cli import check_max_line_length
+    from .score import check_max_line_length
 
     check_max_line_length(args.max_line_length)
     refs = [read_lines(path, max_line_length=args.max_line_length) for path in args.refs]

@@ -9,7 +9,7 @@ it is not sacreBLEU's.
 
 from __future__ import annotations
 
-from ._version import __version__
+from .._version import __version__
 
 VERSION = f"truebleu-{__version__}"
 

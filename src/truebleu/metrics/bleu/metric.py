@@ -14,14 +14,14 @@ import numbers
 from collections.abc import Sequence
 from typing import Optional
 
-from ._log import logger
-from .backends import get_backend
-from .references import check_reference_streams, check_str_sequence, check_strings
-from .bleu_config import BLEUConfig, check_threads, preferred_tokenizer_warning
+from ...core.log import logger
+from ...core.backends import get_backend
+from ...core.references import check_reference_streams, check_str_sequence, check_strings
+from .config import BLEUConfig, check_threads, preferred_tokenizer_warning
 from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, compute_bleu, score_from_statistics
-from .signature import Signature
-from .stats import Statistics
-from .tokenizers import TOKENIZERS
+from ...core.signature import Signature
+from .statistics import Statistics
+from ...tokenizers import TOKENIZERS
 
 _TOKENIZED_PERIOD_WARNING_AT = 100
 
@@ -207,7 +207,7 @@ class BLEU:
             if not self._force:
                 warn_if_tokenized(periods)
             return self.score_from_statistics(totals)
-        from .significance import bootstrap_confidence
+        from ...significance import bootstrap_confidence
 
         stats = self.corpus_statistics(hypotheses, references)
         score = self.score_from_statistics(stats.sum())
@@ -230,7 +230,7 @@ class BLEU:
         Its ``update`` takes references with every batch; references given to
         the constructor are not carried over (they would make it large).
         """
-        from .accumulator import Accumulator
+        from ...core.accumulator import Accumulator
 
         metric = copy.copy(self)
         metric._ref_cache = None

@@ -14,12 +14,12 @@ import numbers
 from collections.abc import Sequence
 from typing import Optional
 
-from .._reference_chrf import PUNCTUATION, ChrfConfig, f_score
-from ..backends import get_backend
-from ..references import check_reference_streams, check_str_sequence, reference_segments
-from ..signature import ABBREVIATIONS, Signature
-from ..stats import RowTable
-from .base import Metric, Score
+from .spec import PUNCTUATION, ChrfConfig, f_score
+from ...core.backends import get_backend
+from ...core.references import check_reference_streams, check_str_sequence, reference_segments
+from ...core.signature import ABBREVIATIONS, Signature
+from ...core.statistics import RowTable
+from ..base import Metric, Score
 
 
 class CHRFSignature(Signature):

@@ -21,15 +21,15 @@ from __future__ import annotations
 from array import array
 from typing import Sequence
 
-from ._reference_chrf import ChrfConfig
-from .backends import get_backend
-from .references import check_str_sequence, check_strings
+from .spec import ChrfConfig
+from ...core.backends import get_backend
+from ...core.references import check_str_sequence, check_strings
 
 
 def _config(char_order: int = 6, word_order: int = 0, beta: float = 2,
             remove_whitespace: bool = True, eps_smoothing: bool = False,
             lowercase: bool = False) -> ChrfConfig:
-    from .metrics.chrf import CHRF
+    from .metric import CHRF
 
     # CHRF checks the settings (and says what is wrong)
     return CHRF(char_order, word_order, beta, lowercase, not remove_whitespace,

