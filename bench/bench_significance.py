@@ -140,7 +140,8 @@ def main() -> None:
 
     import truebleu
     from truebleu.io import read_lines
-    from truebleu.significance import BLEUBatchScorer, compare_all, paired_cells
+    from truebleu.metrics.bleu import BLEUBatchScorer
+    from truebleu.significance import compare_all, paired_cells
 
     wmt = Path(args.shared) / "data" / "wmt21"
     refs = [read_lines(wmt / "references" / "newstest2021.en-de.ref.A.de")]

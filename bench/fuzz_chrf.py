@@ -22,9 +22,9 @@ from array import array
 
 from fuzz_native import random_case
 
-from truebleu.metrics.bleu.native import NativeBackend
+from truebleu.metrics.bleu.native import NativeKernel
 from truebleu.metrics.chrf.spec import ChrfConfig, f_score
-from truebleu.core.backends import PythonBackend
+from truebleu.metrics.bleu.kernels import PythonKernel
 
 
 def random_config(rng: random.Random) -> ChrfConfig:
@@ -43,7 +43,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     rng = random.Random(args.seed)
-    native, python = NativeBackend(), PythonBackend()
+    native, python = NativeKernel(), PythonKernel()
     done = differences = 0
     start = time.time()
     while done < args.n:

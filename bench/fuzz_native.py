@@ -31,8 +31,9 @@ import time
 from array import array
 
 from truebleu import _native_core as core
-from truebleu.metrics.bleu.native import MODES, NativeBackend
-from truebleu.core.backends import PythonBackend, segment_tokens
+from truebleu.metrics.bleu.native import MODES, NativeKernel
+from truebleu.metrics.bleu.kernels import PythonKernel
+from truebleu.metrics.bleu.spec import segment_tokens
 from truebleu.tokenizers import get_tokenizer
 
 SPACES = [chr(c) for c in range(0x10000) if chr(c).isspace()] + ["\u200b", "\ufeff"]
@@ -137,7 +138,7 @@ def main(argv=None) -> int:
 
     rng = random.Random(args.seed)
     tokenizers = {name: get_tokenizer(name) for name in MODES}
-    native, python = NativeBackend(), PythonBackend()
+    native, python = NativeKernel(), PythonKernel()
     done = differences = 0
     start = time.time()
     while done < args.n:

@@ -48,7 +48,7 @@ WRITE_FILES = STREAM + textwrap.dedent("""
 SCORE_FILES = textwrap.dedent("""
     import resource, sys
     from truebleu import BLEU
-    from truebleu.io.streaming import score_files
+    from truebleu.metrics.streaming import score_files
     result = score_files(sys.argv[1], [sys.argv[2]], BLEU(force=True), chunk_lines=1000)
     assert result.segments == int(sys.argv[3])
     print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

@@ -15,7 +15,7 @@ import pytest
 import truebleu
 from truebleu.metrics.bleu import batch
 from truebleu.metrics.chrf import batch as batch_chrf
-from truebleu.core.backends import get_backend
+from truebleu.metrics.bleu.kernels import kernels
 from truebleu.tokenizers import get_tokenizer
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
@@ -61,7 +61,7 @@ def bleu_calls(tok: str, backend: str) -> dict:
         "pairwise_matrix numpy": lambda: batch.pairwise_matrix(
             HYPS, REFS_A + REFS_A[:2], as_numpy=True, smooth_method="add-k", **opts).tolist(),
         "mbr_select": lambda: batch.mbr_select(HYPS + REFS_A, **opts),
-        "tokens": lambda: get_backend(backend).tokens(HYPS, get_tokenizer(tok), True),
+        "tokens": lambda: kernels.load(backend).tokens(HYPS, get_tokenizer(tok), True),
     }
 
 

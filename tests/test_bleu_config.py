@@ -14,7 +14,7 @@ from truebleu.metrics.bleu import batch
 from truebleu.metrics.bleu.config import MAX_ORDER_LIMIT, BLEUConfig
 from truebleu.metrics.bleu.explain import explain
 from truebleu.metrics.bleu.score import compute_bleu
-from truebleu.significance import BLEUBatchScorer
+from truebleu.metrics.bleu import BLEUBatchScorer
 
 from conftest import available_backends
 

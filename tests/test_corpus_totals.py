@@ -13,16 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import truebleu
-from truebleu.core.backends import PythonBackend
+from truebleu.metrics.bleu.kernels import PythonKernel
 from truebleu.tokenizers import get_tokenizer
 
 from strategies import corpus
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 from truebleu.metrics.bleu import native as _native_backend  # noqa: E402
-from truebleu.metrics.bleu.native import NativeBackend  # noqa: E402
+from truebleu.metrics.bleu.native import NativeKernel  # noqa: E402
 
-NATIVE, PYTHON = NativeBackend(), PythonBackend()
+NATIVE, PYTHON = NativeKernel(), PythonKernel()
 
 
 def rule(hypotheses):

@@ -78,7 +78,7 @@ def test_json_output_from_the_command():
 
 
 def test_text_output_from_the_command():
-    out = subprocess.run([sys.executable, "-m", "truebleu.metrics.bleu.explain", "--hyp",
+    out = subprocess.run([sys.executable, "-m", "truebleu", "explain", "--hyp",
                           "the the the the the the the the", "--ref", REFS[0], "--ref", REFS[1]],
                          capture_output=True, text=True, check=True).stdout
     assert "p_1 = 2/8" in out

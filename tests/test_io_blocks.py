@@ -22,7 +22,7 @@ import truebleu.io
 import truebleu.io.lines
 from truebleu.io import InputError, iter_aligned_chunks, iter_lines
 from truebleu.io.lines import iter_sized_line_blocks
-from truebleu.io.streaming import score_files, sentence_scores_from_files
+from truebleu.metrics.streaming import score_files, sentence_scores_from_files
 
 BLOCK_SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, None]  # None: the default block
 

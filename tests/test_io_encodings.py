@@ -23,7 +23,7 @@ from truebleu import BLEU
 from truebleu.cli import main
 from truebleu.io import InputError, read_lines
 from truebleu.io.segments import read_segments
-from truebleu.io.streaming import score_files
+from truebleu.metrics.streaming import score_files
 
 # Not encodings of files: punycode's decoder is not incremental (Python's own open() fails
 # on it past one 8 KiB read) and idna encodes host names (no error handler, 63-character

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 sacrebleu = pytest.importorskip("sacrebleu")
 
 from truebleu.metrics.bleu.batch import mbr_select, pairwise_matrix, sentence_scores  # noqa: E402
-from truebleu.core.backends import get_backend  # noqa: E402
+from truebleu.metrics.bleu.kernels import kernels  # noqa: E402
 
 from test_native_strategies import lines, segments  # noqa: E402
 
@@ -20,7 +20,7 @@ logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
 BACKENDS = ["python"]
 try:
-    get_backend("native")
+    kernels.load("native")
     BACKENDS.append("native")
 except ImportError:
     pass

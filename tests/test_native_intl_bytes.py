@@ -19,8 +19,9 @@ import pytest
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu.metrics.bleu.native import MODES, NativeBackend  # noqa: E402
-from truebleu.core.backends import PythonBackend, segment_tokens  # noqa: E402
+from truebleu.metrics.bleu.native import MODES, NativeKernel  # noqa: E402
+from truebleu.metrics.bleu.kernels import PythonKernel
+from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402
@@ -126,7 +127,7 @@ def test_hypotheses_looked_up_in_the_references_match_python_backend():
     for _ in range(300):
         hyps.append(" ".join(rng.choice(words) for _ in range(rng.randrange(0, 12))))
         refs.append([" ".join(rng.choice(words) for _ in range(rng.randrange(1, 12))) for _ in range(2)])
-    native, python = NativeBackend(), PythonBackend()
+    native, python = NativeKernel(), PythonKernel()
     for lowercase in (False, True):
         got = native.statistics(hyps, native.prepare_references(refs, INTL, lowercase, 4), INTL, lowercase, 4)
         want = python.statistics(hyps, python.prepare_references(refs, INTL, lowercase, 4), INTL, lowercase, 4)

@@ -18,11 +18,11 @@ import pytest
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu.metrics.bleu.native import NativeBackend  # noqa: E402
-from truebleu.core.backends import PythonBackend  # noqa: E402
+from truebleu.metrics.bleu.native import NativeKernel  # noqa: E402
+from truebleu.metrics.bleu.kernels import PythonKernel  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
-NATIVE, PYTHON = NativeBackend(), PythonBackend()
+NATIVE, PYTHON = NativeKernel(), PythonKernel()
 NONE_TOK = get_tokenizer("none")  # tokens are the whitespace-separated words: cases built by hand
 
 DIRECT_MAX_CELLS = 1 << 18   # ngram.c's limit of the direct table

@@ -12,12 +12,13 @@ import pytest
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
 import truebleu  # noqa: E402
-from truebleu.metrics.bleu.native import MODES, NativeBackend  # noqa: E402
-from truebleu.core.backends import PythonBackend, segment_tokens  # noqa: E402
+from truebleu.metrics.bleu.native import MODES, NativeKernel  # noqa: E402
+from truebleu.metrics.bleu.kernels import PythonKernel
+from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
-NATIVE, PYTHON = NativeBackend(), PythonBackend()
+NATIVE, PYTHON = NativeKernel(), PythonKernel()
 
 # every BMP code point and a sample of the astral planes (these take the
 # generated tables' path, as class_table() does, which test_native_tokenize checks)

@@ -11,14 +11,15 @@ from hypothesis import strategies as st
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu.metrics.bleu.native import MODES, NativeBackend  # noqa: E402
-from truebleu.core.backends import PythonBackend, get_backend  # noqa: E402
+from truebleu.metrics.bleu.native import MODES, NativeKernel  # noqa: E402
+from truebleu.core.kernels import backend_name
+from truebleu.metrics.bleu.kernels import PythonKernel, kernels  # noqa: E402
 from truebleu.metrics.bleu.statistics import Statistics  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 from test_native_strategies import segments  # noqa: E402
 
-NATIVE, PYTHON = NativeBackend(), PythonBackend()
+NATIVE, PYTHON = NativeKernel(), PythonKernel()
 TOKENIZERS = {name: get_tokenizer(name) for name in sorted(MODES)}
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
@@ -187,11 +188,11 @@ def test_empty_corpus():
 
 def test_backend_selection(monkeypatch):
     monkeypatch.setenv("TRUEBLEU_BACKEND", "python")
-    assert get_backend().name == "python"
+    assert kernels.load().name == "python"
     monkeypatch.setenv("TRUEBLEU_BACKEND", "native")
-    assert get_backend().name == "native"
+    assert kernels.load().name == "native"
     monkeypatch.delenv("TRUEBLEU_BACKEND")
-    assert get_backend().name == "native"
+    assert kernels.load().name == "native"
 
 
 @pytest.mark.parametrize("name", ["13a", "zh"])

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
 from truebleu.metrics.bleu.native import MODES  # noqa: E402
-from truebleu.core.backends import segment_tokens  # noqa: E402
+from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 from truebleu.tokenizers.tokenizer_zh import CHINESE_RANGES, is_chinese_char  # noqa: E402
 
@@ -53,11 +53,11 @@ def test_another_regex_release_with_the_same_classes_keeps_native_intl(fresh_int
 
 def test_a_stale_table_is_not_used_by_any_entry_point(fresh_intl_check, monkeypatch):
     from _stale_intl import make_stale
-    from truebleu.core.backends import get_backend
+    from truebleu.metrics.bleu.kernels import kernels
     from truebleu.metrics.bleu.config import BLEUConfig
 
     intl_calls = make_stale(monkeypatch, core, fresh_intl_check)
-    native, python = get_backend("native"), get_backend("python")
+    native, python = kernels.load("native"), kernels.load("python")
     tok = TOKENIZERS["intl"]
     hyps, refs = ["x\u20c2y z w", "a\u20c2 b.c"], [["x \u20c2 y z w"], ["a \u20c2 b . c", "b"]]
     config = BLEUConfig(tok, effective_order=True)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu.core.backends import segment_tokens  # noqa: E402
+from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402

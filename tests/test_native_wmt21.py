@@ -15,8 +15,8 @@ import pytest
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu.metrics.bleu.native import NativeBackend  # noqa: E402
-from truebleu.core.backends import PythonBackend  # noqa: E402
+from truebleu.metrics.bleu.native import NativeKernel  # noqa: E402
+from truebleu.metrics.bleu.kernels import PythonKernel  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 SHARED = Path(os.environ.get("TRUEBLEU_SHARED") or Path(__file__).resolve().parents[1].parent / "shared")
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(not (WMT21 / "system-outputs").is_dir(),
                                 reason=f"WMT21 data not found at {WMT21} (set TRUEBLEU_SHARED)")
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
-NATIVE, PYTHON = NativeBackend(), PythonBackend()
+NATIVE, PYTHON = NativeKernel(), PythonKernel()
 PY_STEP, SACRE_STEP = 20, 100
 
 

@@ -7,7 +7,8 @@ import warnings
 
 import pytest
 
-from truebleu.core import backends
+from truebleu.core import kernels as core_kernels
+from truebleu.metrics.bleu.kernels import kernels
 
 
 @pytest.fixture
@@ -15,21 +16,21 @@ def no_core(monkeypatch):
     """As if the extension had not been built: importing it fails."""
     monkeypatch.setitem(sys.modules, "truebleu.metrics.bleu.native", None)
     monkeypatch.setitem(sys.modules, "truebleu._native_core", None)
-    monkeypatch.setattr(backends, "_BACKENDS", {})
+    monkeypatch.setattr(core_kernels, "_core", None)
     monkeypatch.delenv("TRUEBLEU_BACKEND", raising=False)
 
 
 def test_falling_back_to_python_warns(no_core):
     with pytest.warns(RuntimeWarning, match="compiled core is not available.*pure-Python"):
-        assert backends.get_backend().name == "python"
+        assert kernels.load().name == "python"
 
 
 def test_choosing_python_does_not_warn(no_core, monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert backends.get_backend("python").name == "python"
+        assert kernels.load("python").name == "python"
         monkeypatch.setenv("TRUEBLEU_BACKEND", "python")
-        assert backends.get_backend().name == "python"
+        assert kernels.load().name == "python"
 
 
 def test_the_scores_still_come_and_version_says_why(no_core, capsys):

@@ -17,7 +17,8 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from _significance_data import bleu_stats  # noqa: E402
-from truebleu.significance import BLEUBatchScorer, bootstrap_ci, compare_sentences  # noqa: E402
+from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
+from truebleu.significance import bootstrap_ci, compare_sentences  # noqa: E402
 from truebleu.significance.paired import bootstrap_scores  # noqa: E402
 from truebleu.significance.resampling import (BLOCK_BYTES, BootstrapDraws,  # noqa: E402
                                               bootstrap_indices, block_rows,

@@ -28,7 +28,7 @@ from truebleu.io import read_lines  # noqa: E402
 from truebleu.significance import bootstrap_confidence, compat, native, paired_cells  # noqa: E402
 from truebleu.significance.pcg64 import (generate_state, is_plain_seed, pcg64_state,  # noqa: E402
                                          seed_words)
-from truebleu.significance.scoring import BLEUBatchScorer  # noqa: E402
+from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.metrics.bleu.statistics import Statistics  # noqa: E402
 
 core = native._core()
@@ -172,8 +172,9 @@ def test_sums_that_float32_could_round_take_the_numpy_path(monkeypatch):
     huge = Statistics(1, array("q", [2 ** 23, 2 ** 23, 2 ** 22, 2 ** 23] * 3))
     small = Statistics(1, array("q", [5, 5, 2, 5] * 3))
     if core is not None:
-        assert native.bootstrap_columns([huge], metric, 10, 1) is None
-        assert native.bootstrap_columns([small], metric, 10, 1) is not None
+        scorer = metric.batch_scorer(in_place=True)
+        assert native.bootstrap_columns([huge], scorer, 10, 1) is None
+        assert native.bootstrap_columns([small], scorer, 10, 1) is not None
     got = bootstrap_confidence(huge, metric, 10, seed=1)
     numpy_path(monkeypatch)
     assert got == bootstrap_confidence(huge, metric, 10, seed=1)
@@ -249,10 +250,8 @@ def test_bleu_rows_equal_batch_scorer(order, method, value, effective, float32, 
     scorer = BLEUBatchScorer(order, method, value, effective, in_place=True)
     sums = np.array(rows, dtype=np.float32 if float32 else np.int64)
     expected = scorer.score_rows(sums)
-    got = core.bleu_rows(np.array(rows, dtype=np.int64).tobytes(), order,
-                         native.SMOOTH_CODES[method], float(scorer.smooth_value or 0.0),
-                         effective, float32, True, native._python_sum())
-    got = np.frombuffer(got, dtype=np.float64)
+    got = np.frombuffer(scorer.core_scores(np.array(rows, dtype=np.int64).tobytes(), float32),
+                        dtype=np.float64)
     assert got.tobytes() == expected.astype(np.float64).tobytes(), (rows, got, expected)
 
 
@@ -290,7 +289,7 @@ def test_paired_bootstrap_native_equals_numpy_path(data, shifts, n_samples, seed
                for k, s in enumerate(shifts)]
     metric = BLEU(references=refs, **options)
     tables = [metric.corpus_statistics(h) for _, h in systems]
-    assert native.applies(metric, seed, tables)
+    assert native.applies(metric.batch_scorer(in_place=True), seed, tables)
     got = paired_cells(systems, metric, "bs", n_samples, seed=seed)
     with pytest.MonkeyPatch.context() as mp:
         numpy_path(mp)
@@ -359,9 +358,9 @@ def test_other_metrics_and_os_entropy_keep_the_numpy_path():
     refs = [["a b c", "d e"]]
     bleu, chrf = BLEU(references=refs), CHRF(references=refs)
     tables = [bleu.corpus_statistics(["a b", "d"])]
-    assert not native.applies(chrf, 1, [chrf.corpus_statistics(["a b", "d"])])
-    assert not native.applies(bleu, None, tables)
-    assert not native.applies(bleu, -1, tables)
+    assert not native.applies(chrf.batch_scorer(), 1, [chrf.corpus_statistics(["a b", "d"])])
+    assert not native.applies(bleu.batch_scorer(in_place=True), None, tables)
+    assert not native.applies(bleu.batch_scorer(in_place=True), -1, tables)
 
 
 # -- the command line: no NumPy, the same bytes ------------------------------------

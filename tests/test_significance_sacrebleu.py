@@ -21,9 +21,10 @@ from _significance_data import REFERENCE, needs_wmt21, system_path  # noqa: E402
 from truebleu import BLEU  # noqa: E402
 from truebleu.io import read_lines  # noqa: E402
 from truebleu.reports.color import Color  # noqa: E402
+from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
+from truebleu.reports.paired import paired_test_report  # noqa: E402
 from truebleu.significance import (bootstrap_confidence, paired_bootstrap, paired_cells,  # noqa: E402
-                                   paired_randomization, paired_test_report)
-from truebleu.significance.scoring import BLEUBatchScorer  # noqa: E402
+                                   paired_randomization)
 
 pytestmark = needs_wmt21
 

@@ -37,7 +37,8 @@ if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
     pytest.skip("Spark needs Java (no java on PATH and no JAVA_HOME)", allow_module_level=True)
 
 import truebleu.spark as tspark  # noqa: E402
-from truebleu.significance import (BLEUBatchScorer, bootstrap_ci, paired_bootstrap,  # noqa: E402
+from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
+from truebleu.significance import (bootstrap_ci, paired_bootstrap,  # noqa: E402
                                    paired_randomization)
 
 sacrebleu = pytest.importorskip("sacrebleu")

@@ -8,7 +8,7 @@ import pytest
 
 import truebleu
 from truebleu.io import InputError
-from truebleu.io.streaming import score_files
+from truebleu.metrics.streaming import score_files
 
 HYPS = [f"the cat {i} sat on the mat ." if i % 3 else f"line {i}, with 1,000.5 things" for i in range(57)]
 REFS_A = [f"the cat {i} is on the mat." for i in range(57)]

@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from truebleu.core.backends import PythonBackend
+from truebleu.metrics.bleu.kernels import PythonKernel
 from truebleu.metrics.bleu.metric import count_tokenized_periods
 
 from strategies import segments
 
 pytest.importorskip("truebleu._native_core", reason="compiled core not built")
-from truebleu.metrics.bleu.native import NativeBackend  # noqa: E402
+from truebleu.metrics.bleu.native import NativeKernel  # noqa: E402
 
-NATIVE, PYTHON = NativeBackend(), PythonBackend()
+NATIVE, PYTHON = NativeKernel(), PythonKernel()
 
 ENDINGS = ["", " .", " .\r", " .\n", " . ", ".", "  .", "\t.", "\u00a0.", " ..", " .\u200b", "é .",
            "😀 .", " 。", "\r .", " .\x85"]

@@ -14,8 +14,10 @@ import pytest
 np = pytest.importorskip("numpy")
 
 import truebleu  # noqa: E402
-from truebleu.core.backends import get_backend, segment_tokens  # noqa: E402
-from truebleu.significance import BLEUBatchScorer, bootstrap_ci, compare_all  # noqa: E402
+from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
+from truebleu.metrics.bleu.kernels import kernels  # noqa: E402
+from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
+from truebleu.significance import bootstrap_ci, compare_all  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 from truebleu.viewer import report  # noqa: E402
 from truebleu.viewer.page import content_security_policy, page_assets  # noqa: E402
@@ -151,7 +153,7 @@ def test_tokens_are_exactly_what_the_statistics_counted(backend):
             want = " ".join(segment_tokens(line, tokenizer, True))
             got = stream["tokens"][i] if stream["tokens"][i] is not None else stream["text"][i]
             assert got == want
-    assert get_backend(backend).tokens(["a b"], tokenizer, False) == [["a", "b"]]
+    assert kernels.load(backend).tokens(["a b"], tokenizer, False) == [["a", "b"]]
 
 
 def test_report_refuses_bad_inputs():

@@ -24,7 +24,8 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from truebleu.significance import BLEUBatchScorer, paired_bootstrap  # noqa: E402
+from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
+from truebleu.significance import paired_bootstrap  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
 from truebleu.viewer.page import content_security_policy  # noqa: E402
 from truebleu.viewer.server import (  # noqa: E402

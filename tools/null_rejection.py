@@ -127,7 +127,8 @@ def gaussian_model(replications: int, seed: int) -> None:
 def wmt21(shared: Path, splits: int, seed: int) -> None:
     from truebleu import BLEU
     from truebleu.io import read_lines
-    from truebleu.significance import BLEUBatchScorer, paired_randomization
+    from truebleu.metrics.bleu import BLEUBatchScorer
+    from truebleu.significance import paired_randomization
     from truebleu.significance.paired import bootstrap_scores, score_of
     from truebleu.significance.resampling import bootstrap_draws, make_rng
 

@@ -22,7 +22,7 @@ _LAZY = {
     "TER": "metrics.ter",
     "TERScore": "metrics.ter",
     "Statistics": "metrics.bleu.statistics",
-    "active_backend": "core.backends",
+    "active_backend": "core.kernels",
     "compute_bleu": "metrics.bleu.score",
     "corpus_bleu": "compat",
     "corpus_chrf": "compat",
@@ -74,7 +74,7 @@ def __dir__() -> list[str]:
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
-    from .core.backends import active_backend
+    from .core.kernels import active_backend
     from .metrics.bleu.metric import BLEU
     from .metrics.chrf.batch import chrf_matrix, sentence_chrf_scores
     from .metrics.chrf.metric import CHRF, CHRFScore

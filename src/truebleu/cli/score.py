@@ -197,7 +197,7 @@ def add_bleu_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def version_text() -> str:
-    from ..core.backends import backend_status
+    from ..core.kernels import backend_status
 
     try:
         backend = backend_status()
@@ -448,7 +448,7 @@ def run(args) -> str | Iterator[str]:
         return text
 
     if paired:
-        from ..significance import paired_test_report
+        from ..reports.paired import paired_test_report
 
         test_type = "bs" if args.paired_bs else "ar"
         n_samples = args.paired_bs_n if args.paired_bs else args.paired_ar_n
@@ -502,7 +502,7 @@ def _seed_option(metric, seed) -> dict:
 def run_streaming(args) -> str | Iterator[str]:
     """One system from a file: scored chunk by chunk, in bounded memory (``-sl``: line by line)."""
     from ..reports.single import single_results_text
-    from ..io.streaming import score_files, sentence_scores_from_files
+    from ..metrics.streaming import score_files, sentence_scores_from_files
 
     if args.sentence_level:
         args.effective_order = True
@@ -577,7 +577,7 @@ def _dispatch(argv: list[str]) -> int:
 
             return viewer_main(argv)
         if argv[0] == "explain":
-            from ..metrics.bleu.explain import main as explain_main
+            from .explain import main as explain_main
 
             return explain_main(argv[1:])
         from .compare import main as compare_main

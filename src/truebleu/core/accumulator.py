@@ -61,7 +61,8 @@ def _merge_reference_counts(a: Optional[int], b: Optional[int]) -> Optional[int]
 class Accumulator:
     """Running corpus statistics of one metric configuration.
 
-    Create it with ``BLEU(...).accumulator()``. ``update(hypotheses,
+    Create it with ``metric.accumulator()`` (``BLEU(...)``, ``CHRF(...)``, any metric
+    with integer rows). ``update(hypotheses,
     references)`` adds a batch (``references`` are reference streams, as for
     ``corpus_bleu``); ``merge(other)`` adds another accumulator of the same
     configuration; ``score()`` is the corpus score of everything seen.

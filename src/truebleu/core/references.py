@@ -25,6 +25,14 @@ def check_strings(values: Sequence, what: str) -> None:
             raise TypeError(f"{what}[{i}] must be a string, got {type(value).__name__}")
 
 
+def check_hypotheses(hypotheses, what: str = "hypotheses") -> list[str]:
+    """``hypotheses`` as a list of str, or a TypeError naming the first that is not one."""
+    check_str_sequence(hypotheses, what)
+    hypotheses = list(hypotheses)
+    check_strings(hypotheses, what)
+    return hypotheses
+
+
 def reference_segments(references: Sequence[Sequence[Optional[str]]]) -> tuple[list[list[str]], int]:
     """Transpose reference streams into per-segment lists, dropping ``None``.
 

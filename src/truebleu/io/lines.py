@@ -115,7 +115,7 @@ def _read_block(handle: BinaryIO, name: str, size: int) -> bytes:
         raise _read_error(exc, name) from None
 
 
-def _readinto_block(handle: BinaryIO, name: str, view: memoryview) -> int:
+def readinto_block(handle: BinaryIO, name: str, view: memoryview) -> int:
     """:func:`_read_block` into ``view`` (the same bytes: ``readinto`` of a buffered or
     compressed file, like ``read``, stops short only at the end); returns their number."""
     try:
@@ -142,7 +142,7 @@ def text_decoder(encoding: str):
     return info.incrementaldecoder(errors="strict")
 
 
-def _decode_error(exc: UnicodeDecodeError, name: str, encoding: str, line: int) -> InputError:
+def decode_error(exc: UnicodeDecodeError, name: str, encoding: str, line: int) -> InputError:
     """Name the line holding the bad bytes (``line`` is where the decoded piece starts)."""
     before = exc.object[:exc.start]
     line += before.decode(encoding, errors="replace").count("\n")
@@ -150,7 +150,7 @@ def _decode_error(exc: UnicodeDecodeError, name: str, encoding: str, line: int) 
     return InputError(f"{name}, line {line}: invalid {exc.encoding} (bytes {bad}): {exc.reason}")
 
 
-def _too_long(name: str, line: int, limit: int) -> InputError:
+def line_too_long(name: str, line: int, limit: int) -> InputError:
     return InputError(f"{name}, line {line}: longer than {limit:,} characters (the line-length "
                       "limit; raise it with --max-line-length or max_line_length=)")
 
@@ -194,7 +194,7 @@ def iter_sized_line_blocks(path: str | os.PathLike, encoding: str = "utf-8",
             try:
                 text = decoder.decode(raw, final=not raw)
             except UnicodeDecodeError as exc:
-                raise _decode_error(exc, display, encoding, line_no) from None
+                raise decode_error(exc, display, encoding, line_no) from None
             if universal:
                 if held_cr:
                     text = "\r" + text
@@ -208,7 +208,7 @@ def iter_sized_line_blocks(path: str | os.PathLike, encoding: str = "utf-8",
                     pieces.append(text)
                     pending += len(text)
                     if pending > max_line_length:
-                        raise _too_long(display, line_no, max_line_length)
+                        raise line_too_long(display, line_no, max_line_length)
                 if not raw:
                     if pending:
                         yield ["".join(pieces)], pending
@@ -224,7 +224,7 @@ def iter_sized_line_blocks(path: str | os.PathLike, encoding: str = "utf-8",
                 index = next((i for i, line in enumerate(lines) if len(line) > max_line_length),
                              None)
                 if index is not None or pending > max_line_length:
-                    raise _too_long(display, line_no + (len(lines) if index is None else index),
+                    raise line_too_long(display, line_no + (len(lines) if index is None else index),
                                     max_line_length)
             line_no += len(lines)
             yield lines, characters - pending

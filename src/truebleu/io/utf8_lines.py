@@ -19,9 +19,12 @@ import codecs
 import os
 from typing import Iterator, Sequence
 
-from .. import _native_core as core
+from ..core.kernels import native_core
 from . import lines as _lines
+from .lines import line_too_long
 from .errors import InputError
+
+core = native_core()  # ImportError where the core was not built: callers check first
 
 
 class Utf8File:
@@ -61,7 +64,7 @@ class Utf8File:
         end = self.length + size
         if end > len(self.buffer):  # doubling: a few times per file, then never again
             self.buffer += bytes(max(end, 2 * len(self.buffer)) - len(self.buffer))
-        read = _lines._readinto_block(handle, self.name, memoryview(self.buffer)[self.length:end])
+        read = _lines.readinto_block(handle, self.name, memoryview(self.buffer)[self.length:end])
         self.length += read
         return read
 
@@ -81,7 +84,7 @@ class Utf8File:
                 if not newlines:
                     pending += chars
                     if pending > limit:
-                        raise _lines._too_long(name, line_no, limit)
+                        raise line_too_long(name, line_no, limit)
                     if not read:
                         if pending:
                             self.complete_end = length
@@ -92,7 +95,7 @@ class Utf8File:
                 if characters > limit:  # only then can a line be too long: look
                     index = core.utf8_first_long_line(buffer, start, valid, pending, limit)
                     if index >= 0 or last > limit:
-                        raise _lines._too_long(name, line_no + (newlines if index < 0 else index),
+                        raise line_too_long(name, line_no + (newlines if index < 0 else index),
                                                limit)
                 pending = last
                 line_no += newlines
@@ -105,7 +108,7 @@ class Utf8File:
         try:
             codecs.utf_8_decode(bytes(self.buffer[start:self.length]), "strict", final)
         except UnicodeDecodeError as exc:
-            return _lines._decode_error(exc, self.name, "utf-8", line_no)
+            return _lines.decode_error(exc, self.name, "utf-8", line_no)
         raise RuntimeError("utf8_scan and Python's decoder disagree")  # pragma: no cover
 
 

@@ -1,8 +1,8 @@
 """Statistical significance for BLEU, chrF, TER (any additive-statistics metric).
 
 sacreBLEU-compatible pieces (identical numbers for the same seed):
-:func:`bootstrap_confidence` (``-ci``), :func:`paired_test_report` and
-:func:`paired_cells` (``-pbs`` / ``-par``).
+:func:`bootstrap_confidence` (``-ci``) and :func:`paired_cells` (``-pbs`` /
+``-par``; the report itself is :func:`truebleu.reports.paired.paired_test_report`).
 
 Beyond sacreBLEU: :func:`paired_bootstrap`, :func:`paired_randomization`,
 :func:`bootstrap_ci` on statistics matrices of any metric;
@@ -21,13 +21,13 @@ from importlib import import_module
 # only the modules it runs (compat, paired, scoring, resampling), not the
 # all-pairs, segment-level and report modules.
 _WHERE = {
-    "bootstrap_confidence": "compat", "paired_cells": "compat", "paired_test_report": "compat",
+    "bootstrap_confidence": "compat", "paired_cells": "compat",
     "seed_setting": "compat",
     "Cluster": "multi", "MultiComparison": "multi", "PairResult": "multi",
     "SystemSummary": "multi", "compare_all": "multi", "compare_systems": "multi", "holm": "multi",
     "ConfidenceInterval": "paired", "PairedComparison": "paired", "bootstrap_ci": "paired",
     "paired_bootstrap": "paired", "paired_randomization": "paired",
-    "BatchScorer": "scoring", "BLEUBatchScorer": "scoring", "RowScorer": "scoring",
+    "BatchScorer": "scoring", "RowScorer": "scoring",
     "scorer_for": "scoring",
     "SentenceComparison": "sentence", "compare_sentences": "sentence",
     "PairedTest": "sacrebleu_names", "Result": "sacrebleu_names",

@@ -50,15 +50,15 @@ def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
     """
     n_bootstrap = check_samples(n_bootstrap, "n_bootstrap")
     text, value = seed_setting(seed)
-    if native.applies(metric, value, [stats]):
+    scorer = scorer_for(metric, in_place=True)
+    if native.applies(scorer, value, [stats]):
         check_memory("ci", n_bootstrap, len(stats), 1)
         with Progress(n_bootstrap, "bootstrap") as bar:
-            columns = native.bootstrap_columns([stats], metric, n_bootstrap, value, bar)
+            columns = native.bootstrap_columns([stats], scorer, n_bootstrap, value, bar)
         if columns is not None:
             return (text,) + _statistics_interval(columns[0])
     matrix = as_matrix(stats)
     check_memory("ci", n_bootstrap, matrix.shape[0], 1)
-    scorer = scorer_for(metric, in_place=True)
     indices = bootstrap_draws(make_rng(value), matrix.shape[0], n_bootstrap)
     with Progress(n_bootstrap, "bootstrap") as bar:
         column = bootstrap_scores(indices, [matrix], scorer, bar)[:, 0]
@@ -118,13 +118,13 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
     _, seed_value = seed_setting(seed)
     # the corpus sums of the metric itself (sacreBLEU's order for float statistics)
     scores = [metric.score_from_statistics(table.sum()).score for table in tables]
-    if native.applies(metric, seed_value, tables):
-        cells = _native_cells(tables, scores, metric, test_type, n_samples, seed_value)
+    scorer = scorer_for(metric, in_place=True)
+    if native.applies(scorer, seed_value, tables):
+        cells = _native_cells(tables, scores, scorer, test_type, n_samples, seed_value)
         if cells is not None:
             return str(seed_value), cells
     matrices = [as_matrix(table, name) for table, name in zip(tables, names)]
     check_same_shape(matrices, names)
-    scorer = scorer_for(metric, in_place=True)
     n_segments = matrices[0].shape[0]
     if test_type == "bs":
         cells = _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments)
@@ -158,19 +158,19 @@ def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments
     return cells
 
 
-def _native_cells(tables, scores, metric, test_type, n_samples, seed_value):
-    """:func:`_bootstrap_cells`/:func:`_randomization_cells` for BLEU with a fixed seed,
+def _native_cells(tables, scores, scorer, test_type, n_samples, seed_value):
+    """:func:`_bootstrap_cells`/:func:`_randomization_cells` with a fixed seed,
     in the compiled core (no NumPy); None when the statistics are too large for it."""
     if test_type == "ar":
         observed = [abs(scores[0] - s) for s in scores[1:]]
         with Progress(n_samples, "approximate randomization") as bar:
-            p_values = native.randomization_p_values(tables, metric, n_samples, seed_value,
+            p_values = native.randomization_p_values(tables, scorer, n_samples, seed_value,
                                                      observed, strict=True, progress=bar)
         if p_values is None:
             return None
         return [PairedCell(scores[0])] + [PairedCell(s, p) for s, p in zip(scores[1:], p_values)]
     with Progress(n_samples, "paired bootstrap") as bar:
-        columns = native.bootstrap_columns(tables, metric, n_samples, seed_value, bar)
+        columns = native.bootstrap_columns(tables, scorer, n_samples, seed_value, bar)
     if columns is None:
         return None
     mean, ci = native.interval(columns[0])
@@ -197,32 +197,3 @@ def _randomization_cells(matrices, scores, scorer, n_samples, seed_value, n_segm
                 p_values += randomization_p_values(masks, matrices[0], [matrix], scorer,
                                                    [obs], bar, strict=True)
     return [PairedCell(scores[0])] + [PairedCell(s, p) for s, p in zip(scores[1:], p_values)]
-
-
-def paired_test_report(named_systems: list[tuple[str, list[str]]], metric, test_type: str,
-                       n_samples: int, fmt: str = "text", width: int = 1, short: bool = False,
-                       seed: Seed = None) -> str:
-    """The whole stdout of ``sacrebleu REF -i SYS... -pbs|-par`` (ends with a newline).
-
-    ``named_systems[0]`` is the baseline, already named ``Baseline: ...``;
-    ``metric`` holds the references: one metric object, or a list of them
-    (``-m bleu chrf ter``: one column each, in the given order). Every metric
-    draws the same samples, as in sacreBLEU. Write the result with
-    ``sys.stdout.write``.
-    """
-    from ..reports.table import results_table
-
-    metrics = list(metric) if isinstance(metric, (list, tuple)) else [metric]
-    scores: dict = {"System": [n for n, _ in named_systems]}
-    signatures = {}
-    for each in metrics:
-        seed_text, cells = paired_cells(named_systems, each, test_type, n_samples, seed)
-        signature = each.get_signature()
-        signature.update("seed", seed_text)
-        signature.update(test_type, n_samples)
-        name = getattr(each, "name", None) or type(each).__name__  # BLEU, chrF2, TER
-        scores[name] = cells
-        signatures[name] = signature.format(short)
-    text = results_table(scores, signatures, fmt=fmt, width=width,
-                         paired=test_type, n_samples=n_samples)
-    return text + "\n"

@@ -1,8 +1,9 @@
-"""sacreBLEU's bootstrap and randomization for BLEU in the compiled core, without NumPy.
+"""sacreBLEU's bootstrap and randomization in the compiled core, without NumPy.
 
 NumPy's import alone costs a ``truebleu REF -i SYS... -pbs`` command about a
-quarter of its time. When the compiled core is in use, the metric is BLEU and
-the seed is a plain integer, the draws, sums and scores run in the core
+quarter of its time. When the compiled core is in use, the metric's batch
+scorer can score int64 sums in the core (``core_scores``: BLEU's can) and the
+seed is a plain integer, the draws, sums and scores run in the core
 (``_native/resample.c``) and the few statistics after them (means, order
 statistics, p-values) in Python, with the same numbers as the NumPy path:
 
@@ -10,13 +11,13 @@ statistics, p-values) in Python, with the same numbers as the NumPy path:
 - a bootstrap sample's statistics are summed exactly, which is what
   sacreBLEU's float32 sums give while every partial sum stays below 2**24
   (the core checks it; otherwise the NumPy path runs);
-- BLEU of the sums repeats :class:`~.scoring.BLEUBatchScorer`'s operations in
-  the same IEEE types (float32 for bootstrap sums, float64 for integer sums);
+- the scores of the sums repeat the batch scorer's NumPy operations in the
+  same IEEE types (float32 for bootstrap sums, float64 for integer sums);
 - NumPy's ``mean`` of a float64 array is a pairwise sum (:func:`pairwise_sum`).
 
-Where any of this does not apply (the Python backend, another metric, OS
-entropy as the seed, NumPy 1.x's promotion rules, very large statistics) the
-callers keep the NumPy path.
+Where any of this does not apply (the Python backend, a scorer without
+``core_scores``, OS entropy as the seed, NumPy 1.x's promotion rules, very
+large statistics) the callers keep the NumPy path.
 """
 
 from __future__ import annotations
@@ -30,20 +31,17 @@ from typing import Iterable, Optional, Sequence
 from .pcg64 import is_plain_seed, pcg64_state
 from .resampling import CHUNK, chunks
 
-SMOOTH_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
 PAIRWISE_BLOCK = 128  # NumPy's PW_BLOCKSIZE: below it, eight running sums
 NUMPY_BUFSIZE = 8192  # NumPy's default buffer size (np.getbufsize())
 
 
 def _core():
     """The compiled core when it is the active backend, else None."""
-    from ..core.backends import get_backend
+    from ..core.kernels import backend_name, native_core
 
-    if get_backend().name != "native":
+    if backend_name() != "native":
         return None
-    from .. import _native_core
-
-    return _native_core
+    return native_core()
 
 
 def numpy_promotes_weakly() -> bool:
@@ -61,38 +59,18 @@ def numpy_promotes_weakly() -> bool:
                for where in spec.submodule_search_locations)
 
 
-def applies(metric, seed, tables) -> bool:
+def applies(scorer, seed, tables) -> bool:
     """Whether the native path gives this test's numbers (else the NumPy path runs)."""
-    from ..metrics.bleu.metric import BLEU
-
-    return (isinstance(metric, BLEU) and is_plain_seed(seed) and len(tables) > 0
+    return (callable(getattr(scorer, "core_scores", None)) and is_plain_seed(seed)
+            and len(tables) > 0
             and all(t.data.typecode == "q" and len(t) == len(tables[0]) and len(t) > 0
                     for t in tables)
             and _core() is not None and numpy_promotes_weakly())
 
 
-# -- scores ---------------------------------------------------------------------
-
-def _python_sum():
-    """The builtin ``sum`` where it compensates rounding (3.12+), else None (left to right)."""
-    return sum if sys.version_info >= (3, 12) else None
-
-
-def bleu_of_rows(sums: bytes, metric, float32: bool) -> memoryview:
-    """BLEU of int64 summed rows, as ``BLEUBatchScorer(in_place=True).score_rows``
-    gives for float32 (``float32``) or int64 arrays of the same values."""
-    from .scoring import BLEUBatchScorer
-
-    scorer = BLEUBatchScorer.from_metric(metric, in_place=True)
-    scores = _core().bleu_rows(sums, scorer.max_ngram_order, SMOOTH_CODES[scorer.smooth_method],
-                               float(scorer.smooth_value or 0.0), scorer.effective_order, float32,
-                               scorer.in_place, _python_sum())
-    return memoryview(scores).cast("d")
-
-
-def bootstrap_columns(tables, metric, n_samples: int, seed: int,
+def bootstrap_columns(tables, scorer, n_samples: int, seed: int,
                       progress=None) -> Optional[list[list[float]]]:
-    """Each system's BLEU on each of ``n_samples`` bootstrap samples (one list per table).
+    """Each system's score on each of ``n_samples`` bootstrap samples (one list per table).
 
     The samples are ``default_rng(seed).choice(n, size=(n_samples, n))``, every
     system scored on the same ones, as sacreBLEU's ``-pbs``/``-ci``. None when
@@ -108,7 +86,7 @@ def bootstrap_columns(tables, metric, n_samples: int, seed: int,
             sums = core.resample_sums(state, part.stop - part.start, data, width)
         except OverflowError:
             return None
-        scores = bleu_of_rows(sums, metric, float32=True)
+        scores = scorer.core_scores(sums, float32=True)
         for j, column in enumerate(columns):
             column.extend(scores[j::k].tolist())
         if progress is not None:
@@ -116,7 +94,7 @@ def bootstrap_columns(tables, metric, n_samples: int, seed: int,
     return columns
 
 
-def randomization_p_values(tables, metric, n_trials: int, seed: int, observed: Sequence[float],
+def randomization_p_values(tables, scorer, n_trials: int, seed: int, observed: Sequence[float],
                            strict: bool, progress=None) -> Optional[list[float]]:
     """sacreBLEU's approximate randomization of ``tables[1:]`` against ``tables[0]``.
 
@@ -137,8 +115,8 @@ def randomization_p_values(tables, metric, n_trials: int, seed: int, observed: S
                                            width)
         except OverflowError:
             return None
-        scores_a = bleu_of_rows(a, metric, float32=False)
-        scores_b = bleu_of_rows(b, metric, float32=False)
+        scores_a = scorer.core_scores(a, float32=False)
+        scores_b = scorer.core_scores(b, float32=False)
         for j in range(k):
             gaps = map(abs, map(operator.sub, scores_a[j::k].tolist(), scores_b[j::k].tolist()))
             exceed[j] += count_above(gaps, observed[j], strict)

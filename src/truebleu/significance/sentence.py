@@ -69,7 +69,7 @@ def compare_sentences(stats_a, stats_b, scorer, n_samples: int = 1000, seed=1234
     """Segment-level comparison of B against A (see the module docstring).
 
     ``scorer`` scores single segments; with a ``truebleu.BLEU`` pass
-    ``BLEUBatchScorer.from_metric(metric, effective_order=True)``.
+    ``metric.batch_scorer(effective_order=True)``.
     """
     np = numpy()
     n_samples = check_samples(n_samples)

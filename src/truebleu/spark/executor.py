@@ -46,7 +46,7 @@ def _matrix(stats):
 def batch_statistics(key: tuple, columns: TextColumns, hyp_array, ref_arrays):
     """(statistics matrix, references per row) of one Arrow batch."""
     hyps, streams, counts = batch_texts(columns, hyp_array, ref_arrays)
-    stats = cached_metric(key).corpus_statistics(hyps, streams, check_tokenized=False)
+    stats = cached_metric(key).corpus_statistics(hyps, streams, check_inputs=False)
     return _matrix(stats), counts
 
 

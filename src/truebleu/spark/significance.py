@@ -21,7 +21,6 @@ from ..metrics.bleu.metric import BLEU
 from ..significance import bootstrap_ci as _bootstrap_ci
 from ..significance import paired_bootstrap as _paired_bootstrap
 from ..significance import paired_randomization as _paired_randomization
-from ..significance.scoring import BLEUBatchScorer
 from .columns import References
 from .scoring import segment_statistics
 
@@ -65,8 +64,8 @@ def _matrices(df, hypotheses: Sequence[str], references: References, order_by: O
     return [_matrix_of(table.column(name), hypothesis) for name, hypothesis in zip(names, hypotheses)]
 
 
-def _scorer(options: dict) -> BLEUBatchScorer:
-    return BLEUBatchScorer.from_metric(BLEU(**options))
+def _scorer(options: dict):
+    return BLEU(**options).batch_scorer()
 
 
 def bootstrap_ci(df, hypothesis: str = "hyp", references: References = ("ref",),

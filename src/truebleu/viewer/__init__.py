@@ -74,7 +74,7 @@ class Report:
         The numbers are :func:`truebleu.significance.paired_bootstrap`'s; the
         page shows them for the current filter in ``serve`` mode.
         """
-        from ..significance import BLEUBatchScorer, paired_bootstrap
+        from ..significance import paired_bootstrap
 
         systems = self.data.systems
         for index in (a, b):
@@ -89,7 +89,7 @@ class Report:
         significance = self.data.significance
         n_samples = significance["n_samples"] if n_samples is None else n_samples
         seed = significance["seed"] if seed is None else seed
-        scorer = BLEUBatchScorer.from_metric(self.data.metric)
+        scorer = self.data.metric.batch_scorer()
         matrix_a = systems[a].statistics.to_numpy()[rows]
         matrix_b = systems[b].statistics.to_numpy()[rows]
         result = paired_bootstrap(matrix_a, matrix_b, scorer, n_samples=n_samples, seed=seed,

@@ -20,7 +20,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..core.backends import get_backend
 from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.statistics import Statistics
 
@@ -189,18 +188,16 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict] = None,
     ``bleu_options`` are :class:`truebleu.BLEU`'s keyword arguments; sentence
     BLEU uses the same ones with ``effective_order=True``.
     """
-    from ..significance import BLEUBatchScorer
-
     bleu_options = {"force": True, **(bleu_options or {})}
     references = [list(stream) for stream in inputs.references]
     metric_refs = BLEU(**bleu_options, references=references)
-    sentence = BLEUBatchScorer.from_metric(metric_refs, effective_order=True)
-    corpus_scorer = BLEUBatchScorer.from_metric(metric_refs)
-    backend = get_backend(metric_refs.backend)
+    sentence = metric_refs.batch_scorer(effective_order=True)
+    corpus_scorer = metric_refs.batch_scorer()
+    kernel = metric_refs.kernel
 
     def tokens(lines: Sequence[Optional[str]]) -> list[Optional[list[str]]]:
         present = [line for line in lines if line is not None]
-        found = iter(backend.tokens(present, metric_refs.tokenizer, metric_refs.lowercase))
+        found = iter(kernel.tokens(present, metric_refs.tokenizer, metric_refs.lowercase))
         return [None if line is None else next(found) for line in lines]
 
     systems = []

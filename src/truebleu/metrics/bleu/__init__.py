@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...core.signature import Signature as BLEUSignature
 from .metric import BLEU
+from .rows import BLEUBatchScorer
 from .score import MAX_NGRAM_ORDER, BLEUScore
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER"]
+__all__ = ["BLEU", "BLEUBatchScorer", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER"]

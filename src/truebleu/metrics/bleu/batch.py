@@ -15,13 +15,13 @@ Keyword settings, shared by the three functions:
 ``threads``
     worker threads of the compiled core (default: the available cores);
 ``backend``
-    ``"native"`` or ``"python"`` (default: as :func:`truebleu.backends.get_backend`).
+    ``"native"`` or ``"python"`` (default: as :mod:`truebleu.core.kernels` chooses).
 
-The settings are validated once into a :class:`~truebleu.bleu_config.BLEUConfig`
+The settings are validated once into a :class:`~.config.BLEUConfig`
 (the same checks as :class:`~truebleu.BLEU`: a negative or non-finite
 ``smooth_value`` for ``floor``/``add-k`` is an error), and every computation
-goes through the backend's interface (:mod:`truebleu.backends`), so both
-backends take the same inputs and give the same numbers.
+goes through a kernel (:mod:`.kernels`), so both kernels take the same
+inputs and give the same numbers.
 
 With the compiled core, the statistics are computed without the GIL (a
 pairwise matrix tokenizes each distinct string once, into one shared
@@ -29,26 +29,28 @@ vocabulary, and compares n-gram profiles), and the scores come from the core's
 replica of sacreBLEU's ``compute_bleu``: the same operations in the same order,
 used only on Pythons whose float ``sum()`` adds left to right (before 3.12).
 Elsewhere, and with the Python backend, every row goes through
-:func:`truebleu.score.compute_bleu`. The tests compare every cell with
+:func:`.score.compute_bleu`. The tests compare every cell with
 sacreBLEU on both paths.
 """
 
 from __future__ import annotations
 
 from itertools import chain
-from typing import Sequence
+from typing import Any, Sequence
 
-from ...core.backends import Backend, check_hypotheses, get_backend
-from .config import BLEUConfig, check_threads
+from ...core.kernels import check_threads
+from ...core.references import check_hypotheses
+from .config import BLEUConfig
+from .kernels import kernels
 
 
 def _settings(smooth_method="exp", smooth_value=None, lowercase=False, tokenize="13a",
               use_effective_order=True, max_ngram_order=4, threads=None,
-              backend=None) -> tuple[BLEUConfig, Backend, int | None]:
+              backend=None) -> tuple[BLEUConfig, Any, int | None]:
     """sacreBLEU's ``sentence_bleu`` keywords as a validated configuration."""
     config = BLEUConfig.create(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order,
                                use_effective_order)
-    return config, get_backend(backend), check_threads(threads)
+    return config, kernels.load(backend), check_threads(threads)
 
 
 def sentence_scores(hypotheses: Sequence[str], references_per_hyp: Sequence[Sequence[str]],

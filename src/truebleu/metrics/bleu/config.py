@@ -6,7 +6,8 @@ then only read: by the backends, the score functions, the signature and the
 significance code. It is frozen, so a configuration cannot change between
 the statistics and the score.
 
-The checks live here and nowhere else:
+The checks of BLEU's own settings live here and nowhere else (``threads`` and
+``backend`` are every metric's, checked in :mod:`truebleu.core.kernels`):
 
 * :func:`check_smoothing`: the method is one of ``none``, ``floor``,
   ``add-k``, ``exp``; a value for ``floor`` or ``add-k`` is a finite number
@@ -20,8 +21,6 @@ The checks live here and nowhere else:
 * :func:`check_order`: ``max_ngram_order`` is an int from 1 to
   :data:`MAX_ORDER_LIMIT` (1000), checked before anything is allocated, for
   both backends.
-* :func:`check_threads`: ``threads`` is None or an int from 1 to
-  :data:`MAX_THREADS`.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ import math
 import numbers
 from typing import Optional
 
+from ...core.config import MetricConfig
 from ...core.signature import Signature, smoothing_text
 from ...tokenizers import LANGUAGE_DEFAULTS, Tokenizer, default_tokenizer, get_tokenizer
 
@@ -43,7 +43,6 @@ SMOOTH_DEFAULTS: dict[str, Optional[float]] = {
     "add-k": 1,
     "exp": None,
 }
-MAX_THREADS = 1024
 
 # the compiled core's codes for the smoothing methods
 SMOOTH_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
@@ -75,27 +74,12 @@ def check_order(max_order, name: str = "max_ngram_order") -> int:
     return int(max_order)
 
 
-def check_threads(threads, name: str = "threads") -> Optional[int]:
-    """``threads`` as None (the available cores) or an int in 1..MAX_THREADS."""
-    if threads is None:
-        return None
-    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
-        raise TypeError(f"{name} must be an int or None, got {type(threads).__name__}")
-    if not 1 <= threads <= MAX_THREADS:
-        raise ValueError(f"{name} must be between 1 and {MAX_THREADS}, got {threads}")
-    return int(threads)
-
-
-class BLEUConfig:
+class BLEUConfig(MetricConfig):
     """Every setting that changes a BLEU number, validated on construction.
 
     ``smooth_value`` is the value as given (None = the method's default, which
     the signature prints as such); :attr:`smoothing` is the value used.
-
     Frozen: setting or deleting a field raises ``dataclasses.FrozenInstanceError``.
-    Written out rather than a ``@dataclass(frozen=True)`` (same constructor, fields,
-    equality, hash and repr): importing :mod:`dataclasses` imports :mod:`inspect`, a
-    tenth of the command line's start-up.
     """
 
     __match_args__ = ("tokenizer", "lowercase", "smooth_method", "smooth_value",
@@ -107,38 +91,9 @@ class BLEUConfig:
         if not callable(tokenizer) or not hasattr(tokenizer, "signature"):
             raise TypeError(f"tokenizer must be a truebleu tokenizer, got {tokenizer!r}")
         check_smoothing(smooth_method, smooth_value)
-        fields = self.__dict__  # frozen: __setattr__ refuses
-        fields["tokenizer"] = tokenizer
-        fields["lowercase"] = bool(lowercase)
-        fields["smooth_method"] = smooth_method
-        fields["smooth_value"] = smooth_value
-        fields["max_ngram_order"] = check_order(max_ngram_order)
-        fields["effective_order"] = bool(effective_order)
-
-    def _values(self) -> tuple:
-        return tuple(getattr(self, name) for name in self.__match_args__)
-
-    def __setattr__(self, name: str, value) -> None:
-        from dataclasses import FrozenInstanceError  # only on this mistake
-
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        from dataclasses import FrozenInstanceError
-
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
-        return f"{type(self).__qualname__}({fields})"
+        self._set(tokenizer=tokenizer, lowercase=bool(lowercase), smooth_method=smooth_method,
+                  smooth_value=smooth_value, max_ngram_order=check_order(max_ngram_order),
+                  effective_order=bool(effective_order))
 
     @classmethod
     def create(cls, tokenize: Optional[str | Tokenizer] = "13a", lowercase: bool = False,
@@ -172,16 +127,18 @@ class BLEUConfig:
     def row_width(self) -> int:
         return 2 + 2 * self.max_ngram_order
 
+    def signature_settings(self) -> dict:
+        """The signature's fields that name these settings."""
+        return {"case": "lc" if self.lowercase else "mixed",
+                "eff": "yes" if self.effective_order else "no",
+                "tok": self.tokenizer.signature(),
+                "smooth": smoothing_text(self.smooth_method, self.smooth_value,
+                                         SMOOTH_DEFAULTS[self.smooth_method]),
+                "order": None if self.max_ngram_order == MAX_NGRAM_ORDER else self.max_ngram_order}
+
     def signature(self, **fields) -> Signature:
         """The signature of this configuration; ``fields`` adds nrefs, bs, seed, ..."""
-        return Signature(
-            case="lc" if self.lowercase else "mixed",
-            eff="yes" if self.effective_order else "no",
-            tok=self.tokenizer.signature(),
-            smooth=smoothing_text(self.smooth_method, self.smooth_value,
-                                  SMOOTH_DEFAULTS[self.smooth_method]),
-            order=None if self.max_ngram_order == MAX_NGRAM_ORDER else self.max_ngram_order,
-            **fields)
+        return Signature(**self.signature_settings(), **fields)
 
 
 def preferred_tokenizer_warning(tokenize: Optional[str], trg_lang: str) -> Optional[str]:

@@ -1,27 +1,31 @@
-"""The BLEU metric object: sacreBLEU's ``BLEU`` class, on truebleu's layers.
+"""The BLEU metric object: sacreBLEU's ``BLEU`` class, on the metric template.
 
 ``BLEU(...)`` fixes the configuration (tokenizer, case, smoothing, order);
 ``corpus_score`` and ``sentence_score`` take text and return
-:class:`~truebleu.score.BLEUScore`; ``get_signature`` names the configuration.
-Keyword names and defaults are sacreBLEU 2.x's. What truebleu adds is
-keyword-only: ``spm_model``, ``backend``, ``threads``.
+:class:`~truebleu.metrics.bleu.score.BLEUScore`; ``get_signature`` names the
+configuration. Keyword names and defaults are sacreBLEU 2.x's. What truebleu
+adds is keyword-only: ``spm_model``, ``backend``, ``threads``.
+
+What BLEU refines of the template (:mod:`truebleu.metrics.base`): references
+used once are tokenized beside the hypotheses in one pass of the kernel, and a
+corpus score adds its rows up without a table; sacreBLEU's warning about
+tokenized output (lines ending in " .").
 """
 
 from __future__ import annotations
 
-import copy
-import numbers
 from collections.abc import Sequence
-from typing import Optional
+from typing import Any, Optional
 
 from ...core.log import logger
-from ...core.backends import get_backend
 from ...core.references import check_reference_streams, check_str_sequence, check_strings
-from .config import BLEUConfig, check_threads, preferred_tokenizer_warning
-from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, compute_bleu, score_from_statistics
 from ...core.signature import Signature
-from .statistics import Statistics
 from ...tokenizers import TOKENIZERS
+from ..base import Metric, check_segment_count
+from .config import BLEUConfig, preferred_tokenizer_warning
+from .kernels import kernels
+from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, compute_bleu, score_from_statistics
+from .statistics import Statistics
 
 _TOKENIZED_PERIOD_WARNING_AT = 100
 
@@ -30,9 +34,9 @@ def count_tokenized_periods(hypotheses: Sequence[str], backend: Optional[str] = 
     """Lines ending in " .": a sign of tokenized (not detokenized) output.
 
     sacreBLEU's rule, ``hyp.endswith(" .")`` on each line as given; the compiled
-    core counts it without a Python call per line (see the backends).
+    core counts it without a Python call per line.
     """
-    return get_backend(backend).tokenized_periods(hypotheses)
+    return kernels.load(backend).tokenized_periods(hypotheses)
 
 
 def warn_if_tokenized(count: int) -> None:
@@ -45,7 +49,7 @@ def warn_if_tokenized(count: int) -> None:
                        "you can suppress this message with the `force` parameter.")
 
 
-class BLEU:
+class BLEU(Metric):
     """BLEU with a fixed configuration, as ``sacrebleu.BLEU``.
 
     :param lowercase: compute case-insensitive BLEU.
@@ -66,6 +70,12 @@ class BLEU:
     TOKENIZERS = TOKENIZERS
     TOKENIZER_DEFAULT = "13a"
 
+    score_type = BLEUScore
+    signature_type = Signature
+    empty_corpus_is_error = False  # zero statistics score 0, as the accumulator and Spark give
+    kernels = kernels
+    config: BLEUConfig
+
     def __init__(self, lowercase: bool = False, force: bool = False,
                  tokenize: Optional[str] = None, smooth_method: str = "exp",
                  smooth_value: Optional[float] = None,
@@ -74,25 +84,18 @@ class BLEU:
                  references: Optional[Sequence[Sequence[str]]] = None, *,
                  spm_model: Optional[str] = None, backend: Optional[str] = None,
                  threads: Optional[int] = None) -> None:
-        self.config = BLEUConfig.create(
+        config = BLEUConfig.create(
             tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, effective_order,
             trg_lang=trg_lang or "", spm_model=spm_model)
-        self.threads = check_threads(threads)
         self._force = bool(force)
         self.trg_lang = trg_lang or ""
-        self.n_bootstrap: Optional[int] = None
-        self.seed: Optional[str] = None
-        self.num_refs: Optional[int] = None
         hint = preferred_tokenizer_warning(tokenize, self.trg_lang)
         if hint:
             logger.warning(hint)
-        self.tokenizer_signature = self.tokenizer.signature()
-        self._backend = get_backend(backend)
-        self._ref_cache = None
-        if references is not None:
-            self._ref_cache = self._prepare(references)
+        self.tokenizer_signature = config.tokenizer.signature()
+        super().__init__(config, references, backend=backend, threads=threads)
 
-    # -- the configuration, read-only (see truebleu.bleu_config) -------------
+    # -- the configuration, read-only (see .config) -------------
 
     @property
     def tokenizer(self):
@@ -126,94 +129,80 @@ class BLEU:
         return self._force
 
     @property
-    def backend(self) -> str:
-        """Name of the backend computing the statistics (``native`` or ``python``)."""
-        return self._backend.name
+    def force(self) -> bool:
+        """True when the already-tokenized warning is switched off."""
+        return self._force
 
-    def _prepare(self, references):
-        check_reference_streams(references)
-        prepared, n_segments, self.num_refs = self._backend.prepare_reference_streams(
-            references, self.tokenizer, self.lowercase, self.max_ngram_order, self.threads)
+    # -- statistics: the template's hooks -------------------------------------
+
+    def _settings(self) -> tuple:
+        config = self.config
+        return config.tokenizer, config.lowercase, config.max_ngram_order, self.threads
+
+    def _prepare(self, segments: list[list[str]]) -> Any:
+        return self._kernel.prepare_references(segments, *self._settings())
+
+    def _prepare_streams(self, streams) -> tuple[int, Any]:
+        check_reference_streams(streams)
+        prepared, n_segments, self.num_refs = self._kernel.prepare_reference_streams(
+            streams, *self._settings())
         return n_segments, prepared
 
-    def corpus_statistics(self, hypotheses: Sequence[str],
-                          references: Optional[Sequence[Sequence[str]]] = None, *,
-                          check_tokenized: bool = True) -> Statistics:
-        """Per-segment statistics of ``hypotheses`` (one row each, in order).
+    def _statistics(self, hypotheses: Sequence[str], prepared: Any) -> Statistics:
+        try:
+            return self._kernel.statistics(hypotheses, prepared, *self._settings())
+        except TypeError:
+            check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
+            raise
 
-        Without ``references`` the ones given to the constructor are used.
-        ``check_tokenized=False`` leaves the already-tokenized warning to the
-        caller (streaming counts it over the whole file).
-        """
-        stats, _ = self._statistics(hypotheses, references, totals_only=False)
-        if check_tokenized and not self._force:
-            warn_if_tokenized(self._backend.tokenized_periods(hypotheses))
+    def _totals(self, hypotheses: Sequence[str], prepared: Any) -> list:
+        try:
+            totals, _ = self._kernel.totals(hypotheses, prepared, *self._settings())
+        except TypeError:
+            check_strings(hypotheses, "hypotheses")
+            raise
+        return totals
+
+    def _statistics_once(self, hypotheses: Sequence[str], streams, totals_only: bool):
+        """One pass of the kernel: each segment's references tokenized beside its
+        hypothesis, nothing kept."""
+        if totals_only:
+            totals, self.num_refs, _ = self._kernel.stream_totals(hypotheses, streams,
+                                                                  *self._settings())
+            return totals
+        stats, self.num_refs = self._kernel.stream_statistics(hypotheses, streams,
+                                                              *self._settings())
         return stats
 
-    def _statistics(self, hypotheses, references, totals_only: bool):
-        """The rows of :meth:`corpus_statistics`, or with ``totals_only`` just their
-        column sums (a corpus score needs no table of rows, so none is made) and
-        the count for the already-tokenized warning (else None)."""
-        check_str_sequence(hypotheses, "hypotheses")
-        backend = self._backend
-        settings = (self.tokenizer, self.lowercase, self.max_ngram_order, self.threads)
-        periods = None
-        if references is not None:  # used once: tokenized beside the hypotheses, not kept
-            if totals_only:
-                result, self.num_refs, periods = backend.stream_totals(hypotheses, references,
-                                                                       *settings)
-            else:
-                result, self.num_refs = backend.stream_statistics(hypotheses, references, *settings)
-        elif self._ref_cache is not None:
-            n_refs, prepared = self._ref_cache
-            if n_refs != len(hypotheses):
-                raise ValueError(f"{len(hypotheses)} hypotheses but {n_refs} reference segments")
-            try:
-                if totals_only:
-                    result, periods = backend.totals(hypotheses, prepared, *settings)
-                else:
-                    result = backend.statistics(hypotheses, prepared, *settings)
-            except TypeError:
-                check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
-                raise
-        else:
-            raise ValueError("no references given, and none were given to BLEU(references=...)")
-        return result, periods
+    def input_warnings(self, hypotheses: Sequence[str]) -> int:
+        """Lines ending in " ." (sacreBLEU's sign of tokenized output); 0 with ``force``."""
+        return 0 if self._force else self._kernel.tokenized_periods(hypotheses)
 
-    # -- scores -------------------------------------------------------------
+    def warn_about_inputs(self, count: int) -> None:
+        if not self._force:
+            warn_if_tokenized(count)
+
+    def reads_utf8(self) -> bool:
+        """The native kernel reads UTF-8 lines in place for the tokenizers it runs."""
+        reads = getattr(self._kernel, "reads_utf8", None)
+        return reads is not None and reads(self.tokenizer)
+
+    def utf8_statistics(self, buffers: list, ends: list, n: int, totals: Any,
+                        keep_rows: bool) -> tuple:
+        stats, consumed, periods = self._kernel.utf8_statistics(
+            buffers, ends, n, self.tokenizer, self.lowercase, self.max_ngram_order, totals,
+            self.threads, keep_rows=keep_rows)
+        self.num_refs = len(buffers) - 1
+        return stats, consumed, 0 if self._force else periods
+
+    # -- scores ---------------------------------------------------------------
 
     def score_from_statistics(self, totals: Sequence) -> BLEUScore:
         """BLEU from summed statistics ``[c, r, matches..., totals...]``."""
         return score_from_statistics(totals, self.config)
 
-    # sacreBLEU's name for the same thing (used by its significance code)
-    _compute_score_from_stats = score_from_statistics
-
     # sacreBLEU's static ``BLEU.compute_bleu(correct, total, sys_len, ref_len, ...)``
     compute_bleu = staticmethod(compute_bleu)
-
-    def corpus_score(self, hypotheses: Sequence[str],
-                     references: Optional[Sequence[Sequence[str]]] = None,
-                     n_bootstrap: int = 1, *, seed=None) -> BLEUScore:
-        """Corpus BLEU; ``n_bootstrap > 1`` adds a bootstrap 95% confidence interval.
-
-        ``seed`` (truebleu's addition) fixes the resampling; by default it is
-        ``$SACREBLEU_SEED`` or 12345, as in sacreBLEU.
-        """
-        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral):
-            raise TypeError(f"n_bootstrap must be an integer, got {n_bootstrap!r}")
-        if n_bootstrap <= 1:  # the corpus totals only: no table of rows
-            totals, periods = self._statistics(hypotheses, references, totals_only=True)
-            if not self._force:
-                warn_if_tokenized(periods)
-            return self.score_from_statistics(totals)
-        from ...significance import bootstrap_confidence
-
-        stats = self.corpus_statistics(hypotheses, references)
-        score = self.score_from_statistics(stats.sum())
-        self.n_bootstrap = int(n_bootstrap)
-        self.seed, score._mean, score._ci = bootstrap_confidence(stats, self, n_bootstrap, seed=seed)
-        return score
 
     def sentence_score(self, hypothesis: str, references: Sequence[str]) -> BLEUScore:
         """BLEU of one hypothesis against its references."""
@@ -222,25 +211,22 @@ class BLEU:
         check_str_sequence(references, "references")
         if not self.effective_order:
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
-        return self.corpus_score([hypothesis], [[ref] for ref in references])
+        return super().sentence_score(hypothesis, references)
 
-    def accumulator(self, keep_segments: bool = False):
-        """A mergeable, picklable :class:`~truebleu.accumulator.Accumulator` of this configuration.
+    def batch_scorer(self, in_place: bool = False, effective_order: Optional[bool] = None):
+        """BLEU of many summed rows at once (:class:`.rows.BLEUBatchScorer`)."""
+        from .rows import BLEUBatchScorer
 
-        Its ``update`` takes references with every batch; references given to
-        the constructor are not carried over (they would make it large).
-        """
-        from ...core.accumulator import Accumulator
+        return BLEUBatchScorer.from_metric(self, in_place=in_place,
+                                           effective_order=effective_order)
 
-        metric = copy.copy(self)
-        metric._ref_cache = None
-        return Accumulator(metric, keep_segments=keep_segments)
+    def score_name(self) -> str:
+        return "BLEU"
 
-    # -- signature ----------------------------------------------------------
+    def row_width(self) -> int:
+        return self.config.row_width
 
-    def get_signature(self) -> Signature:
-        """The reproducibility signature (after scoring: ``nrefs`` is known then)."""
-        if self.num_refs is None:
-            raise ValueError("Number of references unknown, please evaluate the metric first.")
-        return self.config.signature(nrefs="var" if self.num_refs == -1 else self.num_refs,
-                                     bs=self.n_bootstrap, seed=self.seed)
+    # -- signature ------------------------------------------------------------
+
+    def _signature_settings(self) -> dict:
+        return self.config.signature_settings()

@@ -1,12 +1,12 @@
-"""The ``native`` backend: :mod:`truebleu._native_core`, the compiled core.
+"""BLEU's native kernel: the compiled core (:mod:`truebleu._native_core`).
 
-Same two calls as :class:`truebleu.backends.PythonBackend`, same numbers.
-Tokenizers with a ``native_mode`` (13a, intl, zh, char, none) run inside the
-core; the others (MeCab, SentencePiece) tokenize in Python exactly as
-:func:`truebleu.backends.segment_tokens` does, and the core splits their output
-on whitespace (mode ``none``). Importing this module raises ImportError when
-the extension was not built; :func:`truebleu.backends.get_backend` then falls
-back to the Python backend.
+Same methods as :class:`~.kernels.PythonKernel`, same numbers. Tokenizers with
+a ``native_mode`` (13a, intl, zh, char, none) run inside the core; the others
+(MeCab, SentencePiece) tokenize in Python exactly as
+:func:`~.spec.segment_tokens` does, and the core splits their output on
+whitespace (mode ``none``). Importing this module raises ImportError when the
+extension was not built; :mod:`truebleu.core.kernels` then falls back to the
+Python kernel.
 """
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ import warnings
 from array import array
 from typing import Sequence
 
-from ... import _native_core as core
+from ...core.kernels import native_core, thread_count
+from ...core.references import (check_hypotheses, check_reference_streams,
+                                check_references_per_hypothesis, check_str_sequence,
+                                check_strings, reference_segments, references_of)
 from .config import check_order
-from .config import check_threads as check_thread_count
-from ...core.references import (check_reference_streams, check_references_per_hypothesis,
-                         check_str_sequence, check_strings, reference_segments, references_of)
-from ...core.statistics import RowTable
+from .score import python_bleu_scores
 from .statistics import Statistics, row_width
+
+core = native_core()
 
 # pairwise_scores works in blocks of rows whose statistics take at most this
 # many bytes (and at most 4 bytes per cell), so a matrix costs its 8 bytes per
@@ -39,18 +41,9 @@ MODES = {
 }
 
 
-def default_threads() -> int:
-    """The number of cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
 def check_threads(threads: int | None) -> int:
     """The checked thread count; None means the available cores."""
-    threads = check_thread_count(threads)
-    return default_threads() if threads is None else threads
+    return thread_count(threads)
 
 
 def check_max_order(max_order: int) -> int:
@@ -156,14 +149,14 @@ def prepare_segments(segments: Sequence[Sequence[str]], tokenizer, lowercase: bo
     return core.prepare(segments, mode, lowercase, threads)
 
 
-class NativeBackend:
-    """The compiled backend (see the module docstring)."""
+class NativeKernel:
+    """BLEU on the compiled core (see the module docstring)."""
 
     name = "native"
 
-    def prepare_references(self, segments, tokenizer, lowercase, max_order):
+    def prepare_references(self, segments, tokenizer, lowercase, max_order, threads=None):
         check_max_order(max_order)
-        return NativePrepared(prepare_segments(segments, tokenizer, lowercase), tokenizer,
+        return NativePrepared(prepare_segments(segments, tokenizer, lowercase, threads), tokenizer,
                               bool(lowercase))
 
     def prepare_reference_streams(self, streams, tokenizer, lowercase, max_order, threads=None):
@@ -226,6 +219,10 @@ class NativeBackend:
         return (totals if totals_only else out), num_refs, (
             core_periods if periods is None else periods)
 
+    def reads_utf8(self, tokenizer) -> bool:
+        """Whether :meth:`utf8_statistics` can run ``tokenizer`` (the core runs it)."""
+        return core_mode(tokenizer) is not None
+
     def utf8_statistics(self, buffers, ends, n, tokenizer, lowercase, max_order, totals,
                         threads=None, keep_rows=True):
         """:meth:`stream_statistics` of the first ``n`` lines of buffers of valid UTF-8
@@ -277,7 +274,7 @@ class NativeBackend:
                     totals_only):
         """The rows (or, totals_only, their sum) and the periods."""
         if not isinstance(prepared, NativePrepared):
-            raise TypeError("prepared must come from NativeBackend.prepare_references")
+            raise TypeError("prepared must come from NativeKernel.prepare_references")
         check_max_order(max_order)
         threads = check_threads(threads)
         lowercase = bool(lowercase)
@@ -342,8 +339,6 @@ class NativeBackend:
 
     def bleu_scores(self, statistics, config):
         """The core's replica of sacreBLEU's ``compute_bleu`` where floats add as there."""
-        from ...core.backends import python_bleu_scores
-
         if not core.SUM_IS_PLAIN:
             return python_bleu_scores(statistics.data, config)
         out = array("d", [0.0]) * len(statistics)
@@ -357,8 +352,6 @@ class NativeBackend:
         The rows are computed in blocks of ``a`` so that the statistics never
         take more than ``MATRIX_BLOCK_BYTES``; only the scores are kept.
         """
-        from ...core.backends import check_hypotheses, python_bleu_scores
-
         a = check_hypotheses(a, "a")
         b = check_hypotheses(b, "b")
         threads = check_threads(threads)
@@ -389,79 +382,3 @@ class NativeBackend:
                     if not core.SUM_IS_PLAIN:
                         scores[:] = python_bleu_scores(block_rows, config)
         return out
-
-    # -- TER: tokenized in Python (tercom's rules are regular expressions and
-    # the edit distance dominates), edit distances and shifts in the core.
-
-    def prepare_ter_references(self, segments, tokenizer):
-        """The tokenized references as strings (the core splits them on spaces)."""
-        from ...core.backends import ter_reference
-
-        return [[ter_reference(ref, tokenizer) for ref in refs] for refs in segments]
-
-    def ter_statistics(self, hypotheses, prepared, tokenizer, threads=None):
-        threads = check_threads(threads)
-        if len(hypotheses) != len(prepared):
-            raise ValueError(
-                f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
-        tokenized = []
-        for i, hyp in enumerate(hypotheses):
-            if not isinstance(hyp, str):
-                raise TypeError(f"hypotheses[{i}] must be a string, got {type(hyp).__name__}")
-            tokenized.append(tokenizer(hyp.rstrip()))
-        data = array("d", bytes(16 * len(hypotheses)))
-        core.ter_statistics(tokenized, prepared, threads, data)
-        return RowTable(2, data)
-
-    # -- chrF ---------------------------------------------------------------
-    # The core reads the (lowercased) strings directly; a prepared reference
-    # set is the per-segment lists of those strings.
-
-    def chrf_prepare(self, segments, config, threads=None):
-        try:
-            if config.lowercase:
-                segments = [[ref.lower() for ref in refs] for refs in segments]
-            else:
-                segments = [list(refs) for refs in segments]
-        except AttributeError:
-            for i, refs in enumerate(segments):
-                check_strings(refs, f"references of segment {i}")
-            raise
-        return ChrfPrepared(segments, config.lowercase)
-
-    def chrf_statistics(self, hypotheses, prepared, config, threads=None, scores=None):
-        """chrF rows; ``scores`` (an ``array('d')`` of one per hypothesis) gets each row's f-score."""
-        if not isinstance(prepared, ChrfPrepared):
-            raise TypeError("prepared must come from NativeBackend.chrf_prepare")
-        if prepared.lowercase != config.lowercase:
-            raise ValueError("references were prepared with another case setting")
-        if len(hypotheses) != len(prepared.segments):
-            raise ValueError(
-                f"{len(hypotheses)} hypotheses but {len(prepared.segments)} reference segments")
-        if config.lowercase:
-            check_strings(hypotheses, "hypotheses")
-            hypotheses = [hyp.lower() for hyp in hypotheses]
-        data = array("q", [0]) * (len(hypotheses) * config.width)
-        factor = config.beta ** 2
-        try:
-            core.chrf_statistics(hypotheses, prepared.segments, config.char_order,
-                                 config.word_order, config.whitespace, config.eps_smoothing,
-                                 float(factor), float(1 + factor), check_threads(threads), data,
-                                 scores)
-        except TypeError:
-            check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
-            raise
-        return RowTable(config.width, data)
-
-
-class ChrfPrepared:
-    """References for chrF: per segment, the list of (lowercased) reference strings."""
-
-    __slots__ = ("segments", "lowercase")
-
-    def __init__(self, segments: list, lowercase: bool) -> None:
-        self.segments = segments
-        self.lowercase = lowercase
-
-    def __len__(self) -> int:
-        return len(self.segments)

@@ -16,8 +16,10 @@ gets 1 / (2^k * totals_n)).
 from __future__ import annotations
 
 import math
+from array import array
 from typing import Sequence
 
+from ..base import Score
 from .config import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, check_smoothing
 
 TYPE_CHECKING = False
@@ -31,12 +33,11 @@ def floored_log(value: float) -> float:
     return LOG_ZERO if value == 0.0 else math.log(value)
 
 
-class BLEUScore:
+class BLEUScore(Score):
     """A BLEU score with the statistics behind it (sacreBLEU's fields).
 
-    Written out rather than a ``@dataclass`` (same constructor, fields and equality):
-    importing :mod:`dataclasses` imports :mod:`inspect`, a tenth of the command
-    line's start-up.
+    Equal when every field is equal, as the dataclass it replaces (importing
+    :mod:`dataclasses` imports :mod:`inspect`, a tenth of the command line's start-up).
     """
 
     __match_args__ = ("score", "counts", "totals", "precisions", "bp", "sys_len", "ref_len",
@@ -74,23 +75,9 @@ class BLEUScore:
         return "/".join(f"{p:.1f}" for p in self.precisions)
 
     @property
-    def _verbose(self) -> str:
+    def _verbose(self) -> str:  # type: ignore[override]
         return (f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
                 f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})")
-
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
-               is_json: bool = False) -> str:
-        """sacreBLEU's text (or JSON) form of the score."""
-        from ...reports.single import format_score
-
-        return format_score(self, width=width, score_only=score_only,
-                            signature=signature, is_json=is_json)
-
-    def __str__(self) -> str:
-        return self.format()
-
-    def __repr__(self) -> str:
-        return self.format()
 
 
 def brevity_penalty(sys_len: int, ref_len: int) -> float:
@@ -158,3 +145,17 @@ def score_from_statistics(stats: Sequence, config: "BLEUConfig") -> BLEUScore:
     """BLEU of one summed statistics row under a validated configuration."""
     return score_from_row(stats, config.max_ngram_order, config.smooth_method,
                           config.smooth_value, config.effective_order)
+
+
+def python_bleu_scores(data: array, config: BLEUConfig) -> array:
+    """Sentence BLEU of each row of ``data`` through :func:`compute_bleu`."""
+    n = config.max_ngram_order
+    width = 2 + 2 * n
+    out = array("d")
+    for start in range(0, len(data), width):
+        row = data[start:start + width]
+        out.append(compute_bleu(row[2:2 + n], row[2 + n:], row[0], row[1],
+                                smooth_method=config.smooth_method,
+                                smooth_value=config.smooth_value,
+                                effective_order=config.effective_order, max_ngram_order=n).score)
+    return out

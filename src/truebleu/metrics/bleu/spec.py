@@ -11,14 +11,25 @@ This module is written to be read beside Papineni et al. (2002), section 2:
   candidate's, ties going to the shorter reference (sacreBLEU's rule).
 
 The compiled core must produce exactly these numbers; tests run both.
-Tokenization happens before: these functions take lists of tokens.
+Tokenization happens first (:func:`segment_tokens`, sacreBLEU's preprocessing);
+the other functions take lists of tokens.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from itertools import chain
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
+
+if TYPE_CHECKING:
+    from ...tokenizers import Tokenizer
+
+
+def segment_tokens(line: str, tokenizer: "Tokenizer", lowercase: bool) -> list[str]:
+    """sacreBLEU's preprocessing: lowercase, strip trailing whitespace, tokenize, split."""
+    if lowercase:
+        line = line.lower()
+    return tokenizer(line.rstrip()).split()
 
 
 def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter:

@@ -8,10 +8,10 @@ references, ...)`` with the same settings. Keyword settings, shared:
 ``lowercase``
     case-insensitive (``CHRF(lowercase=True)``);
 ``threads``, ``backend``
-    as in :class:`~truebleu.metrics.chrf.CHRF`.
+    as in :class:`~.metric.CHRF`.
 
 With the compiled core the f-scores come from the core's replica of the
-scalar :func:`truebleu._reference_chrf.f_score` (the same double operations
+scalar :func:`.spec.f_score` (the same double operations
 in the same order); with the Python backend each row goes through that
 function. The tests compare every cell with sacreBLEU on both backends.
 """
@@ -21,29 +21,28 @@ from __future__ import annotations
 from array import array
 from typing import Sequence
 
-from .spec import ChrfConfig
-from ...core.backends import get_backend
+from ...core.kernels import check_threads
 from ...core.references import check_str_sequence, check_strings
+from .config import ChrfConfig
+from .kernels import kernels
 
 
 def _config(char_order: int = 6, word_order: int = 0, beta: float = 2,
             remove_whitespace: bool = True, eps_smoothing: bool = False,
             lowercase: bool = False) -> ChrfConfig:
-    from .metric import CHRF
-
-    # CHRF checks the settings (and says what is wrong)
-    return CHRF(char_order, word_order, beta, lowercase, not remove_whitespace,
-                eps_smoothing, backend="python").config
+    """sacreBLEU's ``sentence_chrf`` keywords as a checked configuration."""
+    return ChrfConfig(char_order, word_order, beta, lowercase, not remove_whitespace,
+                      eps_smoothing)
 
 
 def _scores(hypotheses: Sequence[str], segments: list[list[str]], config: ChrfConfig,
-            backend, threads) -> list[float]:
+            kernel, threads) -> list[float]:
     """The f-score of each hypothesis against its best reference."""
     if not hypotheses:
         return []
-    prepared = backend.chrf_prepare(segments, config, threads)
+    prepared = kernel.prepare(segments, config, threads)
     scores = array("d", bytes(8 * len(hypotheses)))
-    backend.chrf_statistics(hypotheses, prepared, config, threads, scores=scores)
+    kernel.statistics(hypotheses, prepared, config, threads, scores=scores)
     return scores.tolist()
 
 
@@ -66,7 +65,8 @@ def sentence_chrf_scores(hypotheses: Sequence[str], references: Sequence, *,
         check_strings(refs, f"references[{i}]")
         segments.append(refs)
     check_strings(hypotheses, "hypotheses")
-    return _scores(hypotheses, segments, _config(**settings), get_backend(backend), threads)
+    config = _config(**settings)
+    return _scores(hypotheses, segments, config, kernels.load(backend), check_threads(threads))
 
 
 def chrf_matrix(hypotheses: Sequence[str], references: Sequence[str], *, as_numpy: bool = False,
@@ -82,8 +82,9 @@ def chrf_matrix(hypotheses: Sequence[str], references: Sequence[str], *, as_nump
     check_strings(references, "references")
     n, m = len(hypotheses), len(references)
     per_ref = [[ref] for ref in references]
-    flat = _scores([hyp for hyp in hypotheses for _ in range(m)], per_ref * n,
-                   _config(**settings), get_backend(backend), threads)
+    config = _config(**settings)
+    flat = _scores([hyp for hyp in hypotheses for _ in range(m)], per_ref * n, config,
+                   kernels.load(backend), check_threads(threads))
     if as_numpy:
         import numpy as np
 

@@ -1,25 +1,26 @@
-"""chrF and chrF++ (Popović 2015, 2017): sacreBLEU's ``CHRF`` class on truebleu's layers.
+"""chrF and chrF++ (Popović 2015, 2017): sacreBLEU's ``CHRF`` class on the metric template.
 
 ``CHRF(...)`` fixes the configuration; ``corpus_score`` and ``sentence_score``
 take text and return a :class:`CHRFScore`; ``corpus_statistics`` gives the
 additive rows (``[hyp, ref, match]`` per character order, then per word
 order) that significance tests resample. Keyword names and defaults are
 sacreBLEU 2.x's; truebleu adds the keyword-only ``backend`` and ``threads``.
-The statistics are specified in :mod:`truebleu._reference_chrf`.
+The statistics are specified in :mod:`.spec`.
 """
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
-from typing import Optional
+from typing import Any, Optional
 
-from .spec import PUNCTUATION, ChrfConfig, f_score
-from ...core.backends import get_backend
-from ...core.references import check_reference_streams, check_str_sequence, reference_segments
 from ...core.signature import ABBREVIATIONS, Signature
 from ...core.statistics import RowTable
 from ..base import Metric, Score
+from .config import ChrfConfig, check_orders
+from .kernels import kernels
+from .spec import PUNCTUATION, f_score
+
+__all__ = ["CHRF", "CHRFScore", "CHRFSignature", "ChrfConfig", "check_orders"]
 
 
 class CHRFSignature(Signature):
@@ -37,23 +38,6 @@ class CHRFScore(Score):
         self.char_order = char_order
         self.word_order = word_order
         super().__init__(f"chrF{beta}" + "+" * word_order, score)
-
-
-def _check_order(value, what: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{what} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def check_orders(char_order, word_order, *, char_name: str = "char_order",
-                 word_name: str = "word_order") -> tuple[int, int]:
-    """Both orders as ints, or a ValueError naming the parameter (the command line
-    passes its flag names)."""
-    char_order = _check_order(char_order, char_name, 0)
-    word_order = _check_order(word_order, word_name, 0)
-    if char_order + word_order < 1:
-        raise ValueError(f"{char_name} + {word_name} must be at least 1")
-    return char_order, word_order
 
 
 class CHRF(Metric):
@@ -76,64 +60,38 @@ class CHRF(Metric):
     BETA = 2
     _PUNCTS = PUNCTUATION
 
+    score_type = CHRFScore
+    signature_type = CHRFSignature
+    kernels = kernels
+    config: ChrfConfig
+
     def __init__(self, char_order: int = CHAR_ORDER, word_order: int = WORD_ORDER,
                  beta: int = BETA, lowercase: bool = False, whitespace: bool = False,
                  eps_smoothing: bool = False,
                  references: Optional[Sequence[Sequence[str]]] = None, *,
                  backend: Optional[str] = None, threads: Optional[int] = None) -> None:
-        super().__init__()
-        char_order, word_order = check_orders(char_order, word_order)
-        if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-            raise TypeError(f"beta must be a number, got {beta!r}")
-        if threads is not None and (isinstance(threads, bool)
-                                    or not isinstance(threads, numbers.Integral) or threads < 1):
-            raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
-        self.char_order = char_order
-        self.word_order = word_order
-        self.order = char_order + word_order
-        self.beta = beta
-        self.lowercase = bool(lowercase)
-        self.whitespace = bool(whitespace)
-        self.eps_smoothing = bool(eps_smoothing)
-        self.threads = threads
-        self.config = ChrfConfig(char_order, word_order, beta, self.lowercase, self.whitespace,
-                                 self.eps_smoothing)
-        self._backend = get_backend(backend)
-        if references is not None:
-            self._ref_cache = self._prepare(references)
+        config = ChrfConfig(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
+        # sacreBLEU's attributes
+        self.char_order = config.char_order
+        self.word_order = config.word_order
+        self.order = config.order
+        self.beta = config.beta
+        self.lowercase = config.lowercase
+        self.whitespace = config.whitespace
+        self.eps_smoothing = config.eps_smoothing
+        super().__init__(config, references, backend=backend, threads=threads)
 
     @property
     def name(self) -> str:
         return f"chrF{self.beta}" + "+" * self.word_order
 
-    @property
-    def backend(self) -> str:
-        """Name of the backend computing the statistics (``native`` or ``python``)."""
-        return self._backend.name
+    # -- statistics: the template's hooks -------------------------------------
 
-    def _prepare(self, references):
-        check_reference_streams(references)
-        segments, self.num_refs = reference_segments(references)
-        return len(segments), self._backend.chrf_prepare(segments, self.config, self.threads)
+    def _prepare(self, segments: list[list[str]]) -> Any:
+        return self._kernel.prepare(segments, self.config, self.threads)
 
-    # -- statistics ---------------------------------------------------------
-
-    def corpus_statistics(self, hypotheses: Sequence[str],
-                          references: Optional[Sequence[Sequence[str]]] = None) -> RowTable:
-        """Per-segment statistics of ``hypotheses`` (one row each, in order).
-
-        Without ``references`` the ones given to the constructor are used.
-        """
-        check_str_sequence(hypotheses, "hypotheses")
-        if references is not None:
-            n_refs, prepared = self._prepare(references)
-        elif self._ref_cache is not None:
-            n_refs, prepared = self._ref_cache
-        else:
-            raise ValueError("no references given, and none were given to CHRF(references=...)")
-        if n_refs != len(hypotheses):
-            raise ValueError(f"{len(hypotheses)} hypotheses but {n_refs} reference segments")
-        return self._backend.chrf_statistics(hypotheses, prepared, self.config, self.threads)
+    def _statistics(self, hypotheses: Sequence[str], prepared: Any) -> RowTable:
+        return self._kernel.statistics(hypotheses, prepared, self.config, self.threads)
 
     # -- scores -------------------------------------------------------------
 
@@ -144,15 +102,17 @@ class CHRF(Metric):
         return CHRFScore(f_score(totals, self.beta, self.eps_smoothing), self.char_order,
                          self.word_order, self.beta)
 
+    def score_name(self) -> str:
+        return self.name
+
+    def row_width(self) -> int:
+        return self.config.width
+
     # -- signature ----------------------------------------------------------
 
-    def get_signature(self) -> CHRFSignature:
-        """The reproducibility signature (after scoring: ``nrefs`` is known then)."""
-        return CHRFSignature(
-            **self._signature_fields(),
-            case="lc" if self.lowercase else "mixed",
-            eff="no" if self.eps_smoothing else "yes",
-            nc=self.char_order,
-            nw=self.word_order,
-            space="yes" if self.whitespace else "no",
-        )
+    def _signature_settings(self) -> dict:
+        return {"case": "lc" if self.lowercase else "mixed",
+                "eff": "no" if self.eps_smoothing else "yes",
+                "nc": self.char_order,
+                "nw": self.word_order,
+                "space": "yes" if self.whitespace else "no"}

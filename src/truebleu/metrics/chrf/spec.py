@@ -18,37 +18,15 @@ order, so the numbers are bit-identical.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from .config import ChrfConfig
 
 # string.punctuation: what chrF++ splits off the start or end of a word
 PUNCTUATION = frozenset('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~')
 
 EPS = 1e-16
-
-
-@dataclass(frozen=True)
-class ChrfConfig:
-    """The settings that change chrF statistics or the choice among references."""
-
-    char_order: int = 6
-    word_order: int = 0
-    beta: float = 2
-    lowercase: bool = False
-    whitespace: bool = False
-    eps_smoothing: bool = False
-
-    @property
-    def order(self) -> int:
-        return self.char_order + self.word_order
-
-    @property
-    def width(self) -> int:
-        """Numbers in one statistics row."""
-        return 3 * self.order
-
-    def preprocess(self, line: str) -> str:
-        return line.lower() if self.lowercase else line
 
 
 def char_ngrams(line: str, max_order: int, whitespace: bool) -> list[Counter]:

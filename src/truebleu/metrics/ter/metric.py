@@ -1,4 +1,4 @@
-"""The TER metric object: sacreBLEU's ``TER`` class, on truebleu's layers.
+"""The TER metric object: sacreBLEU's ``TER`` class, on the metric template.
 
 ``TER(...)`` fixes the tokenizer options; ``corpus_score`` and
 ``sentence_score`` take text and return :class:`TERScore`; ``get_signature``
@@ -7,51 +7,31 @@ names the configuration. Keyword names and defaults are sacreBLEU 2.6.0's;
 
 Per segment the statistics are ``[edits, reference length]`` (float64): the
 fewest edits over the references and their *average* length (see
-:mod:`truebleu._reference_ter`). The corpus score is ``100 * edits / length``
+:mod:`.spec`). The corpus score is ``100 * edits / length``
 over the column sums.
 """
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Sequence
-from typing import Optional
+from typing import Any, Optional
 
-from ...core.backends import get_backend
-from ...core.references import check_reference_streams, check_str_sequence, check_strings, \
-    reference_segments
+from ...core.config import MetricConfig
+from ...core.references import check_str_sequence, check_strings
 from ...core.signature import ABBREVIATIONS, Signature
 from ...core.statistics import RowTable
 from ...tokenizers.tokenizer_ter import TercomTokenizer
-from ..base import Metric
+from ..base import Metric, Score
+from .kernels import kernels
 
 
-class TERScore:
+class TERScore(Score):
     """A TER score: ``score`` (percent), ``num_edits`` (int), ``ref_length`` (float)."""
 
-    name = "TER"
-    _verbose = ""
-
     def __init__(self, score: float, num_edits: float, ref_length: float) -> None:
-        self.score = score
+        super().__init__("TER", score)
         self.num_edits = int(num_edits)
         self.ref_length = ref_length
-        # filled in by bootstrap confidence estimation (-ci); negative = not set
-        self._mean = -1.0
-        self._ci = -1.0
-
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
-               is_json: bool = False) -> str:
-        """sacreBLEU's text (or JSON) form of the score."""
-        from ...reports.single import format_score
-
-        return format_score(self, width=width, score_only=score_only,
-                            signature=signature, is_json=is_json)
-
-    def __str__(self) -> str:
-        return self.format()
-
-    __repr__ = __str__
 
 
 class TERSignature(Signature):
@@ -84,6 +64,21 @@ def score_from_totals(total_edits: float, total_length: float) -> TERScore:
     return TERScore(100 * score, total_edits, total_length)
 
 
+class TERConfig(MetricConfig):
+    """TER's options (tercom's normalisation), and the tokenizer they make.
+
+    Frozen: setting or deleting a field raises ``dataclasses.FrozenInstanceError``.
+    """
+
+    __match_args__ = ("normalized", "no_punct", "asian_support", "case_sensitive")
+
+    def __init__(self, normalized: bool = False, no_punct: bool = False,
+                 asian_support: bool = False, case_sensitive: bool = False) -> None:
+        options = {"normalized": bool(normalized), "no_punct": bool(no_punct),
+                   "asian_support": bool(asian_support), "case_sensitive": bool(case_sensitive)}
+        self._set(**options, tokenizer=TercomTokenizer(**options))
+
+
 class TER(Metric):
     """Translation edit rate, as ``sacrebleu.metrics.TER``.
 
@@ -97,60 +92,46 @@ class TER(Metric):
     :param threads: worker threads of the native backend (default: the available cores).
     """
 
+    higher_is_better = False  # an error rate
+    score_type = TERScore
+    signature_type = TERSignature
+    row_typecode = "d"  # sacreBLEU's float statistics: their sums depend on the order
+    kernels = kernels
+    config: TERConfig
+
     def __init__(self, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False,
                  references: Optional[Sequence[Sequence[str]]] = None, *,
                  backend: Optional[str] = None, threads: Optional[int] = None) -> None:
-        if threads is not None and (isinstance(threads, bool)
-                                    or not isinstance(threads, numbers.Integral) or threads < 1):
-            raise ValueError(f"threads must be an integer >= 1, got {threads!r}")
-        self.normalized = bool(normalized)
-        self.no_punct = bool(no_punct)
-        self.asian_support = bool(asian_support)
-        self.case_sensitive = bool(case_sensitive)
-        self.threads = threads
-        self.tokenizer = TercomTokenizer(normalized=self.normalized, no_punct=self.no_punct,
-                                         asian_support=self.asian_support,
-                                         case_sensitive=self.case_sensitive)
+        config = TERConfig(normalized, no_punct, asian_support, case_sensitive)
+        # sacreBLEU's attributes
+        self.normalized = config.normalized
+        self.no_punct = config.no_punct
+        self.asian_support = config.asian_support
+        self.case_sensitive = config.case_sensitive
+        self.tokenizer = config.tokenizer
         self.tokenizer_signature = self.tokenizer.signature()
-        super().__init__()
-        self._backend = get_backend(backend)
-        if references is not None:
-            self._ref_cache = self._prepare(references)
+        super().__init__(config, references, backend=backend, threads=threads)
 
-    @property
-    def backend(self) -> str:
-        """Name of the backend computing the statistics (``native`` or ``python``)."""
-        return self._backend.name
+    # -- statistics: the template's hooks -------------------------------------
 
-    # -- statistics ---------------------------------------------------------
+    def _prepare(self, segments: list[list[str]]) -> Any:
+        return self._kernel.prepare(segments, self.tokenizer)
 
-    def _prepare(self, references):
-        check_reference_streams(references)
-        segments, self.num_refs = reference_segments(references)
-        return self._backend.prepare_ter_references(segments, self.tokenizer)
-
-    def corpus_statistics(self, hypotheses: Sequence[str],
-                          references: Optional[Sequence[Sequence[str]]] = None) -> RowTable:
-        """Per-segment ``[edits, reference length]`` rows (float64), in input order.
-
-        Without ``references`` the ones given to the constructor are used.
-        """
-        check_str_sequence(hypotheses, "hypotheses")
-        check_strings(hypotheses, "hypotheses")
-        if references is not None:
-            prepared = self._prepare(references)
-        elif self._ref_cache is not None:
-            prepared = self._ref_cache
-        else:
-            raise ValueError("no references given, and none were given to TER(references=...)")
-        return self._backend.ter_statistics(hypotheses, prepared, self.tokenizer, self.threads)
+    def _statistics(self, hypotheses: Sequence[str], prepared: Any) -> RowTable:
+        return self._kernel.statistics(hypotheses, prepared, self.tokenizer, self.threads)
 
     # -- scores -------------------------------------------------------------
 
     def score_from_statistics(self, totals: Sequence[float]) -> TERScore:
         """TER from summed statistics ``[edits, reference length]``."""
         return score_from_totals(totals[0], totals[1])
+
+    def score_name(self) -> str:
+        return "TER"
+
+    def row_width(self) -> int:
+        return 2
 
     def sentence_scores(self, hypotheses: Sequence[str],
                         references: Sequence[Sequence[str]]) -> list[float]:
@@ -168,19 +149,14 @@ class TER(Metric):
             segments.append(refs)
         check_str_sequence(hypotheses, "hypotheses")
         check_strings(hypotheses, "hypotheses")
-        prepared = self._backend.prepare_ter_references(segments, self.tokenizer)
-        stats = self._backend.ter_statistics(hypotheses, prepared, self.tokenizer, self.threads)
+        stats = self._statistics(hypotheses, self._prepare(segments))
         return [score_from_totals(*row).score for row in stats.rows()]
 
     # -- signature ----------------------------------------------------------
 
-    def get_signature(self) -> TERSignature:
-        """The reproducibility signature (after scoring: ``nrefs`` is known then)."""
-        return TERSignature(
-            **self._signature_fields(),
-            case="mixed" if self.case_sensitive else "lc",
-            tok=self.tokenizer_signature,
-            norm=self.normalized,
-            punct=not self.no_punct,
-            asian=self.asian_support,
-        )
+    def _signature_settings(self) -> dict:
+        return {"case": "mixed" if self.case_sensitive else "lc",
+                "tok": self.tokenizer_signature,
+                "norm": self.normalized,
+                "punct": not self.no_punct,
+                "asian": self.asian_support}

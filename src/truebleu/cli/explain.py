@@ -1,0 +1,41 @@
+"""``truebleu explain``: BLEU's n-gram tables, precisions, brevity penalty and score for one sentence."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+from ..metrics.bleu.explain import explain
+from ..metrics.bleu.score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS
+from ..tokenizers import TOKENIZERS
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="truebleu explain",
+        description="Show BLEU's n-gram tables, precisions, brevity penalty and score "
+                    "for one hypothesis and its references.")
+    parser.add_argument("--hyp", required=True, help="The hypothesis (candidate) sentence.")
+    parser.add_argument("--ref", required=True, action="append",
+                        help="A reference sentence; repeat for several.")
+    parser.add_argument("-tok", "--tokenize", default="13a", choices=list(TOKENIZERS))
+    parser.add_argument("-lc", "--lowercase", action="store_true")
+    parser.add_argument("-s", "--smooth-method", default="none", choices=list(SMOOTH_DEFAULTS))
+    parser.add_argument("-sv", "--smooth-value", type=float, default=None)
+    parser.add_argument("--max-ngram-order", type=int, default=MAX_NGRAM_ORDER)
+    parser.add_argument("--effective-order", action="store_true")
+    parser.add_argument("--spm-model", default=None)
+    parser.add_argument("-f", "--format", default="text", choices=("text", "json"))
+    args = parser.parse_args(argv)
+    try:
+        result = explain(args.hyp, args.ref, tokenize=args.tokenize, lowercase=args.lowercase,
+                         smooth_method=args.smooth_method, smooth_value=args.smooth_value,
+                         max_ngram_order=args.max_ngram_order,
+                         effective_order=args.effective_order, spm_model=args.spm_model)
+    except (ValueError, TypeError, ImportError, FileNotFoundError) as exc:
+        print(f"truebleu explain: error: {exc}", file=sys.stderr)
+        return 1
+    print(result.to_json() if args.format == "json" else result.to_text())
+    return 0
+
