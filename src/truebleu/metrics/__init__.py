@@ -1,22 +1,71 @@
-"""sacreBLEU's ``sacrebleu.metrics`` module paths, as thin re-exports.
+"""The metric family: its registry, and sacreBLEU's ``sacrebleu.metrics`` module paths.
 
-``from truebleu.metrics import BLEU, CHRF, TER`` works as with sacreBLEU;
-so do ``truebleu.metrics.bleu``, ``.chrf``, ``.ter``, ``.base`` and ``.helpers``.
-Submodules load on first use.
+:data:`METRICS` maps each name the command line takes (``-m bleu chrf ter``)
+to its :class:`~truebleu.metrics.base.Metric` class. A metric is one folder
+(``metrics/<name>/``) and one line here; every layer above (significance,
+reports, the viewer, Spark, the accumulator, streaming, the command line)
+works with it unchanged.
+
+``from truebleu.metrics import BLEU, CHRF, TER`` works as with sacreBLEU; so do
+``truebleu.metrics.bleu``, ``.chrf``, ``.ter``, ``.base`` and ``.helpers``.
+Everything loads on first use.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, MutableMapping
+from importlib import import_module
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    from .base import Metric
+
+
+class MetricRegistry(MutableMapping):
+    """Names to metric classes; an entry may be ``"module:Class"`` (relative to this
+    package), imported when first looked up, so that a name costs nothing until used."""
+
+    def __init__(self, entries: dict[str, Union[str, type]]) -> None:
+        self._entries = dict(entries)
+
+    def __getitem__(self, name: str) -> type[Metric]:
+        entry = self._entries[name]
+        if isinstance(entry, str):
+            module, _, attribute = entry.partition(":")
+            entry = self._entries[name] = getattr(import_module(module, __name__), attribute)
+        return entry
+
+    def __setitem__(self, name: str, metric: Union[str, type]) -> None:
+        self._entries[name] = metric
+
+    def __delitem__(self, name: str) -> None:
+        del self._entries[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return f"MetricRegistry({', '.join(self._entries)})"
+
+
+#: every metric, by its command-line name
+METRICS = MetricRegistry({
+    "bleu": ".bleu:BLEU",
+    "chrf": ".chrf:CHRF",
+    "ter": ".ter:TER",
+})
+
 _LAZY = {"BLEU": "bleu", "CHRF": "chrf", "TER": "ter"}
 
-__all__ = list(_LAZY)
+__all__ = list(_LAZY)  # sacreBLEU's names (METRICS is truebleu's)
 
 
 def __getattr__(name: str):
     if name in _LAZY:
-        from importlib import import_module
-
-        value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
+        value = METRICS[_LAZY[name]]
         globals()[name] = value
         return value
     raise AttributeError(f"module 'truebleu.metrics' has no attribute {name!r}")

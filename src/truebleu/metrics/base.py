@@ -319,6 +319,23 @@ class Metric(ABC):
             return self._totals(hypotheses, prepared)
         return self._statistics(hypotheses, prepared)
 
+    # -- the command line -----------------------------------------------------------------
+
+    @classmethod
+    def add_arguments(cls, parser: Any) -> None:
+        """Add this metric's flags to an :mod:`argparse` parser (none here). Every
+        command that scores adds ``-m``, ``--backend`` and ``--threads`` itself."""
+
+    @classmethod
+    def check_args(cls, args: Any) -> None:
+        """A ValueError, naming the flag, for settings of the parsed ``args`` that this
+        metric cannot use (the metric's own checks name its Python parameters)."""
+
+    @classmethod
+    def from_args(cls, args: Any, references: Optional[References]) -> "Metric":
+        """The metric of the parsed command line, with ``references`` prepared once."""
+        return cls(references=references, backend=args.backend, threads=args.threads)
+
     # -- signature, accumulation --------------------------------------------------------
 
     def get_signature(self) -> Signature:

@@ -253,14 +253,3 @@ def swapped_sums(masks, first, second):
         gain = masks[part].astype(dtype) @ delta_f
         a[part] = np.rint(gain).astype(np.int64) + base_a
     return a, both - a
-
-
-def count_matrix_sums(counts, stats):
-    """``counts @ stats`` exactly, for arbitrary non-negative integer weights."""
-    np = numpy()
-    stats = np.asarray(stats, dtype=np.int64)
-    bound = int(np.max(counts.sum(axis=1), initial=0)) * int(np.abs(stats).max(initial=0))
-    dtype = _exact_dtype(bound)
-    if dtype is None:
-        raise ValueError("statistics too large to resample exactly")
-    return np.rint(counts.astype(dtype) @ stats.astype(dtype)).astype(np.int64)

@@ -69,7 +69,7 @@ class NativeKernel:
     name = "native"
 
     def __init__(self) -> None:
-        self.core = native_core()
+        native_core()  # ImportError here, where the core was not built
 
     def prepare(self, segments, config, threads=None):
         try:
@@ -96,7 +96,7 @@ class NativeKernel:
         data = array("q", [0]) * (len(hypotheses) * config.width)
         factor = config.beta ** 2
         try:
-            self.core.chrf_statistics(hypotheses, prepared.segments, config.char_order,
+            native_core().chrf_statistics(hypotheses, prepared.segments, config.char_order,
                                       config.word_order, config.whitespace, config.eps_smoothing,
                                       float(factor), float(1 + factor), thread_count(threads),
                                       data, scores)

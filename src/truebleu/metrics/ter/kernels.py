@@ -69,7 +69,7 @@ class NativeKernel:
     name = "native"
 
     def __init__(self) -> None:
-        self.core = native_core()
+        native_core()  # ImportError here, where the core was not built
 
     def prepare(self, segments, tokenizer):
         """The tokenized references as strings (the core splits them on spaces)."""
@@ -84,7 +84,7 @@ class NativeKernel:
                 raise TypeError(f"hypotheses[{i}] must be a string, got {type(hyp).__name__}")
             tokenized.append(tokenizer(hyp.rstrip()))
         data = array("d", bytes(16 * len(hypotheses)))
-        self.core.ter_statistics(tokenized, prepared, threads, data)
+        native_core().ter_statistics(tokenized, prepared, threads, data)
         return RowTable(2, data)
 
 
