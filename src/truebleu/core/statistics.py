@@ -44,8 +44,10 @@ def _core_column_sums():
     (looked up on the first sum, so that importing this module loads no core)."""
     global _core_sums
     if _core_sums is _UNLOADED:
+        from .kernels import native_core
+
         try:
-            from .._native_core import column_sums as _core_sums
+            _core_sums = native_core().column_sums
         except ImportError:
             _core_sums = None
     return _core_sums

@@ -175,7 +175,7 @@ def numpy_mean(values: Sequence[float]) -> float:
     sequences (more than 8192 resamples) are left to the installed NumPy.
     """
     if len(values) > NUMPY_BUFSIZE:
-        from ._np import numpy
+        from ..core.lazy_numpy import numpy
 
         return float(numpy().mean(numpy().asarray(values, dtype=numpy().float64)))
     return pairwise_sum(values) / len(values)

@@ -53,7 +53,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from ._np import numpy
+from ..core.lazy_numpy import numpy
 from .progress import Progress
 from .resampling import (bootstrap_draws, check_memory, chunks, index_blocks, make_rng,
                          resampled_sums, swap_masks, swapped_sums)

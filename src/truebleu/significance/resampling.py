@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
-from ._np import numpy
+from ..core.lazy_numpy import numpy
 
 FLOAT32_EXACT = 2 ** 24
 FLOAT64_EXACT = 2 ** 53

@@ -36,7 +36,7 @@ import sys
 from functools import partial
 from typing import Any, Callable, Protocol, Sequence
 
-from ._np import numpy
+from ..core.lazy_numpy import numpy
 
 LOG_ZERO = -9999999999  # log(0) as floored by sacreBLEU's scorer
 _COMPENSATED_SUM = sys.version_info >= (3, 12)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ._np import numpy
+from ..core.lazy_numpy import numpy
 from .paired import as_matrix, check_same_shape, check_samples
 from .resampling import bootstrap_draws, check_memory, make_rng, sample_counts
 

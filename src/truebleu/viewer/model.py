@@ -278,7 +278,7 @@ def _length_buckets(ref_tokens: list[Optional[list[str]]], systems: list[SystemR
     on that bucket's segments with ``seed``; since those resamples depend only
     on the seed and the bucket's size, one set of resamples serves every system.
     """
-    from ..significance._np import numpy
+    from ..core.lazy_numpy import numpy
     from ..significance.paired import bootstrap_scores, interval, score_of
     from ..significance.resampling import bootstrap_indices, make_rng
 
@@ -310,7 +310,7 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
     segment and word, ``min(hyp count, ref count)`` occurrences are matched.
     The intervals resample segments (the same resamples for every system).
     """
-    from ..significance._np import numpy
+    from ..core.lazy_numpy import numpy
     from ..significance.resampling import bootstrap_indices, make_rng, sample_counts
 
     np = numpy()
@@ -375,7 +375,7 @@ def _nullable(values) -> list[Optional[float]]:
 
 def _f_measure(counts):
     """F1 (in percent) from ``[..., bucket, (matched, hyp, ref)]`` counts; NaN where undefined."""
-    from ..significance._np import numpy
+    from ..core.lazy_numpy import numpy
 
     np = numpy()
     matched, hyp, ref = (counts[..., k].astype(np.float64) for k in range(3))

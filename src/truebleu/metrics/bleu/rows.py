@@ -22,7 +22,7 @@ import sys
 from functools import partial
 from typing import Callable, Sequence
 
-from ...significance._np import numpy
+from ...core.lazy_numpy import numpy
 from ...significance.scoring import LOG_ZERO, _math_map, _scalar_op, _sum_first
 from .config import SMOOTH_CODES, SMOOTH_DEFAULTS, check_order, check_smoothing
 

@@ -1,6 +1,7 @@
 """NumPy, imported only when a statistical test actually runs.
 
-NumPy is the optional extra ``truebleu[stats]``: scoring text never needs it.
+NumPy is the optional extra ``truebleu[stats]``: scoring text never needs it; the
+significance tests, the viewer and the vectorised scorers call :func:`numpy`.
 """
 
 from __future__ import annotations
