@@ -299,7 +299,7 @@ def test_one_system_and_zero_samples(stats, scorer, metric):
 
 
 def test_missing_numpy_names_the_extra(monkeypatch):
-    from truebleu.significance import _np
+    from truebleu.core import lazy_numpy as _np
 
     monkeypatch.setattr(_np, "_NUMPY", None)
     monkeypatch.setitem(sys.modules, "numpy", None)
