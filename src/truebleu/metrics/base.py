@@ -131,6 +131,9 @@ class Metric(ABC):
     #: whether a larger score is better (BLEU, chrF) or worse (TER): tests and
     #: rankings take the direction from here
     higher_is_better: ClassVar[bool] = True
+    #: the score of a hypothesis identical to its reference (long enough to have every
+    #: n-gram the metric counts): the best a score can be
+    best_score: ClassVar[float] = 100.0
     #: the class of the scores (a :class:`Score` subclass)
     score_type: ClassVar[type[Score]] = Score
     #: the class of the signature (a :class:`Signature` subclass)

@@ -40,6 +40,7 @@ class BLEUBatchScorer:
     """
 
     name = "BLEU"
+    higher_is_better = True
 
     def __init__(self, max_ngram_order: int = 4, smooth_method: str = "exp",
                  smooth_value: float | None = None, effective_order: bool = False,

@@ -93,6 +93,7 @@ class TER(Metric):
     """
 
     higher_is_better = False  # an error rate
+    best_score = 0.0
     score_type = TERScore
     signature_type = TERSignature
     row_typecode = "d"  # sacreBLEU's float statistics: their sums depend on the order
