@@ -151,10 +151,11 @@ def main() -> None:
     rows = []
 
     for test, n in (("bs", 1000), ("ar", 10000)):
-        t_sacre, oracle = timed(lambda: PairedTest(
+        t_sacre, oracle = timed(lambda test=test, n=n: PairedTest(
             named, {"BLEU": SacreBLEU(references=refs)}, None, test_type=test, n_samples=n)(), 1)
         t_true, (_, cells) = timed(
-            lambda: paired_cells(named, truebleu.BLEU(references=refs), test, n), args.repeat)
+            lambda test=test, n=n: paired_cells(named, truebleu.BLEU(references=refs), test, n),
+            args.repeat)
         same = [vars(c) for c in cells] == [vars(r) for r in oracle[1]["BLEU"]]
         flag = "-pbs" if test == "bs" else "-par"
         rows.append((f"`{flag}`: {len(named) - 1} systems vs baseline, {n} "
@@ -173,7 +174,8 @@ def main() -> None:
     scorer = BLEUBatchScorer.from_metric(metric)
     extra = []
     for test, n in (("bs", 1000), ("ar", 10000)):
-        t_all, result = timed(lambda: compare_all(stats, scorer, test, n), args.repeat)
+        t_all, result = timed(lambda test=test, n=n: compare_all(stats, scorer, test, n),
+                              args.repeat)
         extra.append((f"all {len(result.pairs)} pairs + clusters, `{test}` {n}", t_all))
 
     print(f"Python {platform.python_version()}, NumPy {numpy.__version__}, "

@@ -142,7 +142,7 @@ def measure_page(browser, path: Path, loads: int, interactions: int, scroll_step
     url = path.resolve().as_uri()
     fcps, readies = [], []
     page = None
-    for k in range(loads):
+    for _ in range(loads):
         if page is not None:
             page.context.close()
         page, fcp, ready = open_report(browser, url)

@@ -51,7 +51,7 @@ def main() -> int:
     args = parser.parse_args()
     failures = systems = 0
     start = time.time()
-    for pair, files in into_english(args.data).items():
+    for files in into_english(args.data).values():
         ref_paths = files["ref"] if args.refs == "all" else files["ref"][:1]
         refs = [read(path) for path in ref_paths]
         ours = truebleu.TER(references=refs, backend=args.backend)

@@ -14,15 +14,14 @@ import pytest
 
 import truebleu
 from truebleu.metrics.bleu import batch
-from truebleu.metrics.chrf import batch as batch_chrf
 from truebleu.metrics.bleu.kernels import kernels
+from truebleu.metrics.chrf import batch as batch_chrf
 from truebleu.tokenizers import get_tokenizer
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu.metrics.bleu import native as _native_backend  # noqa: E402
-
 from _stale_intl import make_stale  # noqa: E402
+from truebleu.metrics.bleu import native as _native_backend  # noqa: E402
 
 HYPS = ["The cat sat on the mat.", "x\u20c2y z w", "Dogs, 3.5 km-long; \u201cquoted\u201d \u2014 text!",
         "", "\u732b\u5750\u5728\u57ab\u5b50\u4e0a\u3002", "A a a A b"]

@@ -10,13 +10,11 @@ import pytest
 import sacrebleu
 
 import truebleu
-from truebleu.metrics.bleu import batch
+from conftest import available_backends
+from truebleu.metrics.bleu import BLEUBatchScorer, batch
 from truebleu.metrics.bleu.config import MAX_ORDER_LIMIT, BLEUConfig
 from truebleu.metrics.bleu.explain import explain
 from truebleu.metrics.bleu.score import compute_bleu
-from truebleu.metrics.bleu import BLEUBatchScorer
-
-from conftest import available_backends
 
 INF, NAN = float("inf"), float("nan")
 BAD_SMOOTHING = [("add-k", -5), ("add-k", -0.5), ("add-k", INF), ("add-k", NAN),

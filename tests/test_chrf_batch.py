@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import segments
 
 import truebleu
+from strategies import segments
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

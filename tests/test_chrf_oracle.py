@@ -12,9 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import truebleu
-from truebleu.metrics.chrf import CHRF
-
 from strategies import corpus, segments
+from truebleu.metrics.chrf import CHRF
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

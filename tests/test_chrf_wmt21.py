@@ -9,8 +9,8 @@ every score it times).
 from __future__ import annotations
 
 import pytest
-from conftest import needs_wmt21, wmt21_dir
 
+from conftest import needs_wmt21, wmt21_dir
 from truebleu.io import read_lines
 from truebleu.metrics.chrf import CHRF
 

@@ -13,10 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import truebleu
+from strategies import corpus
 from truebleu.metrics.bleu.kernels import PythonKernel
 from truebleu.tokenizers import get_tokenizer
-
-from strategies import corpus
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 from truebleu.metrics.bleu import native as _native_backend  # noqa: E402

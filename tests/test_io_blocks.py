@@ -78,7 +78,7 @@ def test_generated_files_do_not_depend_on_block_boundaries(tmp_path):
     alphabet = ["a", "b", " ", ".", "\n", "\n", "\r", "\r\n", "é", "€", "😀", "上", "\x85",
                 "\u2028", "\x0c", "\x00", "\ufeff", "\t"]
     path = tmp_path / "text.txt"
-    for trial in range(150):
+    for _ in range(150):
         text = "".join(rng.choices(alphabet, k=rng.randint(0, 60)))
         path.write_bytes(text.encode("utf-8"))
         expected = _open_lines(path)

@@ -23,15 +23,14 @@ core = pytest.importorskip("truebleu._native_core", reason="compiled core not bu
 
 import truebleu.io  # noqa: E402
 import truebleu.io.lines  # noqa: E402
-from truebleu import BLEU  # noqa: E402
-from truebleu.metrics import streaming  # noqa: E402
-from truebleu.metrics.bleu.metric import count_tokenized_periods  # noqa: E402
-from truebleu.io import InputError, iter_aligned_chunks  # noqa: E402
-from truebleu.io.utf8_lines import iter_aligned_utf8_chunks  # noqa: E402
-from truebleu.metrics.streaming import score_files  # noqa: E402
-
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402
 from test_io_blocks import BLOCK_SIZES, CASES, _sacrebleu_lines  # noqa: E402
+from truebleu import BLEU  # noqa: E402
+from truebleu.io import InputError, iter_aligned_chunks  # noqa: E402
+from truebleu.io.utf8_lines import iter_aligned_utf8_chunks  # noqa: E402
+from truebleu.metrics import streaming  # noqa: E402
+from truebleu.metrics.bleu.metric import count_tokenized_periods  # noqa: E402
+from truebleu.metrics.streaming import score_files  # noqa: E402
 
 WHITESPACE = [chr(c) for c in range(0x110000) if chr(c).isspace()]
 #: line ends and insides the reader must keep: every ASCII control, every Unicode space

@@ -13,9 +13,8 @@ import tracemalloc
 
 import pytest
 
-from truebleu.metrics.bleu import batch
-
 from conftest import available_backends
+from truebleu.metrics.bleu import batch
 
 np = pytest.importorskip("numpy")
 

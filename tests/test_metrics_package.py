@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import segments
 
 import truebleu
+from strategies import segments
 from truebleu import metrics
 from truebleu.metrics import base, helpers
 from truebleu.metrics.bleu import BLEU, MAX_NGRAM_ORDER, BLEUScore, BLEUSignature

@@ -11,10 +11,9 @@ from hypothesis import strategies as st
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
+from test_native_strategies import lines, segments  # noqa: E402
 from truebleu.metrics.bleu.batch import mbr_select, pairwise_matrix, sentence_scores  # noqa: E402
 from truebleu.metrics.bleu.kernels import kernels  # noqa: E402
-
-from test_native_strategies import lines, segments  # noqa: E402
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 

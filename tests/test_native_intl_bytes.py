@@ -19,12 +19,11 @@ import pytest
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu.metrics.bleu.native import MODES, NativeKernel  # noqa: E402
+from conftest import needs_wmt21, wmt21_dir  # noqa: E402
 from truebleu.metrics.bleu.kernels import PythonKernel
+from truebleu.metrics.bleu.native import MODES, NativeKernel  # noqa: E402
 from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
-
-from conftest import needs_wmt21, wmt21_dir  # noqa: E402
 
 INTL = get_tokenizer("intl")
 MODE = MODES["intl"]

@@ -18,8 +18,8 @@ import pytest
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu.metrics.bleu.native import NativeKernel  # noqa: E402
 from truebleu.metrics.bleu.kernels import PythonKernel  # noqa: E402
+from truebleu.metrics.bleu.native import NativeKernel  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 NATIVE, PYTHON = NativeKernel(), PythonKernel()

@@ -12,8 +12,8 @@ import pytest
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
 import truebleu  # noqa: E402
-from truebleu.metrics.bleu.native import MODES, NativeKernel  # noqa: E402
 from truebleu.metrics.bleu.kernels import PythonKernel
+from truebleu.metrics.bleu.native import MODES, NativeKernel  # noqa: E402
 from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 

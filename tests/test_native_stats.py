@@ -11,13 +11,11 @@ from hypothesis import strategies as st
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu.metrics.bleu.native import MODES, NativeKernel  # noqa: E402
-from truebleu.core.kernels import backend_name
+from test_native_strategies import segments  # noqa: E402
 from truebleu.metrics.bleu.kernels import PythonKernel, kernels  # noqa: E402
+from truebleu.metrics.bleu.native import MODES, NativeKernel  # noqa: E402
 from truebleu.metrics.bleu.statistics import Statistics  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
-
-from test_native_strategies import segments  # noqa: E402
 
 NATIVE, PYTHON = NativeKernel(), PythonKernel()
 TOKENIZERS = {name: get_tokenizer(name) for name in sorted(MODES)}

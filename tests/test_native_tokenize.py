@@ -10,12 +10,11 @@ from hypothesis import strategies as st
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
+from test_native_strategies import PIECES, SPACES, lines  # noqa: E402
 from truebleu.metrics.bleu.native import MODES  # noqa: E402
 from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 from truebleu.tokenizers.tokenizer_zh import CHINESE_RANGES, is_chinese_char  # noqa: E402
-
-from test_native_strategies import PIECES, SPACES, lines  # noqa: E402
 
 NATIVE = sorted(MODES)
 TOKENIZERS = {name: get_tokenizer(name) for name in NATIVE}
@@ -53,8 +52,8 @@ def test_another_regex_release_with_the_same_classes_keeps_native_intl(fresh_int
 
 def test_a_stale_table_is_not_used_by_any_entry_point(fresh_intl_check, monkeypatch):
     from _stale_intl import make_stale
-    from truebleu.metrics.bleu.kernels import kernels
     from truebleu.metrics.bleu.config import BLEUConfig
+    from truebleu.metrics.bleu.kernels import kernels
 
     intl_calls = make_stale(monkeypatch, core, fresh_intl_check)
     native, python = kernels.load("native"), kernels.load("python")

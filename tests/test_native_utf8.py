@@ -14,15 +14,13 @@ import random
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
-from truebleu.tokenizers import get_tokenizer  # noqa: E402
-
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402
 from test_native_strategies import lines  # noqa: E402
+from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
+from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
 TOK13A = get_tokenizer("13a")
 ALL_CODE_POINTS = range(0x110000)  # lone surrogates included: a str can hold them

@@ -15,9 +15,8 @@ import tracemalloc
 import pytest
 
 import truebleu
-from truebleu.dialects import get_dialect
-
 from conftest import available_backends
+from truebleu.dialects import get_dialect
 
 N = 1000
 REFS = [f"reference number {i} , with some words and {i % 97} more ." for i in range(N)]

@@ -119,14 +119,16 @@ def test_base_tokenizer_is_the_base_of_truebleus_tokenizers():
 
 def test_spm_models_table_has_sacrebleus_shape():
     from sacrebleu.tokenizers import tokenizer_spm as theirs
+
     from truebleu.tokenizers import tokenizer_spm as ours
 
     assert ours.SPM_MODELS == theirs.SPM_MODELS
 
 
 def test_dataset_objects_carry_sacrebleus_facts():
-    import truebleu.dataset as ours
     from sacrebleu import dataset as theirs
+
+    import truebleu.dataset as ours
 
     assert list(ours.DATASETS) == list(theirs.DATASETS)
     assert (ours.SUBSETS, ours.COUNTRIES, ours.DOMAINS) == \
@@ -151,6 +153,7 @@ def test_dataset_objects_carry_sacrebleus_facts():
 
 def test_utils_helpers_match(tmp_path):
     from sacrebleu import utils as theirs
+
     from truebleu import utils as ours
 
     for pair in ("de-en", "en-zh", "ru-en", "xx-yy"):
@@ -187,6 +190,7 @@ def test_print_single_results_and_table(capsys):
 @pytest.mark.parametrize("test_type", ["bs", "ar"])
 def test_paired_test_class_gives_sacrebleus_results(test_type, monkeypatch):
     from sacrebleu.significance import PairedTest as TheirTest
+
     from truebleu import BLEU
     from truebleu.significance import PairedTest, Result, estimate_ci
 
@@ -209,7 +213,6 @@ def test_paired_test_class_gives_sacrebleus_results(test_type, monkeypatch):
     assert our_sigs["BLEU"].format().split("|")[:-1] == their_sigs["BLEU"].format().split("|")[:-1]
     values = [3.0, 1.0, 2.0, 5.0] * 10
     import numpy as np
-
     from sacrebleu.significance import estimate_ci as their_ci
     assert [float(v) for v in estimate_ci(values)] == \
         [float(v) for v in their_ci(np.array(values))]

@@ -16,9 +16,9 @@ from sacrebleu.metrics import TER as SacreTER  # noqa: E402
 from sacrebleu.significance import PairedTest  # noqa: E402
 
 from _significance_data import REFERENCE, needs_wmt21, system_path  # noqa: E402
+from truebleu.core.statistics import RowTable  # noqa: E402
 from truebleu.io import read_lines  # noqa: E402
 from truebleu.significance import bootstrap_confidence, paired_cells  # noqa: E402
-from truebleu.core.statistics import RowTable  # noqa: E402
 
 pytestmark = needs_wmt21
 

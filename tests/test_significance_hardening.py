@@ -16,9 +16,10 @@ sacrebleu = pytest.importorskip("sacrebleu")
 from _significance_data import bleu_stats  # noqa: E402
 from truebleu import BLEU  # noqa: E402
 from truebleu.cli import main as truebleu_main  # noqa: E402
+from truebleu.cli.compare import _names  # noqa: E402
+from truebleu.cli.compare import main as compare_main
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import compare_all, paired_bootstrap, paired_cells  # noqa: E402
-from truebleu.cli.compare import _names, main as compare_main  # noqa: E402
 from truebleu.significance.resampling import check_memory  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

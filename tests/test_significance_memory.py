@@ -20,9 +20,13 @@ from _significance_data import bleu_stats  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import bootstrap_ci, compare_sentences  # noqa: E402
 from truebleu.significance.paired import bootstrap_scores  # noqa: E402
-from truebleu.significance.resampling import (BLOCK_BYTES, BootstrapDraws,  # noqa: E402
-                                              bootstrap_indices, block_rows,
-                                              sample_counts)
+from truebleu.significance.resampling import (  # noqa: E402
+    BLOCK_BYTES,
+    BootstrapDraws,
+    block_rows,
+    bootstrap_indices,
+    sample_counts,
+)
 
 
 @pytest.mark.parametrize("n_segments", [1, 2, 7, 1002])

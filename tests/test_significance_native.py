@@ -25,11 +25,10 @@ from _significance_data import REFERENCE, all_system_paths, needs_wmt21  # noqa:
 from strategies import corpus  # noqa: E402
 from truebleu import BLEU  # noqa: E402
 from truebleu.io import read_lines  # noqa: E402
-from truebleu.significance import bootstrap_confidence, compat, native, paired_cells  # noqa: E402
-from truebleu.significance.pcg64 import (generate_state, is_plain_seed, pcg64_state,  # noqa: E402
-                                         seed_words)
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.metrics.bleu.statistics import Statistics  # noqa: E402
+from truebleu.significance import bootstrap_confidence, compat, native, paired_cells  # noqa: E402
+from truebleu.significance.pcg64 import generate_state, is_plain_seed, pcg64_state, seed_words  # noqa: E402
 
 core = native._core()
 needs_core = pytest.mark.skipif(core is None, reason="the compiled core is not the active backend")

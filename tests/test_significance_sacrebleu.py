@@ -20,11 +20,10 @@ from sacrebleu.significance import PairedTest  # noqa: E402
 from _significance_data import REFERENCE, needs_wmt21, system_path  # noqa: E402
 from truebleu import BLEU  # noqa: E402
 from truebleu.io import read_lines  # noqa: E402
-from truebleu.reports.color import Color  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
+from truebleu.reports.color import Color  # noqa: E402
 from truebleu.reports.paired import paired_test_report  # noqa: E402
-from truebleu.significance import (bootstrap_confidence, paired_bootstrap, paired_cells,  # noqa: E402
-                                   paired_randomization)
+from truebleu.significance import bootstrap_confidence, paired_bootstrap, paired_cells, paired_randomization  # noqa: E402
 
 pytestmark = needs_wmt21
 

@@ -7,8 +7,8 @@ import pytest
 np = pytest.importorskip("numpy")
 sacrebleu_bleu = pytest.importorskip("sacrebleu.metrics.bleu")
 
-from truebleu.metrics.bleu.score import score_from_row  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
+from truebleu.metrics.bleu.score import score_from_row  # noqa: E402
 from truebleu.significance.scoring import RowScorer  # noqa: E402
 
 CONFIGS = [

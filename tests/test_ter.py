@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import truebleu
 from strategies import PIECES, SEPARATORS
-from truebleu.metrics.ter import spec as _reference_ter
 from truebleu.metrics.ter import TER, TERScore, TERSignature
+from truebleu.metrics.ter import spec as _reference_ter
 from truebleu.tokenizers import get_tokenizer
 from truebleu.tokenizers.tokenizer_ter import TercomTokenizer
 

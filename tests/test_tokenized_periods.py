@@ -12,10 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from strategies import segments
 from truebleu.metrics.bleu.kernels import PythonKernel
 from truebleu.metrics.bleu.metric import count_tokenized_periods
-
-from strategies import segments
 
 pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 from truebleu.metrics.bleu.native import NativeKernel  # noqa: E402

@@ -19,9 +19,8 @@ np = pytest.importorskip("numpy")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 import truebleu  # noqa: E402
-from truebleu.viewer import report  # noqa: E402
-
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402
+from truebleu.viewer import report  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (Debian: apt-get install chromium)")

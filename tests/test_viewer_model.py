@@ -14,6 +14,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 import truebleu  # noqa: E402
+from conftest import needs_wmt21, wmt21_dir  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.metrics.bleu.kernels import kernels  # noqa: E402
 from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
@@ -21,8 +22,6 @@ from truebleu.significance import bootstrap_ci, compare_all  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 from truebleu.viewer import report  # noqa: E402
 from truebleu.viewer.page import content_security_policy, page_assets  # noqa: E402
-
-from conftest import needs_wmt21, wmt21_dir  # noqa: E402
 
 WORDS = "the a cat dog sat on mat , . is was big small red house the the of".split()
 

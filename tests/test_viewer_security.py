@@ -41,7 +41,7 @@ PAYLOADS = [
     f"'><svg/onload={PWN}>",
     f'" onmouseover="{PWN}" x="',
     f"' autofocus onfocus='{PWN}' x='",
-    f'<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
+    '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
     '<base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=https://evil.example/">',
     '<style>*{display:none!important}</style><link rel=stylesheet href="https://evil.example/x.css">',
     "{{7*7}} ${7*7} <%= 7*7 %> #{7*7}",

@@ -28,8 +28,7 @@ from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import paired_bootstrap  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
 from truebleu.viewer.page import content_security_policy  # noqa: E402
-from truebleu.viewer.server import (  # noqa: E402
-    MAX_SAMPLES, allowed_host_headers, is_loopback, make_server)
+from truebleu.viewer.server import MAX_SAMPLES, allowed_host_headers, is_loopback, make_server  # noqa: E402
 
 WORDS = ("the a cat dog sat on mat house big small red blue , . ! ? runs ran quickly "
          "über naïve 猫 and or not").split()

@@ -74,17 +74,30 @@ def __dir__() -> list[str]:
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
 if TYPE_CHECKING:
+    from .compat import (
+        corpus_bleu,
+        corpus_chrf,
+        corpus_ter,
+        raw_corpus_bleu,
+        sentence_bleu,
+        sentence_chrf,
+        sentence_ter,
+    )
     from .core.kernels import active_backend
-    from .metrics.bleu.metric import BLEU
-    from .metrics.chrf.batch import chrf_matrix, sentence_chrf_scores
-    from .metrics.chrf.metric import CHRF, CHRFScore
+    from .dataset import DATASETS
     from .metrics.bleu.batch import mbr_select, pairwise_matrix, sentence_scores
-    from .compat import (corpus_bleu, corpus_chrf, corpus_ter, raw_corpus_bleu, sentence_bleu,
-                         sentence_chrf, sentence_ter)
-    from .metrics.ter.metric import TER, TERScore
+    from .metrics.bleu.metric import BLEU
     from .metrics.bleu.score import BLEUScore, compute_bleu
     from .metrics.bleu.statistics import Statistics
-    from .dataset import DATASETS
-    from .utils import (SACREBLEU_DIR, download_test_set, get_available_testsets,
-                        get_langpairs_for_testset, get_reference_files, get_source_file,
-                        smart_open)
+    from .metrics.chrf.batch import chrf_matrix, sentence_chrf_scores
+    from .metrics.chrf.metric import CHRF, CHRFScore
+    from .metrics.ter.metric import TER, TERScore
+    from .utils import (
+        SACREBLEU_DIR,
+        download_test_set,
+        get_available_testsets,
+        get_langpairs_for_testset,
+        get_reference_files,
+        get_source_file,
+        smart_open,
+    )

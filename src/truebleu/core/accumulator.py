@@ -82,7 +82,8 @@ class Accumulator:
 
     # -- adding -------------------------------------------------------------
 
-    def update(self, hypotheses: Sequence[str], references: Sequence[Sequence[Optional[str]]]) -> "Accumulator":
+    def update(self, hypotheses: Sequence[str],
+               references: Sequence[Sequence[Optional[str]]]) -> "Accumulator":
         """Add the statistics of a batch of segments; returns ``self``."""
         stats = self.metric.corpus_statistics(hypotheses, references)
         self.sums = [a + b for a, b in zip(self.sums, stats.sum())]

@@ -29,8 +29,7 @@ from typing import Callable, Sequence
 
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, check_bool
-from ._perl import (PERL_SPACE_RUN, ngram_counts_many, tokenize_13a_perl,
-                    tokenize_intl_perl)
+from ._perl import PERL_SPACE_RUN, ngram_counts_many, tokenize_13a_perl, tokenize_intl_perl
 
 BLEU_ORDER = 4
 NIST_ORDER = 5

@@ -19,8 +19,7 @@ import math
 
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, ToolError, check_bool
-from ._perl import (ascii_lower, perl_lc, split_bytes_awk, split_perl,
-                    tokenize_13a_perl)
+from ._perl import ascii_lower, perl_lc, split_bytes_awk, split_perl, tokenize_13a_perl
 
 ORDER = 4
 _NO_LENGTH = 9999  # the script's initial "closest" distance and length

@@ -183,7 +183,7 @@ class SmoothingFunction:
             warnings.warn(
                 f"\nNo {order}-gram of the hypothesis matches: BLEU is (close to) 0 "
                 "whatever the lower orders match.\nUse a lower n-gram order or a "
-                "SmoothingFunction method.")
+                "SmoothingFunction method.", stacklevel=1)  # NLTK's (the default)
             smoothed.append(sys.float_info.min)
         return smoothed
 

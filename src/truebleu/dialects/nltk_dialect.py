@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from . import nltk_bleu
 from ..tokenizers import get_tokenizer
+from . import nltk_bleu
 from ._base import Dialect, DialectScore, check_bool
 
 SMOOTHING_METHODS = tuple(f"method{i}" for i in range(8))

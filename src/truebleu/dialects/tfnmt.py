@@ -19,10 +19,9 @@ import math
 from collections import Counter
 from typing import Sequence
 
-from ..tokenizers import get_tokenizer
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
+from ..tokenizers import get_tokenizer
 from ._base import Dialect, DialectScore, ToolError, check_bool
-
 
 
 def compute_bleu(reference_corpus: Sequence[Sequence[Sequence[str]]],

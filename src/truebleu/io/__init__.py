@@ -14,8 +14,14 @@ from itertools import chain
 from typing import Iterator, Sequence
 
 from .errors import InputError
-from .lines import (DEFAULT_MAX_LINE_LENGTH, is_stdin, iter_line_blocks,
-                    iter_sized_line_blocks, open_binary, text_decoder)
+from .lines import (
+    DEFAULT_MAX_LINE_LENGTH,
+    is_stdin,
+    iter_line_blocks,
+    iter_sized_line_blocks,
+    open_binary,
+    text_decoder,
+)
 
 __all__ = ["InputError", "DEFAULT_MAX_LINE_LENGTH", "open_binary", "decode", "split_lines",
            "read_lines", "iter_lines", "iter_line_chunks", "iter_aligned_chunks",

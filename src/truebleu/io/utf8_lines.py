@@ -21,8 +21,8 @@ from typing import Iterator, Sequence
 
 from ..core.kernels import native_core
 from . import lines as _lines
-from .lines import line_too_long
 from .errors import InputError
+from .lines import line_too_long
 
 core = native_core()  # ImportError where the core was not built: callers check first
 

@@ -224,7 +224,7 @@ class Metric(ABC):
         BLEU counts lines ending in " .", a sign of tokenized output)."""
         return 0
 
-    def warn_about_inputs(self, count: int) -> None:
+    def warn_about_inputs(self, count: int) -> None:  # noqa: B027 (an optional hook)
         """Warn, if ``count`` (a sum of :meth:`input_warnings`) calls for it."""
 
     def reads_utf8(self) -> bool:
@@ -324,12 +324,12 @@ class Metric(ABC):
 
     # -- the command line -----------------------------------------------------------------
 
-    @classmethod
+    @classmethod  # noqa: B027 (an optional hook)
     def add_arguments(cls, parser: Any) -> None:
         """Add this metric's flags to an :mod:`argparse` parser (none here). Every
         command that scores adds ``-m``, ``--backend`` and ``--threads`` itself."""
 
-    @classmethod
+    @classmethod  # noqa: B027 (an optional hook)
     def check_args(cls, args: Any) -> None:
         """A ValueError, naming the flag, for settings of the parsed ``args`` that this
         metric cannot use (the metric's own checks name its Python parameters)."""

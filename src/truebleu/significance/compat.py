@@ -16,10 +16,17 @@ from __future__ import annotations
 import os
 from typing import Optional, Sequence, Union
 
-from . import native
-from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value, bootstrap_scores,
-                     check_same_shape, check_samples, randomization_p_values)
 from ..core.lazy_numpy import numpy
+from . import native
+from .paired import (
+    DEFAULT_SAMPLES,
+    as_matrix,
+    bootstrap_p_value,
+    bootstrap_scores,
+    check_same_shape,
+    check_samples,
+    randomization_p_values,
+)
 from .progress import Progress
 from .resampling import bootstrap_draws, check_memory, make_rng, swap_masks
 from .scoring import scorer_for

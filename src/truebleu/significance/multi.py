@@ -32,13 +32,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Optional, Sequence, Union
 
-from .paired import (DEFAULT_SAMPLES, as_matrix, bootstrap_p_value,
-                     bootstrap_scores, check_same_shape, check_samples, check_statistic,
-                     interval,
-                     randomization_p_values, score_of)
+from .paired import (
+    DEFAULT_SAMPLES,
+    as_matrix,
+    bootstrap_p_value,
+    bootstrap_scores,
+    check_same_shape,
+    check_samples,
+    check_statistic,
+    interval,
+    randomization_p_values,
+    score_of,
+)
 from .progress import Progress
 from .resampling import bootstrap_draws, check_memory, make_rng, swap_masks
-
 
 TEST_LABEL = {"bs": "paired bootstrap", "ar": "approximate randomization"}
 
@@ -227,7 +234,8 @@ def compare_all(named_stats: Union[Mapping[str, object], Sequence[tuple[str, obj
 def compare_systems(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
                     **options) -> MultiComparison:
     """:func:`compare_all` on hypotheses: ``metric`` is a ``truebleu.BLEU`` holding
-    the references (or another metric object: ``CHRF``, ``TER``), or any :class:`~truebleu.significance.scoring.BatchScorer`."""
+    the references (or another metric object: ``CHRF``, ``TER``), or any
+    :class:`~truebleu.significance.scoring.BatchScorer`."""
     from .scoring import scorer_for
 
     scorer = scorer_for(metric) if hasattr(metric, "corpus_statistics") else metric

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import operator
 import os
-import sys
 from itertools import repeat
 from typing import Iterable, Optional, Sequence
 

@@ -55,8 +55,16 @@ from typing import Optional, Sequence
 
 from ..core.lazy_numpy import numpy
 from .progress import Progress
-from .resampling import (bootstrap_draws, check_memory, chunks, index_blocks, make_rng,
-                         resampled_sums, swap_masks, swapped_sums)
+from .resampling import (
+    bootstrap_draws,
+    check_memory,
+    chunks,
+    index_blocks,
+    make_rng,
+    resampled_sums,
+    swap_masks,
+    swapped_sums,
+)
 
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}

@@ -30,10 +30,7 @@ exact by construction.
 
 from __future__ import annotations
 
-import math
-import operator
 import sys
-from functools import partial
 from typing import Any, Callable, Protocol, Sequence
 
 from ..core.lazy_numpy import numpy

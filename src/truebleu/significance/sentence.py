@@ -3,8 +3,9 @@
 Corpus BLEU can move because of a few segments; the distribution of
 sentence-level scores shows whether an improvement is broad. For two systems
 on the same segments this module reports wins, losses and ties of B against
-A (better means a higher score, or for TER a lower one), a two-sided exact sign test on the non-tied segments (H0: a segment is as
-likely to improve as to worsen), and a bootstrap 95% interval of both the
+A (better means a higher score, or for TER a lower one), a two-sided exact
+sign test on the non-tied segments (H0: a segment is as likely to improve as
+to worsen), and a bootstrap 95% interval of both the
 mean sentence-score difference and B's share of wins.
 
 Sentence scores come from the same scorer applied to single segment rows;

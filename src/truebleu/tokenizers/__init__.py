@@ -65,4 +65,5 @@ def get_tokenizer(name: str, spm_model=None) -> Tokenizer:
     return cls(*args)
 
 
-__all__ = ["BaseTokenizer", "Tokenizer", "TOKENIZERS", "DEFAULT_TOKENIZER", "get_tokenizer", "default_tokenizer"]
+__all__ = ["BaseTokenizer", "Tokenizer", "TOKENIZERS", "DEFAULT_TOKENIZER", "get_tokenizer",
+           "default_tokenizer"]

@@ -233,7 +233,8 @@ class ReportRequestHandler(BaseHTTPRequestHandler):
         if length > self.server.max_body:
             self._unread_body = length
             raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-                               f"the body has {length} bytes; this report accepts at most {self.server.max_body}")
+                               f"the body has {length} bytes; this report accepts at most "
+                               f"{self.server.max_body}")
         body = self.rfile.read(length)
         if len(body) != length:
             raise RequestError(HTTPStatus.BAD_REQUEST, "the body is shorter than its Content-Length")
@@ -343,7 +344,8 @@ def parse_paired_request(body: Any, report: "Report", max_resampled_cells: int =
     if len(segments) < 2:
         raise RequestError(HTTPStatus.BAD_REQUEST, "a paired test needs at least 2 segments")
     n_samples = body.get("n_samples")
-    n_samples = significance["n_samples"] if n_samples is None else _int(n_samples, "n_samples", 1, MAX_SAMPLES + 1)
+    n_samples = (significance["n_samples"] if n_samples is None
+                 else _int(n_samples, "n_samples", 1, MAX_SAMPLES + 1))
     seed = body.get("seed")
     seed = significance["seed"] if seed is None else _int(seed, "seed", 0, MAX_SEED)
     if n_samples * len(segments) > max_resampled_cells:

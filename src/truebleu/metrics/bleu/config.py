@@ -84,6 +84,12 @@ class BLEUConfig(MetricConfig):
 
     __match_args__ = ("tokenizer", "lowercase", "smooth_method", "smooth_value",
                       "max_ngram_order", "effective_order")
+    tokenizer: Tokenizer
+    lowercase: bool
+    smooth_method: str
+    smooth_value: Optional[float]
+    max_ngram_order: int
+    effective_order: bool
 
     def __init__(self, tokenizer: Tokenizer, lowercase: bool = False, smooth_method: str = "exp",
                  smooth_value: Optional[float] = None, max_ngram_order: int = MAX_NGRAM_ORDER,

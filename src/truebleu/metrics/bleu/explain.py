@@ -18,9 +18,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional, Sequence
 
 from . import spec as _reference
-from .spec import segment_tokens
 from .config import BLEUConfig
-from .score import LOG_ZERO, MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, score_from_statistics
+from .score import LOG_ZERO, MAX_NGRAM_ORDER, score_from_statistics
+from .spec import segment_tokens
 
 
 @dataclass

@@ -41,8 +41,13 @@ from array import array
 from typing import Sequence
 
 from ...core.kernels import KernelLoader
-from ...core.references import (check_hypotheses, check_references_per_hypothesis,
-                                check_strings, reference_segments, references_of)
+from ...core.references import (
+    check_hypotheses,
+    check_references_per_hypothesis,
+    check_strings,
+    reference_segments,
+    references_of,
+)
 from . import spec
 from .config import check_order
 from .score import python_bleu_scores

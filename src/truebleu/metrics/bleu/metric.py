@@ -21,7 +21,7 @@ from ...core.log import logger
 from ...core.references import check_reference_streams, check_str_sequence, check_strings
 from ...core.signature import Signature
 from ...tokenizers import TOKENIZERS
-from ..base import Metric, check_segment_count
+from ..base import Metric
 from .config import BLEUConfig, preferred_tokenizer_warning
 from .kernels import kernels
 from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, compute_bleu, score_from_statistics
@@ -120,13 +120,6 @@ class BLEU(Metric):
     @property
     def effective_order(self) -> bool:
         return self.config.effective_order
-
-    # -- statistics ---------------------------------------------------------
-
-    @property
-    def force(self) -> bool:
-        """True when the already-tokenized warning is switched off."""
-        return self._force
 
     @property
     def force(self) -> bool:

@@ -12,15 +12,20 @@ Python kernel.
 from __future__ import annotations
 
 import functools
-import os
 import warnings
 from array import array
 from typing import Sequence
 
 from ...core.kernels import native_core, thread_count
-from ...core.references import (check_hypotheses, check_reference_streams,
-                                check_references_per_hypothesis, check_str_sequence,
-                                check_strings, reference_segments, references_of)
+from ...core.references import (
+    check_hypotheses,
+    check_reference_streams,
+    check_references_per_hypothesis,
+    check_str_sequence,
+    check_strings,
+    reference_segments,
+    references_of,
+)
 from .config import check_order
 from .score import python_bleu_scores
 from .statistics import Statistics, row_width

@@ -32,6 +32,12 @@ class ChrfConfig(MetricConfig):
 
     __match_args__ = ("char_order", "word_order", "beta", "lowercase", "whitespace",
                       "eps_smoothing")
+    char_order: int
+    word_order: int
+    beta: float
+    lowercase: bool
+    whitespace: bool
+    eps_smoothing: bool
 
     def __init__(self, char_order: int = 6, word_order: int = 0, beta: float = 2,
                  lowercase: bool = False, whitespace: bool = False,

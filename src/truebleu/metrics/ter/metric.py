@@ -71,6 +71,11 @@ class TERConfig(MetricConfig):
     """
 
     __match_args__ = ("normalized", "no_punct", "asian_support", "case_sensitive")
+    normalized: bool
+    no_punct: bool
+    asian_support: bool
+    case_sensitive: bool
+    tokenizer: TercomTokenizer
 
     def __init__(self, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False) -> None:
