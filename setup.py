@@ -57,7 +57,7 @@ if sources:
             # tables/ holds the checked-in unicode_tables.h; a generated one goes first
             include_dirs=[str(NATIVE_DIR), str(NATIVE_DIR / "tables")],
             depends=[str(NATIVE_DIR / "gen_tables.py"), str(NATIVE_DIR / "tables" / "unicode_tables.h"),
-                     "src/truebleu/_unicode_classes.py"],
+                     "src/truebleu/tokenizers/unicode_classes.py"],
             extra_compile_args=["-O3", "-std=c11", "-pthread", "-Wall", "-Werror=implicit-function-declaration"],
             extra_link_args=["-pthread"],
             optional=True,

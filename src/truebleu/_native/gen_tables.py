@@ -23,11 +23,11 @@ import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "tables" / "unicode_tables.h"  # the checked-in copy
-_CLASSES_FILE = Path(__file__).resolve().parent.parent / "_unicode_classes.py"
+_CLASSES_FILE = Path(__file__).resolve().parent.parent / "tokenizers" / "unicode_classes.py"
 
 
 def _classes_module():
-    """truebleu/_unicode_classes.py, loaded by path (the package need not be importable)."""
+    """truebleu/tokenizers/unicode_classes.py, loaded by path (the package need not be importable)."""
     spec = importlib.util.spec_from_file_location("_truebleu_unicode_classes", _CLASSES_FILE)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
