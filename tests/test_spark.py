@@ -317,8 +317,9 @@ def test_accumulator_in_map_partitions(spark):
 EXECUTOR_STREAM = textwrap.dedent("""
     import resource, sys
     import pyarrow as pa
+    from truebleu import BLEU
     from truebleu.spark.columns import TextColumns
-    from truebleu.spark.executor import partial_sums, worker_options
+    from truebleu.spark.executor import partial_sums, worker_metric
     n_batches, by = int(sys.argv[1]), sys.argv[2:]
     def batches():
         for b in range(n_batches):
@@ -326,7 +327,7 @@ EXECUTOR_STREAM = textwrap.dedent("""
             yield pa.record_batch({"g": pa.array([i % 3 for i in rows]),
                                    "hyp": pa.array([f"the cat sat on mat {i}" for i in rows]),
                                    "ref": pa.array([f"the cat sat on the mat {i}" for i in rows])})
-    out = list(partial_sums(worker_options({}), TextColumns("hyp", ("ref",), False), by, batches()))
+    out = list(partial_sums(worker_metric(BLEU()), TextColumns("hyp", ("ref",), False), by, batches()))
     print(sum(b.num_rows for b in out), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """)
 
