@@ -7,20 +7,28 @@ Python lists once, and hands them to the metric's kernel in one call
 to the JVM is integers (per-group sums, see :mod:`.sums`), per-row
 statistics when asked for, or one float per row.
 
-The metric object itself travels: the driver captures a copy made by
-:func:`worker_metric` in the function Spark pickles for its tasks, so the
-workers run exactly the configuration the driver scores with, whatever the
-metric. Its native kernel uses one thread unless asked otherwise: Spark
+The metric travels as a :class:`WorkerMetric`, captured in the function
+Spark pickles for its tasks: usually the metric object itself
+(:func:`worker_metric`), so the workers run exactly the configuration the
+driver scores with, whatever the metric; for BLEU's keyword options
+(:func:`corpus_bleu` and the functions without ``metric=``) the options,
+from which each Python worker builds BLEU once (:func:`worker_bleu`), as
+truebleu.spark always did (this also serves tokenizers that do not pickle:
+MeCab's). The native kernel uses one thread unless asked otherwise: Spark
 already runs one task per core.
 """
 
 from __future__ import annotations
 
 import copy
+import pickle
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterator, Optional, Sequence
 
 from ..core.kernels import check_threads
 from ..metrics.base import Metric
+from ..metrics.bleu.metric import BLEU
 from .columns import TextColumns, batch_texts
 from .sums import to_fixed_point
 
@@ -31,17 +39,50 @@ NREFS_MIN = "__truebleu_nrefs_min"
 NREFS_MAX = "__truebleu_nrefs_max"
 
 
-def worker_metric(metric: Metric, threads: Optional[int] = None) -> Metric:
-    """A copy of ``metric`` for the executors: ``threads`` native threads (default 1),
-    and without references given to its constructor (the rows bring their own;
+@dataclass(frozen=True)
+class WorkerMetric:
+    """The metric as it travels to the executors: the object, or BLEU's options."""
+
+    shipped: Optional[Metric] = None
+    bleu_options: tuple = ()  # sorted (name, value) pairs, hashable
+
+    def get(self) -> Metric:
+        """The metric to run in this Python worker."""
+        if self.shipped is not None:
+            return self.shipped
+        return _cached_bleu(self.bleu_options)
+
+
+@lru_cache(maxsize=8)
+def _cached_bleu(options: tuple) -> BLEU:
+    return BLEU(**dict(options))  # once per worker process and configuration
+
+
+def worker_metric(metric: Metric, threads: Optional[int] = None) -> WorkerMetric:
+    """``metric`` for the executors: a copy with ``threads`` native threads (default 1),
+    without references given to its constructor (the rows bring their own;
     prepared references would be pickled with every task for nothing)."""
     if not isinstance(metric, Metric):
         raise TypeError(f"metric must be a truebleu metric (BLEU(...), CHRF(...), TER(...)), "
                         f"got {type(metric).__name__}")
     worker = copy.copy(metric)
     worker.threads = check_threads(threads) or 1
-    worker._ref_cache = None  # the template has no public way to drop them (see docs/spark.md)
-    return worker
+    worker._ref_cache = None  # as Metric.accumulator() does; the template has no public way
+    try:
+        pickle.dumps(worker)
+    except (TypeError, AttributeError, pickle.PicklingError) as exc:
+        raise TypeError(f"{type(metric).__name__} cannot be sent to the Spark executors: it "
+                        f"does not pickle ({exc}). For BLEU, give its options to "
+                        "truebleu.spark.corpus_bleu (or segment_statistics and the "
+                        "significance functions without metric=): each executor then builds "
+                        "it") from exc
+    return WorkerMetric(shipped=worker)
+
+
+def worker_bleu(options: dict, threads: Optional[int] = None) -> WorkerMetric:
+    """BLEU's keyword ``options`` for the executors, which build it (``threads``: default 1)."""
+    options = {**options, "threads": check_threads(threads) or 1, "force": True}
+    return WorkerMetric(bleu_options=tuple(sorted(options.items())))
 
 
 def sum_names(width: int) -> list[str]:
@@ -59,27 +100,28 @@ def row_matrix(stats) -> Any:
 
 
 def batch_statistics(metric: Metric, columns: TextColumns, hyp_array, ref_arrays) -> tuple:
-    """(statistics matrix, references per row) of one Arrow batch."""
+    """(statistics matrix, references per row) of one Arrow batch under ``metric``."""
     hyps, streams, counts = batch_texts(columns, hyp_array, ref_arrays)
     stats = metric.corpus_statistics(hyps, streams, check_inputs=False)
     return row_matrix(stats), counts
 
 
-def statistics_array(metric: Metric, columns: TextColumns, hyp_array, *ref_arrays):
+def statistics_array(worker: WorkerMetric, columns: TextColumns, hyp_array, *ref_arrays):
     """Per-row statistics as an Arrow ``list<int64>`` (or ``list<double>``) array."""
     import numpy as np
     import pyarrow as pa
 
-    matrix, _ = batch_statistics(metric, columns, hyp_array, ref_arrays)
+    matrix, _ = batch_statistics(worker.get(), columns, hyp_array, ref_arrays)
     rows, width = matrix.shape
     offsets = pa.array(np.arange(0, rows * width + 1, width, dtype=np.int32))
     return pa.ListArray.from_arrays(offsets, pa.array(matrix.reshape(-1)))
 
 
-def score_array(metric: Metric, columns: TextColumns, hyp_array, *ref_arrays):
+def score_array(worker: WorkerMetric, columns: TextColumns, hyp_array, *ref_arrays):
     """Each row's score alone (``metric.score_from_statistics(row).score``) as Arrow ``double``."""
     import pyarrow as pa
 
+    metric = worker.get()
     matrix, _ = batch_statistics(metric, columns, hyp_array, ref_arrays)
     score = metric.score_from_statistics
     return pa.array([score(row).score for row in matrix.tolist()], pa.float64())
@@ -124,7 +166,7 @@ def _grouped_sums(batch, by: Sequence[str], names: list[str], fixed, inexact, co
     return grouped.rename_columns([*by, *names, INEXACT, NREFS_MIN, NREFS_MAX]).to_batches()
 
 
-def partial_sums(metric: Metric, columns: TextColumns, by: Sequence[str],
+def partial_sums(worker: WorkerMetric, columns: TextColumns, by: Sequence[str],
                  batches: Iterator) -> Iterator:
     """``mapInArrow`` body: per batch, the statistics summed per ``by`` group.
 
@@ -136,6 +178,7 @@ def partial_sums(metric: Metric, columns: TextColumns, by: Sequence[str],
     """
     import pyarrow as pa
 
+    metric = worker.get()
     names = sum_names(metric.row_width())
     totals = None
     inexact_rows = 0

@@ -24,7 +24,8 @@ from ..metrics.base import Metric, Score
 from ..metrics.bleu.metric import BLEU
 from .collect import OrderBy, matrix_of, sorted_by
 from .columns import References, TextColumns, reference_count, text_columns
-from .executor import INEXACT, NREFS_MAX, NREFS_MIN, partial_sums, sum_names, worker_metric
+from .executor import (INEXACT, NREFS_MAX, NREFS_MIN, WorkerMetric, partial_sums, sum_names,
+                       worker_bleu, worker_metric)
 from .segments import metric_of, segment_statistics
 from .sums import from_fixed_point
 
@@ -62,8 +63,8 @@ def _by_columns(df, by: By, reserved: Sequence[str]) -> list[str]:
 
 # -- summing in Spark ----------------------------------------------------------------
 
-def _spark_sums(df, metric: Metric, columns: TextColumns, by: list[str],
-                threads: Optional[int]) -> list:
+def _spark_sums(df, metric: Metric, worker: WorkerMetric, columns: TextColumns,
+                by: list[str]) -> list:
     """One collected row per group: the summed statistics, inexact rows, reference counts."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import IntegerType, LongType, StructField, StructType
@@ -73,7 +74,7 @@ def _spark_sums(df, metric: Metric, columns: TextColumns, by: list[str],
                         + [StructField(name, LongType(), False) for name in [*names, INEXACT]]
                         + [StructField(NREFS_MIN, IntegerType()),
                            StructField(NREFS_MAX, IntegerType())])
-    body = partial(partial_sums, worker_metric(metric, threads), columns, by)
+    body = partial(partial_sums, worker, columns, by)
     sums = df.select(*dict.fromkeys([*by, *columns.names])).mapInArrow(body, schema)
     aggregates = ([F.sum(name).alias(name) for name in [*names, INEXACT]]
                   + [F.min(NREFS_MIN).alias(NREFS_MIN), F.max(NREFS_MAX).alias(NREFS_MAX)])
@@ -200,7 +201,8 @@ def corpus_score(df, metric: Metric, hypothesis: str = "hyp", references: Refere
     columns = text_columns(df.schema, hypothesis, references)
     metric = metric_of(metric, {})
     by = _by_columns(df, by, OUTPUT_COLUMNS)
-    groups = _exact_totals(metric, _spark_sums(df, metric, columns, by, threads), by)
+    sums = _spark_sums(df, metric, worker_metric(metric, threads), columns, by)
+    groups = _exact_totals(metric, sums, by)
     if not by:
         return _whole_score(metric, groups)
     return _grouped_result(df, metric, by, groups)
@@ -268,7 +270,7 @@ def corpus_bleu(df, hypothesis: str = "hyp", references: References = ("ref",),
     columns = text_columns(df.schema, hypothesis, references)
     reserved = ("score", "signature", *statistic_names(metric.max_ngram_order))
     by = _by_columns(df, by, reserved)
-    sums = _spark_sums(df, metric, columns, by, options.get("threads"))
+    sums = _spark_sums(df, metric, worker_bleu(options, options.get("threads")), columns, by)
     groups = _exact_totals(metric, sums, by)
     if not by:
         return _whole_score(metric, groups)

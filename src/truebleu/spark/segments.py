@@ -15,7 +15,8 @@ from typing import Optional
 from ..metrics.base import Metric
 from ..metrics.bleu.metric import BLEU
 from .columns import References, text_columns
-from .executor import score_array, sentence_bleu_array, statistics_array, worker_metric
+from .executor import (WorkerMetric, score_array, sentence_bleu_array, statistics_array,
+                       worker_bleu, worker_metric)
 
 SENTENCE_SETTINGS = ("smooth_method", "smooth_value", "lowercase", "tokenize",
                      "use_effective_order", "max_ngram_order", "threads", "backend")
@@ -46,6 +47,16 @@ def metric_of(metric: Optional[Metric], options: dict) -> Metric:
     return metric
 
 
+def metric_for_workers(metric: Optional[Metric], options: dict,
+                       threads: Optional[int]) -> tuple[Metric, WorkerMetric]:
+    """The driver's metric (checked) and how the executors get it: the object itself,
+    or BLEU's options when no metric is given."""
+    driver = metric_of(metric, options)
+    if metric is None:
+        return driver, worker_bleu(options, threads)
+    return driver, worker_metric(driver, threads)
+
+
 def statistics_type(metric: Metric) -> str:
     """The Spark SQL type of one row of ``metric``'s statistics."""
     return "array<bigint>" if metric.integer_rows else "array<double>"
@@ -65,11 +76,10 @@ def segment_statistics(df, hypothesis: str = "hyp", references: References = ("r
     :param threads: native threads per Spark task (default 1: Spark runs a task per core).
     """
     columns = text_columns(df.schema, hypothesis, references)
-    metric = metric_of(metric, options)
+    metric, worker = metric_for_workers(metric, options, threads)
     if column is None:
         column = f"{type(metric).__name__.lower()}_statistics"
-    udf = arrow_udf(partial(statistics_array, worker_metric(metric, threads), columns),
-                    statistics_type(metric))
+    udf = arrow_udf(partial(statistics_array, worker, columns), statistics_type(metric))
     return df.withColumn(column, udf(*columns.names))
 
 
@@ -86,10 +96,12 @@ def sentence_score(df, metric: Metric, hypothesis: str = "hyp",
     :param column: default: the metric's class name in lower case (``chrf``, ``ter``).
     """
     columns = text_columns(df.schema, hypothesis, references)
-    metric = metric_of(metric, {})
+    if metric is None:
+        raise TypeError("sentence_score needs a metric (sentence BLEU: sentence_bleu)")
+    metric, worker = metric_for_workers(metric, {}, threads)
     if column is None:
         column = type(metric).__name__.lower()
-    udf = arrow_udf(partial(score_array, worker_metric(metric, threads), columns), "double")
+    udf = arrow_udf(partial(score_array, worker, columns), "double")
     return df.withColumn(column, udf(*columns.names))
 
 

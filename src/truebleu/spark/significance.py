@@ -28,14 +28,15 @@ __all__ = ["bootstrap_ci", "paired_bootstrap", "paired_randomization", "statisti
 
 
 def _matrices(df, hypotheses: Sequence[str], references: References, order_by: OrderBy,
-              metric: Metric, threads: Optional[int]) -> list:
+              metric: Optional[Metric], threads: Optional[int], options: dict) -> list:
     """One statistics matrix per hypothesis column, rows aligned, collected in one job."""
     names = [f"__truebleu_statistics_{i}" for i in range(len(hypotheses))]
     for hypothesis, name in zip(hypotheses, names):
         df = segment_statistics(df, hypothesis, references, column=name, metric=metric,
-                                threads=threads)
+                                threads=threads, **options)
     table = sorted_by(df, order_by).select(*names).toArrow()
-    return [matrix_of(table.column(name), hypothesis) for name, hypothesis in zip(names, hypotheses)]
+    return [matrix_of(table.column(name), hypothesis)
+            for name, hypothesis in zip(names, hypotheses)]
 
 
 def bootstrap_ci(df, hypothesis: str = "hyp", references: References = ("ref",),
@@ -43,9 +44,9 @@ def bootstrap_ci(df, hypothesis: str = "hyp", references: References = ("ref",),
                  metric: Optional[Metric] = None, threads: Optional[int] = None, **options):
     """Bootstrap mean and 95% half-width of the corpus score of ``df``
     (= :func:`truebleu.significance.bootstrap_ci`)."""
-    metric = metric_of(metric, options)
-    (matrix,) = _matrices(df, [hypothesis], references, order_by, metric, threads)
-    return _bootstrap_ci(matrix, metric.batch_scorer(), n_samples, seed=seed)
+    scorer = metric_of(metric, options).batch_scorer()  # checks metric and options first
+    (matrix,) = _matrices(df, [hypothesis], references, order_by, metric, threads, options)
+    return _bootstrap_ci(matrix, scorer, n_samples, seed=seed)
 
 
 def paired_bootstrap(df, baseline: str, system: str, references: References = ("ref",),
@@ -54,9 +55,9 @@ def paired_bootstrap(df, baseline: str, system: str, references: References = ("
                      threads: Optional[int] = None, **options):
     """Paired bootstrap test of hypothesis column ``system`` against ``baseline``
     (= :func:`truebleu.significance.paired_bootstrap`)."""
-    metric = metric_of(metric, options)
-    a, b = _matrices(df, [baseline, system], references, order_by, metric, threads)
-    return _paired_bootstrap(a, b, metric.batch_scorer(), n_samples, seed=seed,
+    scorer = metric_of(metric, options).batch_scorer()
+    a, b = _matrices(df, [baseline, system], references, order_by, metric, threads, options)
+    return _paired_bootstrap(a, b, scorer, n_samples, seed=seed,
                              names=(baseline, system), statistic=statistic)
 
 
@@ -66,7 +67,7 @@ def paired_randomization(df, baseline: str, system: str, references: References 
                          **options):
     """Paired approximate randomization test of ``system`` against ``baseline``
     (= :func:`truebleu.significance.paired_randomization`)."""
-    metric = metric_of(metric, options)
-    a, b = _matrices(df, [baseline, system], references, order_by, metric, threads)
-    return _paired_randomization(a, b, metric.batch_scorer(), n_trials, seed=seed,
+    scorer = metric_of(metric, options).batch_scorer()
+    a, b = _matrices(df, [baseline, system], references, order_by, metric, threads, options)
+    return _paired_randomization(a, b, scorer, n_trials, seed=seed,
                                  names=(baseline, system))
