@@ -109,9 +109,10 @@ def _inexact_message(metric: Metric, groups: list, by: list[str]) -> str:
              f"{f' (and {len(groups) - 3} more)' if len(groups) > 3 else ''}" if by
              else "this DataFrame")
     return (f"{type(metric).__name__}'s statistics of {where} cannot be summed exactly by "
-            f"Spark: they are floats, whose sum depends on the order of additions, and some "
-            f"are not multiples of 1/1024 (TER: an average reference length over 3 "
-            f"references, for example), so no order-free sum equals metric.corpus_score's. "
+            f"Spark: they are floats, whose sum depends on the order of additions, and not all "
+            f"are non-negative multiples of 1/1024 with sums below 2**43 (TER: an average "
+            f"reference length over 3 references is a multiple of 1/3), so no sum in Spark's "
+            f"order is sure to equal metric.corpus_score's. "
             f"Use truebleu.spark.corpus_score_in_order(df, metric, ..., order_by=...): it "
             f"collects the statistics to the driver and adds them in row order")
 
@@ -130,17 +131,22 @@ def _ordered_totals(metric: Metric, df, columns: TextColumns, by: list[str],
         return []
     matrix = matrix_of(table.column(stats), stats)
     counts = table.column(nrefs).to_numpy()
-    rows_of: dict[tuple, list[int]] = {}
-    keys = zip(*(table.column(name).to_pylist() for name in by)) if by else [()] * len(matrix)
-    for index, key in enumerate(keys):
-        rows_of.setdefault(key, []).append(index)
+    typecode = "d" if matrix.dtype.kind == "f" else "q"  # float64 or int64, as collected
     groups = []
-    for key, rows in rows_of.items():
-        table_rows = RowTable(matrix.shape[1], array(metric.row_typecode, matrix[rows].tobytes()),
-                              typecode=metric.row_typecode)
-        groups.append(GroupTotals(key, table_rows.sum(),
+    for key, rows in _rows_of_groups(table, by).items():
+        ordered = RowTable(matrix.shape[1], array(typecode, matrix[rows].tobytes()))
+        groups.append(GroupTotals(key, ordered.sum(),  # one by one, in order
                                   _reference_count(counts[rows].min(), counts[rows].max())))
     return groups
+
+
+def _rows_of_groups(table, by: list[str]) -> dict[tuple, list[int]]:
+    """The indices of each group's rows in an Arrow table, in the table's order."""
+    rows_of: dict[tuple, list[int]] = {}
+    keys = zip(*(table.column(name).to_pylist() for name in by)) if by else [()] * table.num_rows
+    for index, key in enumerate(keys):
+        rows_of.setdefault(key, []).append(index)
+    return rows_of
 
 
 # -- scores -------------------------------------------------------------------------------
