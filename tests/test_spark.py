@@ -565,6 +565,26 @@ def test_ter_statistics_and_sentence_columns_equal_truebleu(spark):
     assert scores == [metric.sentence_score(h, rs).score for h, rs in zip(hyps, per_row)]
 
 
+def test_corpus_score_of_a_bleu_object_equals_corpus_bleu(spark):
+    df, hyps, refs = three_references(spark)
+    references = ["r1", "r2", "r3"]
+    metric = truebleu.BLEU(tokenize="intl", lowercase=True)
+    whole = tspark.corpus_score(df, metric, references=references)
+    assert fields(whole) == fields(tspark.corpus_bleu(df, references=references, tokenize="intl",
+                                                      lowercase=True))
+    assert fields(whole) == fields(truebleu.corpus_bleu(hyps, refs, tokenize="intl",
+                                                        lowercase=True))
+    grouped = tspark.corpus_score(df, metric, references=references, by="g").collect()
+    named = {r["g"]: r for r in tspark.corpus_bleu(df, references=references, by="g",
+                                                   tokenize="intl", lowercase=True).collect()}
+    for row in grouped:
+        other = named[row["g"]]
+        assert (row["score"], row["signature"]) == (other["score"], other["signature"])
+        assert row["statistics"] == [other[name] for name in
+                                     ["hyp_len", "ref_len", "matches_1", "matches_2", "matches_3",
+                                      "matches_4", "totals_1", "totals_2", "totals_3", "totals_4"]]
+
+
 def test_empty_dataframes_and_bad_metrics(spark):
     df = spark.createDataFrame([("a b", "a b c")], "hyp string, ref string")
     empty = df.where("hyp = 'never'")
