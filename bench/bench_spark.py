@@ -5,11 +5,12 @@ The corpus: every into-English WMT21 system output with its reference A
 ``--workdir`` (never committed). All engines read the same Parquet file:
 
 - ``single-process``: ``pyarrow`` reads record batches of ``--batch`` rows and
-  hands each to ``BLEU.corpus_statistics`` (corpus) or
+  hands each to ``BLEU.corpus_statistics`` / ``CHRF.corpus_statistics`` (corpus) or
   ``truebleu.metrics.bleu.batch.sentence_scores`` (sentence), with 1 native thread and with 2;
-- ``spark local[2]``: ``truebleu.spark.corpus_bleu`` and ``truebleu.spark.sentence_bleu``
-  (the column written to Spark's ``noop`` sink, so every row is computed);
-  the JVM and the Python workers are started (and warmed up) before timing;
+- ``spark local[2]``: ``truebleu.spark.corpus_bleu``, ``truebleu.spark.corpus_score``
+  with ``CHRF()`` and ``truebleu.spark.sentence_bleu`` (the column written to Spark's
+  ``noop`` sink, so every row is computed); the JVM and the Python workers are
+  started (and warmed up) before timing;
 - ``spark UDF sacrebleu``: a plain ``pyspark.sql.functions.udf`` calling
   ``sacrebleu.sentence_bleu`` row by row, on the first ``--udf-lines`` rows only
   (it is ~100x slower), reported per row.
@@ -30,6 +31,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+METRICS = ("BLEU", "chrF")  # corpus scores; sentence scores are BLEU's
 NAME = re.compile(r"^newstest2021\.(?P<pair>[a-z]+-en)\.hyp\.(?P<system>.+)\.en$")
 
 
@@ -74,18 +76,22 @@ def write_corpus(path: Path, lines: int) -> None:
 
 # -- single process -------------------------------------------------------------------
 
-def single_corpus(path: Path, batch: int, threads: int):
+def make_metric(name: str, threads: int):
+    from truebleu.metrics import BLEU, CHRF
+
+    return BLEU(force=True, threads=threads) if name == "BLEU" else CHRF(threads=threads)
+
+
+def single_corpus(path: Path, batch: int, threads: int, name: str = "BLEU"):
     import pyarrow.parquet as pq
 
-    import truebleu
-
-    metric = truebleu.BLEU(force=True, threads=threads)
+    metric = make_metric(name, threads)
     totals = None
     rows = 0
     for record_batch in pq.ParquetFile(path).iter_batches(batch_size=batch, columns=["hyp", "ref"]):
         hyps = record_batch.column(0).to_pylist()
         refs = record_batch.column(1).to_pylist()
-        sums = metric.corpus_statistics(hyps, [refs], check_tokenized=False).sum()
+        sums = metric.corpus_statistics(hyps, [refs], check_inputs=False).sum()
         totals = sums if totals is None else [a + b for a, b in zip(totals, sums)]
         rows += len(hyps)
     return rows, metric.score_from_statistics(totals)
@@ -121,11 +127,13 @@ def spark_session():
     return session
 
 
-def spark_corpus(spark, path: Path):
+def spark_corpus(spark, path: Path, name: str = "BLEU"):
     import truebleu.spark as tspark
 
     df = spark.read.parquet(str(path))
-    return tspark.corpus_bleu(df, "hyp", "ref")
+    if name == "BLEU":
+        return tspark.corpus_bleu(df, "hyp", "ref")
+    return tspark.corpus_score(df, make_metric(name, 1), "hyp", "ref")
 
 
 def spark_sentence(spark, path: Path):
@@ -178,10 +186,12 @@ def main(argv=None) -> int:
     results = []  # (task, engine, cores, rows, seconds)
     scores = {}
     for threads in (1, 2):
-        seconds, (rows, score) = timed(single_corpus, path, args.batch, threads)
-        results.append(("corpus BLEU", f"single process, {threads} thread(s)", threads, rows, seconds))
-        scores[f"single-{threads}"] = score
-        print(results[-1], score, flush=True)
+        for name in METRICS:
+            seconds, (rows, score) = timed(single_corpus, path, args.batch, threads, name)
+            results.append((f"corpus {name}", f"single process, {threads} thread(s)", threads,
+                            rows, seconds))
+            scores[name, f"single-{threads}"] = score
+            print(results[-1], score, flush=True)
         seconds, (rows, _) = timed(single_sentence, path, args.batch, threads)
         results.append(("sentence BLEU", f"single process, {threads} thread(s)", threads, rows, seconds))
         print(results[-1], flush=True)
@@ -193,10 +203,11 @@ def main(argv=None) -> int:
 
     tspark.corpus_bleu(warm)  # start the Python workers
     print(f"spark session up and warm in {time.perf_counter() - start:.1f} s", flush=True)
-    seconds, score = timed(spark_corpus, spark, path)
-    scores["spark"] = score
-    results.append(("corpus BLEU", "spark local[2] truebleu.spark", 2, args.lines, seconds))
-    print(results[-1], score, flush=True)
+    for name in METRICS:
+        seconds, score = timed(spark_corpus, spark, path, name)
+        scores[name, "spark"] = score
+        results.append((f"corpus {name}", "spark local[2] truebleu.spark", 2, args.lines, seconds))
+        print(results[-1], score, flush=True)
     seconds, _ = timed(spark_sentence, spark, path)
     results.append(("sentence BLEU", "spark local[2] truebleu.spark", 2, args.lines, seconds))
     print(results[-1], flush=True)
@@ -206,11 +217,12 @@ def main(argv=None) -> int:
     print(results[-1], flush=True)
     spark.stop()
 
-    reference = scores["single-1"]
-    for name, score in scores.items():
-        same = (score.score, score.counts, score.totals) == (reference.score, reference.counts,
-                                                             reference.totals)
-        print(f"{name}: {score}  {'identical' if same else 'DIFFERENT'}")
+    for (name, engine), score in scores.items():
+        same = score.score == scores[name, "single-1"].score  # the sums too, for BLEU:
+        if name == "BLEU":
+            reference = scores[name, "single-1"]
+            same = same and (score.counts, score.totals) == (reference.counts, reference.totals)
+        print(f"{name} {engine}: {score}  {'identical' if same else 'DIFFERENT'}")
     try:
         print(f"load average after: {os.getloadavg()}")
     except OSError:

@@ -99,3 +99,23 @@ def batch_texts(columns: TextColumns, hyp_array, ref_arrays):
                          f"{', '.join(map(repr, columns.references))} is null or empty "
                          f"(hypothesis {hyps[row]!r})")
     return hyps, streams, counts
+
+
+def reference_count(columns: TextColumns):
+    """A Spark column: the references (non-null) of each row, counted by Spark itself.
+
+    Where the statistics are computed by the executors, :func:`batch_texts`
+    counts them; where only the statistics column is collected, this
+    expression does, without sending the texts to Python.
+    """
+    from pyspark.sql import functions as F
+
+    if columns.array:
+        refs = F.col(columns.references[0])
+        present = F.size(F.filter(refs, lambda ref: ref.isNotNull()))
+        return F.when(refs.isNull(), F.lit(0)).otherwise(present)  # size(null) may be -1
+    counts = [F.col(name).isNotNull().cast("int") for name in columns.references]
+    total = counts[0]
+    for count in counts[1:]:
+        total = total + count
+    return total
