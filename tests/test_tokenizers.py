@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import segments
-from truebleu.tokenizers import TOKENIZERS, get_tokenizer
+from truebleu.tokenizers import SPM_TOKENIZERS, TOKENIZERS, get_tokenizer
 
 sacrebleu_bleu = pytest.importorskip("sacrebleu.metrics.bleu")
 
@@ -98,6 +98,22 @@ def test_sentencepiece_model_by_path(tmp_path):
     tok = get_tokenizer("flores200", spm_model=model)
     assert tok.signature() == "flores200"
     assert tok("the cat") != ""
+
+
+def test_every_tokenizer_pickles_and_tokenizes_the_same_after(tmp_path):
+    """A metric travels (accumulators, Spark tasks) with its tokenizer: MeCab's tagger and
+    SentencePiece's processor are made again where it is unpickled."""
+    import pickle
+
+    model = _train_tiny_spm(tmp_path, "my.model")
+    text = "猫が座っている。 the cat, 3.5 sat -- 안녕하세요"
+    for name in TOKENIZERS:
+        if name in ("ja-mecab", "ko-mecab"):
+            pytest.importorskip("MeCab" if name == "ja-mecab" else "mecab_ko")
+        tok = get_tokenizer(name, spm_model=model) if name in SPM_TOKENIZERS else get_tokenizer(name)
+        again = pickle.loads(pickle.dumps(tok))
+        assert type(again) is type(tok) and again.signature() == tok.signature()
+        assert again(text) == tok(text), name
 
 
 def test_sentencepiece_missing_model_is_a_clear_error(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ pass over the whole corpus.
 
 The accumulator is generic over the metric: it needs only
 ``metric.corpus_statistics(hypotheses, references)`` (a
-:class:`~truebleu.stats.RowTable` of integer rows) and
+:class:`~truebleu.core.statistics.RowTable` of integer rows) and
 ``metric.score_from_statistics(sums)``. Metrics with float rows (TER) are
 refused: their sums depend on the order of additions, so merging could not be
 exact.

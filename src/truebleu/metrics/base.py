@@ -359,9 +359,16 @@ class Metric(ABC):
         given to the constructor are not carried over (they would make it large)."""
         from ..core.accumulator import Accumulator
 
+        return Accumulator(self.without_references(), keep_segments=keep_segments)
+
+    def without_references(self, threads: Optional[int] = None) -> "Metric":
+        """A copy of this metric without the references given to its constructor (for an
+        object that travels: an accumulator, a Spark task), with ``threads`` if given."""
         metric = copy.copy(self)
         metric._ref_cache = None
-        return Accumulator(metric, keep_segments=keep_segments)
+        if threads is not None:
+            metric.threads = check_threads(threads)
+        return metric
 
     def _compute_score_from_stats(self, totals: Sequence) -> Score:
         """sacreBLEU's name for :meth:`score_from_statistics` (its significance code calls it)."""

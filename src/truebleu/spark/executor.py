@@ -20,7 +20,6 @@ already runs one task per core.
 
 from __future__ import annotations
 
-import copy
 import pickle
 from dataclasses import dataclass
 from functools import lru_cache
@@ -65,9 +64,7 @@ def worker_metric(metric: Metric, threads: Optional[int] = None) -> WorkerMetric
     if not isinstance(metric, Metric):
         raise TypeError(f"metric must be a truebleu metric (BLEU(...), CHRF(...), TER(...)), "
                         f"got {type(metric).__name__}")
-    worker = copy.copy(metric)
-    worker.threads = check_threads(threads) or 1
-    worker._ref_cache = None  # as Metric.accumulator() does; the template has no public way
+    worker = metric.without_references(threads=check_threads(threads) or 1)
     try:
         pickle.dumps(worker)
     except (TypeError, AttributeError, pickle.PicklingError) as exc:

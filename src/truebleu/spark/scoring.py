@@ -24,8 +24,16 @@ from ..metrics.base import Metric, Score
 from ..metrics.bleu.metric import BLEU
 from .collect import OrderBy, matrix_of, sorted_by
 from .columns import References, TextColumns, reference_count, text_columns
-from .executor import (INEXACT, NREFS_MAX, NREFS_MIN, WorkerMetric, partial_sums, sum_names,
-                       worker_bleu, worker_metric)
+from .executor import (
+    INEXACT,
+    NREFS_MAX,
+    NREFS_MIN,
+    WorkerMetric,
+    partial_sums,
+    sum_names,
+    worker_bleu,
+    worker_metric,
+)
 from .segments import metric_of, segment_statistics
 from .sums import from_fixed_point
 
@@ -170,8 +178,7 @@ def _signature(metric: Metric, num_refs: Optional[int]) -> str:
 
 def _grouped_result(df, metric: Metric, by: list[str], groups: list[GroupTotals]):
     """A DataFrame: the ``by`` columns, ``score``, ``signature``, ``statistics``."""
-    from pyspark.sql.types import (ArrayType, DoubleType, LongType, StringType, StructField,
-                                   StructType)
+    from pyspark.sql.types import ArrayType, DoubleType, LongType, StringType, StructField, StructType
 
     out = [(*group.keys, metric.score_from_statistics(group.totals).score,
             _signature(metric, group.num_refs), group.totals) for group in groups]

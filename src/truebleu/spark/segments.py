@@ -15,8 +15,14 @@ from typing import Optional
 from ..metrics.base import Metric
 from ..metrics.bleu.metric import BLEU
 from .columns import References, text_columns
-from .executor import (WorkerMetric, score_array, sentence_bleu_array, statistics_array,
-                       worker_bleu, worker_metric)
+from .executor import (
+    WorkerMetric,
+    score_array,
+    sentence_bleu_array,
+    statistics_array,
+    worker_bleu,
+    worker_metric,
+)
 
 SENTENCE_SETTINGS = ("smooth_method", "smooth_value", "lowercase", "tokenize",
                      "use_effective_order", "max_ngram_order", "threads", "backend")

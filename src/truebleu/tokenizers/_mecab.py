@@ -40,6 +40,10 @@ class MecabTokenizer(Tokenizer):
                 + (" and a user dictionary" if info.next is not None else "")
             )
 
+    def __reduce__(self) -> tuple:
+        """Pickled by class: the tagger is made again where the tokenizer is unpickled."""
+        return (type(self), ())
+
     def signature(self) -> str:
         return f"{self.name}-{self._tagger.version()}-{self._dic_label}"
 

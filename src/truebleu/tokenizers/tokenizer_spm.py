@@ -81,6 +81,10 @@ class TokenizerSPM(Tokenizer):
             raise ValueError(f"{self.model_path}: not a SentencePiece model "
                              f"(sentencepiece says: {exc})") from None
 
+    def __reduce__(self) -> tuple:
+        """Pickled by name and model path: the model is loaded again where it is unpickled."""
+        return (TokenizerSPM, (self.name, self.model_path))
+
     def signature(self) -> str:
         return self._signature
 
