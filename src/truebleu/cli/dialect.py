@@ -26,8 +26,7 @@ import json
 import sys
 from typing import Optional, Sequence
 
-from ..dialects import DIALECTS, ToolError, get_dialect
-from ..dialects._base import DialectScore
+from ..dialects import DIALECTS, DialectScore, ToolError, get_dialect
 from .options import UsageError, add_max_line_length_argument, check_max_line_length
 from .output import write_output
 

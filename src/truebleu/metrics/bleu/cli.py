@@ -3,23 +3,24 @@
 The command line (:mod:`truebleu.cli`) reaches these through the classmethods
 :meth:`BLEU.add_arguments`, :meth:`BLEU.check_args` and :meth:`BLEU.from_args`,
 which import this module only when a command builds its parser: importing
-:class:`~truebleu.metrics.bleu.BLEU` loads no argument-parsing code.
+:class:`~truebleu.metrics.bleu.BLEU` loads no argument-parsing code. The
+functions take the parser and the parsed namespace from the command and import
+no :mod:`argparse` themselves (only the command line parses arguments).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional, TypeVar
 
 from ...tokenizers import TOKENIZERS, target_language
+from ..base import Metric
 from .config import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, check_order, check_smoothing
 
-if TYPE_CHECKING:
-    from argparse import ArgumentParser, Namespace
-
-    from .metric import BLEU
+#: BLEU or a subclass: ``from_args`` makes the class it is given
+M = TypeVar("M", bound=Metric)
 
 
-def add_arguments(parser: ArgumentParser) -> None:
+def add_arguments(parser: Any) -> None:
     """sacreBLEU's BLEU flags, as one argument group (scoring, ``compare``, ``report``, ``serve``)."""
     bleu = parser.add_argument_group("BLEU related arguments")
     bleu.add_argument("--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp",
@@ -39,7 +40,7 @@ def add_arguments(parser: ArgumentParser) -> None:
                       help="Path of the SentencePiece model for flores101/flores200/spm.")
 
 
-def check_args(args: Namespace) -> None:
+def check_args(args: Any) -> None:
     """A ValueError naming the flag (``--smooth-value``, ``--max-ngram-order``) for
     settings BLEU cannot use; :class:`BLEU` checks the same but names its parameters."""
     check_smoothing(args.smooth_method, args.smooth_value,
@@ -47,7 +48,7 @@ def check_args(args: Namespace) -> None:
     check_order(args.max_ngram_order, "--max-ngram-order")
 
 
-def from_args(metric: type[BLEU], args: Namespace, references: Optional[Any]) -> BLEU:
+def from_args(metric: type[M], args: Any, references: Optional[Any]) -> M:
     """``metric`` (BLEU or a subclass) of the parsed flags, with ``references`` prepared once.
 
     The tokenizer's default follows the target language of the command's

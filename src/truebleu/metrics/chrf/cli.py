@@ -7,17 +7,16 @@ its parser.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional, TypeVar
 
+from ..base import Metric
 from .config import check_orders
 
-if TYPE_CHECKING:
-    from argparse import ArgumentParser, Namespace
-
-    from .metric import CHRF
+#: CHRF or a subclass: ``from_args`` makes the class it is given
+M = TypeVar("M", bound=Metric)
 
 
-def add_arguments(parser: ArgumentParser) -> None:
+def add_arguments(parser: Any) -> None:
     """sacreBLEU's chrF flags, as one argument group."""
     chrf = parser.add_argument_group("chrF related arguments")
     chrf.add_argument("--chrf-char-order", "-cc", type=int, default=6,
@@ -34,14 +33,14 @@ def add_arguments(parser: ArgumentParser) -> None:
                            "effective order).")
 
 
-def check_args(args: Namespace) -> None:
+def check_args(args: Any) -> None:
     """A ValueError naming the flags (``--chrf-char-order + --chrf-word-order``) for
     orders chrF cannot use; :class:`CHRF` checks the same but names its parameters."""
     check_orders(args.chrf_char_order, args.chrf_word_order,
                  char_name="--chrf-char-order", word_name="--chrf-word-order")
 
 
-def from_args(metric: type[CHRF], args: Namespace, references: Optional[Any]) -> CHRF:
+def from_args(metric: type[M], args: Any, references: Optional[Any]) -> M:
     """``metric`` (CHRF or a subclass) of the parsed flags, with ``references`` prepared once."""
     return metric(char_order=args.chrf_char_order, word_order=args.chrf_word_order,
                   beta=args.chrf_beta, lowercase=args.chrf_lowercase,

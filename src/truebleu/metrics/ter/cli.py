@@ -7,15 +7,15 @@ the flags is valid, so TER keeps the template's :meth:`~truebleu.metrics.base.Me
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional, TypeVar
 
-if TYPE_CHECKING:
-    from argparse import ArgumentParser, Namespace
+from ..base import Metric
 
-    from .metric import TER
+#: TER or a subclass: ``from_args`` makes the class it is given
+M = TypeVar("M", bound=Metric)
 
 
-def add_arguments(parser: ArgumentParser) -> None:
+def add_arguments(parser: Any) -> None:
     """sacreBLEU's TER flags, as one argument group (the defaults replicate TERCOM)."""
     ter = parser.add_argument_group("TER related arguments (the defaults replicate TERCOM)")
     ter.add_argument("--ter-case-sensitive", action="store_true", help="Case-sensitive TER.")
@@ -26,7 +26,7 @@ def add_arguments(parser: ArgumentParser) -> None:
                      help="Basic normalization and tokenization.")
 
 
-def from_args(metric: type[TER], args: Namespace, references: Optional[Any]) -> TER:
+def from_args(metric: type[M], args: Any, references: Optional[Any]) -> M:
     """``metric`` (TER or a subclass) of the parsed flags, with ``references`` prepared
     once, on the kernel of ``--backend`` with ``--threads`` workers."""
     return metric(normalized=args.ter_normalized, no_punct=args.ter_no_punct,
