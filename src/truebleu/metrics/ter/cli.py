@@ -1,8 +1,8 @@
 """TER's command-line flags: sacreBLEU's "TER related arguments", made a metric.
 
-Reached through :meth:`TER.add_arguments` and :meth:`TER.from_args`, which
-import this module only when a command builds its parser. Every combination of
-the flags is valid, so TER keeps the template's :meth:`~truebleu.metrics.base.Metric.check_args`.
+Reached through :meth:`TER.add_arguments`, :meth:`TER.check_args` and
+:meth:`TER.from_args`, which import this module only when a command builds its
+parser.
 """
 
 from __future__ import annotations
@@ -24,6 +24,10 @@ def add_arguments(parser: Any) -> None:
     ter.add_argument("--ter-no-punct", action="store_true", help="Remove punctuation.")
     ter.add_argument("--ter-normalized", action="store_true",
                      help="Basic normalization and tokenization.")
+
+
+def check_args(args: Any) -> None:
+    """Nothing to check: every combination of TER's flags is valid."""
 
 
 def from_args(metric: type[M], args: Any, references: Optional[Any]) -> M:

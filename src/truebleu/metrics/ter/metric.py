@@ -169,6 +169,11 @@ class TER(Metric):
         add_arguments(parser)
 
     @classmethod
+    def check_args(cls, args: Any) -> None:
+        from .cli import check_args
+        check_args(args)
+
+    @classmethod
     def from_args(cls, args: Any, references: Optional[Sequence[Sequence[str]]]) -> "TER":
         from .cli import from_args
         return from_args(cls, args, references)
