@@ -24,7 +24,6 @@ from ..io import InputError, check_same_length, is_stdin
 from ..io.segments import is_plain_text
 from ..io.testsets.cache import DownloadError
 from . import testsets as testset_commands
-from .inputs import read_references, read_systems
 from .options import (OUTPUT_FORMATS, UsageError, add_encoding_argument,
                       add_language_pair_argument, add_max_line_length_argument,
                       add_metric_flags, add_metrics_option, add_reporting_arguments,
@@ -199,6 +198,7 @@ def run(args: argparse.Namespace) -> str | Iterator[str]:
     paired = args.paired_bs or args.paired_ar
     if _is_streamable(args, paired):
         return run_streaming(args)
+    from .inputs import read_references, read_systems  # (the streaming path reads by itself)
 
     if args.test_set is not None:
         references, ref_names = testset_commands.testset_references(args)

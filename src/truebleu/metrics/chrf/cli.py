@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, Optional, TypeVar
 
 from ..base import Metric
-from .config import check_orders
 
 #: CHRF or a subclass: ``from_args`` makes the class it is given
 M = TypeVar("M", bound=Metric)
@@ -36,6 +35,8 @@ def add_arguments(parser: Any) -> None:
 def check_args(args: Any) -> None:
     """A ValueError naming the flags (``--chrf-char-order + --chrf-word-order``) for
     orders chrF cannot use; :class:`CHRF` checks the same but names its parameters."""
+    from .config import check_orders  # here: a command that does not run chrF skips it
+
     check_orders(args.chrf_char_order, args.chrf_word_order,
                  char_name="--chrf-char-order", word_name="--chrf-word-order")
 
