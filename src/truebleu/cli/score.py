@@ -162,8 +162,10 @@ def _check_systems(args: argparse.Namespace, n_systems: int, paired: bool) -> No
         raise UsageError("Use paired tests (--paired) for multiple systems.")
 
 
-def make_metrics(args: argparse.Namespace, references) -> dict[str, Metric]:
-    """The metric objects of ``-m``, by sacreBLEU's names (BLEU, CHRF, TER), in ``-m`` order."""
+def make_metrics(args: argparse.Namespace, references: Optional[list[list[str]]]
+                 ) -> dict[str, Metric]:
+    """The metric objects of ``-m``, by sacreBLEU's names (BLEU, CHRF, TER, ...), in ``-m``
+    order, each holding ``references`` (prepared once)."""
     metrics = {}
     for name in args.metrics:
         if name.upper() not in metrics:
