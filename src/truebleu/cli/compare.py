@@ -1,5 +1,10 @@
 """``truebleu compare REF... -i SYS1 SYS2 ...``: all pairs, clusters, reports.
 
+``-m NAME`` picks any registered metric (:data:`truebleu.metrics.METRICS`); the
+metric flags, ``--backend`` and ``--threads`` are the scoring command's
+(:mod:`.options`). compare's own defaults stay: ``-w 2`` decimals, and BLEU's
+``--force`` on (no warning about tokenized-looking output).
+
 ``main(argv)`` takes the arguments after the word ``compare`` and returns the
 exit status (0 fine, 1 bad input, 2 bad usage).
 """
@@ -12,6 +17,9 @@ import sys
 from typing import Optional, Sequence
 
 from ..significance.formats import FORMATS, render
+from .options import (UsageError, add_backend_argument, add_max_line_length_argument,
+                      add_metric_arguments, add_threads_argument, check_max_line_length,
+                      check_threads, make_metric)
 
 
 def _count(minimum: int):
@@ -36,8 +44,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("refs", nargs="+", metavar="REF", help="reference file(s)")
     parser.add_argument("-i", "--input", nargs="+", required=True, metavar="SYS",
                         help="system output files (at least two)")
-    from .score import add_max_line_length_argument
-
     add_max_line_length_argument(parser)
     parser.add_argument("--test", choices=("bs", "ar"), default="bs",
                         help="paired bootstrap (bs, default) or approximate randomization (ar)")
@@ -55,31 +61,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sentence", action="store_true",
                         help="add segment-level comparisons of each system with the first")
     parser.add_argument("-f", "--format", choices=FORMATS, default="text")
+    # compare's own reporting flag: two decimals by default (the scoring command's -w is 1)
     parser.add_argument("-w", "--width", type=_count(0), default=2, help="decimals shown")
     parser.add_argument("-l", "--language-pair", dest="langpair", default=None,
                         help="source-target language pair; the target picks BLEU's default "
                              "tokenizer as in the scoring command (zh, ja-mecab, ko-mecab, else 13a)")
-    parser.add_argument("-tok", "--tokenize", default=None,
-                        help="tokenizer (default: by the target language of -l, else 13a)")
-    parser.add_argument("-lc", "--lowercase", action="store_true")
-    parser.add_argument("-s", "--smooth-method", default="exp",
-                        choices=("none", "floor", "add-k", "exp"))
-    parser.add_argument("-sv", "--smooth-value", type=float, default=None)
-    parser.add_argument("--max-ngram-order", type=int, default=4)
-    parser.add_argument("-m", "--metric", choices=("bleu", "chrf", "ter"), default="bleu",
-                        type=str.lower, help="the metric compared (default: bleu)")
-    chrf = parser.add_argument_group("chrF (-m chrf), sacreBLEU's flags")
-    chrf.add_argument("-cc", "--chrf-char-order", type=int, default=6)
-    chrf.add_argument("-cw", "--chrf-word-order", type=int, default=0)
-    chrf.add_argument("-cb", "--chrf-beta", type=int, default=2)
-    chrf.add_argument("--chrf-whitespace", action="store_true")
-    chrf.add_argument("--chrf-lowercase", action="store_true")
-    chrf.add_argument("--chrf-eps-smoothing", action="store_true")
-    ter = parser.add_argument_group("TER (-m ter), sacreBLEU's flags")
-    ter.add_argument("--ter-case-sensitive", action="store_true")
-    ter.add_argument("--ter-asian-support", action="store_true")
-    ter.add_argument("--ter-no-punct", action="store_true")
-    ter.add_argument("--ter-normalized", action="store_true")
+    add_metric_arguments(parser)  # -m NAME and every metric's flags, as the scoring command has them
+    # compare never warned about tokenized-looking output: BLEU's --force is on
+    parser.set_defaults(force=True)
+    running = parser.add_argument_group("Statistics backend")
+    add_backend_argument(running)
+    add_threads_argument(running)
     return parser
 
 
@@ -107,31 +99,6 @@ def _names(paths: Sequence[str]) -> list[str]:
     return short if len(set(short)) == len(short) else base
 
 
-def make_metric(args: argparse.Namespace, refs):
-    """The metric object of ``-m`` (holding the references)."""
-    if args.metric == "chrf":
-        from ..metrics.chrf.metric import CHRF
-
-        return CHRF(char_order=args.chrf_char_order, word_order=args.chrf_word_order,
-                    beta=args.chrf_beta, lowercase=args.chrf_lowercase,
-                    whitespace=args.chrf_whitespace, eps_smoothing=args.chrf_eps_smoothing,
-                    references=refs)
-    if args.metric == "ter":
-        from ..metrics.ter.metric import TER
-
-        return TER(normalized=args.ter_normalized, no_punct=args.ter_no_punct,
-                   asian_support=args.ter_asian_support,
-                   case_sensitive=args.ter_case_sensitive, references=refs)
-    from ..metrics.bleu.metric import BLEU
-    from ..tokenizers import target_language
-
-    # BLEU picks the tokenizer of the target language when -tok is not given
-    return BLEU(lowercase=args.lowercase, tokenize=args.tokenize,
-                trg_lang=target_language(args.langpair),
-                smooth_method=args.smooth_method, smooth_value=args.smooth_value,
-                max_ngram_order=args.max_ngram_order, references=refs, force=True)
-
-
 def run(args: argparse.Namespace) -> str:
     from ..io import read_lines
     from ..significance.compat import seed_setting
@@ -145,14 +112,13 @@ def run(args: argparse.Namespace) -> str:
         raise ValueError("compare needs at least two systems given to -i")
     if len(set(args.input)) != len(args.input):
         raise ValueError("a system file is given twice")
-    from .score import check_max_line_length
-
     check_max_line_length(args.max_line_length)
+    check_threads(args.threads)
     refs = [read_lines(path, max_line_length=args.max_line_length) for path in args.refs]
     # before any statistics are computed: a test that cannot fit in memory is an error now
     n_samples = DEFAULT_SAMPLES[args.test] if args.samples is None else args.samples
     check_memory(args.test, n_samples, len(refs[0]), len(args.input))
-    metric = make_metric(args, refs)
+    metric = make_metric(args.metric, args, refs)
     names = _names(args.input)
     stats = []
     for name, path in zip(names, args.input):
@@ -183,7 +149,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(exc.code or 0)
     try:
         report = run(args)
-    except (ValueError, ImportError, OSError) as exc:
+    except (UsageError, ValueError, ImportError, OSError) as exc:
         print(f"truebleu compare: error: {exc}", file=sys.stderr)
         return 1
     sys.stdout.write(report)

@@ -26,8 +26,9 @@ import json
 import sys
 from typing import Optional, Sequence
 
-from ..dialects import DIALECTS, ToolError, get_dialect
-from ..dialects._base import DialectScore
+from ..dialects import DIALECTS, DialectScore, ToolError, get_dialect
+from .options import UsageError, add_max_line_length_argument, check_max_line_length
+from .output import write_output
 
 # options of each dialect: argparse destination -> constructor keyword
 _DIALECT_OPTIONS = {
@@ -71,8 +72,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--dialect", required=True,
                         choices=[d for d in DIALECTS if d != "sacrebleu"])
     parser.add_argument("--encoding", "-e", default="utf-8")
-    from .score import add_max_line_length_argument
-
     add_max_line_length_argument(parser)
     parser.add_argument("--score-only", "-b", action="store_true", help="Print the score only.")
     parser.add_argument("--width", "-w", type=int, default=None,
@@ -171,7 +170,6 @@ def main(argv: Sequence[str]) -> int:
     Scores are written as they are computed (``-sl`` never holds its output);
     a closed output pipe is handled by :func:`truebleu.cli.main`.
     """
-    from .score import UsageError, check_max_line_length, write_output
     from ..io import is_stdin
 
     parser = build_parser()

@@ -14,10 +14,13 @@ import re
 import sys
 from typing import Optional, Sequence
 
-from .score import (UsageError, add_bleu_arguments, add_max_line_length_argument,
-                   add_wmt_xml_arguments, check_max_line_length, read_references)
 from ..io import InputError, iter_lines
+from ..metrics import METRICS
 from ..tokenizers import target_language
+from .inputs import read_references
+from .options import (UsageError, add_backend_argument, add_encoding_argument,
+                      add_language_pair_argument, add_max_line_length_argument,
+                      add_wmt_xml_arguments, check_max_line_length)
 
 
 def build_parser(command: str) -> argparse.ArgumentParser:
@@ -43,12 +46,10 @@ def build_parser(command: str) -> argparse.ArgumentParser:
     parser.add_argument("--doc-ids", default=None,
                         help="One document id per line (documents ranked by ΔBLEU).")
     parser.add_argument("--title", default=None, help="Title of the report.")
-    parser.add_argument("--encoding", "-e", default="utf-8",
-                        help="Encoding of the input files (default: %(default)s).")
-    parser.add_argument("--language-pair", "-l", dest="langpair", default=None,
-                        help="Source-target language pair; the target picks the tokenizer.")
+    add_encoding_argument(parser)
+    add_language_pair_argument(parser)
     add_max_line_length_argument(parser)
-    add_bleu_arguments(parser)
+    METRICS["bleu"].add_arguments(parser)  # the viewer shows BLEU
     stats = parser.add_argument_group("Confidence intervals and significance")
     stats.add_argument("--n-samples", type=int, default=1000,
                        help="Bootstrap samples for intervals, clusters and tests (default: %(default)s).")
@@ -61,8 +62,7 @@ def build_parser(command: str) -> argparse.ArgumentParser:
                             help="Address to bind (default: %(default)s, this machine only).")
         parser.add_argument("--port", type=int, default=8000, help="Port (default: %(default)s; 0 = any free).")
         parser.add_argument("--open", action="store_true", help="Open the page in a browser.")
-    parser.add_argument("--backend", choices=("native", "python"), default=None,
-                        help="Statistics backend (default: native when built).")
+    add_backend_argument(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="Print nothing but errors.")
     return parser
 

@@ -166,3 +166,20 @@ class TER(Metric):
                 "norm": self.normalized,
                 "punct": not self.no_punct,
                 "asian": self.asian_support}
+
+    # -- the command line: the flags are in .cli, loaded only by a command ------------
+
+    @classmethod
+    def add_arguments(cls, parser: Any) -> None:
+        from .cli import add_arguments
+        add_arguments(parser)
+
+    @classmethod
+    def check_args(cls, args: Any) -> None:
+        from .cli import check_args
+        check_args(args)
+
+    @classmethod
+    def from_args(cls, args: Any, references: Optional[Sequence[Sequence[str]]]) -> "TER":
+        from .cli import from_args
+        return from_args(cls, args, references)

@@ -1,0 +1,95 @@
+"""The ``truebleu`` command's entry point: which sub-command runs, and how the process ends.
+
+``truebleu REF... -i HYP...`` scores (:mod:`.score`); a first argument naming a
+sub-command (explain, compare, report, serve) always runs it, even when a file
+of that name exists: write ``./explain`` to score a reference file called
+``explain``. ``--dialect NAME`` (other than sacrebleu) scores as another tool
+does (:mod:`.dialect`), with that tool's flags.
+
+Output to a pipe that closes early (``| head``) ends quietly with status 141,
+as for a program stopped by SIGPIPE; this module handles it once, for every
+sub-command and path.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from typing import Optional, Sequence
+
+SUBCOMMANDS = ("explain", "compare", "report", "serve")
+#: Exit status after the reader of our output went away (``| head``): 128 + SIGPIPE, what a
+#: shell reports for ``cat`` or ``yes`` there, so ``set -o pipefail`` scripts see the same.
+EXIT_BROKEN_PIPE = 141
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The ``truebleu`` command; returns the exit status.
+
+    One place handles a closed output pipe for every sub-command and path
+    (scores, ``-sl`` lines, dialects, ``compare``, ``explain``, ``--list``, ``--help``).
+    """
+    try:
+        status = dispatch(list(sys.argv[1:] if argv is None else argv))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _stdout_closed()
+    except SystemExit:  # argparse's --help / usage errors: flush here, not at interpreter exit
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            return _stdout_closed()
+        raise
+    return status
+
+
+def explain_command() -> int:
+    """The ``truebleu-explain`` command: ``truebleu explain``, with the same output handling."""
+    return main(["explain", *sys.argv[1:]])
+
+
+def dispatch(argv: list[str]) -> int:
+    """Run the sub-command that ``argv`` asks for; its exit status."""
+    if argv and argv[0] in SUBCOMMANDS:  # always the sub-command; ./explain is a file
+        if argv[0] in ("report", "serve"):
+            from .viewer import main as viewer_main
+
+            return viewer_main(argv)
+        if argv[0] == "explain":
+            from .explain import main as explain_main
+
+            return explain_main(argv[1:])
+        from .compare import main as compare_main
+
+        return compare_main(argv[1:])
+    if _names_a_dialect(argv):
+        from .dialect import requested_dialect
+
+        if requested_dialect(argv) not in (None, "sacrebleu"):
+            # each tool's own flags (-c, --brevity-penalty, ...) are parsed there
+            from .dialect import main as dialect_main
+
+            return dialect_main(argv)
+    from .score import main as score_main
+
+    return score_main(argv)
+
+
+def _names_a_dialect(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` may ask for a dialect: the dialects are loaded only then."""
+    return any(arg == "--dialect" or arg.startswith("--dialect=") for arg in argv)
+
+
+def _stdout_closed() -> int:
+    """Point standard output at /dev/null so that the interpreter's final flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+    return EXIT_BROKEN_PIPE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""Reading what the scoring command scores: reference streams and named system outputs.
+
+Files are read through :mod:`truebleu.io` (plain, ``.gz``, ``.bz2``, ``.xz``,
+``.sgm``, JSON Lines; ``-`` is standard input), so every command reports a bad
+input with the same one-line error. Nothing here parses arguments.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from ..core.log import logger
+from ..io import DEFAULT_MAX_LINE_LENGTH, InputError, iter_lines, read_stdin_lines
+from ..io.segments import read_reference_streams, read_segments
+from .options import UsageError
+
+
+def read_references(paths: Sequence[str], num_refs: int, encoding: str,
+                    ref_field: str = "ref",
+                    max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> list[list[str]]:
+    """Reference streams, one per file (JSON Lines: one per list entry), or ``num_refs``
+    tab-separated ones in one file."""
+    if num_refs == 1:
+        return [stream for path in paths
+                for stream in read_reference_streams(path, encoding, ref_field, max_line_length)]
+    streams: list[list[str]] = [[] for _ in range(num_refs)]
+    path = paths[0]
+    for line_no, line in enumerate(iter_lines(path, encoding, max_line_length), 1):
+        fields = line.rstrip().split("\t", num_refs - 1)
+        if len(fields) != num_refs:
+            raise InputError(f"{path}, line {line_no}: expected {num_refs} tab-separated "
+                             f"references, found {len(fields)}")
+        for stream, ref in zip(streams, fields):
+            stream.append(ref)
+    return streams
+
+
+def read_systems(inputs: Optional[Sequence[str]], encoding: str, paired: bool,
+                 hyp_field: str = "hyp", max_line_length: int = DEFAULT_MAX_LINE_LENGTH
+                 ) -> tuple[list[list[str]], list[str]]:
+    """System outputs and their names: from ``-i`` files (None: tab-separated stdin).
+
+    With ``paired`` (a paired test), the first system is the baseline.
+    """
+    if inputs is None:
+        return read_stdin_systems(encoding, paired, max_line_length)
+    return read_file_systems(inputs, encoding, paired, hyp_field, max_line_length)
+
+
+def read_stdin_systems(encoding: str, paired: bool,
+                       max_line_length: int = DEFAULT_MAX_LINE_LENGTH
+                       ) -> tuple[list[list[str]], list[str]]:
+    """Systems side by side on standard input, one tab-separated column each, as sacreBLEU
+    reads them; named ``System 1``, ... (``Baseline`` first for a paired test)."""
+    lines = read_stdin_lines(encoding, max_line_length)
+    first = lines[0].rstrip().split("\t") if lines else [""]
+    systems = [[field] for field in first]
+    for line_no, line in enumerate(lines[1:], 2):
+        fields = line.rstrip().split("\t")
+        if len(fields) != len(systems):
+            raise InputError(f"<stdin>, line {line_no}: {len(fields)} tab-separated systems, "
+                             f"but line 1 has {len(systems)}")
+        for system, field in zip(systems, fields):
+            system.append(field.rstrip())
+    names = [f"System {i + 1}" for i in range(len(systems))]
+    if paired:
+        names = ["Baseline"] + [f"System {i + 1}" for i in range(len(systems) - 1)]
+    return systems, names
+
+
+def read_file_systems(paths: Sequence[str], encoding: str, paired: bool,
+                      hyp_field: str = "hyp", max_line_length: int = DEFAULT_MAX_LINE_LENGTH
+                      ) -> tuple[list[list[str]], list[str]]:
+    """One system per file, named by its path. A file given twice is an error, except
+    the baseline of a paired test given again (sacreBLEU ignores it)."""
+    systems, names = [], []
+    for path in paths:
+        if path in names:
+            if paired and path == names[0]:
+                logger.info("Ignoring %r as it was also given as the baseline.", path)
+                continue
+            raise UsageError(f"{path!r} already used to name a system; give each system a "
+                             "different file name")
+        systems.append(read_segments(path, encoding, hyp_field, max_line_length))
+        names.append(path)
+    if paired and names:
+        names[0] = f"Baseline: {names[0]}"
+    return systems, names
