@@ -139,3 +139,26 @@ def test_importing_a_metric_loads_no_argument_parsing():
             "'truebleu.metrics.chrf.cli', 'truebleu.metrics.ter.cli') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""
+
+
+def test_the_parser_reads_the_flags_of_metrics_it_does_not_load():
+    """METRICS.command_line gives a registered-by-path metric's cli module (its package
+    loads nothing else), and a registered class itself."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from truebleu.metrics import METRICS; "
+            "flags = METRICS.command_line('ter'); "
+            "print(flags.__name__, 'truebleu.metrics.ter.metric' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["truebleu.metrics.ter.cli", "False"]
+
+
+def test_a_metric_registered_as_a_class_gives_its_own_flags(monkeypatch):
+    from truebleu.metrics.chrf import CHRF
+
+    class Quiet(CHRF):
+        pass
+
+    monkeypatch.setitem(METRICS, "quiet", Quiet)
+    assert METRICS.command_line("quiet") is Quiet

@@ -107,7 +107,7 @@ def add_metric_flags(parser: ArgumentParser,
     """
     after = after or {}
     for name in METRICS:
-        METRICS[name].add_arguments(parser)
+        METRICS.command_line(name).add_arguments(parser)  # loads no metric not yet loaded
         if name in after:
             after[name](parser)
 
@@ -127,7 +127,7 @@ def check_metric_flags(args: Namespace, names: Iterable[str]) -> None:
     try:
         for name in METRICS:
             if name in chosen:
-                METRICS[name].check_args(args)
+                METRICS.command_line(name).check_args(args)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, MutableMapping
 from importlib import import_module
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any, Union
 
 if TYPE_CHECKING:
     from .base import Metric
@@ -49,6 +49,27 @@ class MetricRegistry(MutableMapping):
 
     def __repr__(self) -> str:
         return f"MetricRegistry({', '.join(self._entries)})"
+
+    def command_line(self, name: str) -> Any:
+        """What adds and checks metric ``name``'s flags: an object with the
+        ``add_arguments(parser)`` and ``check_args(args)`` of the metric class.
+
+        For a metric registered by path and not loaded yet, that is the ``cli``
+        module of its package (``.chrf`` -> ``.chrf.cli``), so that a command's
+        parser, which shows every metric's flags, loads no metric; otherwise (a
+        class registered, a package without ``cli``) the class itself.
+        """
+        entry = self._entries[name]
+        if isinstance(entry, str):
+            module = entry.partition(":")[0] + ".cli"
+            if module.startswith("."):  # relative to this package, as the entries here
+                module = __name__ + module
+            try:
+                return import_module(module)
+            except ModuleNotFoundError as exc:
+                if exc.name != module:
+                    raise
+        return self[name]
 
 
 #: every metric, by its command-line name

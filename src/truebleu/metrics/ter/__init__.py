@@ -6,6 +6,22 @@
 
 from __future__ import annotations
 
-from .metric import TER, TERScore, TERSignature
+from importlib import import_module
 
-__all__ = ["TER", "TERScore", "TERSignature"]
+_LAZY = {"TER": ".metric", "TERScore": ".metric", "TERSignature": ".metric"}
+
+__all__ = list(_LAZY)
+
+
+def __getattr__(name: str):
+    """The metric's classes, loaded on first use: the command line reads :mod:`.cli`
+    (the flags) without loading the metric itself."""
+    if name in _LAZY:
+        value = getattr(import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
