@@ -21,10 +21,9 @@ import time
 from array import array
 
 from fuzz_native import random_case
-
+from truebleu.metrics.bleu.kernels import PythonKernel
 from truebleu.metrics.bleu.native import NativeKernel
 from truebleu.metrics.chrf.spec import ChrfConfig, f_score
-from truebleu.metrics.bleu.kernels import PythonKernel
 
 
 def random_config(rng: random.Random) -> ChrfConfig:

@@ -31,8 +31,8 @@ import time
 from array import array
 
 from truebleu import _native_core as core
-from truebleu.metrics.bleu.native import MODES, NativeKernel
 from truebleu.metrics.bleu.kernels import PythonKernel
+from truebleu.metrics.bleu.native import MODES, NativeKernel
 from truebleu.metrics.bleu.spec import segment_tokens
 from truebleu.tokenizers import get_tokenizer
 

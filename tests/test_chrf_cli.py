@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from conftest import needs_wmt21, wmt21_dir
 from test_cli import files, ours_expected, run  # noqa: F401 (files is a fixture)
 

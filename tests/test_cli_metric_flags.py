@@ -10,8 +10,8 @@ before: ``truebleu REF -i SYS -m ter chrf --backend python`` ran TER natively).
 from __future__ import annotations
 
 import pytest
-from conftest import available_backends
 
+from conftest import available_backends
 from truebleu.cli import compare, score
 from truebleu.cli import main as truebleu_main
 from truebleu.core.kernels import KernelLoader

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from truebleu.dialects import get_dialect
 from truebleu.cli.dialect import main, requested_dialect
+from truebleu.dialects import get_dialect
 
 HYPS = ["The cat sat on the mat.", "A dog barked &amp; ran!", "Hello World"]
 REF_A = ["The cat is on the mat.", "A dog barked and ran!", "Hello world"]

@@ -13,14 +13,21 @@ np = pytest.importorskip("numpy")
 
 from _significance_data import REFERENCE, needs_wmt21, system_path  # noqa: E402
 from truebleu import BLEU  # noqa: E402
+from truebleu.cli import compare as cli  # noqa: E402
 from truebleu.io import read_lines  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.reports.paired import paired_test_report  # noqa: E402
-from truebleu.significance import (RowScorer, bootstrap_ci, compare_all,  # noqa: E402
-                                   compare_sentences, holm, paired_bootstrap,
-                                   paired_cells, paired_randomization)
-from truebleu.cli import compare as cli  # noqa: E402
-from truebleu.significance import formats  # noqa: E402
+from truebleu.significance import (  # noqa: E402
+    RowScorer,
+    bootstrap_ci,
+    compare_all,
+    compare_sentences,
+    formats,  # noqa: E402
+    holm,
+    paired_bootstrap,
+    paired_cells,
+    paired_randomization,
+)
 from truebleu.significance.multi import clusters_from  # noqa: E402
 from truebleu.significance.progress import Progress  # noqa: E402
 from truebleu.significance.sentence import sign_test  # noqa: E402

@@ -39,8 +39,7 @@ if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
 import truebleu.spark as tspark  # noqa: E402
 from truebleu.metrics import CHRF, TER  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
-from truebleu.significance import (bootstrap_ci, paired_bootstrap,  # noqa: E402
-                                   paired_randomization)
+from truebleu.significance import bootstrap_ci, paired_bootstrap, paired_randomization  # noqa: E402
 
 sacrebleu = pytest.importorskip("sacrebleu")
 

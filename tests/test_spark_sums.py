@@ -19,8 +19,7 @@ np = pytest.importorskip("numpy")
 
 from truebleu.core.statistics import RowTable  # noqa: E402
 from truebleu.metrics import TER  # noqa: E402
-from truebleu.spark.sums import (EXACT_LIMIT, SCALE_BITS, from_fixed_point,  # noqa: E402
-                                 to_fixed_point)
+from truebleu.spark.sums import EXACT_LIMIT, SCALE_BITS, from_fixed_point, to_fixed_point  # noqa: E402
 
 
 def left_fold(matrix) -> list:

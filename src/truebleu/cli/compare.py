@@ -17,9 +17,16 @@ import sys
 from typing import Optional, Sequence
 
 from ..significance.formats import FORMATS, render
-from .options import (UsageError, add_backend_argument, add_max_line_length_argument,
-                      add_metric_arguments, add_threads_argument, check_max_line_length,
-                      check_threads, make_metric)
+from .options import (
+    UsageError,
+    add_backend_argument,
+    add_max_line_length_argument,
+    add_metric_arguments,
+    add_threads_argument,
+    check_max_line_length,
+    check_threads,
+    make_metric,
+)
 
 
 def _count(minimum: int):

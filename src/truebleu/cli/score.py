@@ -24,11 +24,22 @@ from ..io import InputError, check_same_length, is_stdin
 from ..io.segments import is_plain_text
 from ..io.testsets.cache import DownloadError
 from . import testsets as testset_commands
-from .options import (OUTPUT_FORMATS, UsageError, add_encoding_argument,
-                      add_language_pair_argument, add_max_line_length_argument,
-                      add_metric_flags, add_metrics_option, add_reporting_arguments,
-                      add_version_argument, add_wmt_xml_arguments, check_max_line_length,
-                      check_metric_flags, check_threads, make_metric)
+from .options import (
+    OUTPUT_FORMATS,
+    UsageError,
+    add_encoding_argument,
+    add_language_pair_argument,
+    add_max_line_length_argument,
+    add_metric_flags,
+    add_metrics_option,
+    add_reporting_arguments,
+    add_version_argument,
+    add_wmt_xml_arguments,
+    check_max_line_length,
+    check_metric_flags,
+    check_threads,
+    make_metric,
+)
 from .output import configure_output, write_lines, write_output
 from .testsets import add_testset_arguments
 

@@ -174,8 +174,8 @@ def detail_text(metrics, system: list[str], references: list[list[str]], args) -
     ``metrics``: one metric or a list of them (each scores every subset).
     """
     metrics = metrics if isinstance(metrics, (list, tuple)) else [metrics]
-    from ..reports.color import Color
     from ..io.testsets.subsets import available_origlangs, available_subsets, filter_subset
+    from ..reports.color import Color
 
     origlangs = ([args.origlang] if args.origlang
                  else available_origlangs(args.test_set, args.langpair))

@@ -18,9 +18,15 @@ from ..io import InputError, iter_lines
 from ..metrics import METRICS
 from ..tokenizers import target_language
 from .inputs import read_references
-from .options import (UsageError, add_backend_argument, add_encoding_argument,
-                      add_language_pair_argument, add_max_line_length_argument,
-                      add_wmt_xml_arguments, check_max_line_length)
+from .options import (
+    UsageError,
+    add_backend_argument,
+    add_encoding_argument,
+    add_language_pair_argument,
+    add_max_line_length_argument,
+    add_wmt_xml_arguments,
+    check_max_line_length,
+)
 
 
 def build_parser(command: str) -> argparse.ArgumentParser:
