@@ -59,7 +59,7 @@ step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tes
     tests/test_tokenized_periods.py}
 step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
 step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
-# TER's core (ter.c, ter_module.c): the native half of its tests, and its fuzz
+# TER's core (_native/ter/): the native half of its tests, and its fuzz
 step "TER tests" "$PY" -m pytest -q -p no:cacheprovider tests/test_ter.py tests/test_ter_wmt21.py \
     -k "native or surrogates"
 step "fuzz_ter" "$PY" bench/fuzz_ter.py -n "$TER_FUZZ_N" --seed 7
