@@ -8,8 +8,9 @@
  * left, and writes each item's result to a place of its own (a row of an
  * output table), so results never depend on the number of threads or on which
  * thread took which chunk. The first failure (tb_job_fail) wins and stops every
- * worker at its next claim or poll. tb_job_run returns when every helper has
- * been joined: after a call no thread of the core is left running.
+ * worker at its next claim or poll. tb_job_run returns when every helper that
+ * took part has left the job (one that the system starts only after the work
+ * is done leaves at once, without touching it: runtime/pool.c).
  *
  * A metric's job embeds a tb_job as its first member and its worker casts the
  * tb_job * back, e.g.
