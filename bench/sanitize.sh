@@ -56,7 +56,7 @@ step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tes
     tests/test_significance_native.py tests/test_io_utf8_native.py \
     tests/test_native_utf8.py tests/test_native_one_char.py tests/test_native_intl_bytes.py \
     tests/test_native_matcher.py tests/test_corpus_totals.py tests/test_stats_sums.py \
-    tests/test_tokenized_periods.py}
+    tests/test_tokenized_periods.py tests/test_native_runtime.py}
 step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
 step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
 # TER's core (_native/ter/): the native half of its tests, and its fuzz

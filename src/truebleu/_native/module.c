@@ -111,7 +111,7 @@ static PyMethodDef core_methods[] = {
 };
 
 /* Py_mod_exec: the state of a new module object, and its attributes. */
-static int core_exec(PyObject *module)
+static int module_exec(PyObject *module)
 {
     tb_state *st = tb_state_of(module);
     st->main_thread = tb_main_thread_ident();
@@ -132,14 +132,14 @@ static int core_exec(PyObject *module)
     return 0;
 }
 
-static int core_traverse(PyObject *module, visitproc visit, void *arg)
+static int module_traverse(PyObject *module, visitproc visit, void *arg)
 {
     tb_state *st = tb_state_of(module);
     Py_VISIT(st->prepared_type);  /* (the heap type refers back to the module) */
     return 0;
 }
 
-static int core_clear(PyObject *module)
+static int module_clear(PyObject *module)
 {
     tb_state *st = tb_state_of(module);
     Py_CLEAR(st->prepared_type);
@@ -149,13 +149,13 @@ static int core_clear(PyObject *module)
     return 0;
 }
 
-static void core_free(void *module)
+static void module_free(void *module)
 {
-    core_clear((PyObject *)module);
+    module_clear((PyObject *)module);
 }
 
 static PyModuleDef_Slot core_slots[] = {
-    {Py_mod_exec, (void *)core_exec},
+    {Py_mod_exec, (void *)module_exec},
     {0, NULL},
 };
 
@@ -166,9 +166,9 @@ static struct PyModuleDef core_module = {
     .m_size = sizeof(tb_state),
     .m_methods = core_methods,
     .m_slots = core_slots,
-    .m_traverse = core_traverse,
-    .m_clear = core_clear,
-    .m_free = core_free,
+    .m_traverse = module_traverse,
+    .m_clear = module_clear,
+    .m_free = module_free,
 };
 
 PyMODINIT_FUNC PyInit__native_core(void)

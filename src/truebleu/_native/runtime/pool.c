@@ -1,8 +1,8 @@
 /* truebleu core runtime: the threads of every job (see runtime/pool.h).
  *
  * Threads per job, not a pool of persistent threads: a job makes its helpers
- * (pthread_create costs tens of microseconds; a job with more than one chunk
- * of work takes far longer), so between calls the process has no thread of the
+ * (starting a thread costs tens of microseconds; a job with more than one
+ * chunk of work takes far longer), so between calls the process has no thread of the
  * core. Persistent threads would survive into a fork() (multiprocessing's
  * default start on Linux before Python 3.14), where they do not exist, and
  * Python 3.12+ warns at every os.fork() of a process with threads.
@@ -19,7 +19,7 @@
  * pending signal handlers, so Ctrl-C stops the job even while only helpers
  * are still working.
  *
- * This file is the core's only caller of pthread_create.
+ * This is the one place in the core that starts threads (tb_job_run).
  */
 #include <errno.h>
 #include <pthread.h>

@@ -11,6 +11,7 @@
  */
 #include "significance/bindings.h"
 #include "bleu/score.h"
+#include "runtime/errors.h"
 #include "significance/pcg64.h"
 #include "significance/resample.h"
 
@@ -167,8 +168,8 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
         PyBuffer_Release(&view);
     }
     if ((u128)largest * (u128)n >= (u128)FLOAT32_EXACT) {
-        PyErr_SetString(PyExc_OverflowError, "statistics too large to resample exactly in "
-                                             "float32 (segments * largest statistic >= 2**24)");
+        tb_raise(TB_OVERFLOW, "statistics too large to resample exactly in float32 "
+                              "(segments * largest statistic >= 2**24)");
         goto done;
     }
     draws = PyMem_Malloc((size_t)n * sizeof *draws);
@@ -269,8 +270,8 @@ PyObject *core_randomization_sums(PyObject *module, PyObject *args, PyObject *kw
             if (overflow || magnitude >= (INT64_C(1) << 31)
                     || __builtin_add_overflow(sum_f, sum_o, &both[j * width + c])) {
                 PyBuffer_Release(&view);
-                PyErr_SetString(PyExc_OverflowError, "statistics too large to randomize in int32 "
-                                                     "(sum of |differences| >= 2**31)");
+                tb_raise(TB_OVERFLOW, "statistics too large to randomize in int32 "
+                                      "(sum of |differences| >= 2**31)");
                 goto done;
             }
             base[j * width + c] = sum_o;
