@@ -212,7 +212,7 @@ def growth_per_round(samples: list[int]) -> float:
 def measured():
     if not Path("/proc/self/status").exists():
         pytest.skip("needs /proc (Linux)")
-    return run_child(warmup=5, rounds=30)
+    return run_child(warmup=10, rounds=40)
 
 
 def test_no_reference_leaks(measured):
