@@ -2,8 +2,8 @@
  *
  * Threads per job, not a pool of persistent threads: a job makes its helpers
  * (starting a thread costs tens of microseconds; a job with more than one
- * chunk of work takes far longer), so between calls the process has no thread of the
- * core. Persistent threads would survive into a fork() (multiprocessing's
+ * chunk of work takes far longer), so between calls the process has no
+ * thread of the core. Persistent threads would survive into a fork() (multiprocessing's
  * default start on Linux before Python 3.14), where they do not exist, and
  * Python 3.12+ warns at every os.fork() of a process with threads.
  *
@@ -21,6 +21,10 @@
  *
  * This is the one place in the core that starts threads (tb_job_run).
  */
+/* clock_gettime (POSIX.1-2008, the level Python.h asks for in the other files;
+ * -std=c11 alone would hide it) */
+#define _POSIX_C_SOURCE 200809L
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
