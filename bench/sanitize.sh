@@ -16,6 +16,12 @@ PY=${1:-python}
 FUZZ_N=${2:-50000}
 TER_FUZZ_N=${3:-1000}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+# setup.py build_ext reads pyproject.toml's SPDX license, which setuptools < 77 rejects
+# (a fresh virtual environment of Python 3.11 comes with 65): say so before building
+if ! "$PY" -c 'import sys, setuptools; sys.exit(int(setuptools.__version__.split(".")[0]) < 77)' 2>/dev/null; then
+    echo "sanitize.sh: $PY needs setuptools >= 77 to build the core (pip install -U setuptools)" >&2
+    exit 2
+fi
 WORK=$(mktemp -d /tmp/truebleu-sanitize.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
