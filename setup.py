@@ -18,7 +18,9 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 NATIVE_DIR = Path("src/truebleu/_native")
-sources = sorted(str(p) for p in NATIVE_DIR.glob("*.c"))
+# module.c and one folder per concern (runtime/, text/, bleu/, chrf/, ter/, significance/)
+sources = sorted(str(p) for p in NATIVE_DIR.rglob("*.c"))
+headers = sorted(str(p) for p in NATIVE_DIR.rglob("*.h"))
 
 
 def _gen_tables():
@@ -54,11 +56,15 @@ if sources:
         Extension(
             "truebleu._native_core",
             sources=sources,
-            # tables/ holds the checked-in unicode_tables.h; a generated one goes first
+            # headers are included as "runtime/pool.h", "text/tokenize.h", ...; tables/ holds the
+            # checked-in unicode_tables.h (a generated one goes first)
             include_dirs=[str(NATIVE_DIR), str(NATIVE_DIR / "tables")],
-            depends=[str(NATIVE_DIR / "gen_tables.py"), str(NATIVE_DIR / "tables" / "unicode_tables.h"),
+            depends=[str(NATIVE_DIR / "gen_tables.py"), *headers,
                      "src/truebleu/tokenizers/unicode_classes.py"],
-            extra_compile_args=["-O3", "-std=c11", "-pthread", "-Wall", "-Werror=implicit-function-declaration"],
+            # -fvisibility=hidden: the core's functions are called across its files directly,
+            # not through the PLT (only PyInit__native_core is exported)
+            extra_compile_args=["-O3", "-std=c11", "-pthread", "-fvisibility=hidden", "-Wall",
+                                "-Werror=implicit-function-declaration"],
             extra_link_args=["-pthread"],
             optional=True,
         )

@@ -11,7 +11,7 @@ be imported there). To refresh the checked-in copy, from the repository root::
 
     python src/truebleu/_native/gen_tables.py [OUTPUT]
 
-At run time :func:`truebleu._native_backend.intl_table_is_current` compares
+At run time :func:`truebleu.metrics.bleu.native.intl_table_is_current` compares
 the core's table with the running ``regex`` when the releases differ, and
 ``tests/test_native_tokenize.py`` compares every code point.
 """
@@ -50,6 +50,25 @@ def ranges(table: bytes) -> list[tuple[int, int, int]]:
     return out
 
 
+#: intl's one-lookup tables (text/classes.h): the classes of the code points of
+#: European text, Latin-1 and General Punctuation, with bit 8 for whitespace as
+#: str.isspace() (Py_UNICODE_ISSPACE) sees it, so that the scanner learns both
+#: from one byte.
+INTL_LOOKUPS = (("tb_intl_latin1", 0x0000, 0x100), ("tb_intl_general_punctuation", 0x2000, 0x70))
+SPACE_BIT = 8
+
+
+def intl_lookup_lines(table: bytes) -> list[str]:
+    lines = ["/* intl's lookups: the class bits above | 8 for whitespace (str.isspace()) */"]
+    for name, first, count in INTL_LOOKUPS:
+        values = [table[first + k] | (SPACE_BIT if chr(first + k).isspace() else 0) for k in range(count)]
+        lines.append("static const uint8_t %s[0x%X] = {" % (name, count))
+        for start in range(0, count, 16):
+            lines.append("    " + ", ".join(str(v) for v in values[start:start + 16]) + ",")
+        lines += ["};", ""]
+    return lines
+
+
 def header_text(regex) -> str:
     """The C header for the classes of ``regex`` (the module object)."""
     table = class_table(regex)
@@ -66,9 +85,9 @@ def header_text(regex) -> str:
     ]
     for start in range(0, 256, 16):
         lines.append("    " + ", ".join(str(table[c]) for c in range(start, start + 16)) + ",")
+    lines += ["};", ""]
+    lines += intl_lookup_lines(table)
     lines += [
-        "};",
-        "",
         "typedef struct { uint32_t first, last; uint8_t cls; } tb_class_range;",
         "",
         "/* sorted, non-overlapping; code points >= 256 only */",

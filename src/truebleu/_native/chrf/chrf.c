@@ -18,26 +18,15 @@
  * with the GIL released; whitespace is Py_UNICODE_ISSPACE, as str.split()
  * sees it. Lowercasing happens in Python (str.lower) before the call.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "text/classes.h"  /* (first: it brings Python.h, for Py_UNICODE_ISSPACE) */
+#include "chrf/chrf.h"
+#include "runtime/memory.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tb_core.h"
-#include "tb_signals.h"
-
-#define CHRF_MAX_THREADS 256
 #define CHRF_EPS 1e-16
-
-typedef struct {
-    const void *data;
-    size_t length;
-    int kind;
-} chrf_text;
 
 /* A piece of a code point buffer: a word. */
 typedef struct {
@@ -84,7 +73,7 @@ static uint32_t hash_run(const uint32_t *p, uint32_t n)
     return (uint32_t)(h ^ (h >> 32));
 }
 
-static uint32_t text_at(const chrf_text *t, size_t i)
+static uint32_t text_at(const tb_text *t, size_t i)
 {
     switch (t->kind) {
     case 1: return ((const uint8_t *)t->data)[i];
@@ -112,7 +101,7 @@ static int push_word(chrf_side *s, uint32_t start, uint32_t len)
 /* Decode a line: its character sequence and, if words, chrF++'s words
  * (whitespace split, one punctuation mark split off the end, else the start,
  * of words longer than one character). 0 ok, -1 out of memory. */
-static int decode(chrf_side *s, const chrf_text *t, int whitespace, int words)
+static int decode(chrf_side *s, const tb_text *t, int whitespace, int words)
 {
     size_t n = t->length;
     s->all.n = s->chars.n = 0;
@@ -324,34 +313,9 @@ double tb_chrf_f_score(const int64_t *row, int order, double factor, double one_
     return 0.0;
 }
 
-typedef struct {
-    /* input */
-    const chrf_text *hyps;
-    const chrf_text *refs;
-    const size_t *ref_start;  /* references of hypothesis i: refs[ref_start[i] .. ref_start[i+1]) */
-    size_t nitems;
-    int char_order, word_order, whitespace, eps_smoothing;
-    double factor, one_plus_factor;
-    /* output */
-    int64_t *out;
-    double *scores;  /* may be NULL */
-    /* work distribution */
-    atomic_size_t next;
-    atomic_int failed;  /* CHRF_OK, CHRF_NOMEM or CHRF_INTERRUPTED: the first failure wins */
-    tb_signal_watch *watch;
-} chrf_job;
-
-enum { CHRF_OK = 0, CHRF_NOMEM = 1, CHRF_INTERRUPTED = 2 };
-
-static void chrf_fail(chrf_job *j, int code)
-{
-    int expected = CHRF_OK;
-    atomic_compare_exchange_strong(&j->failed, &expected, code);
-}
-
 /* Work units of hypothesis i and its references (about one per code point), for the
- * signal checks of tb_signals.h. */
-static long segment_units(const chrf_job *j, size_t i)
+ * poll (runtime/poll.h). */
+static long segment_units(const tb_chrf_job *j, size_t i)
 {
     size_t units = j->hyps[i].length + 1;
     for (size_t k = j->ref_start[i]; k < j->ref_start[i + 1]; k++)
@@ -359,7 +323,7 @@ static long segment_units(const chrf_job *j, size_t i)
     return units > (size_t)TB_POLL_UNITS ? TB_POLL_UNITS : (long)units;
 }
 
-static int pair_row(chrf_scratch *w, const chrf_job *j, int64_t *row)
+static int pair_row(chrf_scratch *w, const tb_chrf_job *j, int64_t *row)
 {
     if (j->char_order > 0 &&
         count_orders(w, w->hyp.chars.a, w->hyp.chars.n, w->ref.chars.a, w->ref.chars.n,
@@ -375,7 +339,7 @@ static int pair_row(chrf_scratch *w, const chrf_job *j, int64_t *row)
     return 0;
 }
 
-static int segment(chrf_scratch *w, const chrf_job *j, size_t i)
+static int segment(chrf_scratch *w, const tb_chrf_job *j, size_t i)
 {
     int order = j->char_order + j->word_order;
     size_t width = 3 * (size_t)order;
@@ -424,231 +388,29 @@ static void scratch_free(chrf_scratch *w)
     free(w->row);
 }
 
-#define CHRF_CHUNK 16
-
-static void *chrf_worker(void *arg)
+static void chrf_worker(tb_job *base)
 {
-    chrf_job *j = arg;
+    tb_chrf_job *j = (tb_chrf_job *)base;
     chrf_scratch w;
     memset(&w, 0, sizeof(w));
-    long budget = TB_POLL_UNITS;
-    for (;;) {
-        if (atomic_load(&j->failed))
-            break;
-        size_t start = atomic_fetch_add(&j->next, CHRF_CHUNK);
-        if (start >= j->nitems)
-            break;
-        size_t stop = start + CHRF_CHUNK < j->nitems ? start + CHRF_CHUNK : j->nitems;
+    tb_job_poll poll;
+    tb_job_poll_init(&poll, base);
+    size_t start, stop;
+    while (tb_job_claim(base, &start, &stop)) {
         for (size_t i = start; i < stop; i++) {
-            if ((budget -= segment_units(j, i)) < 0) {
-                budget = TB_POLL_UNITS;
-                if (tb_signal_watch_raised(j->watch)) {
-                    chrf_fail(j, CHRF_INTERRUPTED);
-                    break;
-                }
-            }
+            if (tb_poll_spend(&poll.base, segment_units(j, i)))
+                break;
             if (segment(&w, j, i) < 0) {
-                chrf_fail(j, CHRF_NOMEM);
+                tb_job_fail(base, TB_NOMEM, i);
                 break;
             }
         }
     }
     scratch_free(&w);
-    return NULL;
 }
 
-/* Runs the job on this thread and nthreads - 1 others: CHRF_OK, CHRF_NOMEM or
- * CHRF_INTERRUPTED. */
-static int chrf_run(chrf_job *j, int nthreads)
+void tb_chrf_job_init(tb_chrf_job *job, size_t nitems)
 {
-    pthread_t tids[CHRF_MAX_THREADS];
-    int started = 0;
-    if (nthreads > CHRF_MAX_THREADS)
-        nthreads = CHRF_MAX_THREADS;
-    if ((size_t)nthreads > j->nitems / CHRF_CHUNK + 1)
-        nthreads = (int)(j->nitems / CHRF_CHUNK + 1);
-    for (int k = 1; k < nthreads; k++) {
-        if (pthread_create(&tids[started], NULL, chrf_worker, j) != 0)
-            break;  /* fewer threads: the same result, later */
-        started++;
-    }
-    chrf_worker(j);
-    for (int k = 0; k < started; k++)
-        pthread_join(tids[k], NULL);
-    return atomic_load(&j->failed);
-}
-
-/* Holds new references to the strings while the GIL is released. */
-typedef struct {
-    PyObject **objs;
-    chrf_text *texts;
-    size_t n, cap;
-} chrf_texts;
-
-static int texts_add(chrf_texts *t, PyObject *obj, const char *what, Py_ssize_t index)
-{
-    if (!PyUnicode_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "%s[%zd] must be a string, got %.100s", what, index,
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(obj) < 0)
-        return -1;
-#endif
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 64;
-        PyObject **o = PyMem_Realloc(t->objs, cap * sizeof(PyObject *));
-        if (!o) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        t->objs = o;
-        chrf_text *x = PyMem_Realloc(t->texts, cap * sizeof(chrf_text));
-        if (!x) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        t->texts = x;
-        t->cap = cap;
-    }
-    Py_INCREF(obj);
-    t->objs[t->n] = obj;
-    t->texts[t->n].data = PyUnicode_DATA(obj);
-    t->texts[t->n].length = (size_t)PyUnicode_GET_LENGTH(obj);
-    t->texts[t->n].kind = PyUnicode_KIND(obj);
-    t->n++;
-    return 0;
-}
-
-static void texts_free(chrf_texts *t)
-{
-    for (size_t i = 0; i < t->n; i++)
-        Py_DECREF(t->objs[i]);
-    PyMem_Free(t->objs);
-    PyMem_Free(t->texts);
-}
-
-PyObject *tb_chrf_statistics(PyObject *module, PyObject *args)
-{
-    PyObject *hyp_obj, *ref_obj, *out_obj, *scores_obj;
-    int char_order, word_order, whitespace, eps_smoothing, threads;
-    double factor, one_plus_factor;
-    (void)module;
-    if (!PyArg_ParseTuple(args, "OOiippddiOO", &hyp_obj, &ref_obj, &char_order, &word_order,
-                          &whitespace, &eps_smoothing, &factor, &one_plus_factor, &threads,
-                          &out_obj, &scores_obj))
-        return NULL;
-    if (char_order < 0 || word_order < 0 || char_order + word_order < 1 ||
-        char_order + word_order > 10000) {
-        PyErr_SetString(PyExc_ValueError, "char_order + word_order must be between 1 and 10000");
-        return NULL;
-    }
-    if (threads < 1) {
-        PyErr_SetString(PyExc_ValueError, "threads must be >= 1");
-        return NULL;
-    }
-    PyObject *hyps = PySequence_Fast(hyp_obj, "hypotheses must be a sequence");
-    if (!hyps)
-        return NULL;
-    PyObject *refs = PySequence_Fast(ref_obj, "references must be a sequence");
-    if (!refs) {
-        Py_DECREF(hyps);
-        return NULL;
-    }
-    PyObject *result = NULL;
-    chrf_texts ht = {0}, rt = {0};
-    size_t *ref_start = NULL;
-    Py_buffer ov = {0}, sv = {0};
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps);
-    size_t width = 3 * (size_t)(char_order + word_order);
-    if (PySequence_Fast_GET_SIZE(refs) != n) {
-        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference segments", n,
-                     PySequence_Fast_GET_SIZE(refs));
-        goto done;
-    }
-    ref_start = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
-    if (!ref_start) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (texts_add(&ht, PySequence_Fast_GET_ITEM(hyps, i), "hypotheses", i) < 0)
-            goto done;
-        ref_start[i] = rt.n;
-        PyObject *seg = PySequence_Fast(PySequence_Fast_GET_ITEM(refs, i),
-                                        "the references of a segment must be a sequence");
-        if (!seg)
-            goto done;
-        Py_ssize_t m = PySequence_Fast_GET_SIZE(seg);
-        for (Py_ssize_t k = 0; k < m; k++) {
-            if (texts_add(&rt, PySequence_Fast_GET_ITEM(seg, k), "references", k) < 0) {
-                Py_DECREF(seg);
-                goto done;
-            }
-        }
-        Py_DECREF(seg);
-        if (m == 0) {
-            PyErr_Format(PyExc_ValueError, "segment %zd has no reference", i);
-            goto done;
-        }
-    }
-    ref_start[n] = rt.n;
-    if (PyObject_GetBuffer(out_obj, &ov, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
-        goto done;
-    if ((size_t)ov.len != (size_t)n * width * sizeof(int64_t)) {
-        PyErr_SetString(PyExc_ValueError, "out must be an int64 buffer of one row per hypothesis");
-        goto done;
-    }
-    if (scores_obj != Py_None) {
-        if (PyObject_GetBuffer(scores_obj, &sv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
-            goto done;
-        if ((size_t)sv.len != (size_t)n * sizeof(double)) {
-            PyErr_SetString(PyExc_ValueError, "scores must be a double buffer of one per hypothesis");
-            goto done;
-        }
-    }
-    chrf_job *j = calloc(1, sizeof(chrf_job));
-    if (!j) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    j->hyps = ht.texts;
-    j->refs = rt.texts;
-    j->ref_start = ref_start;
-    j->nitems = (size_t)n;
-    j->char_order = char_order;
-    j->word_order = word_order;
-    j->whitespace = whitespace;
-    j->eps_smoothing = eps_smoothing;
-    j->factor = factor;
-    j->one_plus_factor = one_plus_factor;
-    j->out = ov.buf;
-    j->scores = sv.obj ? sv.buf : NULL;
-    atomic_init(&j->next, 0);
-    atomic_init(&j->failed, 0);
-    tb_signal_watch watch;
-    j->watch = &watch;
-    tb_signal_watch_begin(&watch);
-    int rc = chrf_run(j, threads);
-    tb_signal_watch_end(&watch);
-    free(j);
-    if (rc != CHRF_OK) {
-        if (rc == CHRF_NOMEM)
-            PyErr_NoMemory();  /* else: the exception a signal handler raised */
-        goto done;
-    }
-    Py_INCREF(Py_None);
-    result = Py_None;
-done:
-    if (ov.obj)
-        PyBuffer_Release(&ov);
-    if (sv.obj)
-        PyBuffer_Release(&sv);
-    texts_free(&ht);
-    texts_free(&rt);
-    PyMem_Free(ref_start);
-    Py_DECREF(hyps);
-    Py_DECREF(refs);
-    return result;
+    memset(job, 0, sizeof(*job));
+    tb_job_init(&job->base, chrf_worker, nitems, TB_CHRF_CHUNK);
 }

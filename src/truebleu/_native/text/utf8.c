@@ -9,14 +9,13 @@
  * decodes the failing block again with Python's codec, so only the decision
  * (valid or not, and where) has to be made here.
  */
-#include <Python.h>
+#include "text/classes.h"  /* (first: it brings Python.h, for Py_UNICODE_ISSPACE) */
+#include "text/text.h"
 
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-
-#include "tb_core.h"
 
 /* Length of the valid character starting at d[0] (1-4), 0 when d[0 .. n) is an
  * unfinished but so far valid prefix of one, -1 when the bytes are invalid. */
@@ -178,94 +177,4 @@ size_t tb_utf8_rstrip(const uint8_t *d, size_t n)
         n = start;
     }
     return n;
-}
-
-/* ------------------------------------------------------------------ */
-/* for the reader (truebleu.io.utf8_lines), with the GIL held           */
-
-/* The bytes of buffer `obj` from `start` (checked), as a read-only view. An `*end` of
- * -1 becomes the buffer's length; any other must lie in [start, length] (the reader's
- * buffers hold their bytes in a prefix, with room to read into after it). */
-static int view_from(PyObject *obj, Py_ssize_t start, Py_ssize_t *end, Py_buffer *view)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0)
-        return -1;
-    if (*end == -1)
-        *end = view->len;
-    if (start < 0 || start > *end || *end > view->len) {
-        PyErr_Format(PyExc_ValueError, "bytes %zd to %zd outside a buffer of %zd bytes", start, *end,
-                     view->len);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
-/* utf8_scan(buffer, start[, end]) -> (valid_end, chars, newlines, error, last_chars)
- * last_chars: the characters after the last newline (all of them if none). */
-PyObject *tb_py_utf8_scan(PyObject *module, PyObject *args)
-{
-    PyObject *obj;
-    Py_ssize_t start, end = -1;
-    Py_buffer view;
-    if (!PyArg_ParseTuple(args, "On|n", &obj, &start, &end) || view_from(obj, start, &end, &view) < 0)
-        return NULL;
-    const uint8_t *d = (const uint8_t *)view.buf + start;
-    tb_utf8_scan_result r;
-    tb_utf8_scan(d, (size_t)(end - start), &r);
-    size_t last = r.chars;
-    if (r.newlines) {
-        const uint8_t *nl = d + r.valid;
-        while (*--nl != '\n')
-            ;
-        last = tb_utf8_chars(nl + 1, (size_t)(d + r.valid - (nl + 1)));
-    }
-    PyBuffer_Release(&view);
-    return Py_BuildValue("nnnin", (Py_ssize_t)(start + r.valid), (Py_ssize_t)r.chars,
-                         (Py_ssize_t)r.newlines, r.error, (Py_ssize_t)last);
-}
-
-/* utf8_first_long_line(buffer, start, end, first_chars, limit) -> index or -1 */
-PyObject *tb_py_utf8_first_long_line(PyObject *module, PyObject *args)
-{
-    PyObject *obj;
-    Py_ssize_t start, end, first, limit;
-    Py_buffer view;
-    if (!PyArg_ParseTuple(args, "Onnnn", &obj, &start, &end, &first, &limit))
-        return NULL;
-    if (end < start) {
-        PyErr_SetString(PyExc_ValueError, "bad range");
-        return NULL;
-    }
-    if (view_from(obj, start, &end, &view) < 0)
-        return NULL;
-    long line = -1;
-    if (first < 0 || limit < 0)
-        PyErr_SetString(PyExc_ValueError, "bad range");
-    else
-        line = tb_utf8_first_long_line((const uint8_t *)view.buf + start, (size_t)(end - start),
-                                       (size_t)first, (size_t)limit);
-    PyBuffer_Release(&view);
-    return PyErr_Occurred() ? NULL : PyLong_FromLong(line);
-}
-
-/* utf8_line_chars(buffer, lines[, end]) -> the characters of the first `lines` lines,
- * without their "\n" (the last may end at `end`, by default the end of the buffer) */
-PyObject *tb_py_utf8_line_chars(PyObject *module, PyObject *args)
-{
-    PyObject *obj;
-    Py_ssize_t lines, stop = -1;
-    Py_buffer view;
-    if (!PyArg_ParseTuple(args, "On|n", &obj, &lines, &stop) || view_from(obj, 0, &stop, &view) < 0)
-        return NULL;
-    const uint8_t *d = view.buf, *end = d + stop;
-    size_t chars = 0;
-    for (Py_ssize_t i = 0; i < lines && d < end; i++) {
-        const uint8_t *nl = memchr(d, '\n', (size_t)(end - d));
-        const uint8_t *stop = nl ? nl : end;
-        chars += tb_utf8_chars(d, (size_t)(stop - d));
-        d = nl ? nl + 1 : end;
-    }
-    PyBuffer_Release(&view);
-    return PyLong_FromSize_t(chars);
 }

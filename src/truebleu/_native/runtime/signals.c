@@ -1,33 +1,36 @@
-/* truebleu compiled core: Ctrl-C during a long call (see tb_signals.h). */
-#include "tb_signals.h"
+/* truebleu core runtime: Ctrl-C during a long call (see runtime/signals.h). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
 
-static unsigned long main_thread_ident;  /* threading.main_thread().ident, 0 if unknown */
+#include "runtime/pool.h"
+#include "runtime/signals.h"
 
-void tb_signals_init(void)
+unsigned long tb_main_thread_ident(void)
 {
     PyObject *threading = PyImport_ImportModule("threading");
     PyObject *main_thread = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
     PyObject *ident = main_thread ? PyObject_GetAttrString(main_thread, "ident") : NULL;
-    main_thread_ident = ident ? PyLong_AsUnsignedLong(ident) : 0;
+    unsigned long result = ident ? PyLong_AsUnsignedLong(ident) : 0;
     Py_XDECREF(ident);
     Py_XDECREF(main_thread);
     Py_XDECREF(threading);
     if (PyErr_Occurred()) {  /* unknown: then every caller checks (a no-op off the main thread) */
         PyErr_Clear();
-        main_thread_ident = 0;
+        result = 0;
     }
+    return result;
 }
 
-void tb_signal_watch_begin(tb_signal_watch *w)
+void tb_signal_watch_begin(tb_signal_watch *w, unsigned long main_thread)
 {
     w->caller = pthread_self();
-    w->check_signals = !main_thread_ident || PyThread_get_thread_ident() == main_thread_ident;
+    w->check_signals = !main_thread || PyThread_get_thread_ident() == main_thread;
     w->ts = PyEval_SaveThread();
 }
 
 void tb_signal_watch_end(tb_signal_watch *w)
 {
-    PyEval_RestoreThread(w->ts);
+    PyEval_RestoreThread((PyThreadState *)w->ts);
     w->ts = NULL;
 }
 
@@ -35,8 +38,17 @@ int tb_signal_watch_raised(tb_signal_watch *w)
 {
     if (!w || !w->check_signals || !w->ts || !pthread_equal(pthread_self(), w->caller))
         return 0;
-    PyEval_RestoreThread(w->ts);
+    PyEval_RestoreThread((PyThreadState *)w->ts);
     int raised = PyErr_CheckSignals() < 0;  /* the exception stays set in the thread state */
     w->ts = PyEval_SaveThread();
     return raised;
+}
+
+tb_status tb_job_run_released(tb_job *job, int threads, unsigned long main_thread)
+{
+    tb_signal_watch watch;
+    tb_signal_watch_begin(&watch, main_thread);
+    tb_status status = tb_job_run(job, threads, &watch);
+    tb_signal_watch_end(&watch);
+    return status;
 }

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tb_core.h"
-#include "ter.h"
+#include "runtime/memory.h"
+#include "ter/ter.h"
 
 #define BEAM_WIDTH 25
 #define MAX_SHIFT_SIZE 10
@@ -158,13 +158,13 @@ static int64_t candidate_cost(tb_ter_work *w, const uint32_t *cand, size_t n_h,
 }
 
 /* The trace of the kept rows, then the alignment and the error prefix sums
- * (the specification's trace + alignment). -2 if the path leaves the beam. */
-static int align_kept(tb_ter_work *w, size_t n_h, size_t n_r)
+ * (the specification's trace + alignment). TB_RUNTIME if the path leaves the beam. */
+static tb_status align_kept(tb_ter_work *w, size_t n_h, size_t n_r)
 {
     if (GROW(w->steps, w->cap_steps, n_h + n_r) < 0 || GROW(w->align, w->cap_align, n_r) < 0 ||
         GROW(w->hyp_err_sum, w->cap_hes, n_h + 1) < 0 ||
         GROW(w->ref_err_sum, w->cap_res, n_r + 1) < 0)
-        return -1;
+        return TB_NOMEM;
     size_t n = 0;
     int64_t i = (int64_t)n_h, j = (int64_t)n_r;
     while (i > 0 || j > 0) {
@@ -179,7 +179,7 @@ static int align_kept(tb_ter_work *w, size_t n_h, size_t n_r)
         } else if (how == REF_ONLY) {
             j--;
         } else {
-            return -2;
+            return TB_RUNTIME;
         }
     }
     int64_t pos_hyp = -1;
@@ -198,7 +198,7 @@ static int align_kept(tb_ter_work *w, size_t n_h, size_t n_r)
             r++;
         }
     }
-    return 0;
+    return TB_OK;
 }
 
 /* Python's out.extend(src[from:to]) for 0 <= from, to (clamped to len). */
@@ -308,25 +308,29 @@ static shift_key best_shift(tb_ter_work *w, size_t n_h, const uint32_t *ref, siz
     return best;
 }
 
-int64_t tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
-                     const uint32_t *ref, size_t n_r)
+tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
+                       const uint32_t *ref, size_t n_r, int64_t *edits)
 {
-    if (n_r == 0)
-        return (int64_t)n_h;
+    if (n_r == 0) {
+        *edits = (int64_t)n_h;
+        return TB_OK;
+    }
     if (set_bounds(w, n_h, n_r) < 0 || GROW(w->words, w->cap_words, n_h + 1) < 0 ||
         GROW(w->cand, w->cap_cand, n_h + 1) < 0)
-        return -1;
+        return TB_NOMEM;
     memcpy(w->words, hyp, n_h * sizeof(uint32_t));
     kept_rows(w, w->words, n_h, ref, 0);
     int64_t shifts = 0, checked = 0;
     for (;;) {
         int64_t cost = last_cell(w, n_h, n_r);
-        int status = align_kept(w, n_h, n_r);
-        if (status < 0)
+        tb_status status = align_kept(w, n_h, n_r);
+        if (status != TB_OK)
             return status;
         shift_key best = best_shift(w, n_h, ref, n_r, cost, &checked);
-        if (checked >= MAX_SHIFT_CANDIDATES || !best.found || best.gain <= 0)
-            return shifts + cost;
+        if (checked >= MAX_SHIFT_CANDIDATES || !best.found || best.gain <= 0) {
+            *edits = shifts + cost;
+            return TB_OK;
+        }
         shift_words(w->cand, w->words, n_h, (size_t)best.start, (size_t)best.length,
                     (size_t)best.target);
         size_t prefix = common_prefix(w->words, w->cand, n_h);

@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tb_core.h"
+#include "runtime/memory.h"
+#include "bleu/ngram.h"
 
 #define NONE TB_ABSENT
 

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tb_core.h"
+#include "runtime/memory.h"
+#include "bleu/matrix.h"
+#include "bleu/ngram.h"
 
 struct tb_profiles {
     uint32_t nseq, nids;

@@ -1,0 +1,162 @@
+/* truebleu core: BLEU's jobs (see bleu/jobs.h): the workers that tokenize and
+ * match on every thread of a job. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bleu/jobs.h"
+#include "bleu/ngram.h"
+
+/* acc += row, both `width` long (apart: the compiler may use vector adds) */
+static inline void add_row(int64_t *restrict acc, const int64_t *restrict row, size_t width)
+{
+    for (size_t c = 0; c < width; c++)
+        acc[c] += row[c];
+}
+
+/* Items lo .. hi - 1 of the job. sum: with j->totals, the thread's row (width)
+ * and then its sum of rows (width). */
+static void run_items(tb_bleu_job *j, tb_builder *b, tb_builder *b2, tb_matcher *m, tb_poll *poll, size_t lo,
+                      size_t hi, int64_t *sum)
+{
+    const size_t width = tb_row_width(j->max_order);
+    const int only_sum = j->totals != NULL;
+    for (size_t k = lo; k < hi && !tb_job_failed(&j->base); k++) {
+        int rc = 0;
+        int64_t *row = only_sum ? sum : j->out_rows + k * width;
+        if (j->kind == TB_BLEU_PREPARE) {
+            tb_builder_reset(b);
+            for (size_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
+                rc = tb_builder_add_line(b, &j->texts[t], j->mode);
+            if (rc == 0) {
+                j->out_segs[k] = tb_builder_freeze(b);
+                rc = j->out_segs[k] ? 0 : -1;
+            }
+        } else if (j->kind == TB_BLEU_STATS) {
+            tb_builder_reset(b);
+            b->lookup = j->ref_segs[k];  /* hypothesis tokens straight to reference ids */
+            rc = tb_builder_add_line(b, &j->texts[k], j->mode);
+            b->lookup = NULL;
+            if (rc == 0)
+                rc = tb_segment_row_ids(m, b->ids, (uint32_t)b->nids, j->ref_segs[k], j->max_order, row);
+        } else if (j->kind == TB_BLEU_SENT) {
+            /* the references in b, the hypothesis in b2 as ids of b's vocabulary */
+            tb_builder_reset(b);
+            for (size_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
+                rc = tb_builder_add_line(b, &j->ref_texts[t], j->mode);
+            if (rc == 0) {
+                tb_seg ref;
+                tb_builder_view(b, &ref);
+                tb_builder_reset(b2);
+                b2->lookup = &ref;
+                rc = tb_builder_add_line(b2, &j->texts[k], j->mode);
+                b2->lookup = NULL;
+                if (rc == 0)
+                    rc = tb_segment_row_ids(m, b2->ids, (uint32_t)b2->nids, &ref, j->max_order, row);
+            }
+        } else {
+            size_t h, r;
+            if (j->hyp_index) {
+                h = (size_t)j->hyp_index[k];
+                r = (size_t)j->ref_index[k];
+            } else {
+                h = k / j->n_ref_segs;
+                r = k % j->n_ref_segs;
+            }
+            /* the pair's work, as the tokenizers count theirs (a unit per code point):
+             * the hypothesis's vocabulary looked up, then both sides' n-grams */
+            const tb_seg *hs = j->hyp_segs[h], *rs = j->ref_segs[r];
+            if (tb_poll_spend(poll, 16 + (long)hs->nvocab + ((long)hs->ntok + rs->ntok) * j->max_order))
+                break;
+            rc = tb_segment_row(m, hs, rs, j->max_order, j->out_rows + k * width);
+        }
+        if (rc < 0)
+            tb_job_fail(&j->base, TB_NOMEM, k);  /* (a stop asked by the poll came first: it wins) */
+        else if (only_sum)
+            add_row(sum + width, sum, width);
+    }
+}
+
+static void bleu_worker(tb_job *base)
+{
+    tb_bleu_job *j = (tb_bleu_job *)base;
+    tb_builder b, b2;
+    tb_matcher m;
+    tb_job_poll poll;
+    tb_job_poll_init(&poll, base);
+    tb_builder_init(&b);
+    tb_builder_init(&b2);
+    tb_matcher_init(&m);
+    b.poll = b2.poll = &poll.base;
+    const size_t width = tb_row_width(j->max_order);
+    int64_t *sum = NULL;  /* with j->totals: this thread's row, then its sum */
+    size_t lo, hi;
+    while (tb_job_claim(base, &lo, &hi)) {
+        if (j->totals && !sum && !(sum = calloc(2 * width, sizeof(int64_t)))) {
+            tb_job_fail(base, TB_NOMEM, lo);
+            break;
+        }
+        run_items(j, &b, &b2, &m, &poll.base, lo, hi, sum);
+    }
+    if (sum && !tb_job_failed(base))  /* counts of tokens in memory: no overflow */
+        for (size_t c = 0; c < width; c++)
+            __atomic_fetch_add(&j->totals[c], sum[width + c], __ATOMIC_RELAXED);
+    free(sum);
+    tb_builder_free(&b);
+    tb_builder_free(&b2);
+    tb_matcher_free(&m);
+}
+
+void tb_bleu_job_init(tb_bleu_job *job, tb_bleu_job_kind kind, size_t nitems, size_t chunk)
+{
+    memset(job, 0, sizeof(*job));
+    tb_job_init(&job->base, bleu_worker, nitems, chunk);
+    job->kind = kind;
+}
+
+/* ------------------------------------------------------------------ */
+/* cross_statistics' matrix                                            */
+
+static void cross_worker(tb_job *base)
+{
+    tb_cross_job *j = (tb_cross_job *)base;
+    const size_t N = (size_t)j->bleu.max_order;
+    int64_t *acc = NULL;  /* N matches per sequence: the row's hypothesis against each reference */
+    tb_job_poll poll;
+    tb_job_poll_init(&poll, base);
+    /* a row's work as the tokenizers count theirs (a unit per code point): its
+     * n-grams and the postings they visit, the zeroing of the references'
+     * counts, and each cell; a row of long segments can cost millions, so the
+     * poll is spent after every row */
+    const long per_row = (long)(j->nrefs * N / 8 + 16 * j->nb);
+    size_t i, end;
+    while (tb_job_claim(base, &i, &end)) {
+        if (!acc) {  /* only after a claim: a helper with nothing to do allocates nothing */
+            acc = malloc((j->nseq * N + 1) * sizeof(int64_t));
+            if (!acc) {
+                tb_job_fail(base, TB_NOMEM, i);
+                break;
+            }
+        }
+        uint32_t h = (uint32_t)j->a[i];
+        for (size_t k = 0; k < j->nrefs; k++)
+            memset(acc + (size_t)j->refs[k] * N, 0, N * sizeof(int64_t));
+        size_t work = tb_profiles_matches(j->prof, h, acc);
+        for (size_t k = 0; k < j->nb; k++) {
+            size_t cell = i * j->nb + k;
+            int64_t *row = j->rows + cell * j->width;
+            tb_profiles_row(j->prof, h, (uint32_t)j->b[k], acc, row);
+            if (j->scores)
+                j->scores[cell] = tb_bleu_of_row(row, &j->bleu, TB_BLEU_F64);
+        }
+        if (tb_poll_spend(&poll.base, per_row + (long)work))
+            break;
+    }
+    free(acc);
+}
+
+void tb_cross_job_init(tb_cross_job *job, size_t na)
+{
+    memset(job, 0, sizeof(*job));
+    tb_job_init(&job->base, cross_worker, na, 1);
+}

@@ -1,0 +1,131 @@
+/* truebleu core: chrf_statistics() (bindings): the strings gathered with the
+ * GIL (chrF lowercases in Python before the call), the job of chrf/chrf.c run
+ * without it on the runtime's threads. */
+#include "chrf/bindings.h"
+#include "chrf/chrf.h"
+#include "runtime/buffers.h"
+#include "runtime/errors.h"
+#include "runtime/gather.h"
+#include "state.h"
+
+/* Appends the str `obj`, item `index` of `what` (a TypeError naming it if not a str). */
+static int add_text(tb_gather *g, PyObject *obj, const char *what, Py_ssize_t index)
+{
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s[%zd] must be a string, got %.100s", what, index,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    return tb_gather_append(g, obj, 0);
+}
+
+PyObject *core_chrf_statistics(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"hypotheses", "references", "char_order", "word_order", "whitespace",
+                                         "eps_smoothing", "factor", "one_plus_factor", "threads", "out",
+                                         "scores", NULL};
+    const tb_state *st = tb_state_of(module);
+    PyObject *hyp_obj, *ref_obj, *out_obj, *scores_obj;
+    int char_order, word_order, whitespace, eps_smoothing, threads;
+    double factor, one_plus_factor;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiippddiOO", (char **)kwlist, &hyp_obj, &ref_obj,
+                                     &char_order, &word_order, &whitespace, &eps_smoothing, &factor,
+                                     &one_plus_factor, &threads, &out_obj, &scores_obj))
+        return NULL;
+    if (char_order < 0 || word_order < 0 || char_order + word_order < 1 ||
+        char_order + word_order > 10000) {
+        PyErr_SetString(PyExc_ValueError, "char_order + word_order must be between 1 and 10000");
+        return NULL;
+    }
+    if (threads < 1) {
+        PyErr_SetString(PyExc_ValueError, "threads must be >= 1");
+        return NULL;
+    }
+    PyObject *hyps = PySequence_Fast(hyp_obj, "hypotheses must be a sequence");
+    if (!hyps)
+        return NULL;
+    PyObject *refs = PySequence_Fast(ref_obj, "references must be a sequence");
+    if (!refs) {
+        Py_DECREF(hyps);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    tb_gather ht, rt;
+    tb_gather_start(&ht, st->lower);
+    tb_gather_start(&rt, st->lower);
+    size_t *ref_start = NULL;
+    Py_buffer ov = {0}, sv = {0};
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps);
+    size_t width = 3 * (size_t)(char_order + word_order);
+    if (PySequence_Fast_GET_SIZE(refs) != n) {
+        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference segments", n,
+                     PySequence_Fast_GET_SIZE(refs));
+        goto done;
+    }
+    ref_start = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
+    if (!ref_start) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (add_text(&ht, PySequence_Fast_GET_ITEM(hyps, i), "hypotheses", i) < 0)
+            goto done;
+        ref_start[i] = rt.n;
+        PyObject *seg = PySequence_Fast(PySequence_Fast_GET_ITEM(refs, i),
+                                        "the references of a segment must be a sequence");
+        if (!seg)
+            goto done;
+        Py_ssize_t m = PySequence_Fast_GET_SIZE(seg);
+        for (Py_ssize_t k = 0; k < m; k++) {
+            if (add_text(&rt, PySequence_Fast_GET_ITEM(seg, k), "references", k) < 0) {
+                Py_DECREF(seg);
+                goto done;
+            }
+        }
+        Py_DECREF(seg);
+        if (m == 0) {
+            PyErr_Format(PyExc_ValueError, "segment %zd has no reference", i);
+            goto done;
+        }
+    }
+    ref_start[n] = rt.n;
+    if (PyObject_GetBuffer(out_obj, &ov, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        goto done;
+    if ((size_t)ov.len != (size_t)n * width * sizeof(int64_t)) {
+        PyErr_SetString(PyExc_ValueError, "out must be an int64 buffer of one row per hypothesis");
+        goto done;
+    }
+    if (scores_obj != Py_None) {
+        if (PyObject_GetBuffer(scores_obj, &sv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+            goto done;
+        if ((size_t)sv.len != (size_t)n * sizeof(double)) {
+            PyErr_SetString(PyExc_ValueError, "scores must be a double buffer of one per hypothesis");
+            goto done;
+        }
+    }
+    tb_chrf_job j;
+    tb_chrf_job_init(&j, (size_t)n);
+    j.hyps = ht.texts;
+    j.refs = rt.texts;
+    j.ref_start = ref_start;
+    j.char_order = char_order;
+    j.word_order = word_order;
+    j.whitespace = whitespace;
+    j.eps_smoothing = eps_smoothing;
+    j.factor = factor;
+    j.one_plus_factor = one_plus_factor;
+    j.out = ov.buf;
+    j.scores = sv.obj ? sv.buf : NULL;
+    if (tb_raise_job_status(tb_job_run_released(&j.base, threads, st->main_thread)) < 0)
+        goto done;
+    result = Py_NewRef(Py_None);
+done:
+    tb_buffer_release(&ov);
+    tb_buffer_release(&sv);
+    tb_gather_free(&ht);
+    tb_gather_free(&rt);
+    PyMem_Free(ref_start);
+    Py_DECREF(hyps);
+    Py_DECREF(refs);
+    return result;
+}

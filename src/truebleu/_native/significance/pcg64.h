@@ -1,0 +1,107 @@
+/* truebleu core: NumPy's PCG64 stream and its bounded integers, without NumPy
+ * (plain C, no Python; the draws of significance/resample.c and of pcg64_*).
+ *
+ * The draws are the ones NumPy's Generator makes for sacreBLEU's calls, so the
+ * same seed gives the same samples (the tests compare every draw with NumPy):
+ *
+ * - PCG64 (O'Neill's PCG XSL RR 128/64): a 128-bit LCG whose output is the
+ *   xor of the state's halves rotated by its top 6 bits. A 32-bit draw takes
+ *   the low half of a 64-bit output and keeps the high half for the next one.
+ * - `choice(n, size, replace=True)` is `integers(0, n)`: with range
+ *   r = n - 1, r = 0 draws nothing; r < 2^32 - 1 uses Lemire's multiply-shift
+ *   on 32-bit draws; r = 2^32 - 1 returns 32-bit draws as they are; larger
+ *   ranges use Lemire on 64-bit draws (r = 2^64 - 1 returns them as they are).
+ * - `integers(2, dtype=bool)` takes one bit at a time, low bit first, from a
+ *   32-bit draw; the spare bits of the last draw of a call are dropped.
+ */
+#ifndef TB_SIGNIFICANCE_PCG64_H
+#define TB_SIGNIFICANCE_PCG64_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+typedef struct {
+    u128 state, inc;
+    int has_uint32;
+    uint32_t uinteger;
+} pcg64;
+
+#define PCG_MULT (((u128)2549297995355413924ULL << 64) | 4865540595714422341ULL)
+
+static inline uint64_t pcg64_next64(pcg64 *g)
+{
+    g->state = g->state * PCG_MULT + g->inc;
+    uint64_t x = (uint64_t)(g->state >> 64) ^ (uint64_t)g->state;
+    unsigned rot = (unsigned)(g->state >> 122);
+    return (x >> rot) | (x << ((-rot) & 63));
+}
+
+static inline uint32_t pcg64_next32(pcg64 *g)
+{
+    if (g->has_uint32) {
+        g->has_uint32 = 0;
+        return g->uinteger;
+    }
+    uint64_t next = pcg64_next64(g);
+    g->has_uint32 = 1;
+    g->uinteger = (uint32_t)(next >> 32);
+    return (uint32_t)next;
+}
+
+/* integers in [0, range], range < 2^32 - 1: Lemire's method on 32-bit draws */
+static inline uint32_t lemire32(pcg64 *g, uint32_t range)
+{
+    const uint32_t bound = range + 1;
+    uint64_t m = (uint64_t)pcg64_next32(g) * bound;
+    uint32_t low = (uint32_t)m;
+    if (low < bound) {
+        const uint32_t threshold = (UINT32_MAX - range) % bound;
+        while (low < threshold) {
+            m = (uint64_t)pcg64_next32(g) * bound;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+/* integers in [0, range], 2^32 - 1 < range < 2^64 - 1: Lemire on 64-bit draws */
+static inline uint64_t lemire64(pcg64 *g, uint64_t range)
+{
+    const uint64_t bound = range + 1;
+    u128 m = (u128)pcg64_next64(g) * bound;
+    uint64_t low = (uint64_t)m;
+    if (low < bound) {
+        const uint64_t threshold = (UINT64_MAX - range) % bound;
+        while (low < threshold) {
+            m = (u128)pcg64_next64(g) * bound;
+            low = (uint64_t)m;
+        }
+    }
+    return (uint64_t)(m >> 64);
+}
+
+/* `count` draws of integers(0, range + 1) into `out`, as NumPy's int64 fill does */
+static inline void bounded_fill(pcg64 *g, uint64_t range, ptrdiff_t count, int64_t *out)
+{
+    ptrdiff_t i;
+    if (range == 0) {
+        memset(out, 0, (size_t)count * sizeof *out);
+    } else if (range < 0xFFFFFFFFULL) {
+        for (i = 0; i < count; i++)
+            out[i] = lemire32(g, (uint32_t)range);
+    } else if (range == 0xFFFFFFFFULL) {
+        for (i = 0; i < count; i++)
+            out[i] = pcg64_next32(g);
+    } else if (range < UINT64_MAX) {
+        for (i = 0; i < count; i++)
+            out[i] = (int64_t)lemire64(g, range);
+    } else {
+        for (i = 0; i < count; i++)
+            out[i] = (int64_t)pcg64_next64(g);
+    }
+}
+
+#endif

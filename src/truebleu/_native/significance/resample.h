@@ -1,0 +1,32 @@
+/* truebleu core: resampling's sums without NumPy (plain C, no Python; see
+ * significance/resample.c; the entry points are significance/bindings.c). */
+#ifndef TB_SIGNIFICANCE_RESAMPLE_H
+#define TB_SIGNIFICANCE_RESAMPLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "significance/pcg64.h"
+
+/* Bootstrap samples summed GROUP at a time. */
+#define GROUP 4
+/* Float32 sums are exact while every partial sum stays below this. */
+#define FLOAT32_EXACT (INT64_C(1) << 24)
+/* Columns of approximate randomization's sums at a time (and the padding of its rows). */
+#define COLUMNS_AR 32
+
+/* The int64 sums of n_samples bootstrap samples of the n x row float32 table
+ * `stats` into sums (n_samples x row), the draws of choice(n, n) from g in
+ * sample order. Scratch: draws (n), counts (n x GROUP), group_out (GROUP x row). */
+void tb_resample(pcg64 *g, const float *stats, ptrdiff_t n, ptrdiff_t row, ptrdiff_t n_samples,
+                 int64_t *draws, float *counts, int64_t *group_out, int64_t *sums);
+
+/* Approximate randomization's gains: for each trial, the sum of delta's rows
+ * (n rows of cols int32, cols a multiple of COLUMNS_AR) where its mask is set,
+ * into gain (n_trials x cols). patterns: groups x n_trials (4 mask bits per
+ * group of four segments and trial); scratch: table (16 x COLUMNS_AR), acc
+ * (n_trials x COLUMNS_AR). */
+void tb_masked_sums(const int32_t *delta, ptrdiff_t n, ptrdiff_t cols, const uint8_t *patterns,
+                    ptrdiff_t n_trials, int32_t *table, int32_t *acc, int64_t *gain);
+
+#endif

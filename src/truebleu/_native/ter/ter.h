@@ -1,0 +1,49 @@
+/* TER in the compiled core: the edit distance with shifts of
+ * truebleu/_reference_ter.py (sacreBLEU 2.6.0's), on token ids (plain C).
+ *
+ * ter/edits.c is the algorithm; ter/segments.c splits each segment's
+ * tokenized strings into word ids and runs the algorithm per reference as a
+ * job on the runtime's threads; ter/bindings.c collects the strings under the
+ * GIL (as UTF-8) and runs that job without it.
+ */
+#ifndef TB_TER_TER_H
+#define TB_TER_TER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/pool.h"
+#include "runtime/status.h"
+#include "text/text.h"
+
+#define TB_TER_INFINITY 10000000000000000LL  /* 1e16: a cell outside the beam */
+
+/* Reusable scratch memory of one worker (grown as needed, freed at the end). */
+typedef struct tb_ter_work tb_ter_work;
+
+tb_ter_work *tb_ter_work_new(void);
+void tb_ter_work_free(tb_ter_work *w);
+
+/* Edits (shifts + edit distance) turning hyp into ref, as
+ * _reference_ter.translation_edit_rate, into *edits: TB_OK; TB_NOMEM; or
+ * TB_RUNTIME when the edit path leaves the beam (the specification raises
+ * RuntimeError then). ref_len 0: the hypothesis length. */
+tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t hyp_len,
+                       const uint32_t *ref, size_t ref_len, int64_t *edits);
+
+/* Item i: hypothesis hyps[i] (tercom-tokenized UTF-8, words separated by
+ * spaces) against refs[first_ref[i] .. first_ref[i+1]) (at least one):
+ * out[2i] = the fewest edits, out[2i+1] = the references' average length. */
+typedef struct {
+    tb_job base;  /* first: the pool's view of the job; a failure's item is its segment */
+    const tb_text *hyps;   /* TB_KIND_UTF8 */
+    const tb_text *refs;
+    const size_t *first_ref;
+    double *out;
+} tb_ter_job;
+
+/* A job over nseg segments; the caller fills in the rest and runs it with
+ * tb_job_run_released(&job.base, ...). */
+void tb_ter_job_init(tb_ter_job *job, size_t nseg);
+
+#endif

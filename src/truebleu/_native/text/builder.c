@@ -1,0 +1,279 @@
+/* truebleu core: the tokenizers' builder (see text/tokenize.h): a segment's
+ * lines tokenized one after another into token-id sequences over the segment's
+ * vocabulary, then viewed in place or frozen into one block (a Prepared
+ * reference). The tokenizers themselves are text/tok_*.c.
+ */
+#include "text/line.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Places the entries of vocab[0..n) into slots[0..cap) (none of era `era`), in id order. */
+static void fill_slots(tb_slot *slots, size_t cap, uint32_t era, const tb_tok *vocab, size_t n, const char *bytes)
+{
+    for (size_t id = 0; id < n; id++) {
+        const tb_tok *e = &vocab[id];
+        size_t j = e->hash & (cap - 1);
+        while (slot_live(&slots[j], era))
+            j = (j + 1) & (cap - 1);
+        slots[j] = (tb_slot){token_head(bytes + e->off, e->len), tb_slot_tag(era, e->len), (uint32_t)id};
+    }
+}
+
+int tb_vocab_rehash(tb_builder *b, size_t ncap)
+{
+    tb_slot *slots = calloc(ncap, sizeof(tb_slot));  /* (tags of era 0: empty) */
+    if (!slots)
+        return -1;
+    fill_slots(slots, ncap, b->slot_era, b->vocab, b->nvocab, b->bytes);
+    free(b->slots);
+    b->slots = slots;
+    b->slots_cap = ncap;
+    return 0;
+}
+
+/* The smallest table a builder has (a segment of up to 32 distinct tokens). */
+#define MIN_SLOTS 64
+
+uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
+{
+    return seg_find(seg, tok, len, hash);
+}
+
+/* ------------------------------------------------------------------ */
+/* reading a line                                                      */
+
+/* Whether d[0..n) is ASCII. */
+static int plain_ascii(const uint8_t *d, size_t n)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    __m128i high = _mm_setzero_si128();
+    for (; i + 16 <= n; i += 16)
+        high = _mm_or_si128(high, _mm_loadu_si128((const __m128i *)(d + i)));
+    if (_mm_movemask_epi8(high))
+        return 0;
+#endif
+    for (; i < n; i++) {
+        if (d[i] >= 0x80)
+            return 0;
+    }
+    return 1;
+}
+
+/* If the line is ASCII (kind 1, or UTF-8): its bytes, rstripped and lowercased
+ * if asked, into b->line8 (then a space and TB_BYTES_PAD zeros), and 1.
+ * Otherwise 0 (or -1: out of memory). */
+static int read_ascii(tb_builder *b, const tb_text *t)
+{
+    const uint8_t *d = t->data;
+    size_t n = t->length;
+    if (t->kind != 1 && t->kind != TB_KIND_UTF8)
+        return 0;
+    while (n > 0 && d[n - 1] < 0x80 && (ascii_class[d[n - 1]] & A_SPACE))  /* line.rstrip() */
+        n--;
+    if (!plain_ascii(d, n))
+        return 0;
+    if (tb_grow((void **)&b->line8, &b->line8_cap, n + 1 + TB_BYTES_PAD, 1) < 0)
+        return -1;
+    uint8_t *o = b->line8;
+    if (t->ascii_lower) {
+        for (size_t i = 0; i < n; i++)
+            o[i] = d[i] + ((uint8_t)(d[i] - 'A') < 26 ? 32 : 0);
+    } else {
+        memcpy(o, d, n);
+    }
+    o[n] = ' ';
+    memset(o + n + 1, 0, TB_BYTES_PAD);
+    b->line8_n = n;
+    return 1;
+}
+
+/* The line as code points into b->cp, rstripped, with room for a space after it. */
+static int read_code_points(tb_builder *b, const tb_text *t)
+{
+    size_t n = t->length;
+    if (u32_reserve(&b->cp, n + 2) < 0)
+        return -1;
+    uint32_t *a = b->cp.a;
+    if (t->kind == 1 || (t->kind == TB_KIND_UTF8 && t->ascii_lower)) {  /* UTF-8: an ASCII line */
+        const uint8_t *d = t->data;
+        if (t->ascii_lower) {
+            for (size_t i = 0; i < n; i++)
+                a[i] = d[i] + ((d[i] >= 'A' && d[i] <= 'Z') ? 32 : 0);
+        } else {
+            for (size_t i = 0; i < n; i++)
+                a[i] = d[i];
+        }
+    } else if (t->kind == TB_KIND_UTF8) {
+        const uint8_t *d = t->data;
+        size_t m = 0;
+        for (size_t i = 0; i < n; m++) {
+            if (d[i] < 0x80)
+                a[m] = d[i++];
+            else
+                i += tb_utf8_decode(d + i, n - i, &a[m]);
+        }
+        n = m;
+    } else if (t->kind == 2) {
+        const uint16_t *d = t->data;
+        for (size_t i = 0; i < n; i++)
+            a[i] = d[i];
+    } else {
+        memcpy(a, t->data, n * sizeof(uint32_t));
+    }
+    while (n > 0 && is_space(a[n - 1]))  /* line.rstrip() */
+        n--;
+    b->cp.n = n;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* builder                                                             */
+
+void tb_builder_init(tb_builder *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->era = b->slot_era = 1;
+}
+
+/* Forgets the ids of one-character tokens (a new vocabulary, or another one to look in). */
+void tb_new_era(tb_builder *b)
+{
+    if (++b->era == 0) {
+        memset(b->char_era, 0, sizeof(b->char_era));
+        memset(b->cp_key, 0, sizeof(b->cp_key));
+        b->era = 1;
+    }
+    b->era_lookup = b->lookup;
+}
+
+void tb_builder_free(tb_builder *b)
+{
+    free(b->line8);
+    free(b->plain);
+    free(b->cp.a);
+    free(b->tmp.a);
+    free(b->tmp2.a);
+    free(b->bytes);
+    free(b->vocab);
+    free(b->slots);
+    free(b->ids);
+    free(b->seq_len);
+    tb_builder_init(b);
+}
+
+void tb_builder_reset(tb_builder *b)
+{
+    if (++b->slot_era == SLOT_ERA_END) {  /* (every 65,535 resets) */
+        if (b->slots)
+            memset(b->slots, 0, b->slots_cap * sizeof(tb_slot));
+        b->slot_era = 1;
+    }
+    b->nbytes = b->nvocab = b->nids = b->nseq = 0;
+    tb_new_era(b);
+}
+
+int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
+{
+    if (tb_poll_spend(b->poll, 16))
+        return -1;
+    if (b->lookup != b->era_lookup)
+        tb_new_era(b);
+    if (!b->lookup && !b->slots_cap && tb_vocab_rehash(b, MIN_SLOTS) < 0)  /* the vocabulary's first table */
+        return -1;
+    size_t first = b->nids;
+    int ascii = mode == TB_13A || mode == TB_INTL ? 0 : read_ascii(b, t), rc;
+    if (mode == TB_13A) {
+        rc = tb_tokenize_13a(b, t);
+    } else if (mode == TB_INTL) {
+        rc = tb_tokenize_intl(b, t);
+    } else if (ascii < 0) {
+        return -1;
+    } else if (ascii) {
+        const uint8_t *s = b->line8;
+        size_t n = b->line8_n;
+        if (line_room(b, n, 1) < 0)
+            return -1;
+        rc = tb_tokenize_ascii(b, s, n, mode);
+    } else {
+        if (read_code_points(b, t) < 0 || line_room(b, b->cp.n, 4) < 0)
+            return -1;
+        const uint32_t *s = b->cp.a;
+        size_t n = b->cp.n;
+        b->cp.a[n] = ' ';  /* the sentinel */
+        rc = tb_tokenize_code_points(b, s, n, mode);
+    }
+    if (rc < 0 || b->nids - first >= UINT32_MAX || GROW(b->seq_len, b->seq_cap, b->nseq + 1) < 0)
+        return -1;
+    b->seq_len[b->nseq++] = (uint32_t)(b->nids - first);
+    return 0;
+}
+
+void tb_builder_view(const tb_builder *b, tb_seg *out)
+{
+    out->nseq = (uint32_t)b->nseq;
+    out->nvocab = (uint32_t)b->nvocab;
+    out->ntok = (uint32_t)b->nids;
+    out->nbytes = (uint32_t)b->nbytes;
+    static const tb_slot no_slots[1];  /* (a table of one empty slot) */
+    out->vcap = b->slots_cap ? (uint32_t)b->slots_cap : 1;  /* same slot format as a frozen segment */
+    out->vslots = b->slots_cap ? b->slots : no_slots;
+    out->vera = b->slot_era;
+    out->seq_len = b->seq_len;
+    out->ids = b->ids;
+    out->vocab = b->vocab;
+    out->bytes = b->bytes;
+}
+
+tb_seg *tb_builder_freeze(const tb_builder *b)
+{
+    size_t vcap = 4;  /* (at least one empty slot) */
+    while (vcap < b->nvocab + b->nvocab / 3 + 1)  /* load <= 3/4 */
+        vcap *= 2;
+    size_t size = sizeof(tb_seg) + vcap * sizeof(tb_slot) + (b->nseq + b->nids) * sizeof(uint32_t) +
+                  b->nvocab * sizeof(tb_tok) + b->nbytes + TB_BYTES_PAD;
+    char *block = malloc(size);
+    if (!block)
+        return NULL;
+    tb_seg *seg = (tb_seg *)block;
+    char *p = block + sizeof(tb_seg);
+    /* the slots first (8-byte aligned after tb_seg), then the uint32 arrays and
+     * tb_tok (4-byte aligned) */
+    tb_slot *vslots = (tb_slot *)p;
+    if (vcap == b->slots_cap) {  /* the builder's table has this size: the same slots */
+        memcpy(vslots, b->slots, vcap * sizeof(tb_slot));
+    } else {
+        memset(vslots, 0, vcap * sizeof(tb_slot));
+        fill_slots(vslots, vcap, b->slot_era, b->vocab, b->nvocab, b->bytes);
+    }
+    p += vcap * sizeof(tb_slot);
+    /* (the builder's arrays are NULL while empty: memcpy must not see them) */
+    uint32_t *seq_len = (uint32_t *)p;
+    if (b->nseq)
+        memcpy(seq_len, b->seq_len, b->nseq * sizeof(uint32_t));
+    p += b->nseq * sizeof(uint32_t);
+    uint32_t *ids = (uint32_t *)p;
+    if (b->nids)
+        memcpy(ids, b->ids, b->nids * sizeof(uint32_t));
+    p += b->nids * sizeof(uint32_t);
+    tb_tok *vocab = (tb_tok *)p;
+    if (b->nvocab)
+        memcpy(vocab, b->vocab, b->nvocab * sizeof(tb_tok));
+    p += b->nvocab * sizeof(tb_tok);
+    if (b->nbytes)
+        memcpy(p, b->bytes, b->nbytes);
+    memset(p + b->nbytes, 0, TB_BYTES_PAD);
+    seg->nseq = (uint32_t)b->nseq;
+    seg->nvocab = (uint32_t)b->nvocab;
+    seg->ntok = (uint32_t)b->nids;
+    seg->nbytes = (uint32_t)b->nbytes;
+    seg->vcap = (uint32_t)vcap;
+    seg->vera = b->slot_era;
+    seg->vslots = vslots;
+    seg->seq_len = seq_len;
+    seg->ids = ids;
+    seg->vocab = vocab;
+    seg->bytes = p;
+    return seg;
+}

@@ -1,0 +1,359 @@
+/* truebleu core: the tokenizers that read code points: none (a whitespace
+ * split), zh (13a's rules, with each Chinese character a token) and char (every
+ * character but whitespace a token); the same token sequences as the modules of
+ * truebleu/tokenizers/.
+ *
+ * Each regex rule of the Python tokenizers is a two-character pattern, so
+ * re.sub's left-to-right, non-overlapping scan is replayed exactly by a loop
+ * that looks at (s[i], s[i+1]) and, on a match, emits the replacement and
+ * moves on by two. Passes whose trigger characters are absent are skipped.
+ *
+ * An ASCII line is read as its bytes (width 1), any other as code points
+ * (width 4): each scanner is written once over the width and inlined with a
+ * constant one, so that each width gets its own loops (see text/vocab.h).
+ */
+#include "text/line.h"
+
+/* ------------------------------------------------------------------ */
+/* the two-character rules, on a short buffer: s[0..n) -> o, returns the new length.
+ * o must hold 2 * n code points. */
+
+/* Every two-character rule has the form (A)(B) -> "\1 \2 " (the pair is split
+ * and a space follows each character) or " \1 \2" (a space precedes each).
+ * A match consumes both characters, as a regex substitution does, so the
+ * scan resumes after the pair. */
+typedef int (*pair_match)(uint32_t first, uint32_t second);
+enum pair_spacing { SPACE_AFTER_EACH, SPACE_BEFORE_EACH };
+
+/* Always inlined: each call site gets its own loop with `match` inlined (a call
+ * through the pointer per character cost more than the rule itself). */
+static inline __attribute__((always_inline)) size_t
+apply_pair_rule(const uint32_t *s, size_t n, uint32_t *o, pair_match match, enum pair_spacing spacing)
+{
+    size_t k = 0, i = 0;
+    while (i < n) {
+        if (i + 1 < n && match(s[i], s[i + 1])) {
+            if (spacing == SPACE_BEFORE_EACH)
+                o[k++] = ' ';
+            o[k++] = s[i];
+            o[k++] = ' ';
+            o[k++] = s[i + 1];
+            if (spacing == SPACE_AFTER_EACH)
+                o[k++] = ' ';
+            i += 2;
+        } else {
+            o[k++] = s[i++];
+        }
+    }
+    return k;
+}
+
+/* 13a rule 2: ([^0-9])([.,]) -> "\1 \2 " */
+static int match_13a_2(uint32_t a, uint32_t b) { return !is_digit(a) && is_period_or_comma(b); }
+/* 13a rule 3: ([.,])([^0-9]) -> " \1 \2" */
+static int match_13a_3(uint32_t a, uint32_t b) { return is_period_or_comma(a) && !is_digit(b); }
+/* 13a rule 4: ([0-9])(-) -> "\1 \2 " */
+static int match_13a_4(uint32_t a, uint32_t b) { return is_digit(a) && b == '-'; }
+
+/* append_token after spending the token's share of b->poll's budget (the
+ * 13a byte path spends per line instead) */
+static ALWAYS_INLINE int emit_token(tb_builder *b, const void *s, size_t len, int width, int ascii)
+{
+    if (tb_poll_spend(b->poll, (long)len + 1))
+        return -1;
+    return append_token(b, s, len, width, ascii, HOME_ANY);
+}
+
+static int emit_u8(tb_builder *b, const void *s, size_t len) { return emit_token(b, s, len, 1, 1); }
+
+static int emit_u32(tb_builder *b, const void *s, size_t len) { return emit_token(b, s, len, 4, 0); }
+
+static int emit_ascii_u32(tb_builder *b, const void *s, size_t len) { return emit_token(b, s, len, 4, 1); }
+
+/* one character of an ASCII line: its own function, with the length known */
+static int emit_u8_char(tb_builder *b, const void *s) { return emit_token(b, s, 1, 1, 1); }
+
+static ALWAYS_INLINE int emit(tb_builder *b, const void *s, size_t len, int width)
+{
+    if (width == 1 && __builtin_constant_p(len) && len == 1)
+        return emit_u8_char(b, s);
+    return width == 1 ? emit_u8(b, s, len) : emit_u32(b, s, len);
+}
+
+/* Appends the one-character token c, not known yet, and remembers its id
+ * (emit_token's work for one character, without its checks: the caller
+ * reserved room for the line and spends its poll budget). */
+static __attribute__((noinline)) int emit_new_char(tb_builder *b, uint32_t c)
+{
+    char *o = b->bytes + b->nbytes;  /* its UTF-8 after the vocabulary's bytes: kept there if new */
+    size_t k = utf8_put(o, c);
+    uint64_t head = token_head(o, k);  /* (k <= 4) */
+    uint32_t h = hash_head(head);
+    int64_t id = b->lookup ? (int64_t)seg_find_head(b->lookup, o, k, head, h) : vocab_intern_head(b, o, k, head, h, 0);
+    if (id < 0)
+        return -1;
+    if (c < 0x80) {
+        b->char_era[c] = b->era;
+        b->char_id[c] = (uint32_t)id;
+    } else {
+        size_t slot = c & (TB_CP_CACHE - 1);
+        b->cp_key[slot] = cp_key(b->era, c);
+        b->cp_id[slot] = (uint32_t)id;
+    }
+    b->ids[b->nids++] = (uint32_t)id;
+    return 0;
+}
+
+/* s[0..n) holds no whitespace but the ' ' the rules inserted: one token per run */
+static ALWAYS_INLINE int emit_space_separated(tb_builder *b, const void *s, size_t n, int width)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (at(s, i, width) == ' ') {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && at(s, j, width) != ' ')
+            j++;
+        if (emit(b, from(s, i, width), j - i, width) < 0)
+            return -1;
+        i = j;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* tokenizers                                                          */
+
+/* x = the stretch s[0..n) as code points, with a space before/after it
+ * standing for the whitespace around it; returns the length written. */
+static ALWAYS_INLINE size_t copy_with_context(uint32_t *x, const void *s, size_t n, int before, int after,
+                                              int width)
+{
+    size_t k = 0;
+    if (before)
+        x[k++] = ' ';
+    if (width == 4) {
+        memcpy(x + k, s, n * sizeof(uint32_t));
+    } else {
+        for (size_t i = 0; i < n; i++)
+            x[k + i] = at(s, i, width);
+    }
+    k += n;
+    if (after)
+        x[k++] = ' ';
+    return k;
+}
+
+/*
+ * Why stretches: whitespace is neither a digit nor [.,-] (13a) and neither
+ * \p{N} nor \p{P} (intl), so no rule can use it except as the non-digit /
+ * non-number side of a pair, and a rule never needs whitespace as the *second*
+ * character to decide where the next match starts. Replaying the rules on one
+ * stretch between whitespace, with a space standing for the whitespace on
+ * each side (when there is one), therefore gives exactly the spaces the rules
+ * give on the whole line.
+ */
+static ALWAYS_INLINE int hard_13a(tb_builder *b, const void *s, size_t n, int before, int after, int width)
+{
+    /* Fast paths for the two commonest shapes, where the rules' result is known
+     * without replaying them: (a) no '.' or ',' and no '-' after a digit: no rule
+     * matches, the stretch is one token ("well-known"); (b) the same plus one
+     * final '.' or ',' that a rule splits off ("word," and, with a space after
+     * it, "2021."): rule 2 or 3 separates it and touches nothing else. */
+    size_t period_comma = 0;
+    int dash_after_digit = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = at(s, i, width);
+        period_comma += is_period_or_comma(c);
+        dash_after_digit |= c == '-' && i > 0 && is_digit(at(s, i - 1, width));
+    }
+    if (!dash_after_digit) {
+        if (period_comma == 0)
+            return emit(b, s, n, width);
+        if (period_comma == 1 && n >= 2 && is_period_or_comma(at(s, n - 1, width)) &&
+            (after || !is_digit(at(s, n - 2, width))))
+            return emit(b, s, n - 1, width) < 0 ? -1 : emit(b, from(s, n - 1, width), 1, width);
+    }
+    if (reserve_small(b, n, 3) < 0)
+        return -1;
+    uint32_t *x = b->tmp.a, *y = b->tmp2.a;
+    size_t k = copy_with_context(x, s, n, before, after, width);
+    k = apply_pair_rule(x, k, y, match_13a_2, SPACE_AFTER_EACH);
+    k = apply_pair_rule(y, k, x, match_13a_3, SPACE_BEFORE_EACH);
+    k = apply_pair_rule(x, k, y, match_13a_4, SPACE_AFTER_EACH);
+    return emit_space_separated(b, y, k, 4);
+}
+
+static int hard_13a_u8(tb_builder *b, const void *s, size_t n, int before, int after)
+{
+    return hard_13a(b, s, n, before, after, 1);
+}
+
+static int hard_13a_u32(tb_builder *b, const void *s, size_t n, int before, int after)
+{
+    return hard_13a(b, s, n, before, after, 4);
+}
+
+/* 13a rule 1 symbols and (zh) Chinese characters are tokens on their own;
+ * `padded` says the line was written as f" {line} ". s[n] is a space. */
+static ALWAYS_INLINE int scan_13a(tb_builder *b, const void *s, size_t n, int padded, int zh, int width)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint32_t c = at(s, i, width);
+        if (space_at(c, width)) {
+            i++;
+            continue;
+        }
+        if (((width == 1 || c < 0x80) && is_13a_symbol(c)) || (width == 4 && zh && tb_is_chinese(c))) {
+            if (emit(b, from(s, i, width), 1, width) < 0)
+                return -1;
+            i++;
+            continue;
+        }
+        size_t j = i, hard = 0, last_hard = 0;
+        int ascii = 1;
+        for (;;) {  /* stops at the space after the line at the latest */
+            uint32_t d = at(s, j, width);
+            if (width == 1 || d < 0x80) {
+                uint8_t k = ascii_class[d];
+                if (k) {
+                    if (k & (A_SYMBOL | A_SPACE))
+                        break;
+                    hard++;  /* '.', ',' or '-' */
+                    last_hard = j;
+                }
+            } else if (is_space(d) || (zh && tb_is_chinese(d))) {
+                break;
+            } else {
+                ascii = 0;
+            }
+            j++;
+        }
+        const void *word = from(s, i, width);
+        size_t len = j - i;
+        int before = padded || i > 0, after = padded || j < n, rc;
+        if (hard == 0) {  /* the commonest token (inline on an ASCII line) */
+            rc = width == 1 ? emit_token(b, word, len, 1, 1)
+                            : ascii ? emit_ascii_u32(b, word, len) : emit_u32(b, word, len);
+        } else if (hard == 1 && last_hard == j - 1 && len >= 2 && is_period_or_comma(at(s, j - 1, width)) &&
+                   (after || !is_digit(at(s, j - 2, width)))) {
+            /* the next commonest, "word," or "word.": hard_13a's fast path (b) */
+            rc = width == 1 ? emit_token(b, word, len - 1, 1, 1)
+                            : ascii ? emit_ascii_u32(b, word, len - 1) : emit_u32(b, word, len - 1);
+            if (rc == 0)
+                rc = emit(b, from(s, j - 1, width), 1, width);
+        } else {
+            rc = width == 1 ? hard_13a_u8(b, word, len, before, after) : hard_13a_u32(b, word, len, before, after);
+        }
+        if (rc < 0)
+            return -1;
+        i = j;
+    }
+    return 0;
+}
+
+static ALWAYS_INLINE int tokenize_zh(tb_builder *b, const void *s, size_t n, int width)
+{
+    /* line.strip(): the trailing side is already stripped */
+    size_t start = 0;
+    while (start < n && space_at(at(s, start, width), width))
+        start++;
+    return scan_13a(b, from(s, start, width), n - start, 0, 1, width);
+}
+
+static ALWAYS_INLINE int tokenize_none(tb_builder *b, const void *s, size_t n, int width)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (space_at(at(s, i, width), width)) {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < n && !space_at(at(s, j, width), width))
+            j++;
+        if (emit(b, from(s, i, width), j - i, width) < 0)
+            return -1;
+        i = j;
+    }
+    return 0;
+}
+
+/* Every character but whitespace is a token: one cache look-up each (known_char).
+ * The poll budget is spent a block of characters at a time (a line may be long). */
+static ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, int width)
+{
+    const uint32_t era = b->era;
+    uint32_t *out = b->ids + b->nids, id;  /* (kept in a register: a store through b->ids may alias) */
+    for (size_t i = 0; i < n;) {
+        size_t end = n - i > 4096 ? i + 4096 : n;
+        if (tb_poll_spend(b->poll, 2 * (long)(end - i))) {  /* what one emit_token per character spends */
+            b->nids = (size_t)(out - b->ids);
+            return -1;
+        }
+        for (; i < end; i++) {
+            uint32_t c = at(s, i, width);
+            if (known_char(b, era, c, &id)) {  /* (never whitespace: it is never a token) */
+                *out++ = id;
+                continue;
+            }
+            if (space_at(c, width))
+                continue;
+            b->nids = (size_t)(out - b->ids);
+            if (emit_new_char(b, c) < 0)
+                return -1;
+            out = b->ids + b->nids;
+        }
+    }
+    b->nids = (size_t)(out - b->ids);
+    return 0;
+}
+
+/* char, one function per width, kept out of tb_builder_add_line: its other
+ * scanners are compiled as well as without them. */
+static __attribute__((noinline)) int tokenize_char_u8(tb_builder *b, const void *s, size_t n)
+{
+    return scan_char(b, s, n, 1);
+}
+
+static __attribute__((noinline)) int tokenize_char_u32(tb_builder *b, const void *s, size_t n)
+{
+    return scan_char(b, s, n, 4);
+}
+
+static ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n, int width)
+{
+    return width == 1 ? tokenize_char_u8(b, s, n) : tokenize_char_u32(b, s, n);
+}
+
+/* The tokenizer `mode` (not 13a or intl: see tokenize_13a_bytes, tokenize_intl_bytes)
+ * on s[0..n) (s[n] is a space). */
+static ALWAYS_INLINE int tokenize(tb_builder *b, const void *s, size_t n, int mode, int width)
+{
+    switch (mode) {
+    case TB_ZH: return tokenize_zh(b, s, n, width);
+    case TB_CHAR: return tokenize_char(b, s, n, width);
+    default: return tokenize_none(b, s, n, width);
+    }
+}
+
+int tb_tokenize_ascii(tb_builder *b, const uint8_t *s, size_t n, int mode)
+{
+    switch (mode) {  /* each case: the scanners inlined for this mode and width */
+    case TB_ZH: return tokenize(b, s, n, TB_ZH, 1);
+    case TB_CHAR: return tokenize(b, s, n, TB_CHAR, 1);
+    default: return tokenize(b, s, n, TB_NONE, 1);
+    }
+}
+
+int tb_tokenize_code_points(tb_builder *b, const uint32_t *s, size_t n, int mode)
+{
+    switch (mode) {
+    case TB_ZH: return tokenize(b, s, n, TB_ZH, 4);
+    case TB_CHAR: return tokenize(b, s, n, TB_CHAR, 4);
+    default: return tokenize(b, s, n, TB_NONE, 4);
+    }
+}
