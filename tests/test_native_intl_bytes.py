@@ -1,7 +1,7 @@
 """intl's UTF-8 byte path (issue 13): every line is tokenized as its UTF-8 bytes.
 
 The core decodes a character only where it is not an ASCII letter or digit, and
-decides most stretches by their shape (tokenize.c, "intl on UTF-8 bytes"): a
+decides most stretches by their shape (_native/text/tok_intl.c): a
 \\p{P} between numbers stays, one after a letter or before a letter is split off,
 chains of \\p{P} and \\p{P} beside \\p{S} replay the rules. The oracles: the regex
 rules of truebleu.tokenizers.tokenizer_intl (through the Python specification,

@@ -1,5 +1,5 @@
 """The native intl/char/zh scanners: their class look-ups and their cache of
-one-character token ids (tokenize.c: intl_class, emit_char) give the tokens and
+one-character token ids (_native/text/: the intl class look-up and the one-character ids) give the tokens and
 statistics of the Python tokenizers and of sacreBLEU."""
 
 from __future__ import annotations

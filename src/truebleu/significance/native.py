@@ -4,7 +4,7 @@ NumPy's import alone costs a ``truebleu REF -i SYS... -pbs`` command about a
 quarter of its time. When the compiled core is in use, the metric's batch
 scorer can score int64 sums in the core (``core_scores``: BLEU's can) and the
 seed is a plain integer, the draws, sums and scores run in the core
-(``_native/resample.c``) and the few statistics after them (means, order
+(``_native/significance/``) and the few statistics after them (means, order
 statistics, p-values) in Python, with the same numbers as the NumPy path:
 
 - the draws are NumPy's (:mod:`.pcg64` seeds PCG64 as ``default_rng`` does);

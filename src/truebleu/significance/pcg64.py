@@ -3,7 +3,7 @@
 sacreBLEU draws its samples from ``numpy.random.default_rng(seed)``. That
 generator is PCG64 seeded through a SeedSequence; this module computes the
 same initial state with Python integers (a few dozen operations), and the
-compiled core (``resample.c``) draws from it. The tests compare every draw
+compiled core (``_native/significance/``) draws from it. The tests compare every draw
 with NumPy's own generator for many seeds.
 
 SeedSequence (O'Neill's seed_seq design as NumPy implements it): the seed is
@@ -96,7 +96,7 @@ def _step(state: int, increment: int) -> int:
 
 
 def pcg64_state(seed: int) -> bytearray:
-    """The state of ``PCG64(seed)`` in the layout of ``resample.c``.
+    """The state of ``PCG64(seed)`` in the layout of the core (``_native/significance/pcg64.h``).
 
     Six native-endian uint64 words: state high, state low, increment
     high, increment low, whether a spare 32-bit half is held, that half.
