@@ -3,12 +3,12 @@
 # scratch copy of the repository and run the native tests (and a short fuzz) on it.
 #
 #   bench/sanitize.sh [python] [fuzz-inputs] [ter-fuzz-segments]
-#   SANITIZE_TESTS="tests/test_native_interrupt.py" bench/sanitize.sh python 2000 200
+#   SANITIZE_TESTS="tests/native/test_native_interrupt.py" bench/sanitize.sh python 2000 200
 #   SANITIZE_CFLAGS=-DTB_DIRECT_ID_BITS=6 bench/sanitize.sh python 2000 200   # extra C flags
 #
 # The sanitizer runtime must be loaded before Python starts (LD_PRELOAD); leak
 # detection is off because the interpreter itself does not free everything at
-# exit (tests/test_native_leak.py checks our leaks). Any ASan/UBSan report aborts
+# exit (tests/native/test_native_leak.py checks our leaks). Any ASan/UBSan report aborts
 # the step it happens in; every step runs even when an earlier one failed, and the
 # run ends with the list of failed steps (exit status 1 if any).
 set -euo pipefail
@@ -56,17 +56,17 @@ step() {  # step NAME COMMAND...: run it, remember a failure, go on
 }
 # SANITIZE_TESTS replaces the list of test files (e.g. a quick run on the changed code)
 # shellcheck disable=SC2086
-step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tests/test_native_tokenize.py \
-    tests/test_native_stats.py tests/test_native_batch.py tests/test_native_wmt21.py \
-    tests/test_native_interrupt.py tests/test_chrf_oracle.py tests/test_chrf_batch.py \
-    tests/test_significance_native.py tests/test_io_utf8_native.py \
-    tests/test_native_utf8.py tests/test_native_one_char.py tests/test_native_intl_bytes.py \
-    tests/test_native_matcher.py tests/test_corpus_totals.py tests/test_stats_sums.py \
-    tests/test_tokenized_periods.py tests/test_native_runtime.py}
+step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tests/tokenizers/test_native_tokenize.py \
+    tests/metrics/bleu/test_native_stats.py tests/metrics/bleu/test_native_batch.py tests/metrics/bleu/test_native_wmt21.py \
+    tests/native/test_native_interrupt.py tests/metrics/chrf/test_chrf_oracle.py tests/metrics/chrf/test_chrf_batch.py \
+    tests/significance/test_significance_native.py tests/io/test_io_utf8_native.py \
+    tests/tokenizers/test_native_utf8.py tests/tokenizers/test_native_one_char.py tests/tokenizers/test_native_intl_bytes.py \
+    tests/metrics/bleu/test_native_matcher.py tests/metrics/bleu/test_corpus_totals.py tests/core/test_stats_sums.py \
+    tests/metrics/bleu/test_tokenized_periods.py tests/native/test_native_runtime.py}
 step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
 step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
 # TER's core (_native/ter/): the native half of its tests, and its fuzz
-step "TER tests" "$PY" -m pytest -q -p no:cacheprovider tests/test_ter.py tests/test_ter_wmt21.py \
+step "TER tests" "$PY" -m pytest -q -p no:cacheprovider tests/metrics/ter/test_ter.py tests/metrics/ter/test_ter_wmt21.py \
     -k "native or surrogates"
 step "fuzz_ter" "$PY" bench/fuzz_ter.py -n "$TER_FUZZ_N" --seed 7
 if [ ${#FAILED[@]} -ne 0 ]; then

@@ -4,7 +4,7 @@ For each system: the per-segment statistics and the corpus score (every
 field, ``==``) of ``truebleu.TER`` on the chosen backend against reference A
 (``--refs all``: against every reference of the pair). sacreBLEU takes 5-25 s
 per system on a 2-core machine, so the whole set takes a while; CI checks a
-sample (tests/test_ter_wmt21.py).
+sample (tests/metrics/ter/test_ter_wmt21.py).
 
     python bench/ter_wmt21_oracle.py [--backend native] [--refs A|all] [--data DIR]
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-SHARED = Path(os.environ.get("TRUEBLEU_SHARED",
-                             Path(__file__).resolve().parents[1].parent / "shared"))
+from conftest import shared_dir  # noqa: E402
+
+SHARED = shared_dir()
 WMT21 = SHARED / "data" / "wmt21"
 REFERENCE = WMT21 / "references" / "newstest2021.en-de.ref.A.de"
 

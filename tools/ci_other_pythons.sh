@@ -18,15 +18,15 @@ versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(3.10 3.12 3.13)
 
 tests=(
-    tests/test_native_stats.py tests/test_native_tokenize.py tests/test_native_interrupt.py
-    tests/test_api_oracle.py tests/test_tokenizers.py tests/test_chrf_oracle.py
-    tests/test_chrf_native.py tests/test_ter.py tests/test_significance_sacrebleu.py
-    tests/test_significance_native.py  # float order: 3.12+ sum() compensates
-    tests/test_io_utf8_native.py  # the C reader follows each CPython's UTF-8 decoder
+    tests/metrics/bleu/test_native_stats.py tests/tokenizers/test_native_tokenize.py tests/native/test_native_interrupt.py
+    tests/metrics/bleu/test_api_oracle.py tests/tokenizers/test_tokenizers.py tests/metrics/chrf/test_chrf_oracle.py
+    tests/metrics/chrf/test_chrf_native.py tests/metrics/ter/test_ter.py tests/significance/test_significance_sacrebleu.py
+    tests/significance/test_significance_native.py  # float order: 3.12+ sum() compensates
+    tests/io/test_io_utf8_native.py  # the C reader follows each CPython's UTF-8 decoder
     tests/test_readme.py
     # two WMT21 language pairs through the API (13a, and a Brahmic script)
-    "tests/test_wmt21.py::test_every_system_matches_sacrebleu[newstest2021.en-de]"
-    "tests/test_wmt21.py::test_every_system_matches_sacrebleu[florestest2021.bn-hi]"
+    "tests/metrics/bleu/test_wmt21.py::test_every_system_matches_sacrebleu[newstest2021.en-de]"
+    "tests/metrics/bleu/test_wmt21.py::test_every_system_matches_sacrebleu[florestest2021.bn-hi]"
 )
 
 find_python() {  # the first candidate that runs and is that version (pyenv shims may not)

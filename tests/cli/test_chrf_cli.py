@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from test_cli import files, ours_expected, run  # noqa: F401 (files is a fixture)
 
 from conftest import needs_wmt21, wmt21_dir
-from test_cli import files, ours_expected, run  # noqa: F401 (files is a fixture)
 
 pytest.importorskip("sacrebleu")
 

@@ -13,8 +13,9 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from browser import browser, open_page, show_view, wait_until  # noqa: E402,F401  (fixtures)
 from test_viewer_server import generated_corpus  # noqa: E402
+
+from browser import browser, open_page, show_view, wait_until  # noqa: E402,F401  (fixtures)
 from truebleu.viewer import report as make_report  # noqa: E402
 
 N = 60

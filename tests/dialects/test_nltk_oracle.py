@@ -9,10 +9,8 @@ checks real data at the corpus and the sentence level.
 
 from __future__ import annotations
 
-import os
 import random
 import warnings
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,9 +19,9 @@ from hypothesis import strategies as st
 import truebleu.nltk as ours
 
 nltk_bleu = pytest.importorskip("nltk.translate.bleu_score")
+from conftest import shared_dir  # noqa: E402
 
-SHARED = Path(os.environ.get("TRUEBLEU_SHARED",
-                             Path(__file__).resolve().parents[1].parent / "shared"))
+SHARED = shared_dir()
 WMT21 = SHARED / "data" / "wmt21"
 
 METHODS = [f"method{i}" for i in range(8)]

@@ -5,7 +5,7 @@ index matrix (1.6 GB at 200k segments and 1000 samples). The draws now come
 block by block; these tests check that every result is bit-identical to the
 all-at-once draw and that the peak memory stays within the stated bound.
 (sacreBLEU's own numbers for ``-ci``/``-pbs`` are checked in
-tests/test_significance_sacrebleu.py and stay identical.)
+tests/significance/test_significance_sacrebleu.py and stay identical.)
 """
 
 from __future__ import annotations

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from pathlib import Path
 
 import pytest
 
@@ -14,6 +13,7 @@ np = pytest.importorskip("numpy")
 sacrebleu = pytest.importorskip("sacrebleu")
 
 from _significance_data import bleu_stats  # noqa: E402
+from conftest import REPO  # noqa: E402
 from truebleu import BLEU  # noqa: E402
 from truebleu.cli import main as truebleu_main  # noqa: E402
 from truebleu.cli.compare import _names  # noqa: E402
@@ -22,7 +22,7 @@ from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import compare_all, paired_bootstrap, paired_cells  # noqa: E402
 from truebleu.significance.resampling import check_memory  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = REPO
 
 REFS = ["the cat sat on the mat .", "a dog barked at the moon tonight", "it rained all day long",
         "we walked to the old station", "nobody knew the answer to that", "the end is near ,"

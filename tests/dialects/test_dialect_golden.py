@@ -13,16 +13,15 @@ caches of prepared references are reused) and each row is its own test.
 from __future__ import annotations
 
 import csv
-import os
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
+from conftest import shared_dir  # noqa: E402
 from truebleu.dialects import get_dialect
 
-SHARED = Path(os.environ.get("TRUEBLEU_SHARED",
-                             Path(__file__).resolve().parents[1].parent / "shared"))
+SHARED = shared_dir()
 GOLDEN = SHARED / "golden"
 WMT21 = SHARED / "data" / "wmt21"
 HAVE_DATA = (GOLDEN / "wmt21-perl-tools.tsv").is_file() and (WMT21 / "system-outputs").is_dir()

@@ -21,10 +21,11 @@ import sacrebleu
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
+from test_io_blocks import BLOCK_SIZES, CASES, _sacrebleu_lines  # noqa: E402
+
 import truebleu.io  # noqa: E402
 import truebleu.io.lines  # noqa: E402
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402
-from test_io_blocks import BLOCK_SIZES, CASES, _sacrebleu_lines  # noqa: E402
 from truebleu import BLEU  # noqa: E402
 from truebleu.io import InputError, iter_aligned_chunks  # noqa: E402
 from truebleu.io.utf8_lines import iter_aligned_utf8_chunks  # noqa: E402

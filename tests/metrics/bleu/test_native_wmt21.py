@@ -7,7 +7,6 @@ backend checks every 20th segment of every output, sacreBLEU every 100th.
 from __future__ import annotations
 
 import logging
-import os
 from collections import defaultdict
 from pathlib import Path
 
@@ -15,11 +14,12 @@ import pytest
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
+from conftest import shared_dir  # noqa: E402
 from truebleu.metrics.bleu.kernels import PythonKernel  # noqa: E402
 from truebleu.metrics.bleu.native import NativeKernel  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 
-SHARED = Path(os.environ.get("TRUEBLEU_SHARED") or Path(__file__).resolve().parents[1].parent / "shared")
+SHARED = shared_dir()
 WMT21 = SHARED / "data" / "wmt21"
 pytestmark = pytest.mark.skipif(not (WMT21 / "system-outputs").is_dir(),
                                 reason=f"WMT21 data not found at {WMT21} (set TRUEBLEU_SHARED)")

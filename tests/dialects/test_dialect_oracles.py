@@ -8,19 +8,17 @@ float32 emulation). NLTK: the ``nltk`` dialect on text lines equals NLTK's
 
 from __future__ import annotations
 
-import os
 import random
 import warnings
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import shared_dir  # noqa: E402
 from truebleu.dialects import get_dialect
 
-SHARED = Path(os.environ.get("TRUEBLEU_SHARED",
-                             Path(__file__).resolve().parents[1].parent / "shared"))
+SHARED = shared_dir()
 WMT21 = SHARED / "data" / "wmt21"
 needs_wmt21 = pytest.mark.skipif(not (WMT21 / "system-outputs").is_dir(),
                                  reason=f"WMT21 data not found at {WMT21} (set TRUEBLEU_SHARED)")
