@@ -55,9 +55,10 @@ class MetricRegistry(MutableMapping):
         ``add_arguments(parser)`` and ``check_args(args)`` of the metric class.
 
         For a metric registered by path and not loaded yet, that is the ``cli``
-        module of its package (``.chrf`` -> ``.chrf.cli``), so that a command's
-        parser, which shows every metric's flags, loads no metric; otherwise (a
-        class registered, a package without ``cli``) the class itself.
+        module of its package (``.chrf`` -> ``.chrf.cli``: where truebleu's metrics
+        keep their flags, their ``flags_module``), so that a command's parser, which
+        shows every metric's flags, loads no metric; otherwise (a class registered, a
+        package without ``cli``) the class itself.
         """
         entry = self._entries[name]
         if isinstance(entry, str):

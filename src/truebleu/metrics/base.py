@@ -323,20 +323,44 @@ class Metric(ABC):
         return self._statistics(hypotheses, prepared)
 
     # -- the command line -----------------------------------------------------------------
+    # A metric's flags live in a module of their own (``flags_module``: ``add_arguments``,
+    # ``check_args``, ``from_args``), imported only when a command builds its parser, so that
+    # importing a metric imports no argument-parsing code. A metric without flags scores
+    # with its defaults.
 
-    @classmethod  # noqa: B027 (an optional hook)
+    #: the module of the metric's command-line flags (``truebleu.metrics.bleu.cli``), or None
+    flags_module: ClassVar[Optional[str]] = None
+
+    @classmethod
+    def _flags(cls) -> Any:
+        if cls.flags_module is None:
+            return None
+        from importlib import import_module
+
+        return import_module(cls.flags_module)
+
+    @classmethod
     def add_arguments(cls, parser: Any) -> None:
-        """Add this metric's flags to an :mod:`argparse` parser (none here). Every
-        command that scores adds ``-m``, ``--backend`` and ``--threads`` itself."""
+        """Add this metric's flags to an :mod:`argparse` parser. Every command that scores
+        adds ``-m``, ``--backend`` and ``--threads`` itself."""
+        flags = cls._flags()
+        if flags is not None:
+            flags.add_arguments(parser)
 
-    @classmethod  # noqa: B027 (an optional hook)
+    @classmethod
     def check_args(cls, args: Any) -> None:
         """A ValueError, naming the flag, for settings of the parsed ``args`` that this
         metric cannot use (the metric's own checks name its Python parameters)."""
+        flags = cls._flags()
+        if flags is not None:
+            flags.check_args(args)
 
     @classmethod
     def from_args(cls, args: Any, references: Optional[References]) -> "Metric":
         """The metric of the parsed command line, with ``references`` prepared once."""
+        flags = cls._flags()
+        if flags is not None:
+            return flags.from_args(cls, args, references)
         return cls(references=references, backend=args.backend, threads=args.threads)
 
     # -- signature, accumulation --------------------------------------------------------

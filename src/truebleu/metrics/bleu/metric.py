@@ -74,6 +74,7 @@ class BLEU(Metric):
     signature_type = Signature
     empty_corpus_is_error = False  # zero statistics score 0, as the accumulator and Spark give
     kernels = kernels
+    flags_module = "truebleu.metrics.bleu.cli"
     config: BLEUConfig
 
     def __init__(self, lowercase: bool = False, force: bool = False,
@@ -224,19 +225,3 @@ class BLEU(Metric):
     def _signature_settings(self) -> dict:
         return self.config.signature_settings()
 
-    # -- the command line: the flags are in .cli, loaded only by a command ------------
-
-    @classmethod
-    def add_arguments(cls, parser: Any) -> None:
-        from .cli import add_arguments
-        add_arguments(parser)
-
-    @classmethod
-    def check_args(cls, args: Any) -> None:
-        from .cli import check_args
-        check_args(args)
-
-    @classmethod
-    def from_args(cls, args: Any, references: Optional[Sequence[Sequence[str]]]) -> "BLEU":
-        from .cli import from_args
-        return from_args(cls, args, references)

@@ -63,6 +63,7 @@ class CHRF(Metric):
     score_type = CHRFScore
     signature_type = CHRFSignature
     kernels = kernels
+    flags_module = "truebleu.metrics.chrf.cli"
     config: ChrfConfig
 
     def __init__(self, char_order: int = CHAR_ORDER, word_order: int = WORD_ORDER,
@@ -117,19 +118,3 @@ class CHRF(Metric):
                 "nw": self.word_order,
                 "space": "yes" if self.whitespace else "no"}
 
-    # -- the command line: the flags are in .cli, loaded only by a command ------------
-
-    @classmethod
-    def add_arguments(cls, parser: Any) -> None:
-        from .cli import add_arguments
-        add_arguments(parser)
-
-    @classmethod
-    def check_args(cls, args: Any) -> None:
-        from .cli import check_args
-        check_args(args)
-
-    @classmethod
-    def from_args(cls, args: Any, references: Optional[Sequence[Sequence[str]]]) -> "CHRF":
-        from .cli import from_args
-        return from_args(cls, args, references)

@@ -103,6 +103,7 @@ class TER(Metric):
     signature_type = TERSignature
     row_typecode = "d"  # sacreBLEU's float statistics: their sums depend on the order
     kernels = kernels
+    flags_module = "truebleu.metrics.ter.cli"
     config: TERConfig
 
     def __init__(self, normalized: bool = False, no_punct: bool = False,
@@ -167,19 +168,3 @@ class TER(Metric):
                 "punct": not self.no_punct,
                 "asian": self.asian_support}
 
-    # -- the command line: the flags are in .cli, loaded only by a command ------------
-
-    @classmethod
-    def add_arguments(cls, parser: Any) -> None:
-        from .cli import add_arguments
-        add_arguments(parser)
-
-    @classmethod
-    def check_args(cls, args: Any) -> None:
-        from .cli import check_args
-        check_args(args)
-
-    @classmethod
-    def from_args(cls, args: Any, references: Optional[Sequence[Sequence[str]]]) -> "TER":
-        from .cli import from_args
-        return from_args(cls, args, references)
