@@ -16,12 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from ...core.config import MetricConfig
 from ...core.references import check_str_sequence, check_strings
 from ...core.signature import ABBREVIATIONS, Signature
 from ...core.statistics import RowTable
-from ...tokenizers.tokenizer_ter import TercomTokenizer
 from ..base import Metric, Score
+from .config import TERConfig
 from .kernels import kernels
 
 
@@ -62,26 +61,6 @@ def score_from_totals(total_edits: float, total_length: float) -> TERScore:
     else:
         score = 0.0  # nothing on either side
     return TERScore(100 * score, total_edits, total_length)
-
-
-class TERConfig(MetricConfig):
-    """TER's options (tercom's normalisation), and the tokenizer they make.
-
-    Frozen: setting or deleting a field raises ``dataclasses.FrozenInstanceError``.
-    """
-
-    __match_args__ = ("normalized", "no_punct", "asian_support", "case_sensitive")
-    normalized: bool
-    no_punct: bool
-    asian_support: bool
-    case_sensitive: bool
-    tokenizer: TercomTokenizer
-
-    def __init__(self, normalized: bool = False, no_punct: bool = False,
-                 asian_support: bool = False, case_sensitive: bool = False) -> None:
-        options = {"normalized": bool(normalized), "no_punct": bool(no_punct),
-                   "asian_support": bool(asian_support), "case_sensitive": bool(case_sensitive)}
-        self._set(**options, tokenizer=TercomTokenizer(**options))
 
 
 class TER(Metric):

@@ -1,0 +1,58 @@
+"""The shape of the package, as docs/architecture.md promises it (the import rules themselves
+are import-linter's, run by CI: ``lint-imports``).
+
+Small modules with one job, a top of the package that holds only the entry points and the
+compatibility paths, one place in the compiled core that starts threads.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conftest import REPO
+
+PACKAGE = REPO / "src" / "truebleu"
+NATIVE = PACKAGE / "_native"
+
+#: the only modules at the top of the package: entry points and compatibility paths
+TOP_MODULES = {"__init__.py", "__main__.py", "_version.py", "compat.py", "utils.py", "nltk.py"}
+
+
+def lines(path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def test_the_top_of_the_package_holds_only_entry_points_and_compatibility_paths():
+    top = {path.name for path in PACKAGE.glob("*.py")}
+    assert top == TOP_MODULES
+    assert len(top) <= 8
+
+
+def test_no_python_module_is_over_500_lines():
+    long = {str(path.relative_to(PACKAGE)): lines(path) for path in PACKAGE.rglob("*.py")
+            if lines(path) > 500}
+    assert long == {}
+
+
+def test_no_c_file_is_over_1000_lines():
+    long = {str(path.relative_to(NATIVE)): lines(path) for path in NATIVE.rglob("*.[ch]")
+            if lines(path) > 1000}
+    assert long == {}
+
+
+def test_one_place_in_the_core_starts_threads():
+    calls = [(path.relative_to(NATIVE), number)
+             for path in NATIVE.rglob("*.c")
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"\bpthread_create\s*\(", line)]
+    assert len(calls) == 1 and str(calls[0][0]) == "runtime/pool.c", calls
+
+
+def test_every_metric_is_a_folder_with_its_specification_kernels_and_flags():
+    from truebleu.metrics import METRICS
+
+    for name in METRICS:
+        folder = PACKAGE / "metrics" / name
+        assert folder.is_dir(), name
+        for part in ("__init__.py", "spec.py", "config.py", "kernels.py", "metric.py", "cli.py"):
+            assert (folder / part).is_file(), f"metrics/{name}/{part}"
