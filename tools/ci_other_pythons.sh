@@ -18,9 +18,12 @@ versions=("$@")
 [ ${#versions[@]} -gt 0 ] || versions=(3.10 3.12 3.13)
 
 tests=(
-    tests/metrics/bleu/test_native_stats.py tests/tokenizers/test_native_tokenize.py tests/native/test_native_interrupt.py
-    tests/metrics/bleu/test_api_oracle.py tests/tokenizers/test_tokenizers.py tests/metrics/chrf/test_chrf_oracle.py
-    tests/metrics/chrf/test_chrf_native.py tests/metrics/ter/test_ter.py tests/significance/test_significance_sacrebleu.py
+    tests/metrics/bleu/test_native_stats.py tests/tokenizers/test_native_tokenize.py
+    tests/native/test_native_interrupt.py tests/native/test_native_runtime.py  # the C API's module state
+    tests/native/test_native_leak.py tests/metrics/test_metric_contract.py
+    tests/metrics/bleu/test_api_oracle.py tests/tokenizers/test_tokenizers.py
+    tests/metrics/chrf/test_chrf_oracle.py tests/metrics/chrf/test_chrf_native.py tests/metrics/ter/test_ter.py
+    tests/significance/test_significance_sacrebleu.py
     tests/significance/test_significance_native.py  # float order: 3.12+ sum() compensates
     tests/io/test_io_utf8_native.py  # the C reader follows each CPython's UTF-8 decoder
     tests/test_readme.py
