@@ -75,6 +75,7 @@ class BLEUScore(Score):
     def prec_str(self) -> str:
         return "/".join(f"{p:.1f}" for p in self.precisions)
 
+    # computed from the fields, where Score has a class attribute (sacreBLEU's shape)
     @property
     def _verbose(self) -> str:  # type: ignore[override]
         return (f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
