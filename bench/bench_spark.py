@@ -238,8 +238,9 @@ def main(argv=None) -> int:
         print(f"| {task} | {engine} | {rows:,} | {secs:.1f} | {rate:,.0f} | {rate / cores:,.0f} | "
               f"{rate / cores / per_core_base[task]:.2f}x per core |")
     udf_rate = args.udf_lines / results[-1][4]
-    spark_sentence_rate = args.lines / next(s for t, e, c, r, s in results
-                                            if t == "sentence BLEU" and e.startswith("spark local[2] truebleu"))
+    spark_sentence_rate = args.lines / next(
+        s for t, e, c, r, s in results
+        if t == "sentence BLEU" and e.startswith("spark local[2] truebleu"))
     print(f"\ntruebleu.spark sentence BLEU vs the row-by-row sacreBLEU UDF: "
           f"{spark_sentence_rate / udf_rate:.0f}x rows/s")
     return 0

@@ -38,7 +38,8 @@ PROBES = """
 window.__readyAt = null;
 window.__longTasks = [];
 new MutationObserver(() => {
-  if (window.__readyAt === null && document.body && document.body.dataset.ready) window.__readyAt = performance.now();
+  if (window.__readyAt === null && document.body && document.body.dataset.ready)
+    window.__readyAt = performance.now();
 }).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-ready"]});
 try {
   new PerformanceObserver((list) => {
@@ -153,16 +154,18 @@ def measure_page(browser, path: Path, loads: int, interactions: int, scroll_step
     show(page, "view=segments")
     results["segments view"] = long_tasks_since(page, loaded_at)
     sort_from = now(page)
-    results["sort"] = timed_changes(page, "select[data-control=sort]", ["delta", "bleuA", "contribution", "length"],
-                                    interactions)
+    results["sort"] = timed_changes(page, "select[data-control=sort]",
+                                    ["delta", "bleuA", "contribution", "length"], interactions)
     results["sort long task"] = long_tasks_since(page, sort_from)
     show(page, "view=segments")
     filter_from = now(page)
-    results["filter"] = timed_changes(page, "input[data-filter=hyp]", ["die", "Haus", "^Die .* ist", "zu"], interactions)
+    results["filter"] = timed_changes(page, "input[data-filter=hyp]",
+                                      ["die", "Haus", "^Die .* ist", "zu"], interactions)
     page.evaluate(TIMED_CHANGE, ["input[data-filter=hyp]", ""])
     results["filter long task"] = long_tasks_since(page, filter_from)
     length_from = now(page)
-    results["length filter"] = timed_changes(page, "input[data-filter=minLen]", ["10", "30", "5"], interactions)
+    results["length filter"] = timed_changes(page, "input[data-filter=minLen]", ["10", "30", "5"],
+                                             interactions)
     page.evaluate(TIMED_CHANGE, ["input[data-filter=minLen]", ""])
     results["length long task"] = long_tasks_since(page, length_from)
     scroll_from = now(page)
@@ -203,15 +206,19 @@ def report_table(title: str, n_segments: int, n_systems: int, built, page_result
         ("file size", f"{size / 1e6:.1f} MB", "< 15 MB", verdict(size / 1e6, 15)),
         ("first contentful paint", ms(r["fcp"]), "< 1.5 s", verdict(statistics.median(r["fcp"]) / 1000, 1.5)),
         ("viewer ready (data-ready)", ms(r["ready"]), "", ""),
-        ("sort (handler / next frame)", f"{ms(sort_h)} / {ms(sort_f)}", "< 100 ms", verdict(statistics.median(sort_f), 100)),
-        ("regex filter on outputs (handler / frame)", f"{ms(filt_h)} / {ms(filt_f)}", "< 100 ms", verdict(statistics.median(filt_f), 100)),
-        ("length filter (handler / frame)", f"{ms(len_h)} / {ms(len_f)}", "< 100 ms", verdict(statistics.median(len_f), 100)),
+        ("sort (handler / next frame)", f"{ms(sort_h)} / {ms(sort_f)}", "< 100 ms",
+         verdict(statistics.median(sort_f), 100)),
+        ("regex filter on outputs (handler / frame)", f"{ms(filt_h)} / {ms(filt_f)}", "< 100 ms",
+         verdict(statistics.median(filt_f), 100)),
+        ("length filter (handler / frame)", f"{ms(len_h)} / {ms(len_f)}", "< 100 ms",
+         verdict(statistics.median(len_f), 100)),
         (f"scroll, {len(frames)} jumps to the end (per frame)", ms(frames), "", ""),
         ("A vs B view until n-gram tables", ms(r["compare"]), "", ""),
         ("longest task: segments view opened", ms(r["segments view"]), "", ""),
         ("longest task: sorting", ms(r["sort long task"]), "", ""),
         ("longest task: filtering", ms(max(r["filter long task"], r["length long task"])), "", ""),
-        ("longest task: scrolling", ms(r["scroll long task"]), "< 200 ms", verdict(r["scroll long task"], 200)),
+        ("longest task: scrolling", ms(r["scroll long task"]), "< 200 ms",
+         verdict(r["scroll long task"], 200)),
         ("longest task: A vs B view", ms(r["compare long task"]), "", ""),
         ("longest task once loaded (all of the above)", ms(r["after load long task"]), "< 200 ms",
          verdict(r["after load long task"], 200)),
@@ -229,7 +236,8 @@ def measure_existing(path: Path, loads: int, interactions: int) -> None:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = measure_page(browser, path, loads, interactions, 60)
         browser.close()
-    lines = report_table(f"{path.name} (page only)", 0, 0, (None, float("nan"), float("nan"), path.stat().st_size), page)
+    lines = report_table(f"{path.name} (page only)", 0, 0,
+                         (None, float("nan"), float("nan"), path.stat().st_size), page)
     print("\n".join(line for line in lines if "report built" not in line and "report saved" not in line
                     and "build + save" not in line))
 
@@ -237,7 +245,8 @@ def measure_existing(path: Path, loads: int, interactions: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shared", default=os.environ.get("TRUEBLEU_SHARED", DEFAULT_SHARED))
-    parser.add_argument("--segments", type=int, default=200_000, help="segments of the synthetic corpus (0: skip it)")
+    parser.add_argument("--segments", type=int, default=200_000,
+                        help="segments of the synthetic corpus (0: skip it)")
     parser.add_argument("--repeat", type=int, default=3, help="builds (best is kept) and page loads (median)")
     parser.add_argument("--interactions", type=int, default=3, help="repetitions of each sort/filter value")
     parser.add_argument("--keep", help="write the reports into this folder (default: a temporary one)")
@@ -262,7 +271,8 @@ def main() -> None:
     systems = {p.name.split(".hyp.")[1][:-3]: read_lines(p) for p in paths}
 
     lines = [f"truebleu {truebleu.__version__}, Python {platform.python_version()}, "
-             f"{os.cpu_count()} CPUs ({platform.machine()}), load average {os.getloadavg()[0]:.1f} at start", ""]
+             f"{os.cpu_count()} CPUs ({platform.machine()}), "
+             f"load average {os.getloadavg()[0]:.1f} at start", ""]
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         lines.insert(0, f"Chromium {browser.version} (headless), " + lines.pop(0))

@@ -48,7 +48,8 @@ PIECES = [
     "¡", "¿", "«", "»", "“", "”", "„", "‐", "—", "·", "՚", "؟", "।", "᭚", "\ud800", "\udfff",
     "\u2019", "\u2019s", "s\u2019.", "\u201c.", ".\u201d", "é.", ".é", "3.é", "é-3", "\xa0.", ".\u3000",
     # intl's punctuation between numbers, after punctuation or symbols, non-ASCII numbers
-    "9:30", "(1)", "\u201d,", ",\u201d", "\u0663,\u0663", "\u00b2.", ".\u00bd", "5%", "$5.", "\u20ac.", "-\u00e9-",
+    "9:30", "(1)", "\u201d,", ",\u201d", "\u0663,\u0663", "\u00b2.", ".\u00bd", "5%", "$5.", "\u20ac.",
+    "-\u00e9-",
     # code points sharing their low 9 bits (one slot of the core's one-character cache)
     "\u4e00", "\u5000", "\u5200", "\u0100", "\u0300", "\u2018", "\u2218", "\U0001f600", "\U0001f800",
 ]

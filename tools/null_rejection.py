@@ -74,7 +74,8 @@ def sacrebleu_limit_p(delta: float) -> float:
     ``E|d| = delta (1 - 2 Phi(-delta)) + 2 phi(delta)``; it rejects when
     ``|d| > delta + E|d|`` has probability below alpha.
     """
-    mean_abs = delta * (1 - 2 * _normal_cdf(-delta)) + 2 * math.exp(-delta * delta / 2) / math.sqrt(2 * math.pi)
+    mean_abs = (delta * (1 - 2 * _normal_cdf(-delta))
+                + 2 * math.exp(-delta * delta / 2) / math.sqrt(2 * math.pi))
     cut = delta + mean_abs
     return (1 - _normal_cdf(cut - delta)) + _normal_cdf(-cut - delta)
 

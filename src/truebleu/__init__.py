@@ -54,7 +54,7 @@ __all__ = ["__version__", *_LAZY]
 _SUBMODULES = ("compat", "dataset", "metrics", "significance", "tokenizers", "utils")
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         from importlib import import_module
 
@@ -73,31 +73,39 @@ def __dir__() -> list[str]:
 
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
-if TYPE_CHECKING:
-    from .compat import (
-        corpus_bleu,
-        corpus_chrf,
-        corpus_ter,
-        raw_corpus_bleu,
-        sentence_bleu,
-        sentence_chrf,
-        sentence_ter,
-    )
-    from .core.kernels import active_backend
-    from .dataset import DATASETS
-    from .metrics.bleu.batch import mbr_select, pairwise_matrix, sentence_scores
-    from .metrics.bleu.metric import BLEU
-    from .metrics.bleu.score import BLEUScore, compute_bleu
-    from .metrics.bleu.statistics import Statistics
-    from .metrics.chrf.batch import chrf_matrix, sentence_chrf_scores
-    from .metrics.chrf.metric import CHRF, CHRFScore
-    from .metrics.ter.metric import TER, TERScore
-    from .utils import (
-        SACREBLEU_DIR,
-        download_test_set,
-        get_available_testsets,
-        get_langpairs_for_testset,
-        get_reference_files,
-        get_source_file,
-        smart_open,
-    )
+if TYPE_CHECKING:  # the lazy names for type checkers, re-exported (`name as name`)
+    from . import compat as compat
+    from . import dataset as dataset
+    from . import metrics as metrics
+    from . import significance as significance
+    from . import tokenizers as tokenizers
+    from . import utils as utils
+    from .compat import corpus_bleu as corpus_bleu
+    from .compat import corpus_chrf as corpus_chrf
+    from .compat import corpus_ter as corpus_ter
+    from .compat import raw_corpus_bleu as raw_corpus_bleu
+    from .compat import sentence_bleu as sentence_bleu
+    from .compat import sentence_chrf as sentence_chrf
+    from .compat import sentence_ter as sentence_ter
+    from .core.kernels import active_backend as active_backend
+    from .dataset import DATASETS as DATASETS
+    from .metrics.bleu.batch import mbr_select as mbr_select
+    from .metrics.bleu.batch import pairwise_matrix as pairwise_matrix
+    from .metrics.bleu.batch import sentence_scores as sentence_scores
+    from .metrics.bleu.metric import BLEU as BLEU
+    from .metrics.bleu.score import BLEUScore as BLEUScore
+    from .metrics.bleu.score import compute_bleu as compute_bleu
+    from .metrics.bleu.statistics import Statistics as Statistics
+    from .metrics.chrf.batch import chrf_matrix as chrf_matrix
+    from .metrics.chrf.batch import sentence_chrf_scores as sentence_chrf_scores
+    from .metrics.chrf.metric import CHRF as CHRF
+    from .metrics.chrf.metric import CHRFScore as CHRFScore
+    from .metrics.ter.metric import TER as TER
+    from .metrics.ter.metric import TERScore as TERScore
+    from .utils import SACREBLEU_DIR as SACREBLEU_DIR
+    from .utils import download_test_set as download_test_set
+    from .utils import get_available_testsets as get_available_testsets
+    from .utils import get_langpairs_for_testset as get_langpairs_for_testset
+    from .utils import get_reference_files as get_reference_files
+    from .utils import get_source_file as get_source_file
+    from .utils import smart_open as smart_open

@@ -132,8 +132,9 @@ def one_round():
     fails(core.stream_statistics, BAD_HYPS, STREAMS, 1, True, 4, 2, OUT)
 
 class MallInfo2(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd",
-                                                     "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+    _fields_ = [(name, ctypes.c_size_t)
+                for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd",
+                             "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
 
 try:
     MALLINFO2 = ctypes.CDLL(None).mallinfo2  # (looked up once: the measuring must not allocate)

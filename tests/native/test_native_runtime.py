@@ -73,7 +73,8 @@ def test_bleu_entry_points_take_keywords():
     assert bleu == scores
     assert core.column_sums(table=by_position, width=WIDTH) == core.column_sums(by_position, WIDTH)
     assert core.tokenized_periods(hypotheses=HYPS) == core.tokenized_periods(HYPS)
-    assert core.tokenize(line="Hello, World!", mode=core.MODE_13A, lowercase=True) == ["hello", ",", "world", "!"]
+    assert (core.tokenize(line="Hello, World!", mode=core.MODE_13A, lowercase=True)
+            == ["hello", ",", "world", "!"])
 
 
 def test_other_entry_points_take_keywords():

@@ -171,7 +171,8 @@ def test_sentence_bleu_column_equals_truebleu_and_sacrebleu(wmt21, wmt21_df):
     from pyspark.sql import functions as F
 
     part = wmt21_df.where((F.col("pair") == "ha-en") | (F.col("system") == "Online-B")).repartition(3)
-    rows = tspark.sentence_bleu(part, references=["ref_a", "ref_b"]).orderBy("pair", "system", "seg").collect()
+    rows = (tspark.sentence_bleu(part, references=["ref_a", "ref_b"])
+            .orderBy("pair", "system", "seg").collect())
     assert len(rows) > 3000
     refs = [[r["ref_a"]] + ([r["ref_b"]] if r["ref_b"] is not None else []) for r in rows]
     expected = truebleu.sentence_bleu([r["hyp"] for r in rows], refs)

@@ -128,8 +128,10 @@ def test_hypotheses_looked_up_in_the_references_match_python_backend():
         refs.append([" ".join(rng.choice(words) for _ in range(rng.randrange(1, 12))) for _ in range(2)])
     native, python = NativeKernel(), PythonKernel()
     for lowercase in (False, True):
-        got = native.statistics(hyps, native.prepare_references(refs, INTL, lowercase, 4), INTL, lowercase, 4)
-        want = python.statistics(hyps, python.prepare_references(refs, INTL, lowercase, 4), INTL, lowercase, 4)
+        got = native.statistics(hyps, native.prepare_references(refs, INTL, lowercase, 4),
+                                INTL, lowercase, 4)
+        want = python.statistics(hyps, python.prepare_references(refs, INTL, lowercase, 4),
+                                 INTL, lowercase, 4)
         assert list(got.rows()) == list(want.rows())
 
 

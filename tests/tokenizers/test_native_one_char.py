@@ -28,7 +28,8 @@ CODE_POINTS = list(range(0x10000)) + list(range(0x10000, 0x110000, 97))
 # stretches (between spaces) of every shape the intl scanner tells apart: no class,
 # one character, symbols, "word,", punctuation after letters only ("don't"),
 # punctuation after a number or after punctuation, at the start of a stretch
-CONTEXTS = ["a{}b ", "1{}2 ", "{}. ", "x{}{} ", ",{}1 ", "a{},1 ", "{}a, ", "a.{} ", "{}{}a{} ", "\u201c{}\u201d "]
+CONTEXTS = ["a{}b ", "1{}2 ", "{}. ", "x{}{} ", ",{}1 ", "a{},1 ", "{}a, ", "a.{} ", "{}{}a{} ",
+            "\u201c{}\u201d "]
 
 
 @pytest.mark.parametrize("context", CONTEXTS + [c.strip() for c in CONTEXTS])

@@ -89,8 +89,10 @@ def test_utf8_bytes_give_the_tokens_of_the_str(line):
         assert core.tokenize(line.encode("utf-8"), core.MODE_13A, False) == want
 
 
-NON_ASCII_LINES = ["\u201cQuoted,\u201d caf\u00e9 \u2014 3.5\u20ac!", "\u732b\u5750\u5728\u57ab\u5b50\u4e0a\u3002 x",
-                   "a\u00a0b\u3000c\u2028d", "\U0001f600 smile, \u00bfs\u00ed?", "\u0928\u092e\u0938\u094d\u0924\u0947 \u0964"]
+NON_ASCII_LINES = ["\u201cQuoted,\u201d caf\u00e9 \u2014 3.5\u20ac!",
+                   "\u732b\u5750\u5728\u57ab\u5b50\u4e0a\u3002 x",
+                   "a\u00a0b\u3000c\u2028d", "\U0001f600 smile, \u00bfs\u00ed?",
+                   "\u0928\u092e\u0938\u094d\u0924\u0947 \u0964"]
 
 
 @pytest.mark.parametrize("name", ["13a", "intl", "zh", "char", "none"])

@@ -53,7 +53,8 @@ def test_zh_ranges_match_sacrebleu_for_every_code_point():
 @pytest.mark.parametrize("name", ["ja-mecab", "ko-mecab"])
 def test_mecab_tokenizers(name):
     pytest.importorskip("MeCab" if name == "ja-mecab" else "mecab_ko")
-    texts = ["猫が座っている。", "東京は日本の首都です", "안녕하세요, 세계!", "  mixed 日本語 and English. ", ""]
+    texts = ["猫が座っている。", "東京は日本の首都です", "안녕하세요, 세계!",
+             "  mixed 日本語 and English. ", ""]
     ours, theirs = get_tokenizer(name), oracle(name)
     assert ours.signature() == theirs.signature()
     for text in texts:

@@ -23,7 +23,8 @@ from conftest import needs_wmt21, wmt21_dir  # noqa: E402
 from truebleu.viewer import report  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on PATH (Debian: apt-get install chromium)")
+pytestmark = pytest.mark.skipif(CHROMIUM is None,
+                                reason="no chromium on PATH (Debian: apt-get install chromium)")
 
 
 @pytest.fixture(scope="module")
@@ -149,8 +150,10 @@ def test_page_bleu_and_formatting_replicate_python(browser, en_de):
     got = page.page.evaluate("""(subsets) => subsets.map(([k, rows]) => {
         const v = window.truebleuViewer, d = v.data;
         const sums = new Float64Array(d.width);
-        for (const i of rows) for (let c = 0; c < d.width; c++) sums[c] += d.systems[k].statsArr[i * d.width + c];
-        return v.computeBleu(sums, d.max_order, d.smoothing, false, d.python_sum === "compensated").score; })""",
+        for (const i of rows)
+          for (let c = 0; c < d.width; c++) sums[c] += d.systems[k].statsArr[i * d.width + c];
+        return v.computeBleu(sums, d.max_order, d.smoothing, false,
+                             d.python_sum === "compensated").score; })""",
                              subsets)
     exact = sum(g == w for g, w in zip(got, want))
     assert all(f"{g:.2f}" == f"{w:.2f}" for g, w in zip(got, want))
@@ -234,7 +237,8 @@ def test_page_ngram_counts_equal_the_statistics_for_every_segment(browser, en_de
             const base = i * d.width;
             if (s.statsArr[base] !== v.tokensOf(s, i).length) bad.push([k, i, "len"]);
             for (let n = 1; n <= d.max_order; n++) {
-              if (a[n - 1].matches !== s.statsArr[base + 1 + n] || a[n - 1].total !== s.statsArr[base + 1 + d.max_order + n]) bad.push([k, i, n]);
+              if (a[n - 1].matches !== s.statsArr[base + 1 + n]
+                  || a[n - 1].total !== s.statsArr[base + 1 + d.max_order + n]) bad.push([k, i, n]);
             }
           }
         }
@@ -254,7 +258,8 @@ def test_compare_view_contributions_ngrams_buckets_exports(browser, en_de, shots
     assert page.text("[data-value=corpus-delta]") == ("+" if delta > 0 else "") + f"{delta:.2f}"
     # the contribution of each segment, from corpus BLEU with and without it
     with page.page.expect_download() as download:
-        page.page.locator("section", has_text="move the corpus difference").locator("button", has_text="TSV").click()
+        (page.page.locator("section", has_text="move the corpus difference")
+         .locator("button", has_text="TSV").click())
     tsv = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
     assert tsv[0].split("\t")[:2] == ["segment", "contribution to Δ"]
     top = int(tsv[1].split("\t")[0]) - 1

@@ -118,7 +118,8 @@ INTRUSIONS = """() => {
   const found = [];
   const scripts = document.querySelectorAll("script");
   if (scripts.length !== 2) found.push(scripts.length + " script elements");
-  for (const sel of ["iframe", "object", "embed", "img", "base", "meta[http-equiv=refresh]", "link", "style:not(head > style)", "form", "textarea"]) {
+  for (const sel of ["iframe", "object", "embed", "img", "base", "meta[http-equiv=refresh]", "link",
+                     "style:not(head > style)", "form", "textarea"]) {
     const n = document.querySelectorAll(sel).length;
     if (n) found.push(n + " " + sel);
   }
@@ -126,7 +127,8 @@ INTRUSIONS = """() => {
     for (const attr of node.attributes) {
       const name = attr.name.toLowerCase();
       if (name.startsWith("on")) found.push(node.tagName + "[" + name + "]");
-      if (["href", "src", "action", "formaction", "xlink:href", "srcdoc"].includes(name)) found.push(node.tagName + "[" + name + "=" + attr.value + "]");
+      if (["href", "src", "action", "formaction", "xlink:href", "srcdoc"].includes(name))
+        found.push(node.tagName + "[" + name + "=" + attr.value + "]");
     }
   }
   return found;
@@ -283,7 +285,8 @@ def test_serve_mode_paired_test_from_the_page(open_page, serve_url, hostile_repo
     show_view(page, f"view=segments&a={state['a']}&b={state['b']}&minLen={threshold}")
     page.click("[data-control=run-test]")
     shown = wait_until(page, """() => { const t = document.querySelector("[data-value=test]").textContent;
-                                        return t.includes("truebleu API") || t.includes("error") ? t : null; }""")
+                                        return t.includes("truebleu API") || t.includes("error")
+                                          ? t : null; }""")
     rows = [i for i, length in enumerate(lengths) if length >= threshold]
     assert 2 <= len(rows) < len(lengths)
     expected = hostile_report.paired_test(state["a"], state["b"], rows)

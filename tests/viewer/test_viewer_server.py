@@ -207,7 +207,8 @@ def test_loopback_host_headers_are_accepted(server, host):
     "127.0.0.2:{port}", "0.0.0.0:{port}", "[::1]", "",
 ])
 def test_foreign_host_headers_are_refused(server, host):
-    response = request(server, "GET", "/api/report", host=host.format(port=server.port, other=server.port + 1))
+    response = request(server, "GET", "/api/report",
+                       host=host.format(port=server.port, other=server.port + 1))
     assert response.status in (400, 421)
     assert response.body != server.payload
     assert "answers only" in response.text or response.status == 400
@@ -235,9 +236,11 @@ def test_allowed_host_headers():
     assert allowed_host_headers("127.0.0.1", 8000) == frozenset(
         {"localhost:8000", "127.0.0.1:8000", "[::1]:8000"})
     assert "[::1]:9000" in allowed_host_headers("::1", 9000)
-    assert "10.0.0.5:80" in allowed_host_headers("10.0.0.5", 80) and "10.0.0.5" in allowed_host_headers("10.0.0.5", 80)
+    assert "10.0.0.5:80" in allowed_host_headers("10.0.0.5", 80)
+    assert "10.0.0.5" in allowed_host_headers("10.0.0.5", 80)
     assert "box.lan:8000" in allowed_host_headers("127.0.0.1", 8000, extra=["Box.lan"])
-    assert is_loopback("127.0.0.1") and is_loopback("127.8.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert (is_loopback("127.0.0.1") and is_loopback("127.8.0.1") and is_loopback("::1")
+            and is_loopback("localhost"))
     assert not is_loopback("0.0.0.0") and not is_loopback("10.0.0.5") and not is_loopback("example.com")
 
 
@@ -295,7 +298,8 @@ def test_no_request_opens_a_file(server, monkeypatch):
         def wrapper(path, *args, **kwargs):
             if threading.current_thread() is not threading.main_thread():
                 opened.append((name, path))
-            return {"open": real_open, "io.open": real_io_open, "stat": real_stat}[name](path, *args, **kwargs)
+            real = {"open": real_open, "io.open": real_io_open, "stat": real_stat}[name]
+            return real(path, *args, **kwargs)
         return wrapper
 
     monkeypatch.setattr(builtins, "open", spy("open"))
@@ -533,7 +537,8 @@ def test_load_200_concurrent_requests_without_error_or_memory_growth():
 
         srv = Server()
         srv.port = port
-        paired = json.dumps({"a": 0, "b": 1, "segments": list(range(0, 400, 2)), "n_samples": 100, "seed": 1}).encode()
+        paired = json.dumps({"a": 0, "b": 1, "segments": list(range(0, 400, 2)), "n_samples": 100,
+                             "seed": 1}).encode()
 
         def one(k):
             kind = k % 3

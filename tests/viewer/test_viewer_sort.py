@@ -66,13 +66,15 @@ def test_segment_order_equals_python_sorted(open_page, report_url):
     page = open_page(report_url, viewport=(1400, N * 46 + 400))   # the list is 100vh - 205px: every row drawn
     payload = page.evaluate("""() => { const d = window.truebleuViewer.data;
       return {max_order: d.max_order, references: d.references.map((r) => ({text: r.text, tokens: r.tokens})),
-              systems: d.systems.map((s) => ({corpus: s.corpus, stats: s.stats, sentence_bleu: s.sentence_bleu,
+              systems: d.systems.map((s) => ({corpus: s.corpus, stats: s.stats,
+                                               sentence_bleu: s.sentence_bleu,
                                                bleu_without: s.bleu_without}))}; }""")
     for sort in SORTS:
         for direction in (1, -1):
             for a, b in ((0, 1), (2, 0)):
                 show_view(page, f"view=segments&a={a}&b={b}&sort={sort}&dir={direction}")
-                wait_until(page, "(n) => document.querySelectorAll('#segment-list .segrow').length >= n", arg=N)
+                wait_until(page, "(n) => document.querySelectorAll('#segment-list .segrow').length >= n",
+                           arg=N)
                 rows = page.eval_on_selector_all(
                     "#segment-list .segrow", "(rs) => rs.filter((r) => r.style.display !== 'none')"
                     ".map((r) => [Number(r.dataset.pos), Number(r.dataset.segment)])")

@@ -29,6 +29,8 @@ _CLASSES_FILE = Path(__file__).resolve().parent.parent / "tokenizers" / "unicode
 def _classes_module():
     """truebleu/tokenizers/unicode_classes.py, loaded by path (the package need not be importable)."""
     spec = importlib.util.spec_from_file_location("_truebleu_unicode_classes", _CLASSES_FILE)
+    if spec is None or spec.loader is None:  # (a .py path always has a loader)
+        raise ImportError(f"cannot load {_CLASSES_FILE}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

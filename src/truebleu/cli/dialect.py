@@ -31,7 +31,7 @@ from .options import UsageError, add_max_line_length_argument, check_max_line_le
 from .output import write_output
 
 # options of each dialect: argparse destination -> constructor keyword
-_DIALECT_OPTIONS = {
+_DIALECT_OPTIONS: dict[str, dict[str, Optional[str]]] = {
     "mteval": {"case_sensitive": "lowercase", "brevity_penalty": "brevity_penalty",
                "international_tokenization": "international_tokenization", "nist": None},
     "multi-bleu": {"lowercase": "lowercase"},
@@ -144,7 +144,10 @@ def _read(path: str, args) -> list[str]:
 def _report(score: DialectScore, args, width: int, name: str) -> str:
     """One score; text lines start with ``name:`` when several systems are scored."""
     label = f"{name}: " if name else ""
-    main = score.nist if args.nist else score.score
+    main = score.score
+    if args.nist:  # an mteval dialect (checked in main), which computes NIST
+        assert score.nist is not None
+        main = score.nist
     if args.score_only:
         return f"{label}{main:.{width}f}"
     if args.format == "text":
@@ -154,7 +157,7 @@ def _report(score: DialectScore, args, width: int, name: str) -> str:
         precisions = "/".join(f"{p:.{width}f}" for p in score.precisions)
         return (f"{label}{text} {precisions} (BP = {score.bp:.3f} ratio = {score.ratio:.3f} "
                 f"hyp_len = {score.sys_len} ref_len = {score.ref_len})")
-    record = {"name": "NIST" if args.nist else "BLEU", "dialect": score.dialect,
+    record: dict[str, object] = {"name": "NIST" if args.nist else "BLEU", "dialect": score.dialect,
               "score": round(main, width), "signature": score.signature}
     if name:
         record["system"] = name

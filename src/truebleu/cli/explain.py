@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
+from ..metrics.bleu.config import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS
 from ..metrics.bleu.explain import explain
-from ..metrics.bleu.score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS
 from ..tokenizers import TOKENIZERS
 
 

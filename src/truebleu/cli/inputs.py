@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Optional, Sequence
 
 from ..core.log import logger
+from ..core.references import ReferenceStreams
 from ..io import DEFAULT_MAX_LINE_LENGTH, InputError, iter_lines, read_stdin_lines
 from ..io.segments import read_reference_streams, read_segments
 from .options import UsageError
@@ -17,7 +18,7 @@ from .options import UsageError
 
 def read_references(paths: Sequence[str], num_refs: int, encoding: str,
                     ref_field: str = "ref",
-                    max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> list[list[str]]:
+                    max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> ReferenceStreams:
     """Reference streams, one per file (JSON Lines: one per list entry), or ``num_refs``
     tab-separated ones in one file."""
     if num_refs == 1:
@@ -73,7 +74,8 @@ def read_file_systems(paths: Sequence[str], encoding: str, paired: bool,
                       ) -> tuple[list[list[str]], list[str]]:
     """One system per file, named by its path. A file given twice is an error, except
     the baseline of a paired test given again (sacreBLEU ignores it)."""
-    systems, names = [], []
+    systems: list[list[str]] = []
+    names: list[str] = []
     for path in paths:
         if path in names:
             if paired and path == names[0]:

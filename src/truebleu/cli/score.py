@@ -17,9 +17,10 @@ import argparse
 import os
 import sys
 from collections import defaultdict
-from typing import TYPE_CHECKING, Iterator, Optional, Sequence
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence, cast
 
 from ..core.log import logger
+from ..core.references import ReferenceStreams
 from ..io import InputError, check_same_length, is_stdin
 from ..io.segments import is_plain_text
 from ..io.testsets.cache import DownloadError
@@ -173,7 +174,7 @@ def _check_systems(args: argparse.Namespace, n_systems: int, paired: bool) -> No
         raise UsageError("Use paired tests (--paired) for multiple systems.")
 
 
-def make_metrics(args: argparse.Namespace, references: Optional[list[list[str]]]
+def make_metrics(args: argparse.Namespace, references: Optional[ReferenceStreams]
                  ) -> dict[str, Metric]:
     """The metric objects of ``-m``, by sacreBLEU's names (BLEU, CHRF, TER, ...), in ``-m``
     order, each holding ``references`` (prepared once)."""
@@ -213,6 +214,7 @@ def run(args: argparse.Namespace) -> str | Iterator[str]:
         return run_streaming(args)
     from .inputs import read_references, read_systems  # (the streaming path reads by itself)
 
+    references: ReferenceStreams
     if args.test_set is not None:
         references, ref_names = testset_commands.testset_references(args)
     else:
@@ -231,7 +233,10 @@ def run(args: argparse.Namespace) -> str | Iterator[str]:
 
         filtered = filter_subset([*systems, *references], args.test_set, args.langpair,
                                  args.origlang, args.subset)
-        systems, references = filtered[:len(systems)], filtered[len(systems):]
+        # the systems' streams come first: strings (only references may hold None)
+        n_systems = len(systems)
+        systems = cast("list[list[str]]", filtered[:n_systems])
+        references = filtered[n_systems:]
         testset_commands.check_not_empty(systems, args)
     if args.detail and args.format == "json":
         args.format = "text"  # as sacreBLEU: the detail table is not JSON
@@ -259,7 +264,7 @@ def sentence_scores(args: argparse.Namespace, metric: Metric, system: list[str]
 
 
 def single_system(args: argparse.Namespace, metrics: dict[str, Metric], system: list[str],
-                  full_system: list[str], full_references: list[list[str]]) -> str:
+                  full_system: list[str], full_references: ReferenceStreams) -> str:
     """One score per metric, sorted by name as sacreBLEU prints them (``-ci``: with
     a bootstrap confidence interval; ``-d``: and the per-subset table)."""
     from ..reports.single import single_results_text

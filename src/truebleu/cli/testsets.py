@@ -15,6 +15,10 @@ import argparse
 
 from ..core.log import logger
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: every command loads this module
+if TYPE_CHECKING:
+    from ..core.references import ReferenceStreams
+
 __all__ = ["add_testset_arguments", "finishing_output", "testset_references", "echo_text",
            "detail_text", "check_not_empty"]
 
@@ -168,7 +172,7 @@ def testset_references(args) -> tuple[list[list[str]], list[str]]:
     return streams, names
 
 
-def detail_text(metrics, system: list[str], references: list[list[str]], args) -> str:
+def detail_text(metrics, system: list[str], references: ReferenceStreams, args) -> str:
     """sacreBLEU's ``--detail`` table: the score per original language and subset.
 
     ``metrics``: one metric or a list of them (each scores every subset).

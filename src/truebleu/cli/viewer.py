@@ -66,7 +66,8 @@ def build_parser(command: str) -> argparse.ArgumentParser:
     else:
         parser.add_argument("--host", default="127.0.0.1",
                             help="Address to bind (default: %(default)s, this machine only).")
-        parser.add_argument("--port", type=int, default=8000, help="Port (default: %(default)s; 0 = any free).")
+        parser.add_argument("--port", type=int, default=8000,
+                            help="Port (default: %(default)s; 0 = any free).")
         parser.add_argument("--open", action="store_true", help="Open the page in a browser.")
     add_backend_argument(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="Print nothing but errors.")

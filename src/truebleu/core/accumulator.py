@@ -23,14 +23,34 @@ so it can travel between processes (``multiprocessing``, Spark's
 from __future__ import annotations
 
 import copy
-from typing import Optional, Sequence
+from typing import Any, Generic, Optional, Protocol, Sequence, TypeVar
 
+from .signature import Signature
 from .statistics import RowTable
 
 __all__ = ["Accumulator", "configuration_of"]
 
 
-def configuration_of(metric) -> tuple:
+S = TypeVar("S")
+S_co = TypeVar("S_co", covariant=True)
+
+
+class AccumulatedMetric(Protocol[S_co]):
+    """What the accumulator needs of a metric (every :class:`truebleu.metrics.base.Metric`
+    has it): rows of a batch, the score of their sums (an ``S_co``), the configuration
+    that two accumulators must share, and the signature."""
+
+    def corpus_statistics(self, hypotheses: Sequence[str],
+                          references: Sequence[Sequence[Optional[str]]]) -> RowTable: ...
+
+    def score_from_statistics(self, totals: Sequence[float]) -> S_co: ...
+
+    def configuration(self) -> tuple[object, ...]: ...
+
+    def get_signature(self) -> Signature: ...
+
+
+def configuration_of(metric: object) -> tuple[object, ...]:
     """Everything about ``metric`` that changes its statistics or its score.
 
     Two accumulators merge only when these are equal: the metric's class name and
@@ -53,7 +73,7 @@ def _merge_reference_counts(a: Optional[int], b: Optional[int]) -> Optional[int]
     return -1
 
 
-class Accumulator:
+class Accumulator(Generic[S]):
     """Running corpus statistics of one metric configuration.
 
     Create it with ``metric.accumulator()`` (``BLEU(...)``, ``CHRF(...)``, any metric
@@ -68,14 +88,14 @@ class Accumulator:
 
     __slots__ = ("metric", "configuration", "sums", "segments", "num_refs", "rows")
 
-    def __init__(self, metric, keep_segments: bool = False) -> None:
+    def __init__(self, metric: AccumulatedMetric[S], keep_segments: bool = False) -> None:
         self.metric = metric
         self.configuration = configuration_of(metric)
         empty = metric.corpus_statistics([], [[]])
         if not isinstance(empty, RowTable) or empty.data.typecode not in "bhilqBHILQ":
             raise TypeError(f"{type(metric).__name__}'s statistics are not integer rows: "
                             "their sums would depend on the merge order")
-        self.sums: list[int] = [0] * empty.width
+        self.sums: list[float] = [0] * empty.width
         self.segments = 0
         self.num_refs: Optional[int] = None
         self.rows: Optional[RowTable] = empty if keep_segments else None
@@ -83,7 +103,7 @@ class Accumulator:
     # -- adding -------------------------------------------------------------
 
     def update(self, hypotheses: Sequence[str],
-               references: Sequence[Sequence[Optional[str]]]) -> "Accumulator":
+               references: Sequence[Sequence[Optional[str]]]) -> "Accumulator[S]":
         """Add the statistics of a batch of segments; returns ``self``."""
         stats = self.metric.corpus_statistics(hypotheses, references)
         self.sums = [a + b for a, b in zip(self.sums, stats.sum())]
@@ -95,7 +115,7 @@ class Accumulator:
             self.rows.extend(stats)
         return self
 
-    def merge(self, other: "Accumulator") -> "Accumulator":
+    def merge(self, other: "Accumulator[S]") -> "Accumulator[S]":
         """Add ``other``'s sums into ``self`` (same configuration only); returns ``self``."""
         if not isinstance(other, Accumulator):
             raise TypeError(f"can only merge another Accumulator, got {type(other).__name__}")
@@ -108,21 +128,21 @@ class Accumulator:
         self.sums = [a + b for a, b in zip(self.sums, other.sums)]
         self.segments += other.segments
         self.num_refs = _merge_reference_counts(self.num_refs, other.num_refs)
-        if self.rows is not None:
+        if self.rows is not None and other.rows is not None:  # both or neither (checked above)
             self.rows.extend(other.rows)
         return self
 
-    def __add__(self, other: "Accumulator") -> "Accumulator":
+    def __add__(self, other: "Accumulator[S]") -> "Accumulator[S]":
         """A new accumulator holding both (neither operand changes)."""
         return copy.deepcopy(self).merge(other)
 
     # -- results ------------------------------------------------------------
 
-    def score(self):
+    def score(self) -> S:
         """The corpus score of every segment added so far (as ``corpus_score`` gives it)."""
         return self.metric.score_from_statistics(list(self.sums))
 
-    def signature(self):
+    def signature(self) -> Signature:
         """The metric's signature (``nrefs`` as seen by the updates: ``var`` when it varied)."""
         metric = copy.copy(self.metric)
         if hasattr(metric, "num_refs"):
@@ -140,10 +160,10 @@ class Accumulator:
 
     # -- pickling -----------------------------------------------------------
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
 
-    def __setstate__(self, state) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
 

@@ -31,7 +31,7 @@ class MetricConfig:
         """Set the fields (once, in ``__init__``)."""
         self.__dict__.update(values)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         """The settings as plain, comparable, picklable values (objects with a
         ``signature()``, such as tokenizers, by their signature)."""
         return tuple(_plain(getattr(self, name)) for name in self.__match_args__)

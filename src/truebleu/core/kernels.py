@@ -17,7 +17,7 @@ from __future__ import annotations
 import numbers
 import os
 import warnings
-from typing import Any, Callable, Optional, TypeVar
+from typing import Any, Callable, Generic, Optional, TypeVar
 
 BACKENDS = ("python", "native")
 #: Far more than any machine's cores; the compiled core itself uses at most 256 threads.
@@ -90,7 +90,7 @@ def backend_name(backend: Optional[str] = None, *, stacklevel: int = 3) -> str:
 K = TypeVar("K")
 
 
-class KernelLoader:
+class KernelLoader(Generic[K]):
     """A metric's two kernels, each made once, on first use.
 
     ``load`` returns the kernel of a backend name; the native one is imported
@@ -101,7 +101,7 @@ class KernelLoader:
         self._factories = {"python": python, "native": native}
         self._made: dict[str, K] = {}
 
-    def load(self, backend: Optional[str] = None) -> Any:
+    def load(self, backend: Optional[str] = None) -> K:
         name = backend_name(backend, stacklevel=4)
         kernel = self._made.get(name)
         if kernel is None:
@@ -132,9 +132,10 @@ def check_threads(threads: object, name: str = "threads") -> Optional[int]:
         return None
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
         raise TypeError(f"{name} must be an int or None, got {type(threads).__name__}")
-    if not 1 <= threads <= MAX_THREADS:
+    count = int(threads)
+    if not 1 <= count <= MAX_THREADS:
         raise ValueError(f"{name} must be between 1 and {MAX_THREADS}, got {threads}")
-    return int(threads)
+    return count
 
 
 def default_threads() -> int:

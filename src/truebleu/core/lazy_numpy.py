@@ -6,10 +6,14 @@ significance tests, the viewer and the vectorised scorers call :func:`numpy`.
 
 from __future__ import annotations
 
-_NUMPY = None
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs milliseconds
+if TYPE_CHECKING:
+    from types import ModuleType
+
+_NUMPY: ModuleType | None = None
 
 
-def numpy():
+def numpy() -> ModuleType:
     """The ``numpy`` module, or an ImportError that names the extra to install."""
     global _NUMPY
     if _NUMPY is None:

@@ -15,10 +15,14 @@ setup is never skipped.
 
 from __future__ import annotations
 
-_pending_config: dict | None = None
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: this module is on every command's path
+if TYPE_CHECKING:
+    from typing import Any
+
+_pending_config: dict[str, Any] | None = None
 
 
-def configure(**basic_config) -> None:
+def configure(**basic_config: Any) -> None:
     """``logging.basicConfig(**basic_config)``, applied when :data:`logger` is first used."""
     global _pending_config
     _pending_config = basic_config
@@ -27,7 +31,7 @@ def configure(**basic_config) -> None:
 class _DeferredLogger:
     """``logging.getLogger("truebleu")``, looked up (and configured) on each use."""
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         global _pending_config
         import logging
 

@@ -10,37 +10,43 @@ crashes on the second).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Optional
+from typing import Any, Optional, Union
+
+#: sacreBLEU's reference streams: ``references[k][i]`` is reference ``k`` of segment ``i``
+ReferenceStreams = Sequence[Sequence[Optional[str]]]
+#: the references of one hypothesis: one string, or a sequence of strings and ``None``
+HypothesisReferences = Union[str, Sequence[Optional[str]]]
 
 
-def check_str_sequence(value, what: str) -> None:
+def check_str_sequence(value: object, what: str) -> None:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise TypeError(f"{what} must be a sequence of strings, got {type(value).__name__}")
 
 
-def check_strings(values: Sequence, what: str) -> None:
+def check_strings(values: Sequence[object], what: str) -> None:
     """TypeError naming the first element of ``values`` that is not a string."""
     for i, value in enumerate(values):
         if not isinstance(value, str):
             raise TypeError(f"{what}[{i}] must be a string, got {type(value).__name__}")
 
 
-def check_hypotheses(hypotheses, what: str = "hypotheses") -> list[str]:
+def check_hypotheses(hypotheses: Sequence[str], what: str = "hypotheses") -> list[str]:
     """``hypotheses`` as a list of str, or a TypeError naming the first that is not one."""
     check_str_sequence(hypotheses, what)
-    hypotheses = list(hypotheses)
-    check_strings(hypotheses, what)
-    return hypotheses
+    lines = list(hypotheses)
+    check_strings(lines, what)
+    return lines
 
 
-def reference_segments(references: Sequence[Sequence[Optional[str]]]) -> tuple[list[list[str]], int]:
+def reference_segments(references: ReferenceStreams) -> tuple[list[list[str]], int]:
     """Transpose reference streams into per-segment lists, dropping ``None``.
 
     Returns the segments and the number of references (-1 when it varies from
     segment to segment, shown as ``nrefs:var``).
     """
     check_reference_streams(references)
-    segments, counts = [], set()
+    segments: list[list[str]] = []
+    counts: set[int] = set()
     for i, refs in enumerate(zip(*references)):
         present = []
         for k, ref in enumerate(refs):
@@ -56,7 +62,8 @@ def reference_segments(references: Sequence[Sequence[Optional[str]]]) -> tuple[l
     return segments, num_refs
 
 
-def check_reference_streams(references, every_segment: bool = True) -> None:
+def check_reference_streams(references: ReferenceStreams,
+                            every_segment: bool = True) -> None:
     """The checks that need no pass over every string (the backends do the rest).
 
     ``every_segment=False`` leaves out the scan for segments without any
@@ -78,8 +85,9 @@ def check_reference_streams(references, every_segment: bool = True) -> None:
                 raise ValueError(f"segment {i} has no reference (every reference is None)")
 
 
-def check_references_per_hypothesis(references_per_hyp, n_hypotheses: int) -> None:
-    """The batch layout: ``references_per_hyp[i]`` is a str or a sequence of str/None.
+def check_references_per_hypothesis(references_per_hyp: Sequence[Any], n_hypotheses: int) -> None:
+    """The batch layout: ``references_per_hyp[i]`` is a str or a sequence of str/None
+    (:data:`HypothesisReferences`; anything else is what this function reports).
 
     Raises where :func:`truebleu.sentence_bleu` raises: a hypothesis without a
     reference (an empty list, or only ``None``) is an error, not a score of 0.
@@ -87,6 +95,7 @@ def check_references_per_hypothesis(references_per_hyp, n_hypotheses: int) -> No
     check_str_sequence(references_per_hyp, "references_per_hyp")
     if len(references_per_hyp) != n_hypotheses:
         raise ValueError(f"{n_hypotheses} hypotheses but {len(references_per_hyp)} reference lists")
+    suspects: Sequence[int]
     try:  # one quick pass; only what may be wrong is looked at closely
         suspects = [i for i, refs in enumerate(references_per_hyp)
                     if not refs or refs[0] is None or type(refs) is bytes]
@@ -102,7 +111,7 @@ def check_references_per_hypothesis(references_per_hyp, n_hypotheses: int) -> No
             raise ValueError(f"hypothesis {i} has no reference")
 
 
-def references_of(refs, index: int) -> list[str]:
+def references_of(refs: HypothesisReferences, index: int) -> list[str]:
     """The references of one hypothesis as a list (a str is one; ``None`` dropped, as sacreBLEU)."""
     if isinstance(refs, str):
         return [refs]

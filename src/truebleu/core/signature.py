@@ -42,7 +42,7 @@ class Signature:
 
     ABBREVIATIONS = ABBREVIATIONS
 
-    def __init__(self, **info) -> None:
+    def __init__(self, **info: object) -> None:
         unknown = set(info) - set(self.ABBREVIATIONS)
         if unknown:
             raise ValueError(f"unknown signature keys: {sorted(unknown)}")
@@ -50,7 +50,7 @@ class Signature:
         if self.info["version"] is None:
             self.info["version"] = VERSION
 
-    def update(self, key: str, value) -> None:
+    def update(self, key: str, value: object) -> None:
         if key not in self.ABBREVIATIONS:
             raise ValueError(f"unknown signature key {key!r}")
         self.info[key] = value

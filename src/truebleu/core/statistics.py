@@ -14,10 +14,16 @@ Each metric gives its rows their meaning (BLEU's layout is in
 from __future__ import annotations
 
 from array import array
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+# A row's numbers are ints in an int64 table and floats in a float64 one: typed ``float``,
+# which takes ints too (PEP 484's numeric tower).
 
 
-def python_column_sums(data: array, width: int) -> list:
+def python_column_sums(data: array[Any], width: int) -> list[float]:
     """The column sums of a flat table of ``width``-wide rows: the specification.
 
     Integers are summed exactly; floats are added one by one in segment
@@ -26,7 +32,7 @@ def python_column_sums(data: array, width: int) -> list:
     """
     if data.typecode != "d":
         return [sum(data[col::width]) for col in range(width)]
-    totals = []
+    totals: list[float] = []
     for col in range(width):
         total = 0.0
         for value in data[col::width]:
@@ -35,11 +41,14 @@ def python_column_sums(data: array, width: int) -> list:
     return totals
 
 
-_UNLOADED = object()
-_core_sums = _UNLOADED
+#: the compiled core's ``column_sums(data, width)``: the sums, or None when they would overflow
+ColumnSums = Callable[["array[Any]", int], Optional[list[float]]]
+
+_UNLOADED: Any = object()  # not looked up yet (None: no core)
+_core_sums: Optional[ColumnSums] = _UNLOADED
 
 
-def _core_column_sums():
+def _core_column_sums() -> Optional[ColumnSums]:
     """The compiled core's ``column_sums``, or None when the core is not built
     (looked up on the first sum, so that importing this module loads no core)."""
     global _core_sums
@@ -62,7 +71,10 @@ class RowTable:
 
     __slots__ = ("width", "data")
 
-    def __init__(self, width: int, data: array | None = None, typecode: str = "q") -> None:
+    width: int
+    data: array[Any]
+
+    def __init__(self, width: int, data: array[Any] | None = None, typecode: str = "q") -> None:
         if width < 1:
             raise ValueError(f"width must be >= 1, got {width}")
         self.width = width
@@ -74,7 +86,7 @@ class RowTable:
         if type(other) is not type(self) or other.width != self.width:
             raise ValueError("cannot join statistics of different layouts")
 
-    def append(self, row: Sequence) -> None:
+    def append(self, row: Sequence[float]) -> None:
         if len(row) != self.width:
             raise ValueError(f"a row has {self.width} numbers, got {len(row)}")
         self.data.extend(row)
@@ -87,7 +99,7 @@ class RowTable:
     def __len__(self) -> int:
         return len(self.data) // self.width
 
-    def row(self, index: int) -> list:
+    def row(self, index: int) -> list[float]:
         if index < 0:
             index += len(self)
         if not 0 <= index < len(self):
@@ -95,12 +107,12 @@ class RowTable:
         start = index * self.width
         return self.data[start:start + self.width].tolist()
 
-    def rows(self) -> Iterator[list]:
+    def rows(self) -> Iterator[list[float]]:
         width, data = self.width, self.data
         for start in range(0, len(data), width):
             yield data[start:start + width].tolist()
 
-    def sum(self) -> list:
+    def sum(self) -> list[float]:
         """Column sums: the corpus-level statistics (see :func:`python_column_sums`).
 
         The compiled core sums an int64 or float64 table in one pass with the
@@ -113,12 +125,13 @@ class RowTable:
                 return totals
         return python_column_sums(self.data, self.width)
 
-    def to_numpy(self):
+    def to_numpy(self) -> NDArray[Any]:
         """The table as an ``(n_segments, width)`` NumPy array (a copy)."""
         import numpy as np
 
         dtype = np.float64 if self.data.typecode == "d" else np.int64
-        return np.frombuffer(self.data, dtype=dtype).reshape(-1, self.width).copy()
+        table: NDArray[Any] = np.frombuffer(self.data, dtype=dtype).reshape(-1, self.width).copy()
+        return table
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RowTable):

@@ -27,7 +27,7 @@ class Dataset:
 
     def __init__(self, name: str, data: Optional[List[str]] = None,
                  description: Optional[str] = None, citation: Optional[str] = None,
-                 md5: Optional[List[str]] = None, langpairs: Optional[Dict] = None,
+                 md5: Optional[List[Optional[str]]] = None, langpairs: Optional[Dict] = None,
                  **kwargs) -> None:
         self.name = name
         self.data = list(data or [])

@@ -28,8 +28,8 @@ class DialectScore:
     bp: float
     sys_len: int
     ref_len: int
-    counts: list[int] = field(default_factory=list)
-    totals: list[int] = field(default_factory=list)
+    counts: Sequence[float] = field(default_factory=list)  # lists (sacreBLEU add-k: floats)
+    totals: Sequence[float] = field(default_factory=list)
     nist: Optional[float] = None
     signature: str = ""
 

@@ -238,4 +238,6 @@ def nist(hypotheses: Sequence[str], references: Sequence[Sequence[str]], *,
     """mteval's NIST score of a corpus (``references``: list of reference streams)."""
     dialect = MtevalDialect(version, lowercase=lowercase, brevity_penalty=brevity_penalty,
                             international_tokenization=international_tokenization)
-    return dialect.corpus_score(hypotheses, references).nist
+    score = dialect.corpus_score(hypotheses, references).nist
+    assert score is not None  # computed: the dialect's nist=True
+    return score

@@ -100,7 +100,7 @@ class MultiBleuDialect(Dialect):
             # the script prints "BLEU = 0, 0/0/0/0 (BP=0, ...)" and exits with status 1
             return DialectScore(self.name, 0.0, 0.0, [0.0] * ORDER, 0.0, hyp_len, 0,
                                 correct, total)
-        bp = 1
+        bp: float = 1
         if hyp_len < ref_len:
             if hyp_len == 0:
                 raise ToolError(f"{self.name}.perl dies on this input: Illegal division by "

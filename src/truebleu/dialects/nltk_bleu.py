@@ -46,11 +46,14 @@ class Fraction(fractions.Fraction):
     there, as in NLTK.
     """
 
+    _as_given: Optional[tuple[Any, Any]]  # (numerator, denominator) as given; None: reduced
+
     def __new__(cls, numerator: Any = 0, denominator: Any = None, _normalize: bool = False):
         if _REDUCES_ALWAYS:
             self = super().__new__(cls, numerator, denominator)
-        else:
-            self = super().__new__(cls, numerator, denominator, _normalize=_normalize)
+        else:  # Fraction's private keyword before Python 3.12, which typeshed leaves out
+            self = super().__new__(cls, numerator, denominator,  # type: ignore[call-overload]
+                                   _normalize=_normalize)
         self._as_given = None if _normalize else (numerator, denominator)
         return self
 

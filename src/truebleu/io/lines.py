@@ -29,7 +29,8 @@ import stat
 import sys
 import zlib
 from importlib import import_module
-from typing import BinaryIO, Iterator
+from types import TracebackType
+from typing import Iterator, Optional, Protocol
 
 from .errors import InputError
 
@@ -73,7 +74,21 @@ def _not_a_file_error(path: str) -> InputError | None:
     return None
 
 
-def open_binary(path: str | os.PathLike) -> BinaryIO:
+class BinaryReader(Protocol):
+    """What :func:`open_binary` returns: a file object (plain or decompressing) read in
+    blocks, or standard input's bytes; a context manager."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+    def readinto(self, buffer: memoryview, /) -> int: ...
+
+    def __enter__(self) -> BinaryReader: ...
+
+    def __exit__(self, exc_type: Optional[type[BaseException]], exc: Optional[BaseException],
+                 traceback: Optional[TracebackType], /) -> Optional[bool]: ...
+
+
+def open_binary(path: str | os.PathLike[str]) -> BinaryReader:
     """Open a file for reading bytes, decompressing by its extension (``-``: standard input)."""
     name = os.fspath(path)
     if is_stdin(name):
@@ -98,24 +113,29 @@ def open_binary(path: str | os.PathLike) -> BinaryIO:
 class _StdinBytes:
     """Standard input's bytes, left open when the ``with`` block ends."""
 
-    def __enter__(self):
+    def __enter__(self) -> _StdinBytes:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         return None
 
-    def read(self, size: int = -1) -> bytes:
+    def read(self, size: int = -1, /) -> bytes:
         return sys.stdin.buffer.read(size)
 
+    def readinto(self, buffer: memoryview, /) -> int:
+        data = self.read(len(buffer))  # (the UTF-8 path, which reads into buffers, refuses stdin)
+        buffer[:len(data)] = data
+        return len(data)
 
-def _read_block(handle: BinaryIO, name: str, size: int) -> bytes:
+
+def _read_block(handle: BinaryReader, name: str, size: int) -> bytes:
     try:
         return handle.read(size)
     except DECOMPRESSION_ERRORS as exc:
         raise _read_error(exc, name) from None
 
 
-def readinto_block(handle: BinaryIO, name: str, view: memoryview) -> int:
+def readinto_block(handle: BinaryReader, name: str, view: memoryview) -> int:
     """:func:`_read_block` into ``view`` (the same bytes: ``readinto`` of a buffered or
     compressed file, like ``read``, stops short only at the end); returns their number."""
     try:

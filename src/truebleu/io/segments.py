@@ -15,6 +15,10 @@ import os
 from . import DEFAULT_MAX_LINE_LENGTH, iter_lines
 from .jsonl import is_jsonl, read_jsonl_field, read_jsonl_references
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: this module is on every command's path
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 __all__ = ["read_segments", "read_reference_streams", "is_plain_text"]
 
 _SGML = (".sgm", ".sgml")
@@ -52,7 +56,7 @@ def read_segments(path: str | os.PathLike, encoding: str = "utf-8", field: str =
 
 def read_reference_streams(path: str | os.PathLike, encoding: str = "utf-8", field: str = "ref",
                            max_line_length: int = DEFAULT_MAX_LINE_LENGTH
-                           ) -> list[list[str | None]]:
+                           ) -> list[Sequence[str | None]]:
     """The reference streams of one file: one, or several from a JSON Lines list field."""
     name = os.fspath(path)
     if is_jsonl(name):

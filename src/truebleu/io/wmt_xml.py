@@ -75,7 +75,7 @@ def _segments(element: ET.Element, name: str) -> dict[int, str]:
     for seg in element.iter("seg"):
         raw_id = seg.get("id")
         try:
-            seg_id = int(raw_id)
+            seg_id = int(raw_id or "")  # (no id: a ValueError too)
         except (TypeError, ValueError):
             raise InputError(f"{name}: <seg> with id {raw_id!r}, expected a number") from None
         segments[seg_id] = seg.text or ""

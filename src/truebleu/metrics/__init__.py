@@ -17,25 +17,29 @@ from collections.abc import Iterator, MutableMapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Union
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the lazy names for type checkers, re-exported (`name as name`)
     from .base import Metric
+    from .bleu.metric import BLEU as BLEU
+    from .chrf.metric import CHRF as CHRF
+    from .ter.metric import TER as TER
 
 
-class MetricRegistry(MutableMapping):
+class MetricRegistry(MutableMapping[str, "type[Metric[Any]]"]):
     """Names to metric classes; an entry may be ``"module:Class"`` (relative to this
     package), imported when first looked up, so that a name costs nothing until used."""
 
-    def __init__(self, entries: dict[str, Union[str, type]]) -> None:
+    def __init__(self, entries: dict[str, Union[str, type[Metric[Any]]]]) -> None:
         self._entries = dict(entries)
 
-    def __getitem__(self, name: str) -> type[Metric]:
+    def __getitem__(self, name: str) -> type[Metric[Any]]:
         entry = self._entries[name]
         if isinstance(entry, str):
             module, _, attribute = entry.partition(":")
-            entry = self._entries[name] = getattr(import_module(module, __name__), attribute)
+            metric: type[Metric[Any]] = getattr(import_module(module, __name__), attribute)
+            entry = self._entries[name] = metric
         return entry
 
-    def __setitem__(self, name: str, metric: Union[str, type]) -> None:
+    def __setitem__(self, name: str, metric: Union[str, type[Metric[Any]]]) -> None:
         self._entries[name] = metric
 
     def __delitem__(self, name: str) -> None:
@@ -85,7 +89,7 @@ _LAZY = {"BLEU": "bleu", "CHRF": "chrf", "TER": "ter"}
 __all__ = list(_LAZY)  # sacreBLEU's names (METRICS is truebleu's)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> type[Metric[Any]]:
     if name in _LAZY:
         value = METRICS[_LAZY[name]]
         globals()[name] = value

@@ -33,20 +33,41 @@ from __future__ import annotations
 import copy
 import numbers
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar, Optional, Sequence
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Optional,
+    Sequence,
+    TypeVar,
+    Union,
+    overload,
+)
 
 from ..core.config import MetricConfig
 from ..core.kernels import KernelLoader, check_threads
-from ..core.references import check_reference_streams, check_str_sequence, reference_segments
+from ..core.references import (
+    ReferenceStreams,
+    check_reference_streams,
+    check_str_sequence,
+    reference_segments,
+)
 from ..core.signature import Signature
 from ..core.statistics import RowTable
 
 if TYPE_CHECKING:
+    from array import array
+
     from ..core.accumulator import Accumulator
+    from ..significance.compat import Seed
+    from ..significance.scoring import BatchScorer
 
 __all__ = ["Metric", "MetricConfig", "Score", "Signature", "format_score"]
 
-References = Sequence[Sequence[Optional[str]]]
+References = ReferenceStreams
+MetricT = TypeVar("MetricT", bound="Metric[Any]")
 
 
 class Score:
@@ -82,7 +103,7 @@ def format_score(score: Score, width: int = 2, score_only: bool = False, signatu
                  is_json: bool = False) -> str:
     """``BLEU|sig = 12.34 <verbose>`` or JSON, exactly as sacreBLEU formats a Score."""
     text = f"{score.score:.{width}f}"
-    record: dict = {"name": score.name, "score": float(text), "signature": signature}
+    record: dict[str, object] = {"name": score.name, "score": float(text), "signature": signature}
 
     if score._mean > 0:
         mean, ci = f"{score._mean:.{width}f}", f"{score._ci:.{width}f}"
@@ -113,7 +134,11 @@ def format_score(score: Score, width: int = 2, score_only: bool = False, signatu
     return line
 
 
-class Metric(ABC):
+#: the class of a metric's scores (``Metric[BLEUScore]`` is BLEU)
+ScoreT = TypeVar("ScoreT", bound=Score, covariant=True)
+
+
+class Metric(ABC, Generic[ScoreT]):
     """A metric with a fixed configuration: additive rows per segment, a score from their sum.
 
     Subclasses set the class attributes and fill in the hooks (module docstring);
@@ -143,8 +168,9 @@ class Metric(ABC):
     row_typecode: ClassVar[str] = "q"
     #: whether an empty corpus is an error (else it scores as zero statistics)
     empty_corpus_is_error: ClassVar[bool] = True
-    #: the metric's python and native kernels (metrics/<name>/kernels.py)
-    kernels: ClassVar[KernelLoader]
+    #: the metric's python and native kernels (metrics/<name>/kernels.py): twins with the
+    #: same methods, duck-typed (each metric's own methods; no common base)
+    kernels: ClassVar[KernelLoader[Any]]
 
     config: MetricConfig
 
@@ -163,7 +189,8 @@ class Metric(ABC):
     @property
     def backend(self) -> str:
         """Name of the kernel computing the statistics (``native`` or ``python``)."""
-        return self._kernel.name
+        name: str = self._kernel.name
+        return name
 
     @property
     def kernel(self) -> Any:
@@ -186,11 +213,11 @@ class Metric(ABC):
         """One row per hypothesis against ``prepared`` (as many segments), in order."""
 
     @abstractmethod
-    def score_from_statistics(self, totals: Sequence) -> Score:
+    def score_from_statistics(self, totals: Sequence[float]) -> ScoreT:
         """The score of summed statistics (the column sums of some rows)."""
 
     @abstractmethod
-    def _signature_settings(self) -> dict:
+    def _signature_settings(self) -> dict[str, object]:
         """The signature's fields that name this configuration's settings."""
 
     # -- hooks a metric may refine --------------------------------------------------
@@ -203,7 +230,7 @@ class Metric(ABC):
         return len(segments), self._prepare(segments)
 
     def _statistics_once(self, hypotheses: Sequence[str], streams: References,
-                         totals_only: bool) -> Any:
+                         totals_only: bool) -> Union[RowTable, list[float]]:
         """Rows (or with ``totals_only`` their column sums) against references used
         once; a kernel may do it in one pass without keeping anything."""
         n_segments, prepared = self._prepare_streams(streams)
@@ -212,7 +239,7 @@ class Metric(ABC):
             return self._totals(hypotheses, prepared)
         return self._statistics(hypotheses, prepared)
 
-    def _totals(self, hypotheses: Sequence[str], prepared: Any) -> list:
+    def _totals(self, hypotheses: Sequence[str], prepared: Any) -> list[float]:
         """The column sums of :meth:`_statistics` (a kernel may add without a table)."""
         table = self._statistics(hypotheses, prepared)
         if self.empty_corpus_is_error and not len(table):
@@ -231,8 +258,9 @@ class Metric(ABC):
         """Whether :meth:`utf8_statistics` can run (the kernel reads UTF-8 bytes itself)."""
         return False
 
-    def utf8_statistics(self, buffers: list, ends: list, n: int, totals: Any,
-                        keep_rows: bool) -> tuple:
+    def utf8_statistics(self, buffers: list[bytearray], ends: list[int], n: int,
+                        totals: array[int], keep_rows: bool
+                        ) -> tuple[Optional[RowTable], list[int], int]:
         """Statistics of the first ``n`` lines of UTF-8 buffers (hypotheses, then one
         buffer per reference file), without a ``str`` per line, where
         :meth:`reads_utf8` (:mod:`truebleu.metrics.streaming`): ``(rows or None,
@@ -240,7 +268,7 @@ class Metric(ABC):
         ``totals`` (an int64 array of one row)."""
         raise NotImplementedError(f"{type(self).__name__} does not read UTF-8 bytes")
 
-    def batch_scorer(self, **options: Any) -> Any:
+    def batch_scorer(self, **options: Any) -> BatchScorer:
         """The score of many summed rows at once, for resampling
         (:class:`truebleu.significance.scoring.RowScorer` over
         :meth:`score_from_statistics`; a metric may vectorise it)."""
@@ -278,7 +306,7 @@ class Metric(ABC):
         return table
 
     def corpus_score(self, hypotheses: Sequence[str], references: Optional[References] = None,
-                     n_bootstrap: int = 1, *, seed: Any = None) -> Score:
+                     n_bootstrap: int = 1, *, seed: Seed = None) -> ScoreT:
         """The corpus score; ``n_bootstrap > 1`` adds sacreBLEU's bootstrap 95% confidence interval.
 
         ``seed`` (truebleu's addition) fixes the resampling; by default it is
@@ -301,15 +329,23 @@ class Metric(ABC):
                                                                  seed=seed)
         return score
 
-    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> Score:
+    def sentence_score(self, hypothesis: str, references: Sequence[str]) -> ScoreT:
         """The score of one hypothesis against its references (a list of strings)."""
         if not isinstance(hypothesis, str):
             raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
         check_str_sequence(references, "references")
         return self.corpus_score([hypothesis], [[ref] for ref in references])
 
+    @overload
     def _compute(self, hypotheses: Sequence[str], references: Optional[References],
-                 totals_only: bool) -> Any:
+                 totals_only: Literal[False]) -> RowTable: ...
+
+    @overload
+    def _compute(self, hypotheses: Sequence[str], references: Optional[References],
+                 totals_only: Literal[True]) -> list[float]: ...
+
+    def _compute(self, hypotheses: Sequence[str], references: Optional[References],
+                 totals_only: bool) -> Union[RowTable, list[float]]:
         check_str_sequence(hypotheses, "hypotheses")
         if references is not None:
             return self._statistics_once(hypotheses, references, totals_only)
@@ -326,7 +362,9 @@ class Metric(ABC):
     # A metric's flags live in a module of their own (``flags_module``: ``add_arguments``,
     # ``check_args``, ``from_args``), imported only when a command builds its parser, so that
     # importing a metric imports no argument-parsing code. A metric without flags scores
-    # with its defaults.
+    # with its defaults. ``parser`` is an ``argparse.ArgumentParser`` and ``args`` its
+    # ``Namespace`` (typed Any: the layers below the command line do not import argparse,
+    # even for types).
 
     #: the module of the metric's command-line flags (``truebleu.metrics.bleu.cli``), or None
     flags_module: ClassVar[Optional[str]] = None
@@ -356,12 +394,17 @@ class Metric(ABC):
             flags.check_args(args)
 
     @classmethod
-    def from_args(cls, args: Any, references: Optional[References]) -> "Metric":
+    def from_args(cls: type[MetricT], args: Any,
+                  references: Optional[References]) -> MetricT:
         """The metric of the parsed command line, with ``references`` prepared once."""
         flags = cls._flags()
         if flags is not None:
-            return flags.from_args(cls, args, references)
-        return cls(references=references, backend=args.backend, threads=args.threads)
+            made: MetricT = flags.from_args(cls, args, references)
+            return made
+        # a metric's constructor takes its settings (each with a default) and these keywords,
+        # where the template's takes the configuration they make
+        return cls(references=references, backend=args.backend,  # type: ignore[call-arg]
+                   threads=args.threads)
 
     # -- signature, accumulation --------------------------------------------------------
 
@@ -373,11 +416,11 @@ class Metric(ABC):
                                    bs=self.n_bootstrap, seed=self.seed,
                                    **self._signature_settings())
 
-    def configuration(self) -> tuple:
+    def configuration(self) -> tuple[object, ...]:
         """Everything that changes this metric's statistics or score, as plain values."""
         return self.config.key()
 
-    def accumulator(self, keep_segments: bool = False) -> "Accumulator":
+    def accumulator(self, keep_segments: bool = False) -> Accumulator[ScoreT]:
         """A mergeable, picklable :class:`~truebleu.core.accumulator.Accumulator` of this
         configuration. Its ``update`` takes references with every batch; references
         given to the constructor are not carried over (they would make it large)."""
@@ -385,7 +428,7 @@ class Metric(ABC):
 
         return Accumulator(self.without_references(), keep_segments=keep_segments)
 
-    def without_references(self, threads: Optional[int] = None) -> "Metric":
+    def without_references(self: MetricT, threads: Optional[int] = None) -> MetricT:
         """A copy of this metric without the references given to its constructor (for an
         object that travels: an accumulator, a Spark task), with ``threads`` if given."""
         metric = copy.copy(self)
@@ -394,7 +437,7 @@ class Metric(ABC):
             metric.threads = check_threads(threads)
         return metric
 
-    def _compute_score_from_stats(self, totals: Sequence) -> Score:
+    def _compute_score_from_stats(self, totals: Sequence[float]) -> ScoreT:
         """sacreBLEU's name for :meth:`score_from_statistics` (its significance code calls it)."""
         return self.score_from_statistics(totals)
 

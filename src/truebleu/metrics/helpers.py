@@ -14,10 +14,11 @@ __all__ = ["extract_all_char_ngrams", "extract_all_word_ngrams", "extract_char_n
            "extract_word_ngrams"]
 
 
-def extract_all_word_ngrams(line: str, min_order: int, max_order: int) -> tuple[Counter, int]:
+def extract_all_word_ngrams(line: str, min_order: int, max_order: int
+                            ) -> tuple[Counter[tuple[str, ...]], int]:
     """Counter of all word n-grams (tuples) with ``min_order <= n <= max_order``, and the word count."""
     tokens = line.split()
-    ngrams = Counter()
+    ngrams: Counter[tuple[str, ...]] = Counter()
     for n in range(min_order, max_order + 1):
         ngrams.update(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
     return ngrams, len(tokens)

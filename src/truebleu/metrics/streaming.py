@@ -19,11 +19,14 @@ from __future__ import annotations
 import codecs
 import os
 from array import array
-from typing import Iterator, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence, Union
 
 from ..core.statistics import RowTable
 from ..io import DEFAULT_MAX_LINE_LENGTH, InputError, is_stdin, iter_aligned_chunks
 from .base import Metric, Score
+
+#: a file name (``"-"``: standard input) or a path
+StrPath = Union[str, "os.PathLike[str]"]
 
 
 class StreamResult:
@@ -34,21 +37,21 @@ class StreamResult:
         self.segments = segments
         self.statistics = statistics  # per-segment rows, when keep_statistics=True
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return ((self.score, self.segments, self.statistics)
                 == (other.score, other.segments, other.statistics))
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable: unhashable, as a dataclass with eq
 
     def __repr__(self) -> str:
         return (f"StreamResult(score={self.score!r}, segments={self.segments!r}, "
                 f"statistics={self.statistics!r})")
 
 
-def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[str | os.PathLike],
-                metric: Optional[Metric] = None, *, chunk_lines: int = 10_000,
+def score_files(hypothesis_file: StrPath, reference_files: Sequence[StrPath],
+                metric: Optional[Metric[Any]] = None, *, chunk_lines: int = 10_000,
                 keep_statistics: bool = False, encoding: str = "utf-8",
                 max_line_length: int = DEFAULT_MAX_LINE_LENGTH) -> StreamResult:
     """The corpus score of a hypothesis file against reference files, in bounded memory.
@@ -65,10 +68,10 @@ def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[st
 
         metric = BLEU()
     check_integer_rows(metric)
-    names = [os.fspath(hypothesis_file), *map(os.fspath, reference_files)]
+    names = [os.fspath(hypothesis_file), *(os.fspath(name) for name in reference_files)]
     if _reads_utf8_bytes(names, metric, encoding):
         return _score_utf8_files(names, metric, chunk_lines, keep_statistics, max_line_length)
-    totals: Optional[list[int]] = None
+    totals: Optional[list[float]] = None
     kept = metric.empty_statistics() if keep_statistics else None
     segments = warnings = 0
     for hyps, refs in _stripped_chunks(names, chunk_lines, encoding, max_line_length):
@@ -85,14 +88,14 @@ def score_files(hypothesis_file: str | os.PathLike, reference_files: Sequence[st
     return StreamResult(metric.score_from_statistics(totals), segments, kept)
 
 
-def check_integer_rows(metric: Metric) -> None:
+def check_integer_rows(metric: Metric[Any]) -> None:
     """A TypeError for a metric whose rows are floats: their sums depend on the order."""
     if not metric.integer_rows:
         raise TypeError(f"{type(metric).__name__}'s statistics are not integer rows: "
                         "a sum of chunk sums would depend on the chunking")
 
 
-def _reads_utf8_bytes(names: list[str], metric: Metric, encoding: str) -> bool:
+def _reads_utf8_bytes(names: list[str], metric: Metric[Any], encoding: str) -> bool:
     """Whether the files are read as bytes: UTF-8 files (no standard input) and a metric
     whose kernel reads them (BLEU on the compiled core). Anything else reads lines as
     ``str`` (:func:`_stripped_chunks`), the specification of this path."""
@@ -104,7 +107,7 @@ def _reads_utf8_bytes(names: list[str], metric: Metric, encoding: str) -> bool:
         return False  # the str path names the unknown encoding
 
 
-def _score_utf8_files(names: list[str], metric: Metric, chunk_lines: int, keep_statistics: bool,
+def _score_utf8_files(names: list[str], metric: Metric[Any], chunk_lines: int, keep_statistics: bool,
                       max_line_length: int) -> StreamResult:
     """:func:`score_files` on the bytes of UTF-8 files: the same chunks, errors and result."""
     from ..io.utf8_lines import iter_aligned_utf8_chunks
@@ -119,7 +122,7 @@ def _score_utf8_files(names: list[str], metric: Metric, chunk_lines: int, keep_s
         for file, taken in zip(files, consumed):
             file.consume(taken)
         warnings += count
-        if kept is not None:
+        if kept is not None and stats is not None:  # (rows come with keep_rows=True)
             kept.extend(stats)
         segments += n
     if not segments:
@@ -128,8 +131,8 @@ def _score_utf8_files(names: list[str], metric: Metric, chunk_lines: int, keep_s
     return StreamResult(metric.score_from_statistics(totals.tolist()), segments, kept)
 
 
-def sentence_scores_from_files(hypothesis_file: str | os.PathLike,
-                               reference_files: Sequence[str | os.PathLike], metric: Metric, *,
+def sentence_scores_from_files(hypothesis_file: StrPath,
+                               reference_files: Sequence[StrPath], metric: Metric[Any], *,
                                chunk_lines: int = 10_000, encoding: str = "utf-8",
                                max_line_length: int = DEFAULT_MAX_LINE_LENGTH
                                ) -> Iterator[Score]:
@@ -138,7 +141,7 @@ def sentence_scores_from_files(hypothesis_file: str | os.PathLike,
     ``metric`` is used as given (``truebleu -sl`` passes BLEU with ``effective_order=True``);
     memory is bounded by the chunk, however many segments the files hold.
     """
-    names = [os.fspath(hypothesis_file), *map(os.fspath, reference_files)]
+    names = [os.fspath(hypothesis_file), *(os.fspath(name) for name in reference_files)]
     warnings = 0
     for hyps, refs in _stripped_chunks(names, chunk_lines, encoding, max_line_length):
         warnings += metric.input_warnings(hyps)

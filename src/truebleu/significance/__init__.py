@@ -36,8 +36,34 @@ _WHERE = {
 
 __all__ = sorted(_WHERE)
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: -pbs loads this package on the command's path
+if TYPE_CHECKING:  # the lazy names for type checkers, re-exported (`name as name`)
+    from .compat import bootstrap_confidence as bootstrap_confidence
+    from .compat import paired_cells as paired_cells
+    from .compat import seed_setting as seed_setting
+    from .multi import Cluster as Cluster
+    from .multi import MultiComparison as MultiComparison
+    from .multi import PairResult as PairResult
+    from .multi import SystemSummary as SystemSummary
+    from .multi import compare_all as compare_all
+    from .multi import compare_systems as compare_systems
+    from .multi import holm as holm
+    from .paired import ConfidenceInterval as ConfidenceInterval
+    from .paired import PairedComparison as PairedComparison
+    from .paired import bootstrap_ci as bootstrap_ci
+    from .paired import paired_bootstrap as paired_bootstrap
+    from .paired import paired_randomization as paired_randomization
+    from .sacrebleu_names import PairedTest as PairedTest
+    from .sacrebleu_names import Result as Result
+    from .sacrebleu_names import estimate_ci as estimate_ci
+    from .scoring import BatchScorer as BatchScorer
+    from .scoring import RowScorer as RowScorer
+    from .scoring import scorer_for as scorer_for
+    from .sentence import SentenceComparison as SentenceComparison
+    from .sentence import compare_sentences as compare_sentences
 
-def __getattr__(name: str):
+
+def __getattr__(name: str) -> object:
     if name not in _WHERE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(import_module(f".{_WHERE[name]}", __name__), name)

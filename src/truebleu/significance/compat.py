@@ -14,7 +14,7 @@ bootstrap statistic; truebleu's own API corrects both (see :mod:`.paired`).
 from __future__ import annotations
 
 import os
-from typing import Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from ..core.lazy_numpy import numpy
 from . import native
@@ -31,6 +31,13 @@ from .progress import Progress
 from .resampling import bootstrap_draws, check_memory, make_rng, swap_masks
 from .scoring import scorer_for
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from ..core.statistics import RowTable
+    from .scoring import BatchScorer, CoreScorer
+
+#: a seed as sacreBLEU takes it: an int, its text, ``"none"`` (fresh entropy) or None (not given)
 Seed = Union[int, str, None]
 
 
@@ -49,7 +56,8 @@ def seed_setting(seed: Seed = None) -> tuple[str, Optional[int]]:
     return text.lower(), value
 
 
-def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
+def bootstrap_confidence(stats: RowTable, metric: Any, n_bootstrap: int, seed: Seed = None
+                         ) -> tuple[str, float, float]:
     """``(seed text, mean, ci)`` for ``BLEU.corpus_score(n_bootstrap=n)`` (sacreBLEU's ``-ci``).
 
     ``mean`` is :func:`statistics.mean` of the resampled scores and ``ci`` half
@@ -58,7 +66,7 @@ def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
     n_bootstrap = check_samples(n_bootstrap, "n_bootstrap")
     text, value = seed_setting(seed)
     scorer = scorer_for(metric, in_place=True)
-    if native.applies(scorer, value, [stats]):
+    if value is not None and native.applies(scorer, value, [stats]):
         check_memory("ci", n_bootstrap, len(stats), 1)
         with Progress(n_bootstrap, "bootstrap") as bar:
             columns = native.bootstrap_columns([stats], scorer, n_bootstrap, value, bar)
@@ -75,17 +83,17 @@ def bootstrap_confidence(stats, metric, n_bootstrap: int, seed: Seed = None):
         column.tolist() if column.dtype == numpy().float64 else list(column))
 
 
-def _statistics_interval(scores) -> tuple:
+def _statistics_interval(scores: Sequence[float]) -> tuple[float, float]:
     """sacreBLEU's ``Score.estimate_ci``: :func:`statistics.mean` and half the 2.5%-97.5% spread."""
     import statistics as pystats  # (imports fractions and decimal: only -ci needs it)
 
-    scores = sorted(scores)
-    lower = len(scores) // 40
-    upper = len(scores) - lower - 1
-    return pystats.mean(scores), 0.5 * (scores[upper] - scores[lower])
+    ordered = sorted(scores)
+    lower = len(ordered) // 40
+    upper = len(ordered) - lower - 1
+    return pystats.mean(ordered), 0.5 * (ordered[upper] - ordered[lower])
 
 
-def _interval(scores) -> tuple:
+def _interval(scores: ArrayLike) -> tuple[float, float]:
     """sacreBLEU's ``estimate_ci``: (mean, half the 2.5%-97.5% spread) in the scores' own dtype."""
     ordered = numpy().sort(numpy().asarray(scores))
     lower = len(ordered) // 40
@@ -107,7 +115,7 @@ class PairedCell:
         return ",".join(f"{k}={v}" for k, v in vars(self).items())
 
 
-def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
+def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric: Any,
                  test_type: str = "bs", n_samples: Optional[int] = None,
                  seed: Seed = None) -> tuple[str, list[PairedCell]]:
     """Every system against the first: (seed text, one cell per system).
@@ -126,7 +134,7 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
     # the corpus sums of the metric itself (sacreBLEU's order for float statistics)
     scores = [metric.score_from_statistics(table.sum()).score for table in tables]
     scorer = scorer_for(metric, in_place=True)
-    if native.applies(scorer, seed_value, tables):
+    if seed_value is not None and native.applies(scorer, seed_value, tables):
         cells = _native_cells(tables, scores, scorer, test_type, n_samples, seed_value)
         if cells is not None:
             return str(seed_value), cells
@@ -140,9 +148,13 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
     return ("none" if seed_value is None else str(seed_value)), cells
 
 
-def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments):
+def _bootstrap_cells(matrices: list[NDArray[Any]], scores: list[float], scorer: BatchScorer,
+                     n_samples: int, seed_value: Optional[int], n_segments: int
+                     ) -> list[PairedCell]:
     with Progress(n_samples * (len(matrices) if seed_value is None else 1), "paired bootstrap") as bar:
         indices = bootstrap_draws(make_rng(seed_value), n_segments, n_samples)
+        columns: list[NDArray[Any]]
+        paired_baselines: list[NDArray[Any]]
         if seed_value is not None:  # every system draws the same samples as the baseline
             table = bootstrap_scores(indices, matrices, scorer, bar)
             baseline_scores, columns = table[:, 0], [table[:, k] for k in range(1, len(matrices))]
@@ -165,7 +177,8 @@ def _bootstrap_cells(matrices, scores, scorer, n_samples, seed_value, n_segments
     return cells
 
 
-def _native_cells(tables, scores, scorer, test_type, n_samples, seed_value):
+def _native_cells(tables: list[RowTable], scores: list[float], scorer: CoreScorer,
+                  test_type: str, n_samples: int, seed_value: int) -> Optional[list[PairedCell]]:
     """:func:`_bootstrap_cells`/:func:`_randomization_cells` with a fixed seed,
     in the compiled core (no NumPy); None when the statistics are too large for it."""
     if test_type == "ar":
@@ -189,10 +202,13 @@ def _native_cells(tables, scores, scorer, test_type, n_samples, seed_value):
     return cells
 
 
-def _randomization_cells(matrices, scores, scorer, n_samples, seed_value, n_segments):
+def _randomization_cells(matrices: list[NDArray[Any]], scores: list[float],
+                         scorer: BatchScorer, n_samples: int, seed_value: Optional[int],
+                         n_segments: int) -> list[PairedCell]:
     observed = [abs(scores[0] - s) for s in scores[1:]]
     with Progress(n_samples * (len(matrices) - 1 if seed_value is None else 1),
                   "approximate randomization") as bar:
+        p_values: list[float]
         if seed_value is not None:
             masks = swap_masks(make_rng(seed_value), n_segments, n_samples)
             p_values = randomization_p_values(masks, matrices[0], matrices[1:], scorer,

@@ -47,7 +47,7 @@ def to_text(result: MultiComparison, width: int = 2,
         rows.append((str(s.rank), str(s.cluster), s.name, f"{s.score:.{width}f}",
                      f"{s.mean:.{width}f} ± {s.ci:.{width}f}"))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-    lines = []
+    lines: list[str] = []
     for k, row in enumerate(rows):
         if k > 1 and result.systems[k - 1].cluster != result.systems[k - 2].cluster:
             lines.append("-" * (sum(widths) + 2 * (len(widths) - 1)))
@@ -66,13 +66,13 @@ def to_text(result: MultiComparison, width: int = 2,
                      f"p = {pair.p_value:.4f}{adjusted} {mark}".rstrip())
     if sentences:
         lines += ["", "Segment-level comparison (B against A):"]
-        for s in sentences:
+        for c in sentences:
             lines.append(
-                f"  {s.name_b} vs {s.name_a}: B better on {s.wins_b}, worse on {s.wins_a}, "
-                f"tied on {s.ties} of {s.n_segments} (share {s.share_b:.3f}, "
-                f"95% CI {s.share_low:.3f}-{s.share_high:.3f}); sign test p = {s.sign_test_p:.4g}; "
-                f"mean delta {s.mean_delta:.{width}f} "
-                f"[{s.delta_low:.{width}f}, {s.delta_high:.{width}f}]")
+                f"  {c.name_b} vs {c.name_a}: B better on {c.wins_b}, worse on {c.wins_a}, "
+                f"tied on {c.ties} of {c.n_segments} (share {c.share_b:.3f}, "
+                f"95% CI {c.share_low:.3f}-{c.share_high:.3f}); sign test p = {c.sign_test_p:.4g}; "
+                f"mean delta {c.mean_delta:.{width}f} "
+                f"[{c.delta_low:.{width}f}, {c.delta_high:.{width}f}]")
     return "\n".join(lines) + "\n"
 
 
@@ -114,7 +114,7 @@ def to_latex(result: MultiComparison, width: int = 1, caption: Optional[str] = N
     return "\n".join(lines) + "\n"
 
 
-def _tsv_cell(value) -> str:
+def _tsv_cell(value: object) -> str:
     text = repr(value) if isinstance(value, float) else str(value)
     return text.replace("\t", " ").replace("\n", " ")
 

@@ -30,10 +30,11 @@ Procedure (what the clusters mean, and why this one)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, TypeVar, Union
 
 from .paired import (
     DEFAULT_SAMPLES,
+    StatisticsMatrix,
     as_matrix,
     bootstrap_p_value,
     bootstrap_scores,
@@ -45,7 +46,31 @@ from .paired import (
     score_of,
 )
 from .progress import Progress
-from .resampling import bootstrap_draws, check_memory, make_rng, swap_masks
+from .resampling import RandomSeed, bootstrap_draws, check_memory, make_rng, swap_masks
+
+if TYPE_CHECKING:
+    from numpy.random import Generator
+    from numpy.typing import NDArray
+    from typing_extensions import TypedDict, Unpack
+
+    from .scoring import BatchScorer
+
+    class CompareOptions(TypedDict, total=False):
+        """:func:`compare_all`'s keyword options."""
+
+        test: str
+        n_samples: Optional[int]
+        seed: RandomSeed
+        alpha: float
+        holm_correction: bool
+        ci_samples: int
+        statistic: str
+
+T = TypeVar("T")
+#: p-values of the pairs ``(i, j)``, ``i < j``, of systems by position
+PairValues = dict[tuple[int, int], float]
+#: each system's bootstrap (mean, 95% half-width)
+Intervals = list[tuple[float, float]]
 
 TEST_LABEL = {"bs": "paired bootstrap", "ar": "approximate randomization"}
 
@@ -119,9 +144,9 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-def clusters_from(ordered: Sequence[str], different) -> list[list[str]]:
+def clusters_from(ordered: Sequence[T], different: Callable[[T, T], bool]) -> list[list[T]]:
     """Greedy top-down clusters of ``ordered`` (best first); see the module docstring."""
-    clusters: list[list[str]] = []
+    clusters: list[list[T]] = []
     for name in ordered:
         if clusters and not any(different(member, name) for member in clusters[-1]):
             clusters[-1].append(name)
@@ -130,10 +155,12 @@ def clusters_from(ordered: Sequence[str], different) -> list[list[str]]:
     return clusters
 
 
-def _pairwise_bootstrap(matrices, scores, scorer, n_samples, rng, bar, statistic):
+def _pairwise_bootstrap(matrices: list[NDArray[Any]], scores: list[float], scorer: BatchScorer,
+                        n_samples: int, rng: Generator, bar: Progress, statistic: str
+                        ) -> tuple[PairValues, Intervals]:
     indices = bootstrap_draws(rng, matrices[0].shape[0], n_samples)
     table = bootstrap_scores(indices, matrices, scorer, bar)
-    p = {}
+    p: PairValues = {}
     for i in range(len(matrices)):
         for j in range(i + 1, len(matrices)):
             p[i, j] = bootstrap_p_value(table[:, i], table[:, j], scores[j] - scores[i],
@@ -141,9 +168,11 @@ def _pairwise_bootstrap(matrices, scores, scorer, n_samples, rng, bar, statistic
     return p, [interval(table[:, k]) for k in range(len(matrices))]
 
 
-def _pairwise_randomization(matrices, scores, scorer, n_samples, rng, bar, ci_samples):
+def _pairwise_randomization(matrices: list[NDArray[Any]], scores: list[float],
+                            scorer: BatchScorer, n_samples: int, rng: Generator, bar: Progress,
+                            ci_samples: int) -> tuple[PairValues, Intervals]:
     masks = swap_masks(rng, matrices[0].shape[0], n_samples)
-    p = {}
+    p: PairValues = {}
     for i in range(len(matrices) - 1):
         others = matrices[i + 1:]
         observed = [abs(scores[i] - s) for s in scores[i + 1:]]
@@ -156,8 +185,10 @@ def _pairwise_randomization(matrices, scores, scorer, n_samples, rng, bar, ci_sa
     return p, [interval(table[:, k]) for k in range(len(matrices))]
 
 
-def compare_all(named_stats: Union[Mapping[str, object], Sequence[tuple[str, object]]], scorer,
-                test: str = "bs", n_samples: Optional[int] = None, seed=12345,
+def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
+                                  Sequence[tuple[str, StatisticsMatrix]]],
+                scorer: BatchScorer, test: str = "bs", n_samples: Optional[int] = None,
+                seed: RandomSeed = 12345,
                 alpha: float = 0.05, holm_correction: bool = False,
                 ci_samples: int = 1000, statistic: str = "centered") -> MultiComparison:
     """Test every pair of systems and rank them into significance clusters.
@@ -231,14 +262,14 @@ def compare_all(named_stats: Union[Mapping[str, object], Sequence[tuple[str, obj
                            statistic if test == "bs" else None)
 
 
-def compare_systems(named_systems: Sequence[tuple[str, Sequence[str]]], metric,
-                    **options) -> MultiComparison:
+def compare_systems(named_systems: Sequence[tuple[str, Sequence[str]]], metric: Any,
+                    **options: Unpack[CompareOptions]) -> MultiComparison:
     """:func:`compare_all` on hypotheses: ``metric`` is a ``truebleu.BLEU`` holding
     the references (or another metric object: ``CHRF``, ``TER``), or any
     :class:`~truebleu.significance.scoring.BatchScorer`."""
     from .scoring import scorer_for
 
-    scorer = scorer_for(metric) if hasattr(metric, "corpus_statistics") else metric
+    scorer: BatchScorer = scorer_for(metric) if hasattr(metric, "corpus_statistics") else metric
     lengths = {name: len(hyps) for name, hyps in named_systems}
     if len(set(lengths.values())) > 1:
         raise ValueError("systems differ in length: "

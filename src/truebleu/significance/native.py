@@ -25,16 +25,21 @@ from __future__ import annotations
 import operator
 import os
 from itertools import repeat
-from typing import Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, TypeGuard
 
 from .pcg64 import is_plain_seed, pcg64_state
 from .resampling import CHUNK, chunks
+
+if TYPE_CHECKING:
+    from ..core.statistics import RowTable
+    from .progress import Progress
+    from .scoring import BatchScorer, CoreScorer
 
 PAIRWISE_BLOCK = 128  # NumPy's PW_BLOCKSIZE: below it, eight running sums
 NUMPY_BUFSIZE = 8192  # NumPy's default buffer size (np.getbufsize())
 
 
-def _core():
+def _core() -> Any:
     """The compiled core when it is the active backend, else None."""
     from ..core.kernels import backend_name, native_core
 
@@ -58,7 +63,8 @@ def numpy_promotes_weakly() -> bool:
                for where in spec.submodule_search_locations)
 
 
-def applies(scorer, seed, tables) -> bool:
+def applies(scorer: BatchScorer, seed: object, tables: Sequence[RowTable]
+            ) -> TypeGuard[CoreScorer]:
     """Whether the native path gives this test's numbers (else the NumPy path runs)."""
     return (callable(getattr(scorer, "core_scores", None)) and is_plain_seed(seed)
             and len(tables) > 0
@@ -67,8 +73,8 @@ def applies(scorer, seed, tables) -> bool:
             and _core() is not None and numpy_promotes_weakly())
 
 
-def bootstrap_columns(tables, scorer, n_samples: int, seed: int,
-                      progress=None) -> Optional[list[list[float]]]:
+def bootstrap_columns(tables: Sequence[RowTable], scorer: CoreScorer, n_samples: int, seed: int,
+                      progress: Optional[Progress] = None) -> Optional[list[list[float]]]:
     """Each system's score on each of ``n_samples`` bootstrap samples (one list per table).
 
     The samples are ``default_rng(seed).choice(n, size=(n_samples, n))``, every
@@ -93,8 +99,9 @@ def bootstrap_columns(tables, scorer, n_samples: int, seed: int,
     return columns
 
 
-def randomization_p_values(tables, scorer, n_trials: int, seed: int, observed: Sequence[float],
-                           strict: bool, progress=None) -> Optional[list[float]]:
+def randomization_p_values(tables: Sequence[RowTable], scorer: CoreScorer, n_trials: int, seed: int,
+                           observed: Sequence[float], strict: bool,
+                           progress: Optional[Progress] = None) -> Optional[list[float]]:
     """sacreBLEU's approximate randomization of ``tables[1:]`` against ``tables[0]``.
 
     The swap masks are ``default_rng(seed).integers(2, size=(n_trials, n), dtype=bool)``,

@@ -51,11 +51,13 @@ Two deliberate differences, in truebleu's own API only (the functions in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union, cast
 
 from ..core.lazy_numpy import numpy
 from .progress import Progress
 from .resampling import (
+    BootstrapDraws,
+    RandomSeed,
     bootstrap_draws,
     check_memory,
     chunks,
@@ -65,6 +67,16 @@ from .resampling import (
     swap_masks,
     swapped_sums,
 )
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+
+    from ..core.statistics import RowTable
+    from .scoring import ApproximateScorer, BatchScorer
+
+#: one system's statistics: a :class:`~truebleu.core.statistics.RowTable` (or anything
+#: with ``to_numpy()``) or a ``(segments, width)`` matrix of numbers
+StatisticsMatrix = Union["RowTable", "ArrayLike"]
 
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}
@@ -122,7 +134,7 @@ def check_samples(n_samples: int, what: str = "n_samples") -> int:
     return n_samples
 
 
-def as_matrix(stats, what: str = "statistics"):
+def as_matrix(stats: StatisticsMatrix, what: str = "statistics") -> NDArray[Any]:
     """An int64 (or, for float statistics such as TER's, float64) view of ``stats``, checked."""
     np = numpy()
     if hasattr(stats, "to_numpy"):
@@ -132,14 +144,17 @@ def as_matrix(stats, what: str = "statistics"):
         raise ValueError(f"{what}: expected a (segments, width) matrix, got shape {matrix.shape}")
     if matrix.shape[0] == 0:
         raise ValueError(f"{what}: no segments")
+    checked: NDArray[Any]
     if np.issubdtype(matrix.dtype, np.floating):
-        return matrix.astype(np.float64, copy=False)
+        checked = matrix.astype(np.float64, copy=False)
+        return checked
     if not np.issubdtype(matrix.dtype, np.integer):
         raise ValueError(f"{what}: statistics must be numbers, got {matrix.dtype}")
-    return matrix.astype(np.int64, copy=False)
+    checked = matrix.astype(np.int64, copy=False)
+    return checked
 
 
-def check_same_shape(matrices: Sequence, names: Sequence[str]) -> None:
+def check_same_shape(matrices: Sequence[NDArray[Any]], names: Sequence[str]) -> None:
     first = matrices[0]
     for matrix, name in zip(matrices[1:], names[1:]):
         if matrix.shape[0] != first.shape[0]:
@@ -153,12 +168,12 @@ def check_same_shape(matrices: Sequence, names: Sequence[str]) -> None:
 
 # -- shared pieces ------------------------------------------------------------
 
-def score_of(matrix, scorer) -> float:
+def score_of(matrix: NDArray[Any], scorer: BatchScorer) -> float:
     """The corpus score of one statistics matrix (exact integer sums)."""
     return float(scorer.score_rows(matrix.sum(axis=0)[None, :])[0])
 
 
-def interval(scores) -> tuple[float, float]:
+def interval(scores: ArrayLike) -> tuple[float, float]:
     """(mean, half-width of the central 95%) of resampled scores, NumPy arithmetic."""
     np = numpy()
     ordered = np.sort(np.asarray(scores, dtype=np.float64))
@@ -167,27 +182,31 @@ def interval(scores) -> tuple[float, float]:
     return ordered.mean(), 0.5 * (ordered[upper] - ordered[lower])
 
 
-def exceeding(null_stats, observed: float, strict: bool) -> int:
+def exceeding(null_stats: ArrayLike, observed: float, strict: bool) -> int:
     """How many null statistics are above (``strict``) or at least ``observed``."""
     np = numpy()
-    null_stats = np.asarray(null_stats)
-    return int(np.count_nonzero(null_stats > observed if strict else null_stats >= observed))
+    values = np.asarray(null_stats)
+    return int(np.count_nonzero(values > observed if strict else values >= observed))
 
 
-def p_value_from(null_stats, observed: float, strict: bool = False) -> float:
+def p_value_from(null_stats: NDArray[Any], observed: float, strict: bool = False) -> float:
     """(number of null statistics beyond ``observed`` + 1) / (n + 1)."""
     exceed = exceeding(null_stats, observed, strict)
     return (exceed + 1) / (len(null_stats) + 1)
 
 
-def score_blocks(scorer, sums, n_blocks: int, exact: bool = True):
+def score_blocks(scorer: BatchScorer, sums: NDArray[Any], n_blocks: int,
+                 exact: bool = True) -> NDArray[Any]:
     """Scores of ``n_blocks`` systems laid side by side in ``sums``: ``(rows, n_blocks)``.
 
     One scorer call for all systems keeps the per-call overhead negligible.
+    ``exact=False`` only for a scorer with ``supports_approx`` (an
+    :class:`~.scoring.ApproximateScorer`).
     """
     rows, width = sums.shape[0], sums.shape[1] // n_blocks
     flat = sums.reshape(rows * n_blocks, width)  # row r, system j -> r * n_blocks + j
-    scores = scorer.score_rows(flat) if exact else scorer.score_rows(flat, exact=False)
+    scores = (scorer.score_rows(flat) if exact
+              else cast("ApproximateScorer", scorer).score_rows(flat, exact=False))
     return scores.reshape(rows, n_blocks)
 
 
@@ -197,12 +216,15 @@ def score_blocks(scorer, sums, n_blocks: int, exact: bool = True):
 APPROX_MARGIN = 1e-6
 
 
-def randomization_gaps(scorer, a, b, n_blocks: int, observed, exact: bool):
+def randomization_gaps(scorer: BatchScorer, a: NDArray[Any], b: NDArray[Any], n_blocks: int,
+                       observed: Sequence[float], exact: bool) -> NDArray[Any]:
     """``|score(a) - score(b)|`` per trial and system, exact near ``observed``."""
     np = numpy()
+    gaps: NDArray[Any]
     if exact or not getattr(scorer, "supports_approx", False):
         both = score_blocks(scorer, np.concatenate([a, b]), n_blocks)
-        return np.abs(both[:len(a)] - both[len(a):])
+        gaps = np.abs(both[:len(a)] - both[len(a):])
+        return gaps
     both = score_blocks(scorer, np.concatenate([a, b]), n_blocks, exact=False)
     gaps = np.abs(both[:len(a)] - both[len(a):])
     close = np.abs(gaps - np.asarray(observed)[None, :]) <= APPROX_MARGIN * (1 + gaps)
@@ -216,7 +238,9 @@ def randomization_gaps(scorer, a, b, n_blocks: int, observed, exact: bool):
     return gaps
 
 
-def bootstrap_scores(indices, matrices: Sequence, scorer, progress: Optional[Progress] = None):
+def bootstrap_scores(indices: Union[BootstrapDraws, NDArray[Any]],
+                     matrices: Sequence[NDArray[Any]], scorer: BatchScorer,
+                     progress: Optional[Progress] = None) -> NDArray[Any]:
     """``(n_samples, n_systems)`` scores of every system on every bootstrap sample.
 
     ``indices`` is a :class:`~.resampling.BootstrapDraws` (drawn block by
@@ -233,9 +257,9 @@ def bootstrap_scores(indices, matrices: Sequence, scorer, progress: Optional[Pro
             progress.update(part.stop - part.start)
     # the scores keep the scorer's dtype: float64 for BLEU, float32 for a metric
     # (chrF) whose scalar score of float32 sums is a float32, as in sacreBLEU
-    if not parts:
-        return np.empty((0, len(matrices)), dtype=np.float64)
-    return np.concatenate(parts, axis=0)
+    scores: NDArray[Any] = (np.concatenate(parts, axis=0) if parts
+                            else np.empty((0, len(matrices)), dtype=np.float64))
+    return scores
 
 
 BOOTSTRAP_STATISTICS = ("centered", "sacrebleu")
@@ -248,7 +272,7 @@ def check_statistic(statistic: str) -> str:
     return statistic
 
 
-def bootstrap_p_value(scores_a, scores_b, observed_delta: float,
+def bootstrap_p_value(scores_a: NDArray[Any], scores_b: NDArray[Any], observed_delta: float,
                       statistic: str = "centered", strict: bool = False) -> float:
     """The paired-bootstrap p-value from the two systems' resampled scores.
 
@@ -266,7 +290,9 @@ def bootstrap_p_value(scores_a, scores_b, observed_delta: float,
     return p_value_from(np.abs(diffs - diffs.mean()), observed, strict=strict)
 
 
-def randomization_p_values(masks, first, others: Sequence, scorer, observed: Sequence[float],
+def randomization_p_values(masks: NDArray[Any], first: NDArray[Any],
+                           others: Sequence[NDArray[Any]], scorer: BatchScorer,
+                           observed: Sequence[float],
                            progress: Optional[Progress] = None,
                            strict: bool = False, exact: bool = False) -> list[float]:
     """AR p-values of each matrix in ``others`` against ``first`` on the same trials.
@@ -294,7 +320,8 @@ def randomization_p_values(masks, first, others: Sequence, scorer, observed: Seq
     return [(int(c) + 1) / (masks.shape[0] + 1) for c in exceed]
 
 
-def _float_randomization_p_value(masks, first, second, scorer, observed: float,
+def _float_randomization_p_value(masks: NDArray[Any], first: NDArray[Any],
+                                 second: NDArray[Any], scorer: BatchScorer, observed: float,
                                  progress: Optional[Progress], strict: bool) -> float:
     """AR for float statistics (TER's): sacreBLEU's own expressions, all trials at once.
 
@@ -307,14 +334,16 @@ def _float_randomization_p_value(masks, first, second, scorer, observed: float,
     a = masks @ first + keep @ second
     b = keep @ first + masks @ second
     gaps = np.abs(scorer.score_rows(a) - scorer.score_rows(b))
+    n_trials: int = masks.shape[0]
     if progress is not None:
-        progress.update(masks.shape[0])
-    return (exceeding(gaps, observed, strict) + 1) / (masks.shape[0] + 1)
+        progress.update(n_trials)
+    return (exceeding(gaps, observed, strict) + 1) / (n_trials + 1)
 
 
 # -- public tests -------------------------------------------------------------
 
-def bootstrap_ci(stats, scorer, n_samples: int = 1000, seed=12345) -> ConfidenceInterval:
+def bootstrap_ci(stats: StatisticsMatrix, scorer: BatchScorer, n_samples: int = 1000,
+                 seed: RandomSeed = 12345) -> ConfidenceInterval:
     """Bootstrap mean and 95% half-width of one system's score."""
     n_samples = check_samples(n_samples)
     matrix = as_matrix(stats)
@@ -325,7 +354,8 @@ def bootstrap_ci(stats, scorer, n_samples: int = 1000, seed=12345) -> Confidence
     return ConfidenceInterval(score_of(matrix, scorer), float(mean), float(ci), n_samples)
 
 
-def paired_bootstrap(stats_a, stats_b, scorer, n_samples: int = 1000, seed=12345,
+def paired_bootstrap(stats_a: StatisticsMatrix, stats_b: StatisticsMatrix, scorer: BatchScorer,
+                     n_samples: int = 1000, seed: RandomSeed = 12345,
                      names: tuple[str, str] = ("A", "B"),
                      statistic: str = "centered") -> PairedComparison:
     """Paired bootstrap resampling test of B against A.
@@ -349,7 +379,8 @@ def paired_bootstrap(stats_a, stats_b, scorer, n_samples: int = 1000, seed=12345
                             float(mean), float(ci))
 
 
-def paired_randomization(stats_a, stats_b, scorer, n_trials: int = 10000, seed=12345,
+def paired_randomization(stats_a: StatisticsMatrix, stats_b: StatisticsMatrix,
+                         scorer: BatchScorer, n_trials: int = 10000, seed: RandomSeed = 12345,
                          names: tuple[str, str] = ("A", "B")) -> PairedComparison:
     """Paired approximate randomization test of B against A (sacreBLEU's ``-par``)."""
     n_trials = check_samples(n_trials, "n_trials")

@@ -28,7 +28,7 @@ XSHIFT = 16
 PCG_MULTIPLIER = (2549297995355413924 << 64) | 4865540595714422341
 
 
-def is_plain_seed(seed) -> bool:
+def is_plain_seed(seed: object) -> bool:
     """Whether ``seed`` is a non-negative Python int, the seeds this module handles.
 
     Anything else (``None`` for OS entropy, NumPy generators, negative numbers,

@@ -22,9 +22,16 @@ PCG64's spare 32-bit half) lives in the bit generator, not in the call.
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 
 from ..core.lazy_numpy import numpy
+
+if TYPE_CHECKING:
+    from numpy.random import Generator
+    from numpy.typing import NDArray
+
+#: what seeds the draws: an int, ``None`` (fresh entropy from the OS) or a NumPy Generator
+RandomSeed = Union[int, None, "Generator"]
 
 FLOAT32_EXACT = 2 ** 24
 FLOAT64_EXACT = 2 ** 53
@@ -35,12 +42,13 @@ BLOCK_BYTES = 64 * 2 ** 20  # working memory of one block of bootstrap samples
 BYTES_PER_DRAW = 32
 
 
-def make_rng(seed):
+def make_rng(seed: RandomSeed) -> Generator:
     """A NumPy Generator from an int, ``None`` (OS entropy) or a Generator."""
     np = numpy()
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.default_rng(seed)
+    rng: Generator = np.random.default_rng(seed)
+    return rng
 
 
 # -- memory needed before anything is allocated ---------------------------------
@@ -98,7 +106,7 @@ def check_memory(test: str, n_samples: int, n_segments: int, n_systems: int,
             f"{_size(available)}; use fewer {unit}")
 
 
-def bootstrap_indices(rng, n_segments: int, n_samples: int):
+def bootstrap_indices(rng: Generator, n_segments: int, n_samples: int) -> NDArray[Any]:
     """``(n_samples, n_segments)`` segment indices drawn with replacement, all at once.
 
     This materialises ``8 * n_samples * n_segments`` bytes; the tests use
@@ -121,7 +129,8 @@ class BootstrapDraws:
     The draws consume the generator, so they can be iterated once only.
     """
 
-    def __init__(self, rng, n_segments: int, n_samples: int, rows_per_block: int | None = None):
+    def __init__(self, rng: Generator, n_segments: int, n_samples: int,
+                 rows_per_block: int | None = None) -> None:
         self.rng = rng
         self.n_segments = int(n_segments)
         self.n_samples = int(n_samples)
@@ -132,7 +141,7 @@ class BootstrapDraws:
     def shape(self) -> tuple[int, int]:
         return self.n_samples, self.n_segments
 
-    def blocks(self) -> Iterator[tuple[slice, object]]:
+    def blocks(self) -> Iterator[tuple[slice, NDArray[Any]]]:
         """``(sample slice, indices of those samples)`` pairs, in order."""
         if self._used:
             raise RuntimeError("bootstrap draws were already consumed (they come from a generator)")
@@ -141,12 +150,13 @@ class BootstrapDraws:
             yield part, bootstrap_indices(self.rng, self.n_segments, part.stop - part.start)
 
 
-def bootstrap_draws(rng, n_segments: int, n_samples: int) -> BootstrapDraws:
+def bootstrap_draws(rng: Generator, n_segments: int, n_samples: int) -> BootstrapDraws:
     """Bootstrap samples drawn block by block (see :class:`BootstrapDraws`)."""
     return BootstrapDraws(rng, n_segments, n_samples)
 
 
-def index_blocks(indices) -> Iterator[tuple[slice, object]]:
+def index_blocks(indices: Union[BootstrapDraws, NDArray[Any]]
+                 ) -> Iterator[tuple[slice, NDArray[Any]]]:
     """Blocks of ``indices``: a :class:`BootstrapDraws` or an index matrix already drawn."""
     if isinstance(indices, BootstrapDraws):
         yield from indices.blocks()
@@ -155,12 +165,12 @@ def index_blocks(indices) -> Iterator[tuple[slice, object]]:
         yield part, indices[part]
 
 
-def swap_masks(rng, n_segments: int, n_trials: int):
+def swap_masks(rng: Generator, n_segments: int, n_trials: int) -> NDArray[Any]:
     """``(n_trials, n_segments)`` booleans: True where the trial keeps the first system's segment."""
     return rng.integers(2, size=(n_trials, n_segments), dtype=bool)
 
 
-def sample_counts(indices, n_segments: int):
+def sample_counts(indices: NDArray[Any], n_segments: int) -> NDArray[Any]:
     """How often each segment occurs in each row of ``indices``."""
     np = numpy()
     rows = indices.shape[0]
@@ -174,7 +184,7 @@ def chunks(n: int, size: int = CHUNK) -> Iterator[slice]:
         yield slice(start, min(start + size, n))
 
 
-def _exact_dtype(bound: int):
+def _exact_dtype(bound: int) -> Optional[type[Any]]:
     """float32 if every partial sum stays below ``bound`` < 2**24, float64 below 2**53, else None."""
     np = numpy()
     if bound < FLOAT32_EXACT:
@@ -184,7 +194,8 @@ def _exact_dtype(bound: int):
     return None
 
 
-def resampled_sums(indices, stats, as_float32: bool = True):
+def resampled_sums(indices: NDArray[Any], stats: NDArray[Any], as_float32: bool = True
+                   ) -> NDArray[Any]:
     """Summed statistics of every bootstrap sample (rows of ``indices``).
 
     ``stats`` is ``(segments, width)`` or ``(segments, width * systems)`` of
@@ -217,7 +228,7 @@ def resampled_sums(indices, stats, as_float32: bool = True):
     return out
 
 
-def _refloat_large(out, indices, stats) -> None:
+def _refloat_large(out: NDArray[Any], indices: NDArray[Any], stats: NDArray[Any]) -> None:
     """Redo, in sacreBLEU's float32 order, the samples whose sums could round."""
     np = numpy()
     large = (np.abs(out) >= FLOAT32_EXACT).any(axis=1)
@@ -228,7 +239,8 @@ def _refloat_large(out, indices, stats) -> None:
         out[row] = stats32[indices[row]].sum(0)
 
 
-def swapped_sums(masks, first, second):
+def swapped_sums(masks: NDArray[Any], first: NDArray[Any], second: NDArray[Any]
+                 ) -> tuple[NDArray[Any], NDArray[Any]]:
     """Summed statistics of the two pseudo-systems of every AR trial (int64).
 
     Where the mask is True the trial takes ``first``'s segment for pseudo-system

@@ -11,7 +11,7 @@ never used by sacreBLEU's command line) is refused with a ValueError, and seed
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence
+from typing import Any, Mapping, Optional, Sequence, Union
 
 from .compat import PairedCell, paired_cells
 from .paired import interval
@@ -53,7 +53,7 @@ class PairedTest:
     _DEFAULT_SAMPLES = {"ar": 10000, "bs": 1000}
 
     def __init__(self, named_systems: Sequence[tuple[str, Sequence[str]]],
-                 metrics: Mapping[str, object],
+                 metrics: Mapping[str, Any],
                  references: Optional[Sequence[Sequence[str]]],
                  test_type: str = "ar", n_samples: int = 0, n_ar_confidence: int = -1,
                  n_jobs: int = 1) -> None:
@@ -73,8 +73,10 @@ class PairedTest:
         self.n_systems = len(self.named_systems) - 1
         self.metrics = dict(metrics)
 
-    def __call__(self):
-        signatures, scores = {}, {"System": [name for name, _ in self.named_systems]}
+    def __call__(self) -> tuple[dict[str, Any], dict[str, Union[list[str], list[PairedCell]]]]:
+        signatures: dict[str, Any] = {}
+        scores: dict[str, Union[list[str], list[PairedCell]]] = {
+            "System": [name for name, _ in self.named_systems]}
         for metric in self.metrics.values():
             used = metric if self.references is None else _WithReferences(metric, self.references)
             seed_text, cells = paired_cells(self.named_systems, used, self.test_type,

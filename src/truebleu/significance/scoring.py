@@ -31,9 +31,14 @@ exact by construction.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from ..core.lazy_numpy import numpy
+
+if TYPE_CHECKING:
+    from numpy import bool_, dtype, float64, int64
+    from numpy.typing import ArrayLike, NDArray
+    from typing_extensions import Buffer
 
 LOG_ZERO = -9999999999  # log(0) as floored by sacreBLEU's scorer
 _COMPENSATED_SUM = sys.version_info >= (3, 12)
@@ -49,12 +54,33 @@ class BatchScorer(Protocol):
 
     name: str
 
-    def statistics(self, hypotheses: Sequence[str]) -> Any: ...
+    def statistics(self, hypotheses: Sequence[str]) -> NDArray[Any]: ...
 
-    def score_rows(self, sums: Any) -> Any: ...
+    def score_rows(self, sums: NDArray[Any]) -> NDArray[Any]: ...
 
 
-def _probe(op: Callable, left: Any, right: Any, left_is_python: bool = False):
+class ApproximateScorer(BatchScorer, Protocol):
+    """A scorer that says ``supports_approx = True``: its ``score_rows`` also takes
+    ``exact=False`` (NumPy's log and exp: faster, maybe a few ulps off), which the
+    randomization test uses only to find the trials it must rescore exactly."""
+
+    supports_approx: bool
+
+    def score_rows(self, sums: NDArray[Any], exact: bool = True) -> NDArray[Any]: ...
+
+
+class CoreScorer(BatchScorer, Protocol):
+    """A scorer that scores int64 sums in the compiled core (BLEU's): ``core_scores``
+    gives the floats :meth:`~BatchScorer.score_rows` gives (see :mod:`.native`)."""
+
+    def core_scores(self, sums: Buffer, float32: bool) -> memoryview[float]: ...
+
+
+#: an arithmetic operator (``operator.add``, ``mul``, ``truediv``) on arrays and numbers
+Operator = Callable[[Any, Any], Any]
+
+
+def _probe(op: Operator, left: Any, right: Any, left_is_python: bool = False) -> dtype[Any]:
     """The dtype NumPy's scalar arithmetic gives ``op(left, right)``.
 
     An array stands for NumPy scalars of its dtype, unless ``left_is_python``
@@ -62,42 +88,46 @@ def _probe(op: Callable, left: Any, right: Any, left_is_python: bool = False):
     """
     np = numpy()
 
-    def sample(x, python=False):
+    def sample(x: Any, python: bool = False) -> Any:
         if python:
             return 1.0
         return x.dtype.type(1) if hasattr(x, "dtype") else x
 
-    return np.asarray(op(sample(left, left_is_python), sample(right))).dtype
+    result: dtype[Any] = np.asarray(op(sample(left, left_is_python), sample(right))).dtype
+    return result
 
 
-def _scalar_op(op: Callable, left: Any, right: Any, left_is_python: bool = False):
+def _scalar_op(op: Operator, left: Any, right: Any, left_is_python: bool = False) -> NDArray[Any]:
     """``op`` on arrays/Python numbers with the result dtype of scalar arithmetic."""
     np = numpy()
     dtype = _probe(op, left, right, left_is_python)
-    return op(np.asarray(left, dtype=dtype), np.asarray(right, dtype=dtype))
+    result: NDArray[Any] = op(np.asarray(left, dtype=dtype), np.asarray(right, dtype=dtype))
+    return result
 
 
-def _math_map(func: Callable[[float], float], values):
+def _math_map(func: Callable[[float], float], values: ArrayLike) -> NDArray[float64]:
     """``func`` from :mod:`math` on every element (the C library, like the scalar code)."""
     np = numpy()
     flat = np.asarray(values, dtype=np.float64).ravel()
-    return np.fromiter(map(func, flat.tolist()), dtype=np.float64,
-                       count=flat.size).reshape(np.shape(values))
+    mapped: NDArray[float64] = np.fromiter(map(func, flat.tolist()), dtype=np.float64,
+                                              count=flat.size).reshape(np.shape(values))
+    return mapped
 
 
-def _sum_first(logs, zero, eff, python_sum: bool = True):
+def _sum_first(logs: NDArray[float64], zero: NDArray[bool_], eff: NDArray[int64],
+               python_sum: bool = True) -> NDArray[float64]:
     """Per row, Python's ``sum`` of the first ``eff[row]`` log precisions."""
     np = numpy()
     rows, order = logs.shape
     if not (_COMPENSATED_SUM and python_sum):
         # before 3.12 ``sum`` adds left to right; the int LOG_ZERO terms are
         # exact in a double, so sequential float64 adds give the same bits
-        total = logs[:, 0].copy()
+        total: NDArray[float64] = logs[:, 0].copy()
         for j in range(1, order):
             use = j < eff
             total[use] = total[use] + logs[use, j]
         return total
-    out = np.empty(rows, dtype=np.float64)
+    out: NDArray[float64] = np.empty(rows, dtype=np.float64)
     for r, (row, zrow, k) in enumerate(zip(logs.tolist(), zero.tolist(), eff.tolist())):
         out[r] = sum([LOG_ZERO if z else v for v, z in zip(row[:k], zrow[:k])])
     return out
@@ -110,7 +140,7 @@ class RowScorer:
     function and its scoring function; rows are scored one at a time.
     """
 
-    def __init__(self, statistics: Callable[[Sequence[str]], Any],
+    def __init__(self, statistics: Callable[[Sequence[str]], ArrayLike],
                  score_row: Callable[[Any], float], name: str = "metric",
                  higher_is_better: bool = True) -> None:
         self._statistics = statistics
@@ -118,10 +148,11 @@ class RowScorer:
         self.name = name
         self.higher_is_better = higher_is_better
 
-    def statistics(self, hypotheses: Sequence[str]):
-        return numpy().asarray(self._statistics(hypotheses))
+    def statistics(self, hypotheses: Sequence[str]) -> NDArray[Any]:
+        matrix: NDArray[Any] = numpy().asarray(self._statistics(hypotheses))
+        return matrix
 
-    def score_rows(self, sums):
+    def score_rows(self, sums: ArrayLike) -> NDArray[Any]:
         """The scores of the rows, in the type the scalar function returns them.
 
         NumPy rows go in (as sacreBLEU hands them to ``_compute_score_from_stats``)
@@ -129,13 +160,15 @@ class RowScorer:
         in float32 on float32 sums gives a float32 array, as in sacreBLEU.
         """
         np = numpy()
-        sums = np.asarray(sums)
-        if len(sums) == 0:
-            return np.empty(0, dtype=np.float64)
-        return np.array([self._score_row(row) for row in sums])
+        rows: NDArray[Any] = np.asarray(sums)
+        if len(rows) == 0:
+            empty: NDArray[Any] = np.empty(0, dtype=np.float64)
+            return empty
+        scores: NDArray[Any] = np.array([self._score_row(row) for row in rows])
+        return scores
 
 
-def scorer_for(metric, **options: Any) -> BatchScorer:
+def scorer_for(metric: Any, **options: Any) -> BatchScorer:
     """The batch scorer of a metric object (BLEU, chrF, TER, ...): its ``batch_scorer``.
 
     ``options`` go to it (BLEU takes ``in_place`` and ``effective_order``, see
@@ -149,8 +182,9 @@ def scorer_for(metric, **options: Any) -> BatchScorer:
     """
     own = getattr(metric, "batch_scorer", None)
     if callable(own):
-        return own(**options)
-    name = getattr(metric, "name", type(metric).__name__)
+        scorer: BatchScorer = own(**options)
+        return scorer
+    name: str = getattr(metric, "name", type(metric).__name__)
     return RowScorer(lambda hyps: metric.corpus_statistics(hyps).to_numpy(),
                      lambda row: metric.score_from_statistics(row).score, name=name,
                      higher_is_better=getattr(metric, "higher_is_better", True))

@@ -19,8 +19,16 @@ import math
 from dataclasses import dataclass
 
 from ..core.lazy_numpy import numpy
-from .paired import as_matrix, check_same_shape, check_samples
-from .resampling import bootstrap_draws, check_memory, make_rng, sample_counts
+from .paired import StatisticsMatrix, as_matrix, check_same_shape, check_samples
+from .resampling import RandomSeed, bootstrap_draws, check_memory, make_rng, sample_counts
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: as the rest of this package's entry path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from numpy.typing import ArrayLike, NDArray
+
+    from .scoring import BatchScorer
 
 
 @dataclass(frozen=True)
@@ -53,19 +61,20 @@ def sign_test(successes: int, failures: int) -> float:
     return min(1.0, 2.0 * math.fsum(terms))
 
 
-def _percentile_interval(values) -> tuple[float, float]:
+def _percentile_interval(values: ArrayLike) -> tuple[float, float]:
     np = numpy()
     ordered = np.sort(values)
     lower = len(ordered) // 40
     return float(ordered[lower]), float(ordered[len(ordered) - lower - 1])
 
 
-def sentence_scores(stats, scorer):
+def sentence_scores(stats: StatisticsMatrix, scorer: BatchScorer) -> NDArray[Any]:
     """One score per segment (each row scored on its own)."""
     return scorer.score_rows(as_matrix(stats))
 
 
-def compare_sentences(stats_a, stats_b, scorer, n_samples: int = 1000, seed=12345,
+def compare_sentences(stats_a: StatisticsMatrix, stats_b: StatisticsMatrix, scorer: BatchScorer,
+                      n_samples: int = 1000, seed: RandomSeed = 12345,
                       names: tuple[str, str] = ("A", "B")) -> SentenceComparison:
     """Segment-level comparison of B against A (see the module docstring).
 

@@ -110,7 +110,7 @@ def statistics_array(worker: WorkerMetric, columns: TextColumns, hyp_array, *ref
 
     matrix, _ = batch_statistics(worker.get(), columns, hyp_array, ref_arrays)
     rows, width = matrix.shape
-    offsets = pa.array(np.arange(0, rows * width + 1, width, dtype=np.int32))
+    offsets = pa.array(np.arange(0, rows * width + 1, width, dtype=np.int32), type=pa.int32())
     return pa.ListArray.from_arrays(offsets, pa.array(matrix.reshape(-1)))
 
 
@@ -192,7 +192,7 @@ def partial_sums(worker: WorkerMetric, columns: TextColumns, by: Sequence[str],
         inexact_rows += int(inexact.sum())
         low = counts.min() if low is None else min(low, counts.min())
         high = counts.max() if high is None else max(high, counts.max())
-    if not by and totals is not None:
+    if not by and totals is not None and low is not None and high is not None:  # (set together)
         yield pa.record_batch({**{name: pa.array([int(totals[j])], pa.int64())
                                   for j, name in enumerate(names)},
                                INEXACT: pa.array([inexact_rows], pa.int64()),

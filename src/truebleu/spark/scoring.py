@@ -17,10 +17,10 @@ import copy
 from array import array
 from dataclasses import dataclass
 from functools import partial
-from typing import Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union, overload
 
 from ..core.statistics import RowTable
-from ..metrics.base import Metric, Score
+from ..metrics.base import Metric, ScoreT
 from ..metrics.bleu.metric import BLEU
 from .collect import OrderBy, matrix_of, sorted_by
 from .columns import References, TextColumns, reference_count, text_columns
@@ -37,6 +37,12 @@ from .executor import (
 from .segments import metric_of, segment_statistics
 from .sums import from_fixed_point
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from pyspark.sql import DataFrame, Row
+
+    from ..metrics.bleu.score import BLEUScore
+
 By = Optional[Union[str, Sequence[str]]]
 #: the columns of a grouped result besides the ``by`` columns
 OUTPUT_COLUMNS = ("score", "signature", "statistics")
@@ -46,8 +52,8 @@ OUTPUT_COLUMNS = ("score", "signature", "statistics")
 class GroupTotals:
     """One group's summed statistics and its references per row (-1: it varies)."""
 
-    keys: tuple
-    totals: list
+    keys: tuple[Any, ...]  # the values of the ``by`` columns
+    totals: list[float]
     num_refs: Optional[int]
 
 
@@ -57,22 +63,22 @@ def _reference_count(low: Optional[int], high: Optional[int]) -> Optional[int]:
     return int(low) if low == high else -1
 
 
-def _by_columns(df, by: By, reserved: Sequence[str]) -> list[str]:
+def _by_columns(df: DataFrame, by: By, reserved: Sequence[str]) -> list[str]:
     """``by`` as a list of column names, checked against ``df`` and the output columns."""
-    by = [by] if isinstance(by, str) else list(by or [])
-    for name in by:
+    names = [by] if isinstance(by, str) else list(by or [])
+    for name in names:
         if name not in df.columns:
             raise ValueError(f"by column {name!r} is not in the DataFrame (columns: "
                              f"{', '.join(df.columns)})")
         if name in reserved:
             raise ValueError(f"by column {name!r} has the name of an output column; rename it")
-    return by
+    return names
 
 
 # -- summing in Spark ----------------------------------------------------------------
 
-def _spark_sums(df, metric: Metric, worker: WorkerMetric, columns: TextColumns,
-                by: list[str]) -> list:
+def _spark_sums(df: DataFrame, metric: Metric[Any], worker: WorkerMetric, columns: TextColumns,
+                by: list[str]) -> list[Row]:
     """One collected row per group: the summed statistics, inexact rows, reference counts."""
     from pyspark.sql import functions as F
     from pyspark.sql.types import IntegerType, LongType, StructField, StructType
@@ -86,16 +92,17 @@ def _spark_sums(df, metric: Metric, worker: WorkerMetric, columns: TextColumns,
     sums = df.select(*dict.fromkeys([*by, *columns.names])).mapInArrow(body, schema)
     aggregates = ([F.sum(name).alias(name) for name in [*names, INEXACT]]
                   + [F.min(NREFS_MIN).alias(NREFS_MIN), F.max(NREFS_MAX).alias(NREFS_MAX)])
-    if not by:
-        return sums.agg(*aggregates).collect()
-    return sums.groupBy(*by).agg(*aggregates).collect()
+    rows: list[Row] = (sums.agg(*aggregates) if not by
+                       else sums.groupBy(*by).agg(*aggregates)).collect()
+    return rows
 
 
-def _exact_totals(metric: Metric, rows: list, by: list[str]) -> list[GroupTotals]:
+def _exact_totals(metric: Metric[Any], rows: list[Row], by: list[str]) -> list[GroupTotals]:
     """Each group's column sums as ``metric.corpus_score`` adds them; a ValueError
     naming the groups whose float rows cannot be added exactly in every order."""
     names = sum_names(metric.row_width())
-    groups, inexact = [], []
+    groups: list[GroupTotals] = []
+    inexact: list[tuple[Any, ...]] = []
     for row in rows:
         keys = tuple(row[name] for name in by)
         if row[NREFS_MIN] is None:  # no rows at all (the whole-DataFrame aggregate)
@@ -112,7 +119,7 @@ def _exact_totals(metric: Metric, rows: list, by: list[str]) -> list[GroupTotals
     return groups
 
 
-def _inexact_message(metric: Metric, groups: list, by: list[str]) -> str:
+def _inexact_message(metric: Metric[Any], groups: list[tuple[Any, ...]], by: list[str]) -> str:
     where = (f"the groups {', '.join(map(repr, groups[:3]))}"
              f"{f' (and {len(groups) - 3} more)' if len(groups) > 3 else ''}" if by
              else "this DataFrame")
@@ -127,7 +134,7 @@ def _inexact_message(metric: Metric, groups: list, by: list[str]) -> str:
 
 # -- summing on the driver, in row order -----------------------------------------------------
 
-def _ordered_totals(metric: Metric, df, columns: TextColumns, by: list[str],
+def _ordered_totals(metric: Metric[Any], df: DataFrame, columns: TextColumns, by: list[str],
                     order_by: OrderBy, threads: Optional[int]) -> list[GroupTotals]:
     """Each group's rows collected in order and added one by one, as ``corpus_score`` does."""
     stats, nrefs = "__truebleu_statistics", "__truebleu_nrefs"
@@ -140,7 +147,7 @@ def _ordered_totals(metric: Metric, df, columns: TextColumns, by: list[str],
     matrix = matrix_of(table.column(stats), stats)
     counts = table.column(nrefs).to_numpy()
     typecode = "d" if matrix.dtype.kind == "f" else "q"  # float64 or int64, as collected
-    groups = []
+    groups: list[GroupTotals] = []
     for key, rows in _rows_of_groups(table, by).items():
         ordered = RowTable(matrix.shape[1], array(typecode, matrix[rows].tobytes()))
         groups.append(GroupTotals(key, ordered.sum(),  # one by one, in order
@@ -148,9 +155,9 @@ def _ordered_totals(metric: Metric, df, columns: TextColumns, by: list[str],
     return groups
 
 
-def _rows_of_groups(table, by: list[str]) -> dict[tuple, list[int]]:
+def _rows_of_groups(table: pa.Table, by: list[str]) -> dict[tuple[Any, ...], list[int]]:
     """The indices of each group's rows in an Arrow table, in the table's order."""
-    rows_of: dict[tuple, list[int]] = {}
+    rows_of: dict[tuple[Any, ...], list[int]] = {}
     keys = zip(*(table.column(name).to_pylist() for name in by)) if by else [()] * table.num_rows
     for index, key in enumerate(keys):
         rows_of.setdefault(key, []).append(index)
@@ -159,7 +166,7 @@ def _rows_of_groups(table, by: list[str]) -> dict[tuple, list[int]]:
 
 # -- scores -------------------------------------------------------------------------------
 
-def _whole_score(metric: Metric, groups: list[GroupTotals]) -> Score:
+def _whole_score(metric: Metric[ScoreT], groups: list[GroupTotals]) -> ScoreT:
     """The score of the one group (none: an empty DataFrame), as ``metric.corpus_score``."""
     if not groups:
         if metric.empty_corpus_is_error:
@@ -170,13 +177,14 @@ def _whole_score(metric: Metric, groups: list[GroupTotals]) -> Score:
     return metric.score_from_statistics(group.totals)
 
 
-def _signature(metric: Metric, num_refs: Optional[int]) -> str:
+def _signature(metric: Metric[Any], num_refs: Optional[int]) -> str:
     metric = copy.copy(metric)
     metric.num_refs = num_refs
     return str(metric.get_signature())
 
 
-def _grouped_result(df, metric: Metric, by: list[str], groups: list[GroupTotals]):
+def _grouped_result(df: DataFrame, metric: Metric[Any], by: list[str],
+                    groups: list[GroupTotals]) -> DataFrame:
     """A DataFrame: the ``by`` columns, ``score``, ``signature``, ``statistics``."""
     from pyspark.sql.types import ArrayType, DoubleType, LongType, StringType, StructField, StructType
 
@@ -190,8 +198,27 @@ def _grouped_result(df, metric: Metric, by: list[str], groups: list[GroupTotals]
     return df.sparkSession.createDataFrame(out, schema)
 
 
-def corpus_score(df, metric: Metric, hypothesis: str = "hyp", references: References = ("ref",),
-                 by: By = None, *, threads: Optional[int] = None):
+@overload
+def corpus_score(df: DataFrame, metric: Metric[ScoreT], hypothesis: str = "hyp",
+                 references: References = ("ref",), by: None = None, *,
+                 threads: Optional[int] = None) -> ScoreT: ...
+
+
+@overload
+def corpus_score(df: DataFrame, metric: Metric[ScoreT], hypothesis: str = "hyp",
+                 references: References = ("ref",), *, by: Union[str, Sequence[str]],
+                 threads: Optional[int] = None) -> DataFrame: ...
+
+
+@overload
+def corpus_score(df: DataFrame, metric: Metric[ScoreT], hypothesis: str, references: References,
+                 by: Union[str, Sequence[str]], *,
+                 threads: Optional[int] = None) -> DataFrame: ...
+
+
+def corpus_score(df: DataFrame, metric: Metric[ScoreT], hypothesis: str = "hyp",
+                 references: References = ("ref",), by: By = None, *,
+                 threads: Optional[int] = None) -> Union[ScoreT, DataFrame]:
     """The corpus score of the rows of ``df`` under ``metric``, or of each group of rows.
 
     Equal, bit for bit, to ``metric.corpus_score`` on the same rows, whatever the
@@ -213,17 +240,39 @@ def corpus_score(df, metric: Metric, hypothesis: str = "hyp", references: Refere
     """
     columns = text_columns(df.schema, hypothesis, references)
     metric = metric_of(metric, {})
-    by = _by_columns(df, by, OUTPUT_COLUMNS)
-    sums = _spark_sums(df, metric, worker_metric(metric, threads), columns, by)
-    groups = _exact_totals(metric, sums, by)
-    if not by:
+    names = _by_columns(df, by, OUTPUT_COLUMNS)
+    sums = _spark_sums(df, metric, worker_metric(metric, threads), columns, names)
+    groups = _exact_totals(metric, sums, names)
+    if not names:
         return _whole_score(metric, groups)
-    return _grouped_result(df, metric, by, groups)
+    return _grouped_result(df, metric, names, groups)
 
 
-def corpus_score_in_order(df, metric: Metric, hypothesis: str = "hyp",
+@overload
+def corpus_score_in_order(df: DataFrame, metric: Metric[ScoreT], hypothesis: str = "hyp",
+                          references: References = ("ref",), by: None = None,
+                          order_by: OrderBy = None, *, threads: Optional[int] = None
+                          ) -> ScoreT: ...
+
+
+@overload
+def corpus_score_in_order(df: DataFrame, metric: Metric[ScoreT], hypothesis: str = "hyp",
+                          references: References = ("ref",), *,
+                          by: Union[str, Sequence[str]], order_by: OrderBy = None,
+                          threads: Optional[int] = None) -> DataFrame: ...
+
+
+@overload
+def corpus_score_in_order(df: DataFrame, metric: Metric[ScoreT], hypothesis: str,
+                          references: References, by: Union[str, Sequence[str]],
+                          order_by: OrderBy = None, *, threads: Optional[int] = None
+                          ) -> DataFrame: ...
+
+
+def corpus_score_in_order(df: DataFrame, metric: Metric[ScoreT], hypothesis: str = "hyp",
                           references: References = ("ref",), by: By = None,
-                          order_by: OrderBy = None, *, threads: Optional[int] = None):
+                          order_by: OrderBy = None, *, threads: Optional[int] = None
+                          ) -> Union[ScoreT, DataFrame]:
     """:func:`corpus_score` with the statistics added on the driver, one row after another.
 
     For float rows that Spark cannot add exactly (TER with 3 references, say):
@@ -235,11 +284,11 @@ def corpus_score_in_order(df, metric: Metric, hypothesis: str = "hyp",
     """
     columns = text_columns(df.schema, hypothesis, references)
     metric = metric_of(metric, {})
-    by = _by_columns(df, by, OUTPUT_COLUMNS)
-    groups = _ordered_totals(metric, df, columns, by, order_by, threads)
-    if not by:
+    names = _by_columns(df, by, OUTPUT_COLUMNS)
+    groups = _ordered_totals(metric, df, columns, names, order_by, threads)
+    if not names:
         return _whole_score(metric, groups)
-    return _grouped_result(df, metric, by, groups)
+    return _grouped_result(df, metric, names, groups)
 
 
 # -- BLEU -----------------------------------------------------------------------------------
@@ -250,7 +299,8 @@ def statistic_names(max_order: int) -> list[str]:
             + [f"totals_{n}" for n in range(1, max_order + 1)])
 
 
-def _bleu_result(df, metric: BLEU, by: list[str], groups: list[GroupTotals]):
+def _bleu_result(df: DataFrame, metric: BLEU, by: list[str], groups: list[GroupTotals]
+                 ) -> DataFrame:
     """:func:`corpus_bleu`'s grouped DataFrame: one named ``bigint`` column per statistic."""
     from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
 
@@ -264,8 +314,23 @@ def _bleu_result(df, metric: BLEU, by: list[str], groups: list[GroupTotals]):
     return df.sparkSession.createDataFrame(out, schema)
 
 
-def corpus_bleu(df, hypothesis: str = "hyp", references: References = ("ref",),
-                by: By = None, **options):
+@overload
+def corpus_bleu(df: DataFrame, hypothesis: str = "hyp", references: References = ("ref",),
+                by: None = None, **options: Any) -> BLEUScore: ...
+
+
+@overload
+def corpus_bleu(df: DataFrame, hypothesis: str = "hyp", references: References = ("ref",), *,
+                by: Union[str, Sequence[str]], **options: Any) -> DataFrame: ...
+
+
+@overload
+def corpus_bleu(df: DataFrame, hypothesis: str, references: References,
+                by: Union[str, Sequence[str]], **options: Any) -> DataFrame: ...
+
+
+def corpus_bleu(df: DataFrame, hypothesis: str = "hyp", references: References = ("ref",),
+                by: By = None, **options: Any) -> Union[BLEUScore, DataFrame]:
     """Corpus BLEU of the rows of ``df``, or of each group of rows (:func:`corpus_score`
     with ``BLEU(**options)``).
 
@@ -282,9 +347,9 @@ def corpus_bleu(df, hypothesis: str = "hyp", references: References = ("ref",),
     metric = BLEU(**options)
     columns = text_columns(df.schema, hypothesis, references)
     reserved = ("score", "signature", *statistic_names(metric.max_ngram_order))
-    by = _by_columns(df, by, reserved)
-    sums = _spark_sums(df, metric, worker_bleu(options, options.get("threads")), columns, by)
-    groups = _exact_totals(metric, sums, by)
-    if not by:
+    names = _by_columns(df, by, reserved)
+    sums = _spark_sums(df, metric, worker_bleu(options, options.get("threads")), columns, names)
+    groups = _exact_totals(metric, sums, names)
+    if not names:
         return _whole_score(metric, groups)
-    return _bleu_result(df, metric, by, groups)
+    return _bleu_result(df, metric, names, groups)

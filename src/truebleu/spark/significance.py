@@ -14,7 +14,7 @@ Every function takes ``metric=`` (default: ``BLEU(**options)``).
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from ..metrics.base import Metric
 from ..significance import bootstrap_ci as _bootstrap_ci
@@ -24,11 +24,19 @@ from .collect import OrderBy, matrix_of, sorted_by, statistics_matrix
 from .columns import References
 from .segments import metric_of, segment_statistics
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+    from pyspark.sql import DataFrame
+
+    from ..significance.paired import ConfidenceInterval, PairedComparison
+    from ..significance.resampling import RandomSeed
+
 __all__ = ["bootstrap_ci", "paired_bootstrap", "paired_randomization", "statistics_matrix"]
 
 
-def _matrices(df, hypotheses: Sequence[str], references: References, order_by: OrderBy,
-              metric: Optional[Metric], threads: Optional[int], options: dict) -> list:
+def _matrices(df: DataFrame, hypotheses: Sequence[str], references: References,
+              order_by: OrderBy, metric: Optional[Metric[Any]], threads: Optional[int],
+              options: dict[str, Any]) -> list[NDArray[Any]]:
     """One statistics matrix per hypothesis column, rows aligned, collected in one job."""
     names = [f"__truebleu_statistics_{i}" for i in range(len(hypotheses))]
     for hypothesis, name in zip(hypotheses, names):
@@ -39,9 +47,10 @@ def _matrices(df, hypotheses: Sequence[str], references: References, order_by: O
             for name, hypothesis in zip(names, hypotheses)]
 
 
-def bootstrap_ci(df, hypothesis: str = "hyp", references: References = ("ref",),
-                 n_samples: int = 1000, seed=12345, order_by: OrderBy = None, *,
-                 metric: Optional[Metric] = None, threads: Optional[int] = None, **options):
+def bootstrap_ci(df: DataFrame, hypothesis: str = "hyp", references: References = ("ref",),
+                 n_samples: int = 1000, seed: RandomSeed = 12345, order_by: OrderBy = None, *,
+                 metric: Optional[Metric[Any]] = None, threads: Optional[int] = None,
+                 **options: Any) -> ConfidenceInterval:
     """Bootstrap mean and 95% half-width of the corpus score of ``df``
     (= :func:`truebleu.significance.bootstrap_ci`)."""
     scorer = metric_of(metric, options).batch_scorer()  # checks metric and options first
@@ -49,10 +58,11 @@ def bootstrap_ci(df, hypothesis: str = "hyp", references: References = ("ref",),
     return _bootstrap_ci(matrix, scorer, n_samples, seed=seed)
 
 
-def paired_bootstrap(df, baseline: str, system: str, references: References = ("ref",),
-                     n_samples: int = 1000, seed=12345, statistic: str = "centered",
-                     order_by: OrderBy = None, *, metric: Optional[Metric] = None,
-                     threads: Optional[int] = None, **options):
+def paired_bootstrap(df: DataFrame, baseline: str, system: str,
+                     references: References = ("ref",), n_samples: int = 1000,
+                     seed: RandomSeed = 12345, statistic: str = "centered",
+                     order_by: OrderBy = None, *, metric: Optional[Metric[Any]] = None,
+                     threads: Optional[int] = None, **options: Any) -> PairedComparison:
     """Paired bootstrap test of hypothesis column ``system`` against ``baseline``
     (= :func:`truebleu.significance.paired_bootstrap`)."""
     scorer = metric_of(metric, options).batch_scorer()
@@ -61,10 +71,11 @@ def paired_bootstrap(df, baseline: str, system: str, references: References = ("
                              names=(baseline, system), statistic=statistic)
 
 
-def paired_randomization(df, baseline: str, system: str, references: References = ("ref",),
-                         n_trials: int = 10000, seed=12345, order_by: OrderBy = None, *,
-                         metric: Optional[Metric] = None, threads: Optional[int] = None,
-                         **options):
+def paired_randomization(df: DataFrame, baseline: str, system: str,
+                         references: References = ("ref",), n_trials: int = 10000,
+                         seed: RandomSeed = 12345, order_by: OrderBy = None, *,
+                         metric: Optional[Metric[Any]] = None, threads: Optional[int] = None,
+                         **options: Any) -> PairedComparison:
     """Paired approximate randomization test of ``system`` against ``baseline``
     (= :func:`truebleu.significance.paired_randomization`)."""
     scorer = metric_of(metric, options).batch_scorer()

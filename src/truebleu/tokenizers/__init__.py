@@ -10,10 +10,14 @@ from importlib import import_module
 
 from .tokenizer_base import Tokenizer
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: every command loads this module
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 BaseTokenizer = Tokenizer  # sacreBLEU's name (sacrebleu.tokenizers.BaseTokenizer)
 
 # name -> (module, class, extra constructor arguments)
-_REGISTRY: dict[str, tuple[str, str, tuple]] = {
+_REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "none": ("tokenizer_none", "TokenizerNone", ()),
     "zh": ("tokenizer_zh", "TokenizerZh", ()),
     "13a": ("tokenizer_13a", "Tokenizer13a", ()),
@@ -28,7 +32,7 @@ _REGISTRY: dict[str, tuple[str, str, tuple]] = {
 }
 
 # Tokenizers of other metrics: found by get_tokenizer, not offered to BLEU's -tok.
-_OTHER_METRICS: dict[str, tuple[str, str, tuple]] = {
+_OTHER_METRICS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "tercom": ("tokenizer_ter", "TercomTokenizer", ()),  # TER's (default options)
 }
 
@@ -49,15 +53,21 @@ def target_language(langpair: str | None) -> str:
     return langpair.split("-")[1] if langpair and "-" in langpair else ""
 
 
-def get_tokenizer(name: str, spm_model=None) -> Tokenizer:
+def _tokenizer_class(module_name: str, class_name: str) -> Callable[..., Tokenizer]:
+    """A registered tokenizer class (their constructors differ: SentencePiece's takes a model)."""
+    cls: Callable[..., Tokenizer] = getattr(import_module(f".{module_name}", __name__), class_name)
+    return cls
+
+
+def get_tokenizer(name: str, spm_model: str | None = None) -> Tokenizer:
     """A tokenizer instance by registry name."""
     if isinstance(name, str) and name in _OTHER_METRICS:
         module_name, class_name, args = _OTHER_METRICS[name]
-        return getattr(import_module(f".{module_name}", __name__), class_name)(*args)
+        return _tokenizer_class(module_name, class_name)(*args)
     if not isinstance(name, str) or name not in _REGISTRY:
         raise ValueError(f"unknown tokenizer {name!r}; choose one of: {', '.join(TOKENIZERS)}")
     module_name, class_name, args = _REGISTRY[name]
-    cls = getattr(import_module(f".{module_name}", __name__), class_name)
+    cls = _tokenizer_class(module_name, class_name)
     if name in SPM_TOKENIZERS:
         return cls(*args, model_path=spm_model)
     if spm_model is not None:

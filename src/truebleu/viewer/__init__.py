@@ -15,10 +15,25 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
 from .model import ReportData, ReportInputs, build_report_data
 from .page import encode_payload, render_page
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+
+    class PairedTestResult(TypedDict):
+        """:meth:`Report.paired_test`'s result (the page's ``serve`` mode shows the same)."""
+
+        delta: float
+        p: float
+        n: int
+        seed: Optional[int]
+        segments: int
+        score_a: float
+        score_b: float
+        where: str
 
 __all__ = ["Report", "ReportInputs", "report"]
 
@@ -34,7 +49,8 @@ class Report:
 
     @property
     def title(self) -> str:
-        return self.data.options.get("title") or "truebleu report"
+        title: str = self.data.options.get("title") or "truebleu report"
+        return title
 
     @property
     def system_names(self) -> list[str]:
@@ -68,7 +84,8 @@ class Report:
                 'style="width:100%;height:820px;border:1px solid #ddd"></iframe>')
 
     def paired_test(self, a: int, b: int, segments: Optional[Sequence[int]] = None, *,
-                    n_samples: Optional[int] = None, seed: Optional[int] = None) -> dict:
+                    n_samples: Optional[int] = None, seed: Optional[int] = None
+                    ) -> PairedTestResult:
         """Paired bootstrap of system ``b`` against ``a`` on ``segments`` (default: all).
 
         The numbers are :func:`truebleu.significance.paired_bootstrap`'s; the
@@ -102,7 +119,7 @@ class Report:
 def report(references: Sequence[Sequence[Optional[str]]], systems: Systems, *,
            reference_names: Optional[Sequence[str]] = None, source: Optional[Sequence[str]] = None,
            doc_ids: Optional[Sequence[str]] = None, title: Optional[str] = None,
-           seed: int = 12345, n_samples: int = 1000, **bleu_options) -> Report:
+           seed: int = 12345, n_samples: int = 1000, **bleu_options: Any) -> Report:
     """Score ``systems`` against ``references`` and build the viewer's report.
 
     :param references: reference streams, as for :func:`truebleu.corpus_bleu`.
@@ -131,6 +148,6 @@ def report(references: Sequence[Sequence[Optional[str]]], systems: Systems, *,
     return Report(data)
 
 
-def _shown_options(bleu_options: dict) -> dict:
+def _shown_options(bleu_options: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in bleu_options.items()
             if key not in ("backend", "threads", "references") and value is not None}

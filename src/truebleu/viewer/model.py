@@ -18,10 +18,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
+from ..core.statistics import RowTable
 from ..metrics.bleu.metric import BLEU
-from ..metrics.bleu.statistics import Statistics
+from ..metrics.bleu.score import BLEUScore
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from ..significance.scoring import BatchScorer
 
 #: reference-length buckets (tokens of the first reference): lower bounds
 LENGTH_BUCKETS = (0, 10, 20, 30, 40, 50)
@@ -53,7 +59,8 @@ class ReportInputs:
         if len(self.reference_names) != len(self.references):
             raise ValueError("one name per reference is needed")
         n = len(self.references[0])
-        streams = [(name, s) for name, s in zip(self.system_names, self.systems)]
+        streams: list[tuple[str, Sequence[Optional[str]]]] = list(zip(self.system_names,
+                                                                      self.systems))
         streams += [(name, s) for name, s in zip(self.reference_names, self.references)]
         if self.source is not None:
             streams.append(("source", self.source))
@@ -72,11 +79,11 @@ class ReportInputs:
 @dataclass
 class SystemResult:
     name: str
-    statistics: Statistics
-    corpus: object  # BLEUScore
+    statistics: RowTable  # BLEU's rows (a metrics.bleu.statistics.Statistics)
+    corpus: BLEUScore
     sentence_bleu: list[float]
     bleu_without: list[float]
-    tokens: list[list[str]]
+    tokens: list[Optional[list[str]]]
     ci_mean: float = float("nan")
     ci_half_width: float = float("nan")
     rank: int = 1
@@ -91,12 +98,12 @@ class ReportData:
     sentence_signature: str
     systems: list[SystemResult]
     reference_tokens: list[list[Optional[list[str]]]]
-    significance: dict
-    documents: Optional[dict]
-    buckets: dict
-    options: dict = field(default_factory=dict)
+    significance: dict[str, Any]
+    documents: Optional[dict[str, Any]]
+    buckets: dict[str, Any]
+    options: dict[str, Any] = field(default_factory=dict)
 
-    def payload(self) -> dict:
+    def payload(self) -> dict[str, Any]:
         """The JSON-ready document the page reads (columnar)."""
         inputs = self.inputs
         order = self.metric.max_ngram_order
@@ -137,15 +144,16 @@ def _compensated_sum() -> bool:
 
 
 def _smooth_value(metric: BLEU) -> Optional[float]:
-    from ..metrics.bleu.score import SMOOTH_DEFAULTS
+    from ..metrics.bleu.config import SMOOTH_DEFAULTS
 
     value = metric.smooth_value
     return SMOOTH_DEFAULTS[metric.smooth_method] if value is None else float(value)
 
 
-def _token_column(texts: Sequence[Optional[str]], tokens: Sequence[Optional[list[str]]]):
+def _token_column(texts: Sequence[Optional[str]], tokens: Sequence[Optional[list[str]]]
+                  ) -> list[Optional[str]]:
     """Tokenized segments joined by one space; ``None`` where that equals the text itself."""
-    column = []
+    column: list[Optional[str]] = []
     for text, toks in zip(texts, tokens):
         if toks is None:
             column.append(None)
@@ -159,7 +167,7 @@ def _finite(value: float) -> Optional[float]:
     return value if math.isfinite(value) else None
 
 
-def _system_payload(result: SystemResult, text: list[str]) -> dict:
+def _system_payload(result: SystemResult, text: list[str]) -> dict[str, Any]:
     score = result.corpus
     return {
         "name": result.name,
@@ -180,9 +188,9 @@ def _system_payload(result: SystemResult, text: list[str]) -> dict:
 
 # -- computing ----------------------------------------------------------------
 
-def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict] = None, *,
+def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any]] = None, *,
                       seed: int = 12345, n_samples: int = 1000, test: str = "bs",
-                      options: Optional[dict] = None) -> ReportData:
+                      options: Optional[dict[str, Any]] = None) -> ReportData:
     """Score every system and derive everything the views need.
 
     ``bleu_options`` are :class:`truebleu.BLEU`'s keyword arguments; sentence
@@ -226,8 +234,8 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict] = None,
                       options=dict(options or {}))
 
 
-def _significance(systems: list[SystemResult], scorer, seed: int, n_samples: int,
-                  test: str) -> dict:
+def _significance(systems: list[SystemResult], scorer: BatchScorer, seed: int, n_samples: int,
+                  test: str) -> dict[str, Any]:
     """Bootstrap CIs for every system and, with two or more, all-pairs tests and clusters."""
     from ..significance import bootstrap_ci, compare_all
 
@@ -252,7 +260,7 @@ def _significance(systems: list[SystemResult], scorer, seed: int, n_samples: int
 
 
 def _documents(doc_ids: Optional[list[str]], systems: list[SystemResult],
-               metric: BLEU) -> Optional[dict]:
+               metric: BLEU) -> Optional[dict[str, Any]]:
     """Document names in order of first appearance, each segment's document, BLEU per document."""
     if doc_ids is None:
         return None
@@ -261,7 +269,7 @@ def _documents(doc_ids: Optional[list[str]], systems: list[SystemResult],
     width = systems[0].statistics.width
     scores = []
     for s in systems:
-        sums = [[0] * width for _ in names]
+        sums: list[list[float]] = [[0] * width for _ in names]
         for doc, row in zip(index, s.statistics.rows()):
             total = sums[doc]
             for col, value in enumerate(row):
@@ -271,7 +279,7 @@ def _documents(doc_ids: Optional[list[str]], systems: list[SystemResult],
 
 
 def _length_buckets(ref_tokens: list[Optional[list[str]]], systems: list[SystemResult],
-                    scorer, seed: int, n_samples: int) -> dict:
+                    scorer: BatchScorer, seed: int, n_samples: int) -> dict[str, Any]:
     """Corpus BLEU of each system per reference-length bucket, with bootstrap CIs.
 
     Each interval is :func:`truebleu.significance.bootstrap_ci` of that system
@@ -286,8 +294,8 @@ def _length_buckets(ref_tokens: list[Optional[list[str]]], systems: list[SystemR
     lengths = [0 if toks is None else len(toks) for toks in ref_tokens]
     members = _bucket_members(lengths, LENGTH_BUCKETS)
     matrices = [s.statistics.to_numpy() for s in systems]
-    bleu = [[None] * len(members) for _ in systems]
-    ci = [[None] * len(members) for _ in systems]
+    bleu: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
+    ci: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
     for b, rows in enumerate(members):
         if not rows:
             continue
@@ -302,7 +310,7 @@ def _length_buckets(ref_tokens: list[Optional[list[str]]], systems: list[SystemR
 
 
 def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[SystemResult],
-                       seed: int, n_samples: int) -> dict:
+                       seed: int, n_samples: int) -> dict[str, Any]:
     """Word F-measure per frequency bucket (compare-mt's analysis), with bootstrap CIs.
 
     A word's frequency is its number of occurrences in the (first) reference
@@ -317,7 +325,7 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
     vocabulary: dict[str, int] = {}
     n, n_buckets = len(ref_tokens), len(FREQUENCY_BUCKETS)
 
-    def pairs(token_lists) -> tuple:
+    def pairs(token_lists: Sequence[Optional[list[str]]]) -> tuple[NDArray[Any], NDArray[Any]]:
         """(segment, word id) of every token, as two int64 arrays."""
         segs = [i for i, toks in enumerate(token_lists) if toks for _ in toks]
         ids = [vocabulary.setdefault(t, len(vocabulary)) for toks in token_lists if toks for t in toks]
@@ -353,7 +361,7 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
     ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in all_counts]
     if n:
         # the same resamples of segments for every system, drawn in blocks to bound memory
-        resampled = [[] for _ in all_counts]
+        resampled: list[list[NDArray[Any]]] = [[] for _ in all_counts]
         rng = make_rng(seed)
         block = max(1, min(n_samples, 4_000_000 // n))
         for start in range(0, n_samples, block):
@@ -369,11 +377,11 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
             "ref_words": ref_column.sum(axis=0).tolist(), "n_samples": n_samples}
 
 
-def _nullable(values) -> list[Optional[float]]:
+def _nullable(values: NDArray[Any]) -> list[Optional[float]]:
     return [None if v != v else float(v) for v in values.tolist()]
 
 
-def _f_measure(counts):
+def _f_measure(counts: NDArray[Any]) -> NDArray[Any]:
     """F1 (in percent) from ``[..., bucket, (matched, hyp, ref)]`` counts; NaN where undefined."""
     from ..core.lazy_numpy import numpy
 

@@ -27,13 +27,15 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _static(name: str) -> str:
-    return resources.files(__package__).joinpath("static", name).read_text(encoding="utf-8")
+    # one joinpath argument at a time: Traversable.joinpath takes one before Python 3.11
+    return resources.files(__package__).joinpath("static").joinpath(name).read_text(
+        encoding="utf-8")
 
 
 @lru_cache(maxsize=1)
 def page_assets() -> tuple[str, str, str]:
     """(template, style, script) as shipped in the package."""
-    scripts = resources.files(__package__).joinpath("static", "js")
+    scripts = resources.files(__package__).joinpath("static").joinpath("js")
     names = sorted(p.name for p in scripts.iterdir() if p.name.endswith(".js"))
     body = "\n".join(_static(f"js/{name}") for name in names)
     script = f'(function () {{\n"use strict";\n{body}\n}})();\n'

@@ -28,7 +28,7 @@ import threading
 import webbrowser
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from .page import content_security_policy
 
@@ -108,6 +108,9 @@ class ReportServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256
     allow_reuse_address = True
+    #: the listening socket's address, (host, port) for IPv4 and (host, port, flow, scope)
+    #: for IPv6: the host as text (the socket module gives str)
+    server_address: Union[tuple[str, int], tuple[str, int, int, int]]
 
     def __init__(self, report: "Report", address: tuple[str, int], *,
                  max_connections: int = MAX_CONNECTIONS,
@@ -162,8 +165,10 @@ class ReportRequestHandler(BaseHTTPRequestHandler):
     #: answer even a malformed request line with a status line and headers (never bare HTTP/0.9)
     default_request_version = "HTTP/1.0"
 
+    # a property where StreamRequestHandler has a class attribute (read in setup() as the
+    # socket's timeout): the server's setting, read when a connection starts
     @property
-    def timeout(self) -> float:  # read by StreamRequestHandler.setup: the socket's timeout
+    def timeout(self) -> float:  # type: ignore[override]
         return self.server.request_timeout
 
     def version_string(self) -> str:

@@ -183,7 +183,8 @@ def test_signature_adds_what_sacrebleu_leaves_out():
     sig = metric.get_signature()
     assert sig.format() == ("nrefs:1|case:mixed|eff:no|tok:13a|smooth:floor[0.125]|order:3|"
                             f"version:truebleu-{truebleu.__version__}")
-    assert sig.format(short=True) == f"#:1|c:mixed|e:no|tok:13a|s:floor[0.125]|N:3|v:truebleu-{truebleu.__version__}"
+    assert sig.format(short=True) == ("#:1|c:mixed|e:no|tok:13a|s:floor[0.125]|N:3|"
+                                      f"v:truebleu-{truebleu.__version__}")
 
 
 class TestDialectArgument:

@@ -93,7 +93,8 @@ def test_sentence_scores_settings_and_multi_refs():
     for config in CONFIGS + [{"max_ngram_order": 2}, {"max_ngram_order": 6}]:
         bleu_kw = {k: v for k, v in config.items() if k != "max_ngram_order"}
         order = config.get("max_ngram_order", 4)
-        metric = sacrebleu.BLEU(max_ngram_order=order, effective_order=bleu_kw.pop("use_effective_order", True),
+        metric = sacrebleu.BLEU(max_ngram_order=order,
+                                effective_order=bleu_kw.pop("use_effective_order", True),
                                 smooth_method=bleu_kw.pop("smooth_method", "exp"), **bleu_kw)
         want = [metric.sentence_score(h, [r] if isinstance(r, str) else [x for x in r if x is not None]).score
                 for h, r in zip(hyps, refs)]

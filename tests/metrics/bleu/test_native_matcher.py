@@ -81,7 +81,8 @@ def test_both_sides_of_the_direct_table_limit(order):
     rng = random.Random(order)
     common = [f"c{i}" for i in range(256)]
     hyp = " ".join(common + rng.choices(common, k=300))
-    limit = next(e for e in range(1000) if cells(hyp, [" ".join(common + ["x"] * e)], order) >= DIRECT_MAX_CELLS)
+    limit = next(e for e in range(1000)
+                 if cells(hyp, [" ".join(common + ["x"] * e)], order) >= DIRECT_MAX_CELLS)
     cases = []
     for extra in range(max(0, limit - 15), limit + 15):
         ref_tokens = common + rng.choices(common, k=extra // 2) + [f"x{i}" for i in range(extra - extra // 2)]

@@ -57,7 +57,8 @@ def test_generated_corpus_matches_python_and_sacrebleu(corpus, name, lowercase, 
         assert [got.row(i) for i in keep] == oracle
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(segment=segments(max_refs=300, max_pieces=60), name=st.sampled_from(sorted(MODES)),
        order=st.integers(1, 6))
 def test_hundreds_of_references(segment, name, order):

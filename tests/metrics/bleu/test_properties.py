@@ -34,7 +34,8 @@ def test_statistics_add_up(backend, data):
     assert len(whole) == len(hyps)  # one row per segment: nothing dropped
     for cut in range(len(hyps) + 1):
         head = metric.corpus_statistics(hyps[:cut], [r[:cut] for r in refs]) if cut else Statistics(4)
-        tail = metric.corpus_statistics(hyps[cut:], [r[cut:] for r in refs]) if cut < len(hyps) else Statistics(4)
+        tail = (metric.corpus_statistics(hyps[cut:], [r[cut:] for r in refs]) if cut < len(hyps)
+                else Statistics(4))
         head.extend(tail)
         assert head == whole
     assert whole.sum() == [sum(col) for col in zip(*whole.rows())]

@@ -23,7 +23,8 @@ sacrebleu = pytest.importorskip("sacrebleu")
 
 pytestmark = needs_wmt21
 
-NAME = re.compile(r"^(?P<set>[^.]+)\.(?P<pair>[a-z]+-[a-z]+)\.(?P<kind>hyp|ref)\.(?P<name>.+)\.(?P<lang>[a-z]+)$")
+NAME = re.compile(r"^(?P<set>[^.]+)\.(?P<pair>[a-z]+-[a-z]+)\.(?P<kind>hyp|ref)"
+                  r"\.(?P<name>.+)\.(?P<lang>[a-z]+)$")
 
 
 def _pairs() -> dict:

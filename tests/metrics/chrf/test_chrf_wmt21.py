@@ -2,8 +2,8 @@
 
 A sample of systems (several language pairs, each of their references, and
 both references at once; the first 500 segments, to keep sacreBLEU's time in
-CI short), statistics and scores compared exactly, on both backends. The full set is in the benchmark (bench/bench_chrf_ter.py compares
-every score it times).
+CI short), statistics and scores compared exactly, on both backends. The full
+set is in the benchmark (bench/bench_chrf_ter.py compares every score it times).
 """
 
 from __future__ import annotations

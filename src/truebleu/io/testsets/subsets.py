@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from .. import read_lines
 from .cache import raw_dir
@@ -81,8 +81,11 @@ def keep_mask(test_sets: str, langpair: str, origlang: str | None,
     return keep
 
 
-def filter_subset(streams: Sequence[Sequence[str]], test_sets: str | None, langpair: str | None,
-                  origlang: str | None, subset: str | None = None) -> list[list[str]]:
+T = TypeVar("T")  # a stream's lines: str, or str | None for references
+
+
+def filter_subset(streams: Sequence[Sequence[T]], test_sets: str | None, langpair: str | None,
+                  origlang: str | None, subset: str | None = None) -> list[list[T]]:
     """Each stream restricted to the segments of the chosen documents (all without filters)."""
     if origlang is None and subset is None:
         return [list(stream) for stream in streams]

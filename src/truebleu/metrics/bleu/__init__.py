@@ -9,8 +9,9 @@ that compute the statistics, the batch functions and :mod:`.explain`.
 from __future__ import annotations
 
 from ...core.signature import Signature as BLEUSignature
+from .config import MAX_NGRAM_ORDER
 from .metric import BLEU
 from .rows import BLEUBatchScorer
-from .score import MAX_NGRAM_ORDER, BLEUScore
+from .score import BLEUScore
 
 __all__ = ["BLEU", "BLEUBatchScorer", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER"]

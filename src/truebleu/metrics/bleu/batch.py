@@ -36,25 +36,46 @@ sacreBLEU on both paths.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Optional, Sequence, Union, overload
 
 from ...core.kernels import check_threads
-from ...core.references import check_hypotheses
+from ...core.references import HypothesisReferences, check_hypotheses
 from .config import BLEUConfig
 from .kernels import kernels
 
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+    from typing_extensions import TypedDict, Unpack
 
-def _settings(smooth_method="exp", smooth_value=None, lowercase=False, tokenize="13a",
-              use_effective_order=True, max_ngram_order=4, threads=None,
-              backend=None) -> tuple[BLEUConfig, Any, int | None]:
+    from ...tokenizers import Tokenizer
+
+    class SentenceSettings(TypedDict, total=False):
+        """The keyword settings of the functions here (the module docstring)."""
+
+        smooth_method: str
+        smooth_value: Optional[float]
+        lowercase: bool
+        tokenize: Optional[Union[str, Tokenizer]]
+        use_effective_order: bool
+        max_ngram_order: int
+        threads: Optional[int]
+        backend: Optional[str]
+
+
+def _settings(smooth_method: str = "exp", smooth_value: Optional[float] = None,
+              lowercase: bool = False, tokenize: Optional[Union[str, Tokenizer]] = "13a",
+              use_effective_order: bool = True, max_ngram_order: int = 4,
+              threads: Optional[int] = None, backend: Optional[str] = None
+              ) -> tuple[BLEUConfig, Any, int | None]:
     """sacreBLEU's ``sentence_bleu`` keywords as a validated configuration."""
     config = BLEUConfig.create(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order,
                                use_effective_order)
     return config, kernels.load(backend), check_threads(threads)
 
 
-def sentence_scores(hypotheses: Sequence[str], references_per_hyp: Sequence[Sequence[str]],
-                    **settings) -> list[float]:
+def sentence_scores(hypotheses: Sequence[str],
+                    references_per_hyp: Sequence[HypothesisReferences],
+                    **settings: Unpack[SentenceSettings]) -> list[float]:
     """Sentence BLEU of each hypothesis against its own references.
 
     ``references_per_hyp[i]`` is the list of references of ``hypotheses[i]``
@@ -66,10 +87,29 @@ def sentence_scores(hypotheses: Sequence[str], references_per_hyp: Sequence[Sequ
     config, backend, threads = _settings(**settings)
     stats = backend.sentence_statistics(hypotheses, references_per_hyp, config.tokenizer,
                                         config.lowercase, config.max_ngram_order, threads)
-    return backend.bleu_scores(stats, config).tolist()
+    scores: list[float] = backend.bleu_scores(stats, config).tolist()
+    return scores
 
 
-def pairwise_matrix(a: Sequence[str], b: Sequence[str], *, as_numpy: bool = False, **settings):
+@overload
+def pairwise_matrix(a: Sequence[str], b: Sequence[str], *, as_numpy: Literal[False] = False,
+                    **settings: Unpack[SentenceSettings]) -> list[list[float]]: ...
+
+
+@overload
+def pairwise_matrix(a: Sequence[str], b: Sequence[str], *, as_numpy: Literal[True],
+                    **settings: Unpack[SentenceSettings]) -> NDArray[Any]: ...
+
+
+@overload
+def pairwise_matrix(a: Sequence[str], b: Sequence[str], *, as_numpy: bool,
+                    **settings: Unpack[SentenceSettings]
+                    ) -> Union[list[list[float]], NDArray[Any]]: ...
+
+
+def pairwise_matrix(a: Sequence[str], b: Sequence[str], *, as_numpy: bool = False,
+                    **settings: Unpack[SentenceSettings]
+                    ) -> Union[list[list[float]], NDArray[Any]]:
     """Sentence BLEU of every ``a[i]`` (hypothesis) against ``b[j]`` (its one reference).
 
     Returns a list of ``len(a)`` rows of ``len(b)`` floats (cell ``[i][j]``
@@ -84,14 +124,18 @@ def pairwise_matrix(a: Sequence[str], b: Sequence[str], *, as_numpy: bool = Fals
     if as_numpy:
         import numpy as np
 
-        return np.frombuffer(flat, dtype=np.float64).reshape(na, nb)
+        matrix: NDArray[Any] = np.frombuffer(flat, dtype=np.float64).reshape(na, nb)
+        return matrix
     if not na or not nb:
         return [[] for _ in range(na)]
     with memoryview(flat) as view, view.cast("B") as raw, raw.cast("d", (na, nb)) as rows:
-        return rows.tolist()  # the nested lists built in one call
+        # the nested lists built in one call (typeshed types tolist() as one flat list)
+        cells: list[list[float]] = rows.tolist()  # type: ignore[assignment]
+        return cells
 
 
-def mbr_select(candidates: Sequence[str], **settings) -> tuple[int, float]:
+def mbr_select(candidates: Sequence[str], **settings: Unpack[SentenceSettings]
+               ) -> tuple[int, float]:
     """Minimum-Bayes-risk selection: the candidate with the highest expected BLEU.
 
     The expected BLEU of candidate ``i`` is the mean, over every *other*
@@ -111,10 +155,15 @@ def mbr_select(candidates: Sequence[str], **settings) -> tuple[int, float]:
     if n == 1:
         return 0, float("nan")
     flat = backend.pairwise_scores(cands, cands, config, threads)
-    best, best_value = 0, None
-    for i in range(n):
+
+    def expected(i: int) -> float:
         # every other position, in position order (as the generator this replaces)
-        value = sum(chain(flat[i * n:i * n + i], flat[i * n + i + 1:(i + 1) * n])) / (n - 1)
-        if best_value is None or value > best_value:
+        total: float = sum(chain(flat[i * n:i * n + i], flat[i * n + i + 1:(i + 1) * n]))
+        return total / (n - 1)
+
+    best, best_value = 0, expected(0)
+    for i in range(1, n):
+        value = expected(i)
+        if value > best_value:
             best, best_value = i, value
     return best, best_value

@@ -65,13 +65,14 @@ def check_smoothing(method: str, value: Optional[float], *, method_name: str = "
                          f">= 0, got {value!r}")
 
 
-def check_order(max_order, name: str = "max_ngram_order") -> int:
+def check_order(max_order: object, name: str = "max_ngram_order") -> int:
     """``max_order`` as an int in 1..MAX_ORDER_LIMIT, or a clear error."""
     if isinstance(max_order, bool) or not isinstance(max_order, numbers.Integral):
         raise TypeError(f"{name} must be an int, got {type(max_order).__name__}")
-    if not 1 <= max_order <= MAX_ORDER_LIMIT:
+    order = int(max_order)
+    if not 1 <= order <= MAX_ORDER_LIMIT:
         raise ValueError(f"{name} must be between 1 and {MAX_ORDER_LIMIT}, got {max_order}")
-    return int(max_order)
+    return order
 
 
 class BLEUConfig(MetricConfig):
@@ -133,7 +134,7 @@ class BLEUConfig(MetricConfig):
     def row_width(self) -> int:
         return 2 + 2 * self.max_ngram_order
 
-    def signature_settings(self) -> dict:
+    def signature_settings(self) -> dict[str, object]:
         """The signature's fields that name these settings."""
         return {"case": "lc" if self.lowercase else "mixed",
                 "eff": "yes" if self.effective_order else "no",
@@ -142,7 +143,7 @@ class BLEUConfig(MetricConfig):
                                          SMOOTH_DEFAULTS[self.smooth_method]),
                 "order": None if self.max_ngram_order == MAX_NGRAM_ORDER else self.max_ngram_order}
 
-    def signature(self, **fields) -> Signature:
+    def signature(self, **fields: object) -> Signature:
         """The signature of this configuration; ``fields`` adds nrefs, bs, seed, ..."""
         return Signature(**self.signature_settings(), **fields)
 

@@ -18,8 +18,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Optional, Sequence
 
 from . import spec as _reference
-from .config import BLEUConfig
-from .score import LOG_ZERO, MAX_NGRAM_ORDER, score_from_statistics
+from .config import MAX_NGRAM_ORDER, BLEUConfig
+from .score import LOG_ZERO, score_from_statistics
 from .spec import segment_tokens
 
 
@@ -171,7 +171,10 @@ def precision_steps(matches: Sequence[int], totals: Sequence[int],
                 for n, (m, t) in enumerate(zip(matches, totals), 1)]
     for n, (m, t) in enumerate(zip(matches, totals), 1):
         add = method == "add-k" and n > 1
-        total = t + k if add else t
+        total: float = t
+        if add:
+            assert k is not None  # add-k's default is 1
+            total = t + k
         if stopped is None and total == 0:
             stopped = n
         if stopped is not None:

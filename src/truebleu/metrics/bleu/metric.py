@@ -15,17 +15,23 @@ tokenized output (lines ending in " .").
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ...core.log import logger
+from ...core.references import ReferenceStreams as References
 from ...core.references import check_reference_streams, check_str_sequence, check_strings
 from ...core.signature import Signature
-from ...tokenizers import TOKENIZERS
+from ...tokenizers import TOKENIZERS, Tokenizer
 from ..base import Metric
-from .config import BLEUConfig, preferred_tokenizer_warning
+from .config import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUConfig, preferred_tokenizer_warning
 from .kernels import kernels
-from .score import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, BLEUScore, compute_bleu, score_from_statistics
+from .score import BLEUScore, compute_bleu, score_from_statistics
 from .statistics import Statistics
+
+if TYPE_CHECKING:
+    from array import array
+
+    from .rows import BLEUBatchScorer
 
 _TOKENIZED_PERIOD_WARNING_AT = 100
 
@@ -36,7 +42,8 @@ def count_tokenized_periods(hypotheses: Sequence[str], backend: Optional[str] = 
     sacreBLEU's rule, ``hyp.endswith(" .")`` on each line as given; the compiled
     core counts it without a Python call per line.
     """
-    return kernels.load(backend).tokenized_periods(hypotheses)
+    count: int = kernels.load(backend).tokenized_periods(hypotheses)
+    return count
 
 
 def warn_if_tokenized(count: int) -> None:
@@ -49,7 +56,7 @@ def warn_if_tokenized(count: int) -> None:
                        "you can suppress this message with the `force` parameter.")
 
 
-class BLEU(Metric):
+class BLEU(Metric[BLEUScore]):
     """BLEU with a fixed configuration, as ``sacrebleu.BLEU``.
 
     :param lowercase: compute case-insensitive BLEU.
@@ -82,7 +89,7 @@ class BLEU(Metric):
                  smooth_value: Optional[float] = None,
                  max_ngram_order: int = MAX_NGRAM_ORDER, effective_order: bool = False,
                  trg_lang: str = "",
-                 references: Optional[Sequence[Sequence[str]]] = None, *,
+                 references: Optional[References] = None, *,
                  spm_model: Optional[str] = None, backend: Optional[str] = None,
                  threads: Optional[int] = None) -> None:
         config = BLEUConfig.create(
@@ -99,7 +106,7 @@ class BLEU(Metric):
     # -- the configuration, read-only (see .config) -------------
 
     @property
-    def tokenizer(self):
+    def tokenizer(self) -> Tokenizer:
         return self.config.tokenizer
 
     @property
@@ -129,14 +136,14 @@ class BLEU(Metric):
 
     # -- statistics: the template's hooks -------------------------------------
 
-    def _settings(self) -> tuple:
+    def _settings(self) -> tuple[Tokenizer, bool, int, Optional[int]]:
         config = self.config
         return config.tokenizer, config.lowercase, config.max_ngram_order, self.threads
 
     def _prepare(self, segments: list[list[str]]) -> Any:
         return self._kernel.prepare_references(segments, *self._settings())
 
-    def _prepare_streams(self, streams) -> tuple[int, Any]:
+    def _prepare_streams(self, streams: References) -> tuple[int, Any]:
         check_reference_streams(streams)
         prepared, n_segments, self.num_refs = self._kernel.prepare_reference_streams(
             streams, *self._settings())
@@ -144,12 +151,14 @@ class BLEU(Metric):
 
     def _statistics(self, hypotheses: Sequence[str], prepared: Any) -> Statistics:
         try:
-            return self._kernel.statistics(hypotheses, prepared, *self._settings())
+            stats: Statistics = self._kernel.statistics(hypotheses, prepared, *self._settings())
+            return stats
         except TypeError:
             check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
             raise
 
-    def _totals(self, hypotheses: Sequence[str], prepared: Any) -> list:
+    def _totals(self, hypotheses: Sequence[str], prepared: Any) -> list[float]:
+        totals: list[float]
         try:
             totals, _ = self._kernel.totals(hypotheses, prepared, *self._settings())
         except TypeError:
@@ -157,9 +166,12 @@ class BLEU(Metric):
             raise
         return totals
 
-    def _statistics_once(self, hypotheses: Sequence[str], streams, totals_only: bool):
+    def _statistics_once(self, hypotheses: Sequence[str], streams: References,
+                         totals_only: bool) -> Union[Statistics, list[float]]:
         """One pass of the kernel: each segment's references tokenized beside its
         hypothesis, nothing kept."""
+        totals: list[float]
+        stats: Statistics
         if totals_only:
             totals, self.num_refs, _ = self._kernel.stream_totals(hypotheses, streams,
                                                                   *self._settings())
@@ -170,7 +182,10 @@ class BLEU(Metric):
 
     def input_warnings(self, hypotheses: Sequence[str]) -> int:
         """Lines ending in " ." (sacreBLEU's sign of tokenized output); 0 with ``force``."""
-        return 0 if self._force else self._kernel.tokenized_periods(hypotheses)
+        if self._force:
+            return 0
+        count: int = self._kernel.tokenized_periods(hypotheses)
+        return count
 
     def warn_about_inputs(self, count: int) -> None:
         if not self._force:
@@ -179,10 +194,17 @@ class BLEU(Metric):
     def reads_utf8(self) -> bool:
         """The native kernel reads UTF-8 lines in place for the tokenizers it runs."""
         reads = getattr(self._kernel, "reads_utf8", None)
-        return reads is not None and reads(self.tokenizer)
+        if reads is None:
+            return False
+        runs: bool = reads(self.tokenizer)
+        return runs
 
-    def utf8_statistics(self, buffers: list, ends: list, n: int, totals: Any,
-                        keep_rows: bool) -> tuple:
+    def utf8_statistics(self, buffers: list[bytearray], ends: list[int], n: int,
+                        totals: array[int], keep_rows: bool
+                        ) -> tuple[Optional[Statistics], list[int], int]:
+        stats: Optional[Statistics]
+        consumed: list[int]
+        periods: int
         stats, consumed, periods = self._kernel.utf8_statistics(
             buffers, ends, n, self.tokenizer, self.lowercase, self.max_ngram_order, totals,
             self.threads, keep_rows=keep_rows)
@@ -191,7 +213,7 @@ class BLEU(Metric):
 
     # -- scores ---------------------------------------------------------------
 
-    def score_from_statistics(self, totals: Sequence) -> BLEUScore:
+    def score_from_statistics(self, totals: Sequence[float]) -> BLEUScore:
         """BLEU from summed statistics ``[c, r, matches..., totals...]``."""
         return score_from_statistics(totals, self.config)
 
@@ -207,7 +229,9 @@ class BLEU(Metric):
             logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
         return super().sentence_score(hypothesis, references)
 
-    def batch_scorer(self, in_place: bool = False, effective_order: Optional[bool] = None):
+    # BLEU's scorer takes these two options; the template's takes any and uses none
+    def batch_scorer(self, in_place: bool = False,  # type: ignore[override]
+                     effective_order: Optional[bool] = None) -> BLEUBatchScorer:
         """BLEU of many summed rows at once (:class:`.rows.BLEUBatchScorer`)."""
         from .rows import BLEUBatchScorer
 
@@ -222,6 +246,6 @@ class BLEU(Metric):
 
     # -- signature ------------------------------------------------------------
 
-    def _signature_settings(self) -> dict:
+    def _signature_settings(self) -> dict[str, object]:
         return self.config.signature_settings()
 

@@ -20,11 +20,34 @@ import math
 import operator
 import sys
 from functools import partial
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
 
 from ...core.lazy_numpy import numpy
+from ...core.statistics import RowTable
 from ...significance.scoring import LOG_ZERO, _math_map, _scalar_op, _sum_first
 from .config import SMOOTH_CODES, SMOOTH_DEFAULTS, check_order, check_smoothing
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike, NDArray
+    from typing_extensions import Buffer
+
+
+class BLEUSettings(Protocol):
+    """What :meth:`BLEUBatchScorer.from_metric` reads of a :class:`truebleu.BLEU`."""
+
+    @property
+    def max_ngram_order(self) -> int: ...
+
+    @property
+    def smooth_method(self) -> str: ...
+
+    @property
+    def smooth_value(self) -> Optional[float]: ...
+
+    @property
+    def effective_order(self) -> bool: ...
+
+    def corpus_statistics(self, hypotheses: Sequence[str]) -> RowTable: ...
 
 
 class BLEUBatchScorer:
@@ -44,7 +67,8 @@ class BLEUBatchScorer:
 
     def __init__(self, max_ngram_order: int = 4, smooth_method: str = "exp",
                  smooth_value: float | None = None, effective_order: bool = False,
-                 in_place: bool = False, statistics: Callable | None = None) -> None:
+                 in_place: bool = False,
+                 statistics: Callable[[Sequence[str]], NDArray[Any]] | None = None) -> None:
         check_smoothing(smooth_method, smooth_value)  # the checks of every BLEU path
         self.max_ngram_order = check_order(max_ngram_order)
         self.smooth_method = smooth_method
@@ -54,7 +78,7 @@ class BLEUBatchScorer:
         self._statistics = statistics
 
     @classmethod
-    def from_metric(cls, metric, in_place: bool = False,
+    def from_metric(cls, metric: BLEUSettings, in_place: bool = False,
                     effective_order: bool | None = None) -> "BLEUBatchScorer":
         """The scorer of a :class:`truebleu.BLEU` (its statistics come from the metric)."""
         return cls(metric.max_ngram_order, metric.smooth_method, metric.smooth_value,
@@ -66,16 +90,16 @@ class BLEUBatchScorer:
     def width(self) -> int:
         return 2 + 2 * self.max_ngram_order
 
-    def statistics(self, hypotheses: Sequence[str]):
+    def statistics(self, hypotheses: Sequence[str]) -> NDArray[Any]:
         if self._statistics is None:
             raise ValueError("this scorer was built without a statistics function")
         return self._statistics(hypotheses)
 
-    def _add_k(self, column):
-        added = _scalar_op(operator.add, column, self.smooth_value)
+    def _add_k(self, column: NDArray[Any]) -> NDArray[Any]:
+        added: NDArray[Any] = _scalar_op(operator.add, column, self.smooth_value)
         return added.astype(column.dtype) if self.in_place else added
 
-    def core_scores(self, sums: bytes, float32: bool) -> memoryview:
+    def core_scores(self, sums: Buffer, float32: bool) -> memoryview[float]:
         """BLEU of int64 summed rows in the compiled core (``bleu_rows``): what
         :meth:`score_rows` gives with ``in_place=True`` for float32 (``float32``)
         or int64 arrays of the same values (:mod:`truebleu.significance.native`)."""
@@ -90,7 +114,7 @@ class BLEUBatchScorer:
 
     supports_approx = True
 
-    def score_rows(self, sums, exact: bool = True):
+    def score_rows(self, sums: ArrayLike, exact: bool = True) -> NDArray[Any]:
         """BLEU of each summed row of ``sums`` (shape ``(k, 2 + 2N)``) as float64.
 
         ``exact=False`` uses NumPy's ``log``/``exp`` (about 100 times faster,
@@ -100,14 +124,14 @@ class BLEUBatchScorer:
         np = numpy()
         log, exp = (partial(_math_map, math.log), partial(_math_map, math.exp)) if exact \
             else (np.log, np.exp)
-        sums = np.asarray(sums)
-        if sums.ndim != 2 or sums.shape[1] != self.width:
-            raise ValueError(f"expected an array of shape (k, {self.width}), got {sums.shape}")
-        n_rows, order = sums.shape[0], self.max_ngram_order
-        sys_len = sums[:, 0].astype(np.float64)
-        ref_len = sums[:, 1].astype(np.float64)
-        correct = sums[:, 2:2 + order]
-        total = sums[:, 2 + order:]
+        summed: NDArray[Any] = np.asarray(sums)
+        if summed.ndim != 2 or summed.shape[1] != self.width:
+            raise ValueError(f"expected an array of shape (k, {self.width}), got {summed.shape}")
+        n_rows, order = summed.shape[0], self.max_ngram_order
+        sys_len = summed[:, 0].astype(np.float64)
+        ref_len = summed[:, 1].astype(np.float64)
+        correct = summed[:, 2:2 + order]
+        total = summed[:, 2 + order:]
 
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             bp = np.ones(n_rows)
@@ -139,6 +163,7 @@ class BLEUBatchScorer:
                                                                 left_is_python=True))
                     precisions[zero, i] = smoothed[zero]
                 elif self.smooth_method == "floor":
+                    assert self.smooth_value is not None  # floor's default is 0.1
                     smoothed = _scalar_op(operator.truediv, 100. * self.smooth_value, t)
                     precisions[zero, i] = smoothed[zero]
 
@@ -148,6 +173,7 @@ class BLEUBatchScorer:
             mean_log = _sum_first(logs, is_zero, eff, python_sum=exact) / eff
             scores = bp * exp(mean_log)
         scores[~has_match] = 0.0
-        return scores
+        result: NDArray[Any] = scores
+        return result
 
 

@@ -43,8 +43,8 @@ class BLEUScore(Score):
     __match_args__ = ("score", "counts", "totals", "precisions", "bp", "sys_len", "ref_len",
                       "name", "_mean", "_ci")
 
-    def __init__(self, score: float, counts: list, totals: list, precisions: list[float],
-                 bp: float, sys_len: int, ref_len: int, name: str = "BLEU",
+    def __init__(self, score: float, counts: list[float], totals: list[float],
+                 precisions: list[float], bp: float, sys_len: int, ref_len: int, name: str = "BLEU",
                  _mean: float = -1.0, _ci: float = -1.0) -> None:
         self.score = score
         self.counts = counts
@@ -58,13 +58,14 @@ class BLEUScore(Score):
         self._mean = _mean
         self._ci = _ci
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
         return (tuple(getattr(self, name) for name in self.__match_args__)
                 == tuple(getattr(other, name) for name in self.__match_args__))
 
-    __hash__ = None  # mutable, as a dataclass with eq=True
+    # mutable, as a dataclass with eq=True (object's __hash__ is a method; None unsets it)
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def ratio(self) -> float:
@@ -74,6 +75,7 @@ class BLEUScore(Score):
     def prec_str(self) -> str:
         return "/".join(f"{p:.1f}" for p in self.precisions)
 
+    # computed from the fields, where Score has a class attribute (sacreBLEU's shape)
     @property
     def _verbose(self) -> str:  # type: ignore[override]
         return (f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
@@ -86,7 +88,7 @@ def brevity_penalty(sys_len: int, ref_len: int) -> float:
     return 1.0
 
 
-def compute_bleu(correct: Sequence, total: Sequence, sys_len: int, ref_len: int,
+def compute_bleu(correct: Sequence[float], total: Sequence[float], sys_len: int, ref_len: int,
                  smooth_method: str = "none", smooth_value: float | None = None,
                  effective_order: bool = False,
                  max_ngram_order: int = MAX_NGRAM_ORDER) -> BLEUScore:
@@ -99,7 +101,7 @@ def compute_bleu(correct: Sequence, total: Sequence, sys_len: int, ref_len: int,
     check_smoothing(smooth_method, smooth_value)
     if smooth_value is None:
         smooth_value = SMOOTH_DEFAULTS[smooth_method]
-    correct = list(correct)
+    correct = list(correct)  # (counts may be floats: add-k adds its value to them)
     total = list(total)
 
     bp = brevity_penalty(sys_len, ref_len)
@@ -113,6 +115,7 @@ def compute_bleu(correct: Sequence, total: Sequence, sys_len: int, ref_len: int,
     for n in range(1, max_ngram_order + 1):
         i = n - 1
         if smooth_method == "add-k" and n > 1:
+            assert smooth_value is not None  # add-k's default is 1
             correct[i] += smooth_value
             total[i] += smooth_value
         if total[i] == 0:
@@ -124,6 +127,7 @@ def compute_bleu(correct: Sequence, total: Sequence, sys_len: int, ref_len: int,
                 exp_divisor *= 2
                 precisions[i] = 100. / (exp_divisor * total[i])
             elif smooth_method == "floor":
+                assert smooth_value is not None  # floor's default is 0.1
                 precisions[i] = 100. * smooth_value / total[i]
         else:
             precisions[i] = 100. * correct[i] / total[i]
@@ -132,7 +136,7 @@ def compute_bleu(correct: Sequence, total: Sequence, sys_len: int, ref_len: int,
     return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
 
 
-def score_from_row(stats: Sequence, max_ngram_order: int, smooth_method: str = "exp",
+def score_from_row(stats: Sequence[float], max_ngram_order: int, smooth_method: str = "exp",
                    smooth_value: float | None = None, effective_order: bool = False) -> BLEUScore:
     """BLEU from one summed statistics row [c, r, matches..., totals...]."""
     n = max_ngram_order
@@ -141,13 +145,13 @@ def score_from_row(stats: Sequence, max_ngram_order: int, smooth_method: str = "
                         effective_order=effective_order, max_ngram_order=n)
 
 
-def score_from_statistics(stats: Sequence, config: "BLEUConfig") -> BLEUScore:
+def score_from_statistics(stats: Sequence[float], config: "BLEUConfig") -> BLEUScore:
     """BLEU of one summed statistics row under a validated configuration."""
     return score_from_row(stats, config.max_ngram_order, config.smooth_method,
                           config.smooth_value, config.effective_order)
 
 
-def python_bleu_scores(data: array, config: BLEUConfig) -> array:
+def python_bleu_scores(data: Sequence[int], config: BLEUConfig) -> array[float]:
     """Sentence BLEU of each row of ``data`` through :func:`compute_bleu`."""
     n = config.max_ngram_order
     width = 2 + 2 * n

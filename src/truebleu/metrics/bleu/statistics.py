@@ -9,7 +9,7 @@ where ``ref_len`` is the reference length chosen by the reference-length rule
 from __future__ import annotations
 
 from array import array
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ...core.statistics import RowTable
 
@@ -24,7 +24,7 @@ class Statistics(RowTable):
 
     __slots__ = ("max_order",)
 
-    def __init__(self, max_order: int, data: array | None = None) -> None:
+    def __init__(self, max_order: int, data: array[Any] | None = None) -> None:
         if max_order < 1:
             raise ValueError(f"max_order must be >= 1, got {max_order}")
         self.max_order = max_order

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 from importlib import import_module
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: every command loads this package (its flags)
+if TYPE_CHECKING:  # the lazy names for type checkers, re-exported (`name as name`)
+    from .metric import CHRF as CHRF
+    from .metric import CHRFScore as CHRFScore
+    from .metric import CHRFSignature as CHRFSignature
+
 _LAZY = {"CHRF": ".metric", "CHRFScore": ".metric", "CHRFSignature": ".metric"}
 
 __all__ = list(_LAZY)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     """The metric's classes, loaded on first use: the command line reads :mod:`.cli`
     (the flags) without loading the metric itself."""
     if name in _LAZY:

@@ -19,12 +19,27 @@ function. The tests compare every cell with sacreBLEU on both backends.
 from __future__ import annotations
 
 from array import array
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Literal, Optional, Sequence, Union, overload
 
 from ...core.kernels import check_threads
 from ...core.references import check_str_sequence, check_strings
 from .config import ChrfConfig
 from .kernels import kernels
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+    from typing_extensions import TypedDict, Unpack
+
+    class ChrfSettings(TypedDict, total=False):
+        """The keyword settings of the functions here (the module docstring), but
+        ``threads`` and ``backend``."""
+
+        char_order: int
+        word_order: int
+        beta: float
+        remove_whitespace: bool
+        eps_smoothing: bool
+        lowercase: bool
 
 
 def _config(char_order: int = 6, word_order: int = 0, beta: float = 2,
@@ -36,7 +51,7 @@ def _config(char_order: int = 6, word_order: int = 0, beta: float = 2,
 
 
 def _scores(hypotheses: Sequence[str], segments: list[list[str]], config: ChrfConfig,
-            kernel, threads) -> list[float]:
+            kernel: Any, threads: Optional[int]) -> list[float]:
     """The f-score of each hypothesis against its best reference."""
     if not hypotheses:
         return []
@@ -46,9 +61,10 @@ def _scores(hypotheses: Sequence[str], segments: list[list[str]], config: ChrfCo
     return scores.tolist()
 
 
-def sentence_chrf_scores(hypotheses: Sequence[str], references: Sequence, *,
+def sentence_chrf_scores(hypotheses: Sequence[str],
+                         references: Sequence[Union[str, Sequence[str]]], *,
                          threads: int | None = None, backend: str | None = None,
-                         **settings) -> list[float]:
+                         **settings: Unpack[ChrfSettings]) -> list[float]:
     """``[sentence_chrf(h, refs).score for h, refs in zip(hypotheses, references)]``, fast.
 
     ``references[i]`` is the list of references of hypothesis ``i`` (or one string).
@@ -57,9 +73,9 @@ def sentence_chrf_scores(hypotheses: Sequence[str], references: Sequence, *,
     check_str_sequence(references, "references")
     if len(references) != len(hypotheses):
         raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
-    segments = []
-    for i, refs in enumerate(references):
-        refs = [refs] if isinstance(refs, str) else list(refs)
+    segments: list[list[str]] = []
+    for i, given in enumerate(references):
+        refs = [given] if isinstance(given, str) else list(given)
         if not refs:
             raise ValueError(f"hypothesis {i} has no reference")
         check_strings(refs, f"references[{i}]")
@@ -69,8 +85,30 @@ def sentence_chrf_scores(hypotheses: Sequence[str], references: Sequence, *,
     return _scores(hypotheses, segments, config, kernels.load(backend), check_threads(threads))
 
 
+@overload
+def chrf_matrix(hypotheses: Sequence[str], references: Sequence[str], *,
+                as_numpy: Literal[False] = False, threads: int | None = None,
+                backend: str | None = None, **settings: Unpack[ChrfSettings]
+                ) -> list[list[float]]: ...
+
+
+@overload
+def chrf_matrix(hypotheses: Sequence[str], references: Sequence[str], *,
+                as_numpy: Literal[True], threads: int | None = None,
+                backend: str | None = None, **settings: Unpack[ChrfSettings]
+                ) -> NDArray[Any]: ...
+
+
+@overload
+def chrf_matrix(hypotheses: Sequence[str], references: Sequence[str], *,
+                as_numpy: bool, threads: int | None = None,
+                backend: str | None = None, **settings: Unpack[ChrfSettings]
+                ) -> Union[list[list[float]], NDArray[Any]]: ...
+
+
 def chrf_matrix(hypotheses: Sequence[str], references: Sequence[str], *, as_numpy: bool = False,
-                threads: int | None = None, backend: str | None = None, **settings):
+                threads: int | None = None, backend: str | None = None,
+                **settings: Unpack[ChrfSettings]) -> Union[list[list[float]], NDArray[Any]]:
     """Cell ``[i][j]`` is ``sentence_chrf(hypotheses[i], [references[j]]).score``.
 
     For minimum-Bayes-risk decoding pass the candidates as both arguments.
@@ -88,5 +126,6 @@ def chrf_matrix(hypotheses: Sequence[str], references: Sequence[str], *, as_nump
     if as_numpy:
         import numpy as np
 
-        return np.array(flat, dtype=np.float64).reshape(n, m)
+        matrix: NDArray[Any] = np.array(flat, dtype=np.float64).reshape(n, m)
+        return matrix
     return [flat[i * m:(i + 1) * m] for i in range(n)]

@@ -7,12 +7,13 @@ its parser.
 
 from __future__ import annotations
 
-from typing import Any, Optional, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
+from ...core.references import ReferenceStreams
 from ..base import Metric
 
 #: CHRF or a subclass: ``from_args`` makes the class it is given
-M = TypeVar("M", bound=Metric)
+M = TypeVar("M", bound="Metric[Any]")
 
 
 def add_arguments(parser: Any) -> None:
@@ -41,7 +42,8 @@ def check_args(args: Any) -> None:
                  char_name="--chrf-char-order", word_name="--chrf-word-order")
 
 
-def from_args(metric: type[M], args: Any, references: Optional[Any]) -> M:
+def from_args(metric: Callable[..., M], args: Any,
+              references: Optional[ReferenceStreams]) -> M:
     """``metric`` (CHRF or a subclass) of the parsed flags, with ``references`` prepared once."""
     return metric(char_order=args.chrf_char_order, word_order=args.chrf_word_order,
                   beta=args.chrf_beta, lowercase=args.chrf_lowercase,

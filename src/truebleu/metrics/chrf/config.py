@@ -7,21 +7,21 @@ import numbers
 from ...core.config import MetricConfig
 
 
-def _check_order(value, what: str, minimum: int) -> int:
+def _check_order(value: object, what: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
         raise ValueError(f"{what} must be an integer >= {minimum}, got {value!r}")
     return int(value)
 
 
-def check_orders(char_order, word_order, *, char_name: str = "char_order",
+def check_orders(char_order: object, word_order: object, *, char_name: str = "char_order",
                  word_name: str = "word_order") -> tuple[int, int]:
     """Both orders as ints, or a ValueError naming the parameter (the command line
     passes its flag names)."""
-    char_order = _check_order(char_order, char_name, 0)
-    word_order = _check_order(word_order, word_name, 0)
-    if char_order + word_order < 1:
+    chars = _check_order(char_order, char_name, 0)
+    words = _check_order(word_order, word_name, 0)
+    if chars + words < 1:
         raise ValueError(f"{char_name} + {word_name} must be at least 1")
-    return char_order, word_order
+    return chars, words
 
 
 class ChrfConfig(MetricConfig):

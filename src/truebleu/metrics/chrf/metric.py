@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from ...core.references import ReferenceStreams
 from ...core.signature import ABBREVIATIONS, Signature
 from ...core.statistics import RowTable
 from ..base import Metric, Score
@@ -40,7 +41,7 @@ class CHRFScore(Score):
         super().__init__(f"chrF{beta}" + "+" * word_order, score)
 
 
-class CHRF(Metric):
+class CHRF(Metric[CHRFScore]):
     """chrF (``word_order=0``) or chrF++ (``word_order=2``), as ``sacrebleu.CHRF``.
 
     :param char_order: largest character n-gram order (6).
@@ -69,7 +70,7 @@ class CHRF(Metric):
     def __init__(self, char_order: int = CHAR_ORDER, word_order: int = WORD_ORDER,
                  beta: int = BETA, lowercase: bool = False, whitespace: bool = False,
                  eps_smoothing: bool = False,
-                 references: Optional[Sequence[Sequence[str]]] = None, *,
+                 references: Optional[ReferenceStreams] = None, *,
                  backend: Optional[str] = None, threads: Optional[int] = None) -> None:
         config = ChrfConfig(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)
         # sacreBLEU's attributes
@@ -92,11 +93,12 @@ class CHRF(Metric):
         return self._kernel.prepare(segments, self.config, self.threads)
 
     def _statistics(self, hypotheses: Sequence[str], prepared: Any) -> RowTable:
-        return self._kernel.statistics(hypotheses, prepared, self.config, self.threads)
+        rows: RowTable = self._kernel.statistics(hypotheses, prepared, self.config, self.threads)
+        return rows
 
     # -- scores -------------------------------------------------------------
 
-    def score_from_statistics(self, totals: Sequence) -> CHRFScore:
+    def score_from_statistics(self, totals: Sequence[float]) -> CHRFScore:
         """chrF from summed statistics (a row of ``3 * (char_order + word_order)`` numbers)."""
         if len(totals) != 3 * self.order:
             raise ValueError(f"expected {3 * self.order} statistics, got {len(totals)}")
@@ -111,7 +113,7 @@ class CHRF(Metric):
 
     # -- signature ----------------------------------------------------------
 
-    def _signature_settings(self) -> dict:
+    def _signature_settings(self) -> dict[str, object]:
         return {"case": "lc" if self.lowercase else "mixed",
                 "eff": "no" if self.eps_smoothing else "yes",
                 "nc": self.char_order,

@@ -7,12 +7,13 @@ parser.
 
 from __future__ import annotations
 
-from typing import Any, Optional, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
+from ...core.references import ReferenceStreams
 from ..base import Metric
 
 #: TER or a subclass: ``from_args`` makes the class it is given
-M = TypeVar("M", bound=Metric)
+M = TypeVar("M", bound="Metric[Any]")
 
 
 def add_arguments(parser: Any) -> None:
@@ -30,7 +31,8 @@ def check_args(args: Any) -> None:
     """Nothing to check: every combination of TER's flags is valid."""
 
 
-def from_args(metric: type[M], args: Any, references: Optional[Any]) -> M:
+def from_args(metric: Callable[..., M], args: Any,
+              references: Optional[ReferenceStreams]) -> M:
     """``metric`` (TER or a subclass) of the parsed flags, with ``references`` prepared
     once, on the kernel of ``--backend`` with ``--threads`` workers."""
     return metric(normalized=args.ter_normalized, no_punct=args.ter_no_punct,

@@ -14,9 +14,9 @@ over the column sums.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
-from ...core.references import check_str_sequence, check_strings
+from ...core.references import ReferenceStreams, check_str_sequence, check_strings
 from ...core.signature import ABBREVIATIONS, Signature
 from ...core.statistics import RowTable
 from ..base import Metric, Score
@@ -63,7 +63,7 @@ def score_from_totals(total_edits: float, total_length: float) -> TERScore:
     return TERScore(100 * score, total_edits, total_length)
 
 
-class TER(Metric):
+class TER(Metric[TERScore]):
     """Translation edit rate, as ``sacrebleu.metrics.TER``.
 
     :param normalized: tercom's normalization (join lines, unescape XML
@@ -87,7 +87,7 @@ class TER(Metric):
 
     def __init__(self, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False,
-                 references: Optional[Sequence[Sequence[str]]] = None, *,
+                 references: Optional[ReferenceStreams] = None, *,
                  backend: Optional[str] = None, threads: Optional[int] = None) -> None:
         config = TERConfig(normalized, no_punct, asian_support, case_sensitive)
         # sacreBLEU's attributes
@@ -105,7 +105,8 @@ class TER(Metric):
         return self._kernel.prepare(segments, self.tokenizer)
 
     def _statistics(self, hypotheses: Sequence[str], prepared: Any) -> RowTable:
-        return self._kernel.statistics(hypotheses, prepared, self.tokenizer, self.threads)
+        rows: RowTable = self._kernel.statistics(hypotheses, prepared, self.tokenizer, self.threads)
+        return rows
 
     # -- scores -------------------------------------------------------------
 
@@ -120,15 +121,15 @@ class TER(Metric):
         return 2
 
     def sentence_scores(self, hypotheses: Sequence[str],
-                        references: Sequence[Sequence[str]]) -> list[float]:
+                        references: Sequence[Union[str, Sequence[str]]]) -> list[float]:
         """One sentence TER per hypothesis (``references[i]``: its list of references),
         each identical to ``sentence_score(hypotheses[i], references[i]).score``."""
         check_str_sequence(references, "references")
         if len(references) != len(hypotheses):
             raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
-        segments = []
-        for i, refs in enumerate(references):
-            refs = [refs] if isinstance(refs, str) else list(refs)
+        segments: list[list[str]] = []
+        for i, given in enumerate(references):
+            refs = [given] if isinstance(given, str) else list(given)
             check_strings(refs, f"references[{i}]")
             if not refs:
                 raise ValueError(f"references[{i}] is empty")
@@ -140,7 +141,7 @@ class TER(Metric):
 
     # -- signature ----------------------------------------------------------
 
-    def _signature_settings(self) -> dict:
+    def _signature_settings(self) -> dict[str, object]:
         return {"case": "mixed" if self.case_sensitive else "lc",
                 "tok": self.tokenizer_signature,
                 "norm": self.normalized,

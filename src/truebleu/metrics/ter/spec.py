@@ -78,6 +78,7 @@ class BeamEditDistance:
             if j == 0:
                 cost[0], step[0] = above_cost[0] + 1, HYP_ONLY
                 continue
+            options: tuple[tuple[int, str], ...]
             if word == self.ref[j - 1]:
                 options = ((above_cost[j - 1], MATCH),)
             else:
