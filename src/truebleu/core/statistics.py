@@ -16,8 +16,11 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # type aliases are for the checker only: building them costs start-up
     from numpy.typing import NDArray
+
+    #: the compiled core's ``column_sums(data, width)``: the sums, or None when they would overflow
+    ColumnSums = Callable[[array[Any], int], Optional[list[float]]]
 
 # A row's numbers are ints in an int64 table and floats in a float64 one: typed ``float``,
 # which takes ints too (PEP 484's numeric tower).
@@ -40,9 +43,6 @@ def python_column_sums(data: array[Any], width: int) -> list[float]:
         totals.append(total)
     return totals
 
-
-#: the compiled core's ``column_sums(data, width)``: the sums, or None when they would overflow
-ColumnSums = Callable[["array[Any]", int], Optional[list[float]]]
 
 _UNLOADED: Any = object()  # not looked up yet (None: no core)
 _core_sums: Optional[ColumnSums] = _UNLOADED

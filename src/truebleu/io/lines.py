@@ -29,10 +29,26 @@ import stat
 import sys
 import zlib
 from importlib import import_module
-from types import TracebackType
-from typing import Iterator, Optional, Protocol
+from typing import TYPE_CHECKING, Iterator, Optional
 
 from .errors import InputError
+
+if TYPE_CHECKING:  # for the checker only: a Protocol class costs start-up to build
+    from types import TracebackType
+    from typing import Protocol
+
+    class BinaryReader(Protocol):
+        """What :func:`open_binary` returns: a file object (plain or decompressing) read in
+        blocks, or standard input's bytes; a context manager."""
+
+        def read(self, size: int = -1, /) -> bytes: ...
+
+        def readinto(self, buffer: memoryview, /) -> int: ...
+
+        def __enter__(self) -> BinaryReader: ...
+
+        def __exit__(self, exc_type: Optional[type[BaseException]], exc: Optional[BaseException],
+                     traceback: Optional[TracebackType], /) -> Optional[bool]: ...
 
 #: Default longest line, in characters. A WMT segment is under 2,000 characters and whole
 #: documents on one line rarely exceed 100,000; a line of 2**20 characters costs at most
@@ -72,20 +88,6 @@ def _not_a_file_error(path: str) -> InputError | None:
     if stat.S_ISSOCK(mode):
         return InputError(f"{path}: is a socket, not a text file")
     return None
-
-
-class BinaryReader(Protocol):
-    """What :func:`open_binary` returns: a file object (plain or decompressing) read in
-    blocks, or standard input's bytes; a context manager."""
-
-    def read(self, size: int = -1, /) -> bytes: ...
-
-    def readinto(self, buffer: memoryview, /) -> int: ...
-
-    def __enter__(self) -> BinaryReader: ...
-
-    def __exit__(self, exc_type: Optional[type[BaseException]], exc: Optional[BaseException],
-                 traceback: Optional[TracebackType], /) -> Optional[bool]: ...
 
 
 def open_binary(path: str | os.PathLike[str]) -> BinaryReader:

@@ -19,14 +19,17 @@ from __future__ import annotations
 import codecs
 import os
 from array import array
-from typing import Any, Iterator, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 from ..core.statistics import RowTable
 from ..io import DEFAULT_MAX_LINE_LENGTH, InputError, is_stdin, iter_aligned_chunks
 from .base import Metric, Score
 
-#: a file name (``"-"``: standard input) or a path
-StrPath = Union[str, "os.PathLike[str]"]
+if TYPE_CHECKING:  # type aliases are for the checker only: building them costs start-up
+    from typing import Union
+
+    #: a file name (``"-"``: standard input) or a path
+    StrPath = Union[str, os.PathLike[str]]
 
 
 class StreamResult:

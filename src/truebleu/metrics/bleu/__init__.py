@@ -8,10 +8,24 @@ that compute the statistics, the batch functions and :mod:`.explain`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ...core.signature import Signature as BLEUSignature
 from .config import MAX_NGRAM_ORDER
 from .metric import BLEU
-from .rows import BLEUBatchScorer
 from .score import BLEUScore
 
+if TYPE_CHECKING:
+    from .rows import BLEUBatchScorer as BLEUBatchScorer
+
 __all__ = ["BLEU", "BLEUBatchScorer", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER"]
+
+
+def __getattr__(name: str) -> Any:
+    """``BLEUBatchScorer`` on first use: it brings the resampling helpers, which scoring
+    text (the command line) does not need."""
+    if name == "BLEUBatchScorer":
+        from .rows import BLEUBatchScorer
+
+        return BLEUBatchScorer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

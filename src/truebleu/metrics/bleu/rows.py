@@ -20,34 +20,35 @@ import math
 import operator
 import sys
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from ...core.lazy_numpy import numpy
 from ...core.statistics import RowTable
 from ...significance.scoring import LOG_ZERO, _math_map, _scalar_op, _sum_first
 from .config import SMOOTH_CODES, SMOOTH_DEFAULTS, check_order, check_smoothing
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for the checker only: a Protocol class costs start-up to build
+    from typing import Protocol
+
     from numpy.typing import ArrayLike, NDArray
     from typing_extensions import Buffer
 
+    class BLEUSettings(Protocol):
+        """What :meth:`BLEUBatchScorer.from_metric` reads of a :class:`truebleu.BLEU`."""
 
-class BLEUSettings(Protocol):
-    """What :meth:`BLEUBatchScorer.from_metric` reads of a :class:`truebleu.BLEU`."""
+        @property
+        def max_ngram_order(self) -> int: ...
 
-    @property
-    def max_ngram_order(self) -> int: ...
+        @property
+        def smooth_method(self) -> str: ...
 
-    @property
-    def smooth_method(self) -> str: ...
+        @property
+        def smooth_value(self) -> Optional[float]: ...
 
-    @property
-    def smooth_value(self) -> Optional[float]: ...
+        @property
+        def effective_order(self) -> bool: ...
 
-    @property
-    def effective_order(self) -> bool: ...
-
-    def corpus_statistics(self, hypotheses: Sequence[str]) -> RowTable: ...
+        def corpus_statistics(self, hypotheses: Sequence[str]) -> RowTable: ...
 
 
 class BLEUBatchScorer:
