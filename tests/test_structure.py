@@ -56,3 +56,21 @@ def test_every_metric_is_a_folder_with_its_specification_kernels_and_flags():
         assert folder.is_dir(), name
         for part in ("__init__.py", "spec.py", "config.py", "kernels.py", "metric.py", "cli.py"):
             assert (folder / part).is_file(), f"metrics/{name}/{part}"
+
+
+def test_every_test_file_imports_only_shared_helpers_or_its_neighbours():
+    """A test file must run on its own (CI's other-Python run picks single files): it may
+    import the helpers at the top of ``tests/`` or a module beside it, never a test module
+    in another folder, which pytest puts on the path only when that folder was collected."""
+    tests = REPO / "tests"
+    folders: dict[str, set] = {}
+    for path in tests.rglob("*.py"):
+        folders.setdefault(path.stem, set()).add(path.parent)
+    climbing = []
+    for path in tests.rglob("*.py"):
+        for match in re.finditer(r"^\s*(?:from (\w+) import|import (\w+))", path.read_text("utf-8"), re.M):
+            name = match.group(1) or match.group(2)
+            where = folders.get(name, set())
+            if where and path.parent not in where and tests not in where:
+                climbing.append((str(path.relative_to(tests)), name))
+    assert climbing == []

@@ -107,3 +107,11 @@ def test_messages_are_sent_as_with_logging_configured_up_front(tmp_path):
     assert _stderr([name, "-i", str(other), name, "-b"]).splitlines() == [
         "truebleu: Found 2 systems.", *[f"truebleu: {m}" for m in TOKENIZED]]
     assert _stderr([name, "-i", str(other), "-b"]) == ""
+
+
+def test_the_streaming_command_loads_no_table_report(tmp_path):
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat sat on the mat\n", encoding="utf-8")
+    loaded = loaded_by_command([str(ref), "-i", str(ref), "-b"])
+    assert "truebleu.io.utf8_lines" in loaded
+    assert "truebleu.reports.table" not in loaded

@@ -477,13 +477,3 @@ def test_the_byte_path_memory_does_not_grow_with_the_file(tmp_path):
     pytest.importorskip("resource")
     small, large = _streamed_peak_kb(tmp_path, 30_000), _streamed_peak_kb(tmp_path, 90_000)
     assert large < 1.5 * small + 2048, (small, large)
-
-
-def test_the_streaming_command_loads_no_table_report(tmp_path):
-    from test_import_cost import loaded_by_command
-
-    ref = tmp_path / "ref.txt"
-    ref.write_text("the cat sat on the mat\n", encoding="utf-8")
-    loaded = loaded_by_command([str(ref), "-i", str(ref), "-b"])
-    assert "truebleu.io.utf8_lines" in loaded
-    assert "truebleu.reports.table" not in loaded

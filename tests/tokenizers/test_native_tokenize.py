@@ -10,8 +10,7 @@ from hypothesis import strategies as st
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from test_native_strategies import PIECES, SPACES, lines  # noqa: E402
-
+from native_strategies import PIECES, SPACES, lines  # noqa: E402
 from truebleu.metrics.bleu.native import MODES  # noqa: E402
 from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402

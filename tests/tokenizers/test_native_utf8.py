@@ -17,9 +17,8 @@ from hypothesis import given, settings
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from test_native_strategies import lines  # noqa: E402
-
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402
+from native_strategies import lines  # noqa: E402
 from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 

@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 sacrebleu = pytest.importorskip("sacrebleu")
 
-from test_native_strategies import lines, segments  # noqa: E402
-
+from native_strategies import lines, segments  # noqa: E402
 from truebleu.metrics.bleu.batch import mbr_select, pairwise_matrix, sentence_scores  # noqa: E402
 from truebleu.metrics.bleu.kernels import kernels  # noqa: E402
 

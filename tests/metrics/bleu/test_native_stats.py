@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 
 core = pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
-from test_native_strategies import segments  # noqa: E402
-
+from native_strategies import segments  # noqa: E402
 from truebleu.metrics.bleu.kernels import PythonKernel, kernels  # noqa: E402
 from truebleu.metrics.bleu.native import MODES, NativeKernel  # noqa: E402
 from truebleu.metrics.bleu.statistics import Statistics  # noqa: E402
