@@ -15,16 +15,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="truebleu explain",
         description="Show BLEU's n-gram tables, precisions, brevity penalty and score "
-                    "for one hypothesis and its references.")
+                    "for one hypothesis and its references. The defaults are sentence BLEU's "
+                    "(sacrebleu.sentence_bleu: exp smoothing, effective order); the paper's "
+                    "textbook BLEU is -s none --no-effective-order.")
     parser.add_argument("--hyp", required=True, help="The hypothesis (candidate) sentence.")
     parser.add_argument("--ref", required=True, action="append",
                         help="A reference sentence; repeat for several.")
     parser.add_argument("-tok", "--tokenize", default="13a", choices=list(TOKENIZERS))
     parser.add_argument("-lc", "--lowercase", action="store_true")
-    parser.add_argument("-s", "--smooth-method", default="none", choices=list(SMOOTH_DEFAULTS))
+    parser.add_argument("-s", "--smooth-method", default="exp", choices=list(SMOOTH_DEFAULTS))
     parser.add_argument("-sv", "--smooth-value", type=float, default=None)
     parser.add_argument("--max-ngram-order", type=int, default=MAX_NGRAM_ORDER)
-    parser.add_argument("--effective-order", action="store_true")
+    parser.add_argument("--effective-order", action=argparse.BooleanOptionalAction, default=True,
+                        help="Leave out of the mean the orders the hypothesis has no n-grams of "
+                             "(default: on, as sentence BLEU).")
     parser.add_argument("--spm-model", default=None)
     parser.add_argument("-f", "--format", default="text", choices=("text", "json"))
     args = parser.parse_args(argv)

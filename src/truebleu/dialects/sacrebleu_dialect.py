@@ -1,4 +1,4 @@
-"""The default dialect, sacreBLEU, as a thin adapter over :class:`truebleu.bleu.BLEU`."""
+"""The default dialect, sacreBLEU, as a thin adapter over :class:`truebleu.metrics.bleu.BLEU`."""
 
 from __future__ import annotations
 

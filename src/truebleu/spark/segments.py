@@ -117,7 +117,7 @@ def sentence_bleu(df, hypothesis: str = "hyp", references: References = ("ref",)
 
     Each value equals ``truebleu.sentence_bleu(hyp, refs, **settings).score``
     (sacreBLEU's ``sentence_bleu``: effective order by default); the settings
-    are those of :func:`truebleu.batch.sentence_scores`.
+    are those of :func:`truebleu.metrics.bleu.batch.sentence_scores`.
     """
     unknown = sorted(set(settings) - set(SENTENCE_SETTINGS))
     if unknown:

@@ -1,7 +1,7 @@
 """BLEU's configuration, validated once: every setting that changes the number.
 
-:class:`BLEUConfig` is built once (by :class:`~truebleu.bleu.BLEU`, the batch
-functions of :mod:`truebleu.batch` and :func:`truebleu.explain.explain`) and
+:class:`BLEUConfig` is built once (by :class:`~truebleu.metrics.bleu.BLEU`, the batch
+functions of :mod:`truebleu.metrics.bleu.batch` and :func:`truebleu.metrics.bleu.explain.explain`) and
 then only read: by the backends, the score functions, the signature and the
 significance code. It is frozen, so a configuration cannot change between
 the statistics and the score.

@@ -6,9 +6,13 @@ largest count in any single reference, and the clipped count
 penalty and the score. The numbers come from the same tokenizers,
 statistics and score functions as :func:`truebleu.corpus_bleu`.
 
-The default configuration is the paper's textbook BLEU (no smoothing);
-pass sacreBLEU's options (``tokenize``, ``lowercase``, ``smooth_method``,
-``smooth_value``, ``max_ngram_order``, ``effective_order``) to see any other.
+One sentence is explained with sentence BLEU's defaults, those of
+``sacrebleu.sentence_bleu`` (``exp`` smoothing, effective order), so that the
+score shown is the one a user gets for that sentence; the paper's textbook BLEU
+is ``smooth_method="none", effective_order=False``. Pass sacreBLEU's options
+(``tokenize``, ``lowercase``, ``smooth_method``, ``smooth_value``,
+``max_ngram_order``, ``effective_order``) to see any other; the signature
+names the settings used.
 """
 
 from __future__ import annotations
@@ -108,9 +112,9 @@ def _fraction_text(matches: int, total: int) -> str:
 
 
 def explain(hypothesis: str, references: Sequence[str], *, tokenize: str = "13a",
-            lowercase: bool = False, smooth_method: str = "none",
+            lowercase: bool = False, smooth_method: str = "exp",
             smooth_value: Optional[float] = None, max_ngram_order: int = MAX_NGRAM_ORDER,
-            effective_order: bool = False, spm_model: Optional[str] = None) -> Explanation:
+            effective_order: bool = True, spm_model: Optional[str] = None) -> Explanation:
     """Every number behind the BLEU of ``hypothesis`` against ``references``."""
     if not isinstance(hypothesis, str):
         raise TypeError("hypothesis must be a string")

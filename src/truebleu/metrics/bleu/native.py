@@ -302,7 +302,7 @@ class NativeKernel:
                                       threads, out, totals)
         return (totals if totals_only else out), periods
 
-    # -- the batch functions (truebleu.batch) -------------------------------
+    # -- the batch functions (metrics.bleu.batch) -------------------------------
 
     def sentence_statistics(self, hypotheses, references_per_hyp, tokenizer, lowercase, max_order,
                             threads=None):
