@@ -21,7 +21,8 @@ def wmt21_dir() -> Path:
 
 needs_wmt21 = pytest.mark.skipif(
     not (wmt21_dir() / "system-outputs").is_dir(),
-    reason=f"WMT21 data not found at {wmt21_dir()} (set TRUEBLEU_SHARED to the shared folder)")
+    reason=f"WMT21 data not found at {wmt21_dir()}: set TRUEBLEU_SHARED to the shared folder "
+           "(CONTRIBUTING.md says where its data comes from)")
 
 
 def available_backends() -> list[str]:
