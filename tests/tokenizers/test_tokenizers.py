@@ -132,3 +132,16 @@ def test_unknown_tokenizer():
 
 def test_registry_names_match_sacrebleu():
     assert set(TOKENIZERS) == set(sacrebleu_bleu._TOKENIZERS)
+
+
+@pytest.mark.parametrize("name,package", [("ja-mecab", "MeCab"), ("ko-mecab", "mecab_ko")])
+def test_the_shared_tagger_gives_the_same_tokens_under_threads(name, package):
+    """Every tokenizer of a setting shares one MeCab tagger: threads must not mix their lines."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pytest.importorskip(package)
+    lines = [f"東京タワーは{i}メートルです 서울은 {i}번째 도시입니다" for i in range(2000)]
+    alone = [get_tokenizer(name)(line) for line in lines]
+    with ThreadPoolExecutor(8) as pool:
+        together = list(pool.map(lambda line: get_tokenizer(name)(line + " "), lines))
+    assert together == alone  # (the extra space misses the cache; MeCab strips it)

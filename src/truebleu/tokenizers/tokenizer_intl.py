@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import regex
 
-from .tokenizer_base import Tokenizer
+from .tokenizer_base import CACHED_LINES, Tokenizer
 
 _RULES = (
     (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
@@ -22,14 +22,18 @@ _RULES = (
 )
 
 
+@lru_cache(maxsize=CACHED_LINES)
+def tokenize_intl(line: str) -> str:
+    for pattern, replacement in _RULES:
+        line = pattern.sub(replacement, line)
+    return " ".join(line.split())
+
+
 class TokenizerIntl(Tokenizer):
     name = "intl"
     native_mode = "intl"
 
-    @lru_cache(maxsize=2**16)
     def __call__(self, line: str) -> str:
-        for pattern, replacement in _RULES:
-            line = pattern.sub(replacement, line)
-        return " ".join(line.split())
+        return tokenize_intl(line)
 
 TokenizerV14International = TokenizerIntl  # sacreBLEU's name

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .tokenizer_base import Tokenizer
+from .tokenizer_base import CACHED_LINES, Tokenizer
 
 _RULES = (
     (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
@@ -31,7 +31,7 @@ _RULES = (
 )
 
 
-@lru_cache(maxsize=2**16)
+@lru_cache(maxsize=CACHED_LINES)
 def split_punctuation(line: str) -> str:
     """Apply the four rules above and normalise whitespace."""
     for pattern, replacement in _RULES:

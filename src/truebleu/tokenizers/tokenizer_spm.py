@@ -11,11 +11,13 @@ The signature names the model family, as sacreBLEU's does.
 from __future__ import annotations
 
 import os
+import threading
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ..core.log import logger
-from .tokenizer_base import Tokenizer
+from .tokenizer_base import CACHED_LINES, Tokenizer
 
 # registry name -> (signature, model file name, where the file is published)
 MODEL_FILES = {
@@ -58,6 +60,29 @@ def find_model(key: str, model_path: str | os.PathLike | None = None) -> Path:
     )
 
 
+#: One loaded model per model file (by its resolved path), shared by every tokenizer that uses
+#: it: a model per tokenizer object kept each one in memory as long as the object lived.
+_MODELS: dict[str, Any] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def _load(sentencepiece: Any, path: Path) -> Any:
+    """The model in ``path``, loaded (a clear error for a file that is not one)."""
+    processor = sentencepiece.SentencePieceProcessor()
+    try:
+        processor.Load(str(path))
+    except (RuntimeError, OSError) as exc:  # "could not parse ModelProto", unreadable file
+        raise ValueError(f"{path}: not a SentencePiece model "
+                         f"(sentencepiece says: {exc})") from None
+    return processor
+
+
+@lru_cache(maxsize=CACHED_LINES)
+def encode(model: str, line: str) -> str:
+    """``line`` as the pieces of the shared model ``model`` (a key of ``_MODELS``)."""
+    return " ".join(_MODELS[model].EncodeAsPieces(line))
+
+
 class TokenizerSPM(Tokenizer):
     def __init__(self, key: str = "flores101", model_path: str | os.PathLike | None = None) -> None:
         if key not in MODEL_FILES:
@@ -74,12 +99,12 @@ class TokenizerSPM(Tokenizer):
         self.name = key
         self._signature = MODEL_FILES[key][0]
         self.model_path = find_model(key, model_path)
-        self._processor = sentencepiece.SentencePieceProcessor()
-        try:
-            self._processor.Load(str(self.model_path))
-        except (RuntimeError, OSError) as exc:  # "could not parse ModelProto", unreadable file
-            raise ValueError(f"{self.model_path}: not a SentencePiece model "
-                             f"(sentencepiece says: {exc})") from None
+        # the file's identity: a model file replaced during the process is loaded again
+        stat = Path(self.model_path).stat()
+        self._model = f"{Path(self.model_path).resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
+        with _MODELS_LOCK:
+            if self._model not in _MODELS:
+                _MODELS[self._model] = _load(sentencepiece, self.model_path)
 
     def __reduce__(self) -> tuple:
         """Pickled by name and model path: the model is loaded again where it is unpickled."""
@@ -88,9 +113,8 @@ class TokenizerSPM(Tokenizer):
     def signature(self) -> str:
         return self._signature
 
-    @lru_cache(maxsize=2**16)
     def __call__(self, line: str) -> str:
-        return " ".join(self._processor.EncodeAsPieces(line))
+        return encode(self._model, line)
 
 
 # sacreBLEU's shape of the table: key -> {"url": ..., "signature": ...}

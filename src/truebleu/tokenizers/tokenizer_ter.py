@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .tokenizer_base import Tokenizer
+from .tokenizer_base import CACHED_LINES, Tokenizer
 
 # Entities in the order they are unescaped ("&amp;quot;" becomes "&quot;", not '"').
 _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
@@ -80,6 +80,23 @@ def remove_punctuation(line: str, asian_support: bool) -> str:
     return line
 
 
+@lru_cache(maxsize=CACHED_LINES)
+def tokenize_tercom(line: str, normalized: bool, no_punct: bool, asian_support: bool,
+                    case_sensitive: bool) -> str:
+    """The tercom tokens of ``line`` under these options (the steps of the module docstring)."""
+    if not line:
+        return ""
+    if not case_sensitive:
+        line = line.lower()
+    if normalized:
+        line = normalize_general_and_western(line)
+        if asian_support:
+            line = normalize_asian(line)
+    if no_punct:
+        line = remove_punctuation(line, asian_support)
+    return " ".join(line.split())
+
+
 class TercomTokenizer(Tokenizer):
     """TER's tokenizer; its signature is ``tercom`` whatever the options.
 
@@ -106,22 +123,12 @@ class TercomTokenizer(Tokenizer):
     def __hash__(self) -> int:
         return hash(self._options())
 
-    def _options(self) -> tuple:
+    def _options(self) -> tuple[bool, bool, bool, bool]:
         return (self._normalized, self._no_punct, self._asian_support, self._case_sensitive)
 
-    @lru_cache(maxsize=2**16)
     def __call__(self, line: str) -> str:
-        if not line:
-            return ""
-        if not self._case_sensitive:
-            line = line.lower()
-        if self._normalized:
-            line = normalize_general_and_western(line)
-            if self._asian_support:
-                line = normalize_asian(line)
-        if self._no_punct:
-            line = remove_punctuation(line, self._asian_support)
-        return " ".join(line.split())
+        return tokenize_tercom(line, self._normalized, self._no_punct, self._asian_support,
+                               self._case_sensitive)
 
     def __repr__(self) -> str:
         return (f"TercomTokenizer(normalized={self._normalized}, no_punct={self._no_punct}, "

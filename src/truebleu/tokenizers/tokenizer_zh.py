@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .tokenizer_base import Tokenizer
+from .tokenizer_base import CACHED_LINES, Tokenizer
 from .tokenizer_re import split_punctuation
 
 # (first, last) code points, inclusive, in sacreBLEU's order.
@@ -45,17 +45,21 @@ CHINESE_RANGES = (
 )
 
 
-@lru_cache(maxsize=2**16)
+@lru_cache(maxsize=CACHED_LINES)
 def is_chinese_char(char: str) -> bool:
     code = ord(char)
     return any(first <= code <= last for first, last in CHINESE_RANGES)
+
+
+@lru_cache(maxsize=CACHED_LINES)
+def tokenize_zh(line: str) -> str:
+    spaced = "".join(f" {c} " if is_chinese_char(c) else c for c in line.strip())
+    return split_punctuation(spaced)
 
 
 class TokenizerZh(Tokenizer):
     name = "zh"
     native_mode = "zh"
 
-    @lru_cache(maxsize=2**16)
     def __call__(self, line: str) -> str:
-        spaced = "".join(f" {c} " if is_chinese_char(c) else c for c in line.strip())
-        return split_punctuation(spaced)
+        return tokenize_zh(line)
