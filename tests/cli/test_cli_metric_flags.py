@@ -116,7 +116,7 @@ def test_compare_keeps_its_own_defaults(files):
     (["-m", "bleu", "-s", "floor", "-sv", "-1"], "--smooth-value for --smooth-method 'floor'"),
     (["-m", "bleu", "--max-ngram-order", "0"], "--max-ngram-order must be between 1 and"),
     (["-m", "chrf", "-cc", "0", "-cw", "0"], "--chrf-char-order + --chrf-word-order must be at"),
-    (["-m", "ter", "chrf", "-cc", "-1"], "--chrf-char-order must be an integer >= 0, got -1"),
+    (["-m", "ter", "chrf", "-cc", "-1"], "--chrf-char-order must be an integer from 0 to 1000, got -1"),
 ])
 def test_each_metric_checks_its_flags_by_their_names(files, capsys, flags, message):
     ref, hyp, _ = files

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spm_models import train_tiny_spm
 from strategies import segments
 from truebleu.tokenizers import SPM_TOKENIZERS, TOKENIZERS, get_tokenizer
 
@@ -61,27 +62,13 @@ def test_mecab_tokenizers(name):
         assert ours(text) == theirs(text)
 
 
-def _train_tiny_spm(folder, filename):
-    spm = pytest.importorskip("sentencepiece")
-    corpus = folder / "corpus.txt"
-    lines = [f"the cat {i} sat on the mat number {i * 7} and the dog barked" for i in range(300)]
-    lines += ["猫坐在垫子上 これは日本語です 안녕하세요 세계"] * 20
-    corpus.write_text("\n".join(lines), encoding="utf-8")
-    prefix = folder / "tiny"
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(prefix), vocab_size=60,
-                                   character_coverage=1.0, minloglevel=2)
-    model = folder / filename
-    (folder / "tiny.model").rename(model)
-    return model
-
-
 @pytest.mark.parametrize("name", ["flores101", "flores200", "spm"])
 def test_sentencepiece_from_cache_matches_sacrebleu(name, tmp_path, monkeypatch):
     from truebleu.tokenizers.tokenizer_spm import MODEL_FILES
 
     models = tmp_path / "models"
     models.mkdir()
-    _train_tiny_spm(models, MODEL_FILES[name][1])
+    train_tiny_spm(models, MODEL_FILES[name][1])
     # both libraries look in the same cache folder; nothing is downloaded
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
     monkeypatch.setenv("TRUEBLEU_CACHE", str(tmp_path / "empty"))
@@ -95,7 +82,7 @@ def test_sentencepiece_from_cache_matches_sacrebleu(name, tmp_path, monkeypatch)
 
 
 def test_sentencepiece_model_by_path(tmp_path):
-    model = _train_tiny_spm(tmp_path, "my.model")
+    model = train_tiny_spm(tmp_path, "my.model")
     tok = get_tokenizer("flores200", spm_model=model)
     assert tok.signature() == "flores200"
     assert tok("the cat") != ""
@@ -106,7 +93,7 @@ def test_every_tokenizer_pickles_and_tokenizes_the_same_after(tmp_path):
     SentencePiece's processor are made again where it is unpickled."""
     import pickle
 
-    model = _train_tiny_spm(tmp_path, "my.model")
+    model = train_tiny_spm(tmp_path, "my.model")
     text = "猫が座っている。 the cat, 3.5 sat -- 안녕하세요"
     for name in TOKENIZERS:
         if name in ("ja-mecab", "ko-mecab"):

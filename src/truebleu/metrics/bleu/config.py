@@ -11,7 +11,9 @@ The checks of BLEU's own settings live here and nowhere else (``threads`` and
 
 * :func:`check_smoothing`: the method is one of ``none``, ``floor``,
   ``add-k``, ``exp``; a value for ``floor`` or ``add-k`` is a finite number
-  >= 0. sacreBLEU accepts any float and then fails with "math domain error"
+  >= 0, and at most 1 for ``floor`` (its precision is value / total: above 1
+  a precision, and BLEU, could exceed 100%; sacreBLEU scores 4e76 for 1e300).
+  sacreBLEU accepts any float and then fails with "math domain error"
   (floor < 0 with an order without matches, add-k < 0 when a count drops to 0
   or below) or returns NaN (inf, NaN); a negative add-k that happens to keep
   every count positive gives sacreBLEU a number that is no smoothing at all.
@@ -30,11 +32,12 @@ import numbers
 from typing import Optional
 
 from ...core.config import MetricConfig
+from ...core.settings import ORDER_LIMIT, check_flag
 from ...core.signature import Signature, smoothing_text
 from ...tokenizers import LANGUAGE_DEFAULTS, Tokenizer, default_tokenizer, get_tokenizer
 
 MAX_NGRAM_ORDER = 4
-MAX_ORDER_LIMIT = 1000
+MAX_ORDER_LIMIT = ORDER_LIMIT  # every metric's limit (core.settings)
 
 # Default smoothing values; None means the method takes no value.
 SMOOTH_DEFAULTS: dict[str, Optional[float]] = {
@@ -63,6 +66,9 @@ def check_smoothing(method: str, value: Optional[float], *, method_name: str = "
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"{value_name} for {method_name} {method!r} must be a finite number "
                          f">= 0, got {value!r}")
+    if method == "floor" and value > 1:  # value / total for an order without matches
+        raise ValueError(f"{value_name} for {method_name} 'floor' must be from 0 to 1 (it stands "
+                         f"in for the matches of an order without any), got {value!r}")
 
 
 def check_order(max_order: object, name: str = "max_ngram_order") -> int:
@@ -98,9 +104,10 @@ class BLEUConfig(MetricConfig):
         if not callable(tokenizer) or not hasattr(tokenizer, "signature"):
             raise TypeError(f"tokenizer must be a truebleu tokenizer, got {tokenizer!r}")
         check_smoothing(smooth_method, smooth_value)
-        self._set(tokenizer=tokenizer, lowercase=bool(lowercase), smooth_method=smooth_method,
-                  smooth_value=smooth_value, max_ngram_order=check_order(max_ngram_order),
-                  effective_order=bool(effective_order))
+        self._set(tokenizer=tokenizer, lowercase=check_flag("lowercase", lowercase),
+                  smooth_method=smooth_method, smooth_value=smooth_value,
+                  max_ngram_order=check_order(max_ngram_order),
+                  effective_order=check_flag("effective_order", effective_order))
 
     @classmethod
     def create(cls, tokenize: Optional[str | Tokenizer] = "13a", lowercase: bool = False,

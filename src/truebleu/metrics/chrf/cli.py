@@ -34,12 +34,15 @@ def add_arguments(parser: Any) -> None:
 
 
 def check_args(args: Any) -> None:
-    """A ValueError naming the flags (``--chrf-char-order + --chrf-word-order``) for
-    orders chrF cannot use; :class:`CHRF` checks the same but names its parameters."""
-    from .config import check_orders  # here: a command that does not run chrF skips it
+    """A ValueError naming the flags (``--chrf-char-order + --chrf-word-order``,
+    ``--chrf-beta``) for settings chrF cannot use; :class:`CHRF` checks the same but
+    names its parameters."""
+    from ...core.settings import check_real  # here: a command that does not run chrF skips it
+    from .config import BETA_LIMIT, check_orders
 
     check_orders(args.chrf_char_order, args.chrf_word_order,
                  char_name="--chrf-char-order", word_name="--chrf-word-order")
+    check_real("--chrf-beta", args.chrf_beta, 0, BETA_LIMIT)
 
 
 def from_args(metric: Callable[..., M], args: Any,

@@ -2,23 +2,20 @@
 
 from __future__ import annotations
 
-import numbers
-
 from ...core.config import MetricConfig
+from ...core.settings import ORDER_LIMIT, check_flag, check_int, check_real
 
-
-def _check_order(value: object, what: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{what} must be an integer >= {minimum}, got {value!r}")
-    return int(value)
+#: The largest ``beta`` accepted: recall counts a million times as much as precision there,
+#: and beta squared stays far from overflowing (``inf`` and ``nan`` scored ``nan``).
+BETA_LIMIT = 1e6
 
 
 def check_orders(char_order: object, word_order: object, *, char_name: str = "char_order",
                  word_name: str = "word_order") -> tuple[int, int]:
-    """Both orders as ints, or a ValueError naming the parameter (the command line
-    passes its flag names)."""
-    chars = _check_order(char_order, char_name, 0)
-    words = _check_order(word_order, word_name, 0)
+    """Both orders as ints from 0 to ORDER_LIMIT, not both 0, or an error naming the
+    parameter (the command line passes its flag names)."""
+    chars = check_int(char_name, char_order, 0, ORDER_LIMIT)
+    words = check_int(word_name, word_order, 0, ORDER_LIMIT)
     if chars + words < 1:
         raise ValueError(f"{char_name} + {word_name} must be at least 1")
     return chars, words
@@ -43,11 +40,11 @@ class ChrfConfig(MetricConfig):
                  lowercase: bool = False, whitespace: bool = False,
                  eps_smoothing: bool = False) -> None:
         char_order, word_order = check_orders(char_order, word_order)
-        if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-            raise TypeError(f"beta must be a number, got {beta!r}")
+        check_real("beta", beta, 0, BETA_LIMIT)  # kept as given: an int beta prints as one
         self._set(char_order=char_order, word_order=word_order, beta=beta,
-                  lowercase=bool(lowercase), whitespace=bool(whitespace),
-                  eps_smoothing=bool(eps_smoothing))
+                  lowercase=check_flag("lowercase", lowercase),
+                  whitespace=check_flag("whitespace", whitespace),
+                  eps_smoothing=check_flag("eps_smoothing", eps_smoothing))
 
     @property
     def order(self) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...core.config import MetricConfig
+from ...core.settings import check_flag
 from ...tokenizers.tokenizer_ter import TercomTokenizer
 
 
@@ -21,6 +22,8 @@ class TERConfig(MetricConfig):
 
     def __init__(self, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False) -> None:
-        options = {"normalized": bool(normalized), "no_punct": bool(no_punct),
-                   "asian_support": bool(asian_support), "case_sensitive": bool(case_sensitive)}
+        options = {"normalized": check_flag("normalized", normalized),
+                   "no_punct": check_flag("no_punct", no_punct),
+                   "asian_support": check_flag("asian_support", asian_support),
+                   "case_sensitive": check_flag("case_sensitive", case_sensitive)}
         self._set(**options, tokenizer=TercomTokenizer(**options))

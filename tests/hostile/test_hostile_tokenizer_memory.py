@@ -1,4 +1,4 @@
-"""Many tokenizer objects do not keep memory (issue 26, item 8).
+"""Many tokenizer objects do not keep memory (issue 26, item 8: "Tokenizers leak").
 
 A tokenizing cache keyed by the tokenizer kept every tokenizer alive, each with its MeCab tagger
 or SentencePiece model: 300 ``BLEU(tokenize="ja-mecab")`` objects scoring one sentence each grew
@@ -14,7 +14,8 @@ import subprocess
 import sys
 
 import pytest
-from test_tokenizers import _train_tiny_spm
+
+from spm_models import train_tiny_spm
 
 OBJECTS = 2000
 LIMIT_MB = 50
@@ -70,7 +71,7 @@ def test_many_mecab_tokenizers_share_one_tagger(name, package):
 
 
 def test_many_sentencepiece_tokenizers_share_one_model(tmp_path):
-    model = _train_tiny_spm(tmp_path, "tiny.model")
+    model = train_tiny_spm(tmp_path, "tiny.model")
     assert _growth("flores200", "python", str(model)) < LIMIT_MB
 
 
@@ -79,6 +80,6 @@ def test_one_tagger_and_one_model_per_setting(tmp_path):
 
     pytest.importorskip("MeCab")
     assert get_tokenizer("ja-mecab")._tagger is get_tokenizer("ja-mecab")._tagger
-    model = _train_tiny_spm(tmp_path, "tiny.model")
+    model = train_tiny_spm(tmp_path, "tiny.model")
     a, b = get_tokenizer("flores200", spm_model=model), get_tokenizer("flores101", spm_model=model)
     assert a._model == b._model and a("the cat sat") == b("the cat sat")
