@@ -59,6 +59,11 @@ if TYPE_CHECKING:
 #: label positions to ignore (PyTorch's ``CrossEntropyLoss(ignore_index=-100)``): always removed
 IGNORE_INDEX = -100
 
+_INT_ONLY = frozenset({int})
+#: the decimal strings of the ids seen (below the limit: at most about 20 MB, a large
+#: vocabulary's worth); filled as ids come, read without a lock (a race writes the same value)
+_DECIMAL: dict[int, str] = {}
+_DECIMAL_LIMIT = 1 << 18
 _INTEGER_KINDS = frozenset("iu")  # NumPy dtype kinds: signed and unsigned integers
 _TORCH_INTEGER_DTYPES = frozenset(
     f"torch.{name}" for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
@@ -123,25 +128,40 @@ def _bad_id(ids: Sequence[Any], what: str, dropped: frozenset[int]) -> Exception
 
 
 def _written(ids: Any, what: str, dropped: frozenset[int]) -> str:
-    """One sequence's written form, its dropped ids removed."""
-    if _is_array(ids):
-        if ids.ndim != 1:
-            raise ValueError(f"{what} must be one sequence of ids (1-D), got {ids.ndim}-D")
-        ids = _array_values(ids, what)
-    if isinstance(ids, (str, bytes)) or not isinstance(ids, Sequence):
-        raise TypeError(f"{what} must be a sequence of int token ids, got {type(ids).__name__}")
+    """One sequence's written form, its dropped ids removed.
+
+    Written for the common case, a list of Python ints: the checks run at C speed
+    (a set of the element types, a look for "-" in the text); anything else takes
+    the slower path that converts NumPy integers or names the bad element.
+    """
+    if type(ids) is not list and type(ids) is not tuple:
+        if _is_array(ids):
+            if ids.ndim != 1:
+                raise ValueError(f"{what} must be one sequence of ids (1-D), got {ids.ndim}-D")
+            ids = _array_values(ids, what)
+        if isinstance(ids, (str, bytes)) or not isinstance(ids, Sequence):
+            raise TypeError(f"{what} must be a sequence of int token ids, "
+                            f"got {type(ids).__name__}")
     try:
-        kept = [token for token in ids if token not in dropped]
+        kept = ids if dropped.isdisjoint(ids) else [token for token in ids if token not in dropped]
     except TypeError:  # an unhashable element (a nested list)
         raise _bad_id(ids, what, dropped) from None
-    if not all(type(token) is int for token in kept):  # NumPy integers, or an error
+    if not _INT_ONLY.issuperset(map(type, kept)):  # NumPy integers, or an error
         if any(isinstance(token, bool) or not isinstance(token, numbers.Integral)
                for token in kept):
             raise _bad_id(ids, what, dropped)
         kept = [int(token) for token in kept]
-    if kept and min(kept) < 0:
+    try:  # every id seen before: its decimal string, looked up (half the time of str())
+        return " ".join(map(_DECIMAL.__getitem__, kept))
+    except KeyError:
+        pass
+    text = " ".join(map(str, kept))
+    if "-" in text:  # a negative id that is not dropped
         raise _bad_id(ids, what, dropped)
-    return " ".join(map(str, kept))
+    for token in kept:
+        if token < _DECIMAL_LIMIT:
+            _DECIMAL.setdefault(token, str(token))
+    return text
 
 
 def ids_to_text(ids: TokenIds, *, pad_id: Optional[int] = None,
@@ -165,6 +185,8 @@ def texts_of_ids(batch: TokenIdBatch, *, pad_id: Optional[int] = None,
 
 
 def _is_id(value: object) -> bool:
+    if type(value) is int:
+        return True
     if _is_array(value):
         return getattr(value, "ndim", 1) == 0
     return isinstance(value, numbers.Integral)
@@ -188,6 +210,9 @@ def references_of_ids(references: TokenIdReferences, n_hypotheses: int, *,
     out: list[list[str]] = []
     for i, entry in enumerate(references):
         what = f"references[{i}]"
+        if type(entry) is list and entry and type(entry[0]) is list:  # several, as lists
+            out.append(_several(entry, i, dropped))
+            continue
         if _is_array(entry):
             if entry.ndim not in (1, 2):
                 raise ValueError(f"{what} must be 1-D (one reference) or 2-D (several), "
@@ -199,12 +224,17 @@ def references_of_ids(references: TokenIdReferences, n_hypotheses: int, *,
         if not entry or _is_id(entry[0]):
             out.append([_written(entry, what, dropped)])
             continue
-        refs = [_written(ref, f"{what}[{k}]", dropped)
-                for k, ref in enumerate(entry) if ref is not None]
-        if not refs:
-            raise ValueError(f"hypothesis {i} has no reference (every reference is None)")
-        out.append(refs)
+        out.append(_several(entry, i, dropped))
     return out
+
+
+def _several(entry: Sequence[Any], i: int, dropped: frozenset[int]) -> list[str]:
+    """The written forms of hypothesis ``i``'s references (``None`` dropped)."""
+    refs = [_written(ref, f"references[{i}][{k}]", dropped)
+            for k, ref in enumerate(entry) if ref is not None]
+    if not refs:
+        raise ValueError(f"hypothesis {i} has no reference (every reference is None)")
+    return refs
 
 
 def _streams(segments: list[list[str]]) -> list[list[Optional[str]]]:
