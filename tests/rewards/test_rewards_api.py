@@ -183,3 +183,22 @@ def test_token_id_mode_scores_the_written_ids_without_decoding(make):
         reward.rewards(["a"], ["a"])
     with pytest.raises(ValueError, match="missing the 'reference_ids' column"):
         reward(completions=["a"], completion_ids=[[1]])
+
+
+def test_rewards_pickle_into_a_spawned_process():
+    """TRL's asynchronous GRPO sends reward functions to a spawned child process."""
+    import multiprocessing
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor
+
+    rewards = [bleu_reward, chrf_reward, make_ter_reward(clip=False, scale=3),
+               combine_rewards((bleu_reward, 0.5), (ter_reward, 0.5)),
+               make_chrf_reward(token_ids=True, pad_id=0)]
+    for reward in rewards:
+        copy = pickle.loads(pickle.dumps(reward))
+        assert (copy.__name__, copy.signature) == (reward.__name__, reward.signature)
+    twin = pickle.loads(pickle.dumps(bleu_reward.as_async()))
+    assert asyncio.run(twin(completions=COMPLETIONS, references=REFERENCES)) == expected_bleu()
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        assert pool.submit(bleu_reward, completions=COMPLETIONS,
+                           references=REFERENCES).result(timeout=120) == expected_bleu()

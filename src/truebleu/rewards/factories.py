@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Collection, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ..metrics.base import Metric
@@ -58,11 +59,26 @@ def _signature(metric: Metric[Any], **fields: object) -> str:
     return f"{head}|{extra}{sep}{version}" if sep else f"{text}|{extra}"
 
 
-def _upward(scale: float) -> Transform:
-    def transform(score: float) -> float:
-        return score / 100 * scale
+# The transforms and scorers are module functions bound with functools.partial, not closures,
+# so that a reward pickles: TRL's asynchronous GRPO sends reward functions to a spawned process.
 
-    return transform
+
+def _upward(score: float, scale: float) -> float:
+    """BLEU's and chrF's reward."""
+    return score / 100 * scale
+
+
+def _ter_clipped(score: float, scale: float) -> float:
+    """TER's reward: 1 - TER, clipped at 0."""
+    return max(0.0, 1.0 - score / 100) * scale
+
+
+def _ter_unclipped(score: float, scale: float) -> float:
+    return (1.0 - score / 100) * scale
+
+
+def _ter_scores(metric: TER, hypotheses: list[str], references: list[list[str]]) -> list[float]:
+    return metric.sentence_scores(hypotheses, references)
 
 
 def _reward(name: str, metric: Metric[Any], scorer: Scorer, transform: Transform, formula: str,
@@ -103,17 +119,13 @@ def make_bleu_reward(*, smooth_method: str = "exp", smooth_value: Optional[float
                   smooth_method=smooth_method, smooth_value=smooth_value,
                   max_ngram_order=max_ngram_order, effective_order=effective_order,
                   backend=backend, threads=threads)
-    settings: dict[str, Any] = dict(
-        smooth_method=smooth_method, smooth_value=smooth_value, lowercase=lowercase,
-        tokenize=metric.tokenizer, use_effective_order=effective_order,
+    scorer: Scorer = partial(
+        sentence_scores, smooth_method=smooth_method, smooth_value=smooth_value,
+        lowercase=lowercase, tokenize=metric.tokenizer, use_effective_order=effective_order,
         max_ngram_order=max_ngram_order, threads=threads, backend=backend)
-
-    def scorer(hypotheses: list[str], references: list[list[str]]) -> list[float]:
-        return sentence_scores(hypotheses, references, **settings)
-
     scale = _check_scale(scale)
-    return _reward(name, metric, scorer, _upward(scale), "score/100", scale, column, token_ids,
-                   ids_column, pad_id, skip_ids)
+    return _reward(name, metric, scorer, partial(_upward, scale=scale), "score/100", scale,
+                   column, token_ids, ids_column, pad_id, skip_ids)
 
 
 def make_chrf_reward(*, char_order: int = 6, word_order: int = 0, beta: float = 2,
@@ -131,17 +143,13 @@ def make_chrf_reward(*, char_order: int = 6, word_order: int = 0, beta: float = 
     metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,  # type: ignore[arg-type]
                   lowercase=lowercase, whitespace=not remove_whitespace,
                   eps_smoothing=eps_smoothing, backend=backend, threads=threads)
-    settings: dict[str, Any] = dict(
-        char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
-        remove_whitespace=remove_whitespace, eps_smoothing=eps_smoothing, threads=threads,
-        backend=backend)
-
-    def scorer(hypotheses: list[str], references: list[list[str]]) -> list[float]:
-        return sentence_chrf_scores(hypotheses, references, **settings)
-
+    scorer: Scorer = partial(
+        sentence_chrf_scores, char_order=char_order, word_order=word_order, beta=beta,
+        lowercase=lowercase, remove_whitespace=remove_whitespace, eps_smoothing=eps_smoothing,
+        threads=threads, backend=backend)
     scale = _check_scale(scale)
-    return _reward(name, metric, scorer, _upward(scale), "score/100", scale, column, token_ids,
-                   ids_column, pad_id, skip_ids)
+    return _reward(name, metric, scorer, partial(_upward, scale=scale), "score/100", scale,
+                   column, token_ids, ids_column, pad_id, skip_ids)
 
 
 def make_ter_reward(*, normalized: bool = False, no_punct: bool = False,
@@ -157,18 +165,9 @@ def make_ter_reward(*, normalized: bool = False, no_punct: bool = False,
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive, backend=backend, threads=threads)
     scale = _check_scale(scale)
-
-    def scorer(hypotheses: list[str], references: list[list[str]]) -> list[float]:
-        return metric.sentence_scores(hypotheses, references)
-
-    def clipped(score: float) -> float:
-        return max(0.0, 1.0 - score / 100) * scale
-
-    def unclipped(score: float) -> float:
-        return (1.0 - score / 100) * scale
-
+    transform = partial(_ter_clipped if clip else _ter_unclipped, scale=scale)
     formula = "max(0,1-score/100)" if clip else "1-score/100"
-    return _reward(name, metric, scorer, clipped if clip else unclipped, formula, scale, column,
+    return _reward(name, metric, partial(_ter_scores, metric), transform, formula, scale, column,
                    token_ids, ids_column, pad_id, skip_ids)
 
 

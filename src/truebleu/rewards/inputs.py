@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+_STR_ONLY = frozenset({str})
+
 
 def _content_text(content: object, where: str) -> str:
     """A message's content: a string, or the text parts of a multimodal content list."""
@@ -83,6 +85,9 @@ def reference_lists(references: object, n: int, column: str) -> list[list[str]]:
         raise ValueError(f"{n} completions but {len(entries)} entries in {column!r}")
     out: list[list[str]] = []
     for i, entry in enumerate(entries):
+        if type(entry) is list and entry and _STR_ONLY.issuperset(map(type, entry)):
+            out.append(entry)  # the common case, checked at C speed; scored, never modified
+            continue
         if isinstance(entry, str):
             out.append([entry])
             continue
