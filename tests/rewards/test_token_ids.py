@@ -203,3 +203,14 @@ def test_bad_batches_are_named():
         ids_to_text([1], pad_id="0")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="2-D"):
         texts_of_ids(np.array([1, 2]))
+
+
+@settings(max_examples=20, deadline=None)
+@given(batches())
+def test_both_kernels_give_the_same_numbers(batch):
+    hyps, refs = batch
+    for scores in (sentence_bleu_ids_scores, sentence_chrf_ids_scores):
+        native = scores(hyps, refs, pad_id=PAD, skip_ids=[EOS])
+        assert scores(hyps, refs, pad_id=PAD, skip_ids=[EOS], backend="python") == native
+    assert corpus_bleu_ids(hyps, refs, pad_id=PAD, skip_ids=[EOS], backend="python").score == \
+        corpus_bleu_ids(hyps, refs, pad_id=PAD, skip_ids=[EOS]).score
