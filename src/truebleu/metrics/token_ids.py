@@ -60,10 +60,6 @@ if TYPE_CHECKING:
 IGNORE_INDEX = -100
 
 _INT_ONLY = frozenset({int})
-#: the decimal strings of the ids seen (below the limit: at most about 20 MB, a large
-#: vocabulary's worth); filled as ids come, read without a lock (a race writes the same value)
-_DECIMAL: dict[int, str] = {}
-_DECIMAL_LIMIT = 1 << 18
 _INTEGER_KINDS = frozenset("iu")  # NumPy dtype kinds: signed and unsigned integers
 _TORCH_INTEGER_DTYPES = frozenset(
     f"torch.{name}" for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
@@ -132,7 +128,9 @@ def _written(ids: Any, what: str, dropped: frozenset[int]) -> str:
 
     Written for the common case, a list of Python ints: the checks run at C speed
     (a set of the element types, a look for "-" in the text); anything else takes
-    the slower path that converts NumPy integers or names the bad element.
+    the slower path that converts NumPy integers or names the bad element. Nothing
+    is cached between calls (a cache of decimal strings would halve the writing, at
+    the price of process-wide state that grows with the vocabulary).
     """
     if type(ids) is not list and type(ids) is not tuple:
         if _is_array(ids):
@@ -151,16 +149,9 @@ def _written(ids: Any, what: str, dropped: frozenset[int]) -> str:
                for token in kept):
             raise _bad_id(ids, what, dropped)
         kept = [int(token) for token in kept]
-    try:  # every id seen before: its decimal string, looked up (half the time of str())
-        return " ".join(map(_DECIMAL.__getitem__, kept))
-    except KeyError:
-        pass
     text = " ".join(map(str, kept))
     if "-" in text:  # a negative id that is not dropped
         raise _bad_id(ids, what, dropped)
-    for token in kept:
-        if token < _DECIMAL_LIMIT:
-            _DECIMAL.setdefault(token, str(token))
     return text
 
 
