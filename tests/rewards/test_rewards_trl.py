@@ -24,6 +24,9 @@ sacrebleu = pytest.importorskip("sacrebleu")
 
 from truebleu.rewards import bleu_reward, chrf_reward, make_bleu_reward, make_ter_reward  # noqa: E402
 
+# TRL 1.16 still calls transformers 5's deprecated gradient_checkpointing names: theirs, not ours
+pytestmark = pytest.mark.filterwarnings("ignore:.*gradient_checkpointing.*:FutureWarning")
+
 WORDS = ("the cat dog sat on a mat red big small house runs fast slowly over under near far "
          "green blue bird tree . ,").split()
 SPECIAL = ["<pad>", "<eos>", "<unk>"]
