@@ -36,6 +36,14 @@ _LAZY = {
     "sentence_bleu": "compat",
     "sentence_chrf": "compat",
     "sentence_ter": "compat",
+    # token ids (training loops): scored as their written form, "464 3290 13"
+    "corpus_bleu_ids": "metrics.token_ids",
+    "corpus_chrf_ids": "metrics.token_ids",
+    "ids_to_text": "metrics.token_ids",
+    "sentence_bleu_ids": "metrics.token_ids",
+    "sentence_bleu_ids_scores": "metrics.token_ids",
+    "sentence_chrf_ids": "metrics.token_ids",
+    "sentence_chrf_ids_scores": "metrics.token_ids",
     # sacreBLEU's test-set names (thin; see truebleu.utils and truebleu.dataset)
     "DATASETS": "dataset",
     "SACREBLEU_DIR": "utils",
@@ -102,6 +110,13 @@ if TYPE_CHECKING:  # the lazy names for type checkers, re-exported (`name as nam
     from .metrics.chrf.metric import CHRFScore as CHRFScore
     from .metrics.ter.metric import TER as TER
     from .metrics.ter.metric import TERScore as TERScore
+    from .metrics.token_ids import corpus_bleu_ids as corpus_bleu_ids
+    from .metrics.token_ids import corpus_chrf_ids as corpus_chrf_ids
+    from .metrics.token_ids import ids_to_text as ids_to_text
+    from .metrics.token_ids import sentence_bleu_ids as sentence_bleu_ids
+    from .metrics.token_ids import sentence_bleu_ids_scores as sentence_bleu_ids_scores
+    from .metrics.token_ids import sentence_chrf_ids as sentence_chrf_ids
+    from .metrics.token_ids import sentence_chrf_ids_scores as sentence_chrf_ids_scores
     from .utils import SACREBLEU_DIR as SACREBLEU_DIR
     from .utils import download_test_set as download_test_set
     from .utils import get_available_testsets as get_available_testsets
