@@ -21,8 +21,8 @@ def per_prediction(references: PerPrediction) -> list[Sequence[str]]:
     is a string as "one reference string per prediction" (``evaluate`` has already checked
     that every entry has the same form)."""
     if len(references) and isinstance(references[0], str):
-        return [[ref] for ref in references]
-    return list(references)  # type: ignore[arg-type]
+        return [[ref] for ref in references]  # type: ignore[list-item]  # all str, as the first
+    return list(references)
 
 
 def equal_streams(references: PerPrediction, what: str) -> list[list[str]]:
