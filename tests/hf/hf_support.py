@@ -38,16 +38,18 @@ def offline(monkeypatch, tmp_path) -> Path:
 
 
 def hub_module(name: str, cache_dir: Path, **kwargs: Any) -> Any:
-    """The hub module ``name``, loaded from the oracle folder."""
+    """The hub module ``name``, loaded from the oracle folder. (Its cache files apart from
+    truebleu's: a module of the same name would wait a second for the other's lock.)"""
     import evaluate
 
-    return evaluate.load(str(ORACLES / name / f"{name}.py"), cache_dir=str(cache_dir), **kwargs)
+    return evaluate.load(str(ORACLES / name / f"{name}.py"), cache_dir=str(cache_dir / "hub"),
+                         **kwargs)
 
 
 def our_module(name: str, cache_dir: Path, **kwargs: Any) -> Any:
     import truebleu.hf
 
-    return truebleu.hf.load(name, cache_dir=str(cache_dir), **kwargs)
+    return truebleu.hf.load(name, cache_dir=str(cache_dir / "truebleu"), **kwargs)
 
 
 def outcome(call) -> tuple:
