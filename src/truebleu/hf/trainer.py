@@ -6,6 +6,11 @@ marks what the loss ignores. The function built here turns both into text with t
 tokenizer, strips it, scores it with the ``evaluate`` modules' numbers (the same
 functions, without ``evaluate``'s storage) and returns a flat dict of floats, one
 per metric, keyed by its name; the trainer adds its ``eval_`` prefix.
+
+One difference from the modules: where tf/nmt's BLEU (``"bleu"``) divides by zero
+(the model generated nothing at all, early in training, or every label is empty)
+the module raises, as the hub's does; here it scores 0.0, so that an evaluation
+does not stop the training run.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any, Optional, Union
 from ..core.lazy_numpy import numpy
 from .names import check_name
 from .scores import chrf_scores, sacrebleu_scores, ter_scores
-from .tfnmt import tfnmt_scores
+from .tfnmt import EmptyCorpusError, tfnmt_scores
 
 #: each module's function and the key of its headline number
 SCORERS: dict[str, tuple[Callable[..., dict[str, Any]], str]] = {
@@ -66,7 +71,10 @@ def compute_metrics(tokenizer: Any, metrics: Metrics = ("sacrebleu", "chrf"), *,
         result = {}
         for name, kwargs in chosen.items():
             scorer, key = SCORERS[name]
-            result[name] = float(scorer(hypotheses, references, **kwargs)[key])
+            try:
+                result[name] = float(scorer(hypotheses, references, **kwargs)[key])
+            except EmptyCorpusError:  # tf/nmt's BLEU of nothing (see the module docstring)
+                result[name] = 0.0
         return result
 
     return compute
