@@ -58,20 +58,21 @@ def plain_inputs(predictions: Any, references: Any) -> Optional[tuple[list[str],
         return None
     if not predictions or len(references) != len(predictions):
         return None
-    if not all(type(text) is str for text in predictions):
+    if set(map(type, predictions)) != {str}:  # (map and set: no Python loop per item)
         return None
     strings: Any
     if type(references[0]) is str:
-        if not all(type(ref) is str for ref in references):
+        if set(map(type, references)) != {str}:
             return None
         refs: list[Any] = list(references)
         strings = refs
     else:
-        if not all(type(refs) is list and all(type(ref) is str for ref in refs)
-                   for refs in references):
+        if set(map(type, references)) != {list}:
             return None
         refs = [list(r) for r in references]
-        strings = chain.from_iterable(refs)
+        strings = list(chain.from_iterable(refs))
+        if not set(map(type, strings)) <= {str}:
+            return None
     try:  # Arrow stores UTF-8: evaluate refuses what does not encode (lone surrogates)
         "".join(predictions).encode("utf-8")
         "".join(strings).encode("utf-8")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
+from itertools import chain
 from typing import Any, Optional
 
 from ..dialects import ToolError
@@ -76,8 +77,7 @@ def tfnmt_scores(predictions: list[str], references: PerPrediction,
         raise ValueError(f"max_order must be at least 1, got {max_order!r}")
     try:
         if isinstance(tokenizer, Tokenizer13a) and order <= MAX_ORDER_LIMIT \
-                and not any(map(_strip_changes_13a, predictions)) \
-                and not any(_strip_changes_13a(ref) for refs in per for ref in refs):
+                and not _strip_changes_13a([*predictions, *chain.from_iterable(per)]):
             result = score_counts(_core_counts(predictions, per, "13a", order), order, smooth)
         else:
             result = _tokenized_scores(predictions, per, tokenizer, order, smooth)
@@ -88,14 +88,16 @@ def tfnmt_scores(predictions: list[str], references: PerPrediction,
             "translation_length": hyp_len, "reference_length": ref_len}
 
 
-def _strip_changes_13a(line: str) -> bool:
-    """Whether 13a's tokens of ``line`` may differ from those of ``line.rstrip()``.
+def _strip_changes_13a(lines: list[str]) -> bool:
+    """Whether 13a's tokens of some line may differ from those of ``line.rstrip()``.
 
     sacreBLEU (and so the core) strips trailing whitespace before tokenizing; the hub
-    module does not. Only 13a's removal of ``"-\\n"`` can tell: a line whose trailing
-    whitespace holds a newline is tokenized in Python instead.
+    module does not. Only 13a's removal of ``"-\\n"`` can tell: if a line's trailing
+    whitespace holds a newline, every line is tokenized in Python instead.
     """
-    return line[-1:].isspace() and "\n" in line[len(line.rstrip()):]
+    if "\n" not in "".join(lines):  # the usual case, in one scan
+        return False
+    return any(line[-1:].isspace() and "\n" in line[len(line.rstrip()):] for line in lines)
 
 
 def _tokenized_scores(predictions: list[str], per: list[Sequence[str]],
@@ -132,11 +134,14 @@ def _rejoined(hyp_tokens: list[Any], ref_tokens: list[list[Any]]
 def _core_counts(hypotheses: list[str], per: Sequence[Sequence[str]], tokenize: str,
                  order: int) -> tuple[list[int], list[int], int, int]:
     """tf/nmt's corpus counts ``(matches, possible, hyp_len, ref_len)`` from the core."""
+    if all(len(refs) == 1 for refs in per):  # closest is shortest: one pass, sums only
+        score = BLEU(tokenize=tokenize, max_ngram_order=order, force=True).corpus_score(
+            hypotheses, [[refs[0] for refs in per]])
+        return list(score.counts), list(score.totals), score.sys_len, score.ref_len
     streams = ragged_streams(per)
     metric = BLEU(tokenize=tokenize, max_ngram_order=order, force=True, references=streams)
     sums = [int(x) for x in metric.corpus_statistics(hypotheses, check_inputs=False).sum()]
-    hyp_len, ref_len = sums[0], sums[1]
-    if len(streams) > 1:  # the shortest reference: the closest to an empty hypothesis
-        empty = metric.corpus_statistics([""] * len(hypotheses), check_inputs=False).sum()
-        ref_len = int(empty[1])
+    hyp_len = sums[0]
+    # the shortest reference: the closest to an empty hypothesis
+    ref_len = int(metric.corpus_statistics([""] * len(hypotheses), check_inputs=False).sum()[1])
     return sums[2:2 + order], sums[2 + order:], hyp_len, ref_len
