@@ -137,7 +137,8 @@ def _core_counts(hypotheses: list[str], per: Sequence[Sequence[str]], tokenize: 
     if all(len(refs) == 1 for refs in per):  # closest is shortest: one pass, sums only
         score = BLEU(tokenize=tokenize, max_ngram_order=order, force=True).corpus_score(
             hypotheses, [[refs[0] for refs in per]])
-        return list(score.counts), list(score.totals), score.sys_len, score.ref_len
+        return ([int(c) for c in score.counts], [int(t) for t in score.totals], int(score.sys_len),
+                int(score.ref_len))
     streams = ragged_streams(per)
     metric = BLEU(tokenize=tokenize, max_ngram_order=order, force=True, references=streams)
     sums = [int(x) for x in metric.corpus_statistics(hypotheses, check_inputs=False).sum()]
