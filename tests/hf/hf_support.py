@@ -7,7 +7,6 @@ needs no hub. Tests skip, with the reason, where they are absent.
 
 from __future__ import annotations
 
-import logging
 import math
 from pathlib import Path
 from typing import Any
@@ -32,8 +31,6 @@ def offline(monkeypatch, tmp_path) -> Path:
     for key, value in OFFLINE.items():
         monkeypatch.setenv(key, value)
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf-home"))
-    logging.getLogger("sacrebleu").setLevel(logging.ERROR)  # its tokenized-period warning
-    logging.getLogger("truebleu").setLevel(logging.ERROR)
     return tmp_path / "metrics-cache"
 
 
