@@ -90,6 +90,22 @@ def test_the_modules_are_named_as_the_hubs_and_combine_alike(offline):  # noqa: 
 
 
 @needs_oracles
+@pytest.mark.parametrize("name", NAMES)
+def test_the_keyword_arguments_and_defaults_are_the_hubs(name, offline):  # noqa: F811
+    import inspect
+
+    def parameters(module):
+        found = {}
+        for key, parameter in inspect.signature(module._compute).parameters.items():
+            default = parameter.default
+            # bleu's default tokenizer: an object of a class of the same name on both sides
+            found[key] = type(default).__name__ if key == "tokenizer" else (type(default), default)
+        return found
+
+    assert parameters(our_module(name, offline)) == parameters(hub_module(name, offline))
+
+
+@needs_oracles
 @pytest.mark.parametrize("name", ["sacrebleu", "chrf", "ter"])
 def test_a_different_number_of_references_is_refused_as_by_the_hub(name, offline):  # noqa: F811
     references = [["a", "b"], ["c"], ["d", "e"], ["f", "g"]]

@@ -37,11 +37,15 @@ def load(name: str, **kwargs: Any) -> Any:
 
 def compute_metrics(tokenizer: Any,
                     metrics: Sequence[str] | Mapping[str, Mapping[str, Any]] = ("sacrebleu", "chrf"),
-                    **options: Any) -> Callable[[Any], dict[str, float]]:
-    """The ``compute_metrics`` function of a ``Seq2SeqTrainer``: see :mod:`truebleu.hf.trainer`."""
+                    *, pad_token_id: int | None = None, ignore_index: int = -100,
+                    skip_special_tokens: bool = True) -> Callable[[Any], dict[str, float]]:
+    """The ``compute_metrics`` function of a ``Seq2SeqTrainer``: ``{name: score}`` of the
+    decoded predictions against the decoded labels, for each of ``metrics`` (names, or
+    names mapped to the module's keyword arguments). See :mod:`truebleu.hf.trainer`."""
     from .trainer import compute_metrics as build
 
-    return build(tokenizer, metrics, **options)
+    return build(tokenizer, metrics, pad_token_id=pad_token_id, ignore_index=ignore_index,
+                 skip_special_tokens=skip_special_tokens)
 
 
 __all__ = ["NAMES", "compute_metrics", "load"]

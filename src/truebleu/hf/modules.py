@@ -37,7 +37,8 @@ class _Module(_Metric):
 
     def compute(self, *, predictions: Any = None, references: Any = None,
                 **kwargs: Any) -> Optional[dict[str, Any]]:
-        """The score of everything added, and of ``predictions``/``references`` if given.
+        """The score of everything added, and of ``predictions``/``references`` if given;
+        ``kwargs`` are the module's keyword arguments (evaluate appends their description).
         """
         if self.writer is None and self.num_process == 1:
             plain = plain_inputs(predictions, references)
