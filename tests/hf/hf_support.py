@@ -59,9 +59,10 @@ def outcome(call) -> tuple:
 
 
 def typed(value: Any) -> Any:
-    """``value`` with the type of every number beside it, so that 1 != 1.0 and NaN == NaN."""
+    """``value`` with the type of every number beside it, so that 1 != 1.0 and NaN == NaN,
+    and a dict as its items in order (the same keys in the same order)."""
     if isinstance(value, dict):
-        return {key: typed(item) for key, item in value.items()}
+        return ("dict", [(key, typed(item)) for key, item in value.items()])
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, [typed(item) for item in value])
     if isinstance(value, float) and math.isnan(value):

@@ -101,7 +101,8 @@ def _strip_changes_13a(lines: list[str]) -> bool:
 
 
 def _tokenized_scores(predictions: list[str], per: list[Sequence[str]],
-                      tokenizer: Callable[[str], Sequence[Any]], order: int, smooth: bool) -> tuple:
+                      tokenizer: Callable[[str], Sequence[Any]], order: int,
+                      smooth: bool) -> tuple[Any, ...]:
     """The score with ``tokenizer`` called on each line in Python (references first, as the
     hub module does). Token lists of strings that survive a join on spaces and a split are
     counted by the core; any others (token ids, tokens with spaces, a tokenizer returning a
