@@ -69,13 +69,12 @@ def plain_inputs(predictions: Any, references: Any) -> Optional[tuple[list[str],
     else:
         if set(map(type, references)) != {list}:
             return None
-        refs = [list(r) for r in references]
+        refs = list(references)  # (the lists themselves: nothing downstream changes them)
         strings = list(chain.from_iterable(refs))
         if not set(map(type, strings)) <= {str}:
             return None
     try:  # Arrow stores UTF-8: evaluate refuses what does not encode (lone surrogates)
-        "".join(predictions).encode("utf-8")
-        "".join(strings).encode("utf-8")
+        "".join(chain(predictions, strings)).encode("utf-8")
     except UnicodeEncodeError:
         return None
     return list(predictions), refs
