@@ -33,8 +33,9 @@ class Tokenizer13a:
     """sacreBLEU's 13a tokenizer as a function from a line to its list of tokens.
 
     The ``bleu`` module's default ``tokenizer``; with it, the compiled core tokenizes
-    (the object is never called). Any other callable is called on every line, as the
-    hub module calls it.
+    (the object is called only when a line's trailing whitespace holds a newline, which
+    the core would strip first: see :func:`_strip_changes_13a`). Any other callable is
+    called on every line, as the hub module calls it.
     """
 
     def __init__(self) -> None:
