@@ -34,7 +34,7 @@ def compute_bleu(reference_corpus: Sequence[Sequence[Sequence[str]]],
     if not isinstance(max_order, int) or max_order < 1:
         raise ValueError(f"max_order must be a positive integer, got {max_order!r}")
     prepared = [_clip_counts([tuple(r) for r in refs], max_order) for refs in reference_corpus]
-    return _score(_count(translation_corpus, prepared, max_order), max_order, smooth)
+    return score_counts(_count(translation_corpus, prepared, max_order), max_order, smooth)
 
 
 def _clip_counts(token_lists: list, max_order: int) -> tuple[int, Counter]:
@@ -61,7 +61,13 @@ def _count(translations, prepared, max_order: int) -> tuple:
     return matches, possible, hyp_len, ref_len
 
 
-def _score(counts: tuple, max_order: int, smooth: bool) -> tuple:
+def score_counts(counts: tuple, max_order: int, smooth: bool) -> tuple:
+    """tf/nmt's score of corpus counts ``(matches, possible, hyp_len, ref_len)``
+    (per-order lists, then the two lengths): ``compute_bleu``'s tuple, in its arithmetic.
+
+    Any counts with the same sums give the same score, wherever they were
+    counted (here, or in the compiled core: :mod:`truebleu.hf`).
+    """
     matches, possible, hyp_len, ref_len = counts
     precisions = [0.0] * max_order
     for i in range(max_order):
@@ -118,7 +124,8 @@ class TfNmtDialect(Dialect):
                tuple(map(tuple, refs)))
         counts = self._sums.get(key, lambda: _count(
             (self.tokenize(hyp) for hyp in hypotheses), self._prepare(refs), self.max_order))
-        bleu, precisions, bp, ratio, hyp_len, ref_len = _score(counts, self.max_order, self.smooth)
+        bleu, precisions, bp, ratio, hyp_len, ref_len = score_counts(counts, self.max_order,
+                                                                     self.smooth)
         return DialectScore(
             dialect=self.name, score=bleu, bleu=100 * bleu, precisions=precisions, bp=bp,
             sys_len=hyp_len, ref_len=ref_len, counts=list(counts[0]), totals=list(counts[1]))
