@@ -29,7 +29,7 @@ def clear_line_caches() -> None:
     from truebleu.dialects import _perl, mteval
     from truebleu.tokenizers import tokenizer_13a, tokenizer_intl, tokenizer_re
 
-    for cached in (tokenizer_13a.Tokenizer13a.__call__, tokenizer_intl.TokenizerIntl.__call__,
+    for cached in (tokenizer_13a.tokenize_13a, tokenizer_intl.tokenize_intl,
                    tokenizer_re.split_punctuation, _perl.tokenize_13a_perl, _perl.tokenize_intl_perl,
                    mteval.sgml_text):
         cached.cache_clear()
