@@ -1,6 +1,7 @@
 """The portable C core (issue 24, item 1): the standard-C fallbacks of the compiler-specific
 fast paths (``_native/runtime/portable.h``: 128-bit products, ctz, checked arithmetic, the
-resampling vectors; the C11 atomics in place of GCC's) compute what the fast paths compute.
+resampling vectors, the C11 atomics in place of GCC's, and the scanners' paths without SSE2,
+which ARM takes) compute what the fast paths compute.
 
 Two checks, both with this machine's C compiler (skipped without one):
 
@@ -35,8 +36,8 @@ FALLBACK_TESTS = [
     "tests/native/test_native_runtime.py",  # threads and atomics under concurrent callers
     "tests/significance/test_significance_native.py",  # PCG64, Lemire, the resampling sums
     "tests/metrics/bleu/test_native_stats.py",  # the token hash (128-bit product), n-grams
-    "tests/tokenizers/test_native_tokenize.py",  # the scanners (ctz of the plain-byte bits)
-    "tests/tokenizers/test_native_utf8.py",  # the UTF-8 scan (ctz of its SSE2 mask)
+    "tests/tokenizers/test_native_tokenize.py",  # the scanners: ctz, the bytes without SSE2
+    "tests/tokenizers/test_native_utf8.py",  # the UTF-8 scan and lowercasing without SSE2
     "tests/metrics/chrf/test_chrf_native.py",
 ]
 

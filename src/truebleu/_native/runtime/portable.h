@@ -2,12 +2,13 @@
  *
  * The core is C11 plus, where the compiler has them, GCC's extensions (GCC,
  * Clang, MinGW-w64, zig cc): 128-bit integers, builtins (ctz, checked
- * arithmetic, prefetch, __builtin_constant_p) and vectors (resample.c). Every
- * such fast path has a fallback in standard C that computes the same results,
- * bit for bit; MSVC and any other compiler use the fallbacks. A build with
+ * arithmetic, prefetch, __builtin_constant_p) and vectors (resample.c); and on
+ * x86-64 SSE2 intrinsics (the text scanners). Every such fast path has a
+ * fallback in standard C that computes the same results, bit for bit; MSVC
+ * uses the C fallbacks (with SSE2), ARM the SSE2 paths' fallbacks. A build with
  * TB_PORTABLE_FALLBACKS defined (TRUEBLEU_PORTABLE_FALLBACKS=1 at build time,
- * see setup.py) uses every fallback on any compiler, and the native tests run
- * on such a build (tests/native/test_portable_fallbacks.py).
+ * see setup.py) uses every fallback, SSE2's included, on any compiler, and the
+ * native tests run on such a build (tests/native/test_portable_fallbacks.py).
  *
  * Attributes that only steer inlining (TB_NOINLINE, TB_ALWAYS_INLINE) follow
  * the compiler alone: they change no result. Threads are runtime/threads.h,
@@ -27,8 +28,8 @@
 #endif
 
 /* SSE2 intrinsics (<emmintrin.h>): every x86-64 compiler has them (MSVC does
- * not say so with __SSE2__) */
-#if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+ * not say so with __SSE2__); without them, the paths ARM takes */
+#if (defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)) && !defined(TB_PORTABLE_FALLBACKS)
 #define TB_HAVE_SSE2 1
 #endif
 

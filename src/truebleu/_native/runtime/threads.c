@@ -10,9 +10,9 @@
 
 #include "runtime/threads.h"
 
-/* What a new thread runs: main(arg), from a block the thread frees. */
+/* What a new thread runs: run(arg), from a block the thread frees. */
 typedef struct {
-    void (*main)(void *);
+    void (*run)(void *);
     void *arg;
 } thread_start;
 
@@ -32,16 +32,16 @@ static unsigned __stdcall thread_main(void *p)
 {
     thread_start start = *(thread_start *)p;
     free(p);
-    start.main(start.arg);
+    start.run(start.arg);
     return 0;
 }
 
-int tb_thread_start(void (*main)(void *), void *arg)
+int tb_thread_start(void (*run)(void *), void *arg)
 {
     thread_start *p = malloc(sizeof *p);
     if (!p)
         return -1;
-    p->main = main;
+    p->run = run;
     p->arg = arg;
     /* _beginthreadex, not CreateThread: the C runtime's state of the thread */
     uintptr_t handle = _beginthreadex(NULL, 0, thread_main, p, 0, NULL);
@@ -81,16 +81,16 @@ static void *thread_main(void *p)
 {
     thread_start start = *(thread_start *)p;
     free(p);
-    start.main(start.arg);
+    start.run(start.arg);
     return NULL;
 }
 
-int tb_thread_start(void (*main)(void *), void *arg)
+int tb_thread_start(void (*run)(void *), void *arg)
 {
     thread_start *p = malloc(sizeof *p);
     if (!p)
         return -1;
-    p->main = main;
+    p->run = run;
     p->arg = arg;
     pthread_attr_t attr;
     pthread_t tid;

@@ -22,8 +22,8 @@ typedef pthread_cond_t tb_cond;
 typedef pthread_t tb_thread_id;
 #endif
 
-/* Starts main(arg) on a new detached thread: 0, or -1 if none could be started. */
-int tb_thread_start(void (*main)(void *), void *arg);
+/* Starts run(arg) on a new detached thread: 0, or -1 if none could be started. */
+int tb_thread_start(void (*run)(void *), void *arg);
 
 /* The calling thread, and whether two identities are one thread's. */
 tb_thread_id tb_thread_self(void);
