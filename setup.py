@@ -9,9 +9,16 @@ The ``intl`` tokenizer's Unicode classes are generated at build time from the
 ``regex`` module of the build (``_native/gen_tables.py``) into the build
 directory, so the core agrees with the ``regex`` that is installed with it;
 without ``regex`` the checked-in ``_native/tables/unicode_tables.h`` is used.
+
+Compiler flags are chosen per compiler (``COMPILE_ARGS``: MSVC's, or GCC's,
+which Clang, MinGW-w64 and zig cc share). ``TRUEBLEU_PORTABLE_FALLBACKS=1``
+builds the core with the standard-C fallback of every compiler-specific fast
+path (``_native/runtime/portable.h``): the build the tests use to check that the
+fallbacks compute the same numbers.
 """
 
 import importlib.util
+import os
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -31,10 +38,35 @@ def _gen_tables():
     return module
 
 
+#: by the build_ext compiler's type; any other type (a Unix-like one) gets "unix"'s
+COMPILE_ARGS = {
+    # GCC and Clang (Linux, macOS). -fvisibility=hidden: the core's functions are called across
+    # its files directly, not through the PLT (only PyInit__native_core is exported)
+    "unix": ["-O3", "-std=c11", "-pthread", "-fvisibility=hidden", "-Wall",
+             "-Werror=implicit-function-declaration"],
+    # MinGW-w64 GCC: Win32 threads (runtime/threads.c), and a DLL exports only what is marked
+    "mingw32": ["-O3", "-std=c11", "-Wall", "-Werror=implicit-function-declaration"],
+    # MSVC (VS 2019 16.8+ for /std:c11; atomics: Interlocked, runtime/atomics.h). C4996: the
+    # CRT's "unsafe" functions
+    "msvc": ["/O2", "/std:c11", "/W3", "/wd4996"],
+}
+LINK_ARGS = {"unix": ["-pthread"]}
+
+
 class BuildWithTables(build_ext):
-    """build_ext that first writes unicode_tables.h from the build's ``regex``."""
+    """build_ext that first writes unicode_tables.h from the build's ``regex``, with the
+    compiler's flags."""
 
     def build_extensions(self):
+        kind = self.compiler.compiler_type
+        fallbacks = os.environ.get("TRUEBLEU_PORTABLE_FALLBACKS", "") not in ("", "0")
+        for ext in self.extensions:
+            ext.extra_compile_args = list(COMPILE_ARGS.get(kind, COMPILE_ARGS["unix"]))
+            ext.extra_link_args = list(LINK_ARGS.get(kind, []))
+            if fallbacks:
+                ext.define_macros.append(("TB_PORTABLE_FALLBACKS", "1"))
+        if fallbacks:
+            print("truebleu: TB_PORTABLE_FALLBACKS: every fallback of _native/runtime/portable.h")
         try:
             import regex
         except ImportError:
@@ -61,11 +93,7 @@ if sources:
             include_dirs=[str(NATIVE_DIR), str(NATIVE_DIR / "tables")],
             depends=[str(NATIVE_DIR / "gen_tables.py"), *headers,
                      "src/truebleu/tokenizers/unicode_classes.py"],
-            # -fvisibility=hidden: the core's functions are called across its files directly,
-            # not through the PLT (only PyInit__native_core is exported)
-            extra_compile_args=["-O3", "-std=c11", "-pthread", "-fvisibility=hidden", "-Wall",
-                                "-Werror=implicit-function-declaration"],
-            extra_link_args=["-pthread"],
+            # extra_compile_args and extra_link_args: per compiler (BuildWithTables)
             optional=True,
         )
     )

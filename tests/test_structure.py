@@ -40,12 +40,29 @@ def test_no_c_file_is_over_1000_lines():
     assert long == {}
 
 
+def calls_of(pattern: str, suffixes=("*.c", "*.h")) -> list[tuple[str, int]]:
+    return [(str(path.relative_to(NATIVE)), number)
+            for suffix in suffixes
+            for path in NATIVE.rglob(suffix)
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if re.search(pattern, line)]
+
+
 def test_one_place_in_the_core_starts_threads():
-    calls = [(path.relative_to(NATIVE), number)
-             for path in NATIVE.rglob("*.c")
-             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if re.search(r"\bpthread_create\s*\(", line)]
-    assert len(calls) == 1 and str(calls[0][0]) == "runtime/pool.c", calls
+    # the thread layer starts a thread in one function, once per platform (POSIX, Win32) ...
+    starts = calls_of(r"\b(pthread_create|_beginthreadex|CreateThread)\s*\(")
+    assert sorted(path for path, _ in starts) == ["runtime/threads.c"] * 2, starts
+    # ... and only the pool calls it, in one place
+    callers = [call for call in calls_of(r"\btb_thread_start\s*\(", ("*.c",))
+               if call[0] != "runtime/threads.c"]
+    assert [path for path, _ in callers] == ["runtime/pool.c"], callers
+
+
+def test_only_the_thread_layer_calls_the_system_thread_apis():
+    apis = r"\b(pthread_[a-z_]+|\w*SRWLock\w*|\w*ConditionVariable\w*|GetCurrentThreadId)\s*\("
+    outside = [call for call in calls_of(apis)
+               if not call[0].startswith("runtime/threads.")]
+    assert outside == [], outside
 
 
 def test_every_metric_is_a_folder_with_its_specification_kernels_and_flags():

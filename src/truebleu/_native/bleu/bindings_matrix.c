@@ -9,6 +9,7 @@
 #include "bleu/segments.h"
 #include "runtime/buffers.h"
 #include "runtime/errors.h"
+#include "runtime/portable.h"
 #include "runtime/signals.h"
 #include "state.h"
 
@@ -300,7 +301,7 @@ PyObject *core_column_sums(PyObject *module, PyObject *args, PyObject *kwargs)
         int64_t *sum = acc;
         for (size_t i = 0; i < n; i++, row += w)
             for (size_t c = 0; c < w; c++)
-                if (__builtin_add_overflow(sum[c], row[c], &sum[c])) {
+                if (TB_ADD_OVERFLOW_I64(sum[c], row[c], &sum[c])) {
                     result = Py_NewRef(Py_None);
                     goto done;
                 }
@@ -347,11 +348,11 @@ PyObject *core_tokenized_periods(PyObject *module, PyObject *args, PyObject *kwa
         /* the strings lie all over memory: ask for line i + 16's object and for
          * line i + 8's last characters ahead of time (a cold list: 1.4x faster) */
         if (i + 16 < PySequence_Fast_GET_SIZE(seq))
-            __builtin_prefetch(PySequence_Fast_GET_ITEM(seq, i + 16));
+            TB_PREFETCH(PySequence_Fast_GET_ITEM(seq, i + 16));
         if (i + 8 < PySequence_Fast_GET_SIZE(seq)) {
             PyObject *ahead = PySequence_Fast_GET_ITEM(seq, i + 8);
             if (PyUnicode_CheckExact(ahead) && PyUnicode_GET_LENGTH(ahead) >= 2)
-                __builtin_prefetch((const char *)PyUnicode_DATA(ahead) +
+                TB_PREFETCH((const char *)PyUnicode_DATA(ahead) +
                                    (PyUnicode_GET_LENGTH(ahead) - 2) * PyUnicode_KIND(ahead));
         }
         int yes = tb_ends_in_period(st, PySequence_Fast_GET_ITEM(seq, i));

@@ -1,6 +1,5 @@
 /* truebleu core: BLEU's jobs (see bleu/jobs.h): the workers that tokenize and
  * match on every thread of a job. */
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,7 +99,7 @@ static void bleu_worker(tb_job *base)
     }
     if (sum && !tb_job_failed(base))  /* counts of tokens in memory: no overflow */
         for (size_t c = 0; c < width; c++)
-            __atomic_fetch_add(&j->totals[c], sum[width + c], __ATOMIC_RELAXED);
+            tb_atomic_add_i64_relaxed(&j->totals[c], sum[width + c]);
     free(sum);
     tb_builder_free(&b);
     tb_builder_free(&b2);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "runtime/memory.h"
+#include "runtime/portable.h"
 #include "bleu/ngram.h"
 
 #define NONE TB_ABSENT
@@ -100,7 +101,7 @@ typedef struct {
 } pair_table;
 
 /* Whether the pair has an id, and its id in *id. */
-static inline __attribute__((always_inline)) int
+static TB_ALWAYS_INLINE int
 pair_find(const pair_table *t, uint32_t prefix, uint32_t last, uint32_t *id, const int direct)
 {
     if (direct) {
@@ -120,7 +121,7 @@ pair_find(const pair_table *t, uint32_t prefix, uint32_t last, uint32_t *id, con
 }
 
 /* The id of the pair; the next free id (its counts zero) if it had none. */
-static inline __attribute__((always_inline)) uint32_t
+static TB_ALWAYS_INLINE uint32_t
 pair_add(pair_table *t, uint32_t prefix, uint32_t last, const int direct)
 {
     uint32_t id;
@@ -147,7 +148,7 @@ pair_add(pair_table *t, uint32_t prefix, uint32_t last, const int direct)
 
 /* Counts the n-grams at one position of a reference: those of at[0 .. top), the
  * longest first ... (see count_reference). Returns the new number of touched ids. */
-static inline __attribute__((always_inline)) size_t
+static TB_ALWAYS_INLINE size_t
 count_at(pair_table *t, const uint32_t *common, const uint32_t *at, const size_t top,
          uint32_t *touched, size_t ntouched, const int first, const int direct)
 {
@@ -174,7 +175,7 @@ count_at(pair_table *t, const uint32_t *common, const uint32_t *at, const size_t
 /* Counts the n-grams of one reference (its tokens: ids[0 .. len)): the first
  * reference straight into the clip counts (first = 1); any other into the cur
  * counts, noting in touched[] the ids it counted (returns how many). */
-static inline __attribute__((always_inline)) size_t
+static TB_ALWAYS_INLINE size_t
 count_reference(pair_table *t, const uint32_t *common, const uint32_t *ids, uint32_t len,
                 uint32_t *touched, const int first, const size_t N, const int direct)
 {
@@ -192,7 +193,7 @@ count_reference(pair_table *t, const uint32_t *common, const uint32_t *ids, uint
  * then N - 1 NONE.
  * N and direct are constants where this is inlined, so the loops over orders
  * unroll and the table's branch disappears. */
-static inline __attribute__((always_inline)) void
+static TB_ALWAYS_INLINE void
 count_matches(pair_table *t, const uint32_t *common, const uint32_t *hyp, uint32_t hlen,
               const tb_seg *ref, uint32_t *touched, const size_t N, const int direct, int64_t *matches)
 {
@@ -236,7 +237,7 @@ count_matches(pair_table *t, const uint32_t *common, const uint32_t *hyp, uint32
 
 /* The body of tb_segment_row_ids; N is a constant where it is inlined for the
  * common order 4. */
-static inline __attribute__((always_inline)) int
+static TB_ALWAYS_INLINE int
 segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
                 const size_t N, int64_t *row)
 {

@@ -32,6 +32,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "runtime/portable.h"
+
 enum { TB_SMOOTH_NONE = 0, TB_SMOOTH_FLOOR = 1, TB_SMOOTH_ADD_K = 2, TB_SMOOTH_EXP = 3 };
 
 /* sacreBLEU's log of a zero precision */
@@ -50,7 +52,7 @@ typedef struct {
  * `arith`, the smoothing's divisor updated: 0.0 for a zero precision; *stop
  * set when the total is zero (this and every higher order count as zero, and
  * no longer as part of the effective order). */
-static inline __attribute__((always_inline)) double
+static TB_ALWAYS_INLINE double
 tb_bleu_precision(int64_t matches, int64_t total, int n, int smooth, double k, tb_bleu_arith arith,
                   double *divisor, int *stop)
 {
@@ -104,7 +106,7 @@ tb_bleu_precision(int64_t matches, int64_t total, int n, int smooth, double k, t
  * as Python's sum() before 3.12 (0.0 + x is x: the same as starting from the
  * first), and, unless logs is NULL, logs[0 .. *eff) the logs themselves
  * (TB_LOG_ZERO for a zero precision; logs must hold max_order doubles). */
-static inline __attribute__((always_inline)) int
+static TB_ALWAYS_INLINE int
 tb_bleu_terms(const int64_t *row, const tb_bleu_params *p, tb_bleu_arith arith, double *logs, double *sum, int *eff,
               double *bp)
 {
@@ -145,7 +147,7 @@ tb_bleu_terms(const int64_t *row, const tb_bleu_params *p, tb_bleu_arith arith, 
 }
 
 /* BLEU of `row`, its logs added left to right. */
-static inline __attribute__((always_inline)) double
+static TB_ALWAYS_INLINE double
 tb_bleu_of_row(const int64_t *row, const tb_bleu_params *p, tb_bleu_arith arith)
 {
     double bp, sum;

@@ -1,5 +1,5 @@
 /* truebleu core runtime: the one way the core runs work on several threads
- * (plain C, no Python).
+ * (plain C, no Python; threads and atomics: runtime/threads.h, runtime/atomics.h).
  *
  * A job is a number of items (segments, pairs of segments, rows of a matrix)
  * and a worker function. tb_job_run runs the worker on the calling thread and
@@ -29,9 +29,9 @@
 #ifndef TB_RUNTIME_POOL_H
 #define TB_RUNTIME_POOL_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 
+#include "runtime/atomics.h"
 #include "runtime/poll.h"
 #include "runtime/signals.h"
 #include "runtime/status.h"
@@ -45,9 +45,9 @@ struct tb_job {
     void (*worker)(tb_job *job);  /* runs on every thread of the job, the caller's first */
     size_t nitems, chunk;         /* items 0 .. nitems - 1, claimed `chunk` at a time */
     tb_signal_watch *watch;       /* the caller's (tb_job_run sets it; may be NULL) */
-    atomic_size_t next;           /* the first item not claimed yet */
-    atomic_int status;            /* TB_OK until the first failure */
-    atomic_size_t failed_item;    /* the item of the first failure */
+    tb_atomic_size next;          /* the first item not claimed yet */
+    tb_atomic_int status;         /* TB_OK until the first failure */
+    tb_atomic_size failed_item;   /* the item of the first failure */
 };
 
 /* A job of nitems items in chunks of `chunk` (>= 1), run by `worker`. */
@@ -69,8 +69,8 @@ tb_status tb_job_run_released(tb_job *job, int threads, unsigned long main_threa
  * the job failed. */
 static inline int tb_job_claim(tb_job *job, size_t *lo, size_t *hi)
 {
-    size_t first = atomic_fetch_add(&job->next, job->chunk);
-    if (first >= job->nitems || atomic_load(&job->status) != TB_OK)
+    size_t first = tb_atomic_size_fetch_add(&job->next, job->chunk);
+    if (first >= job->nitems || tb_atomic_int_load(&job->status) != TB_OK)
         return 0;
     *lo = first;
     *hi = job->nitems - first > job->chunk ? first + job->chunk : job->nitems;
@@ -80,7 +80,7 @@ static inline int tb_job_claim(tb_job *job, size_t *lo, size_t *hi)
 /* Whether the job failed (every worker stops at its next check). */
 static inline int tb_job_failed(tb_job *job)
 {
-    return atomic_load_explicit(&job->status, memory_order_relaxed) != TB_OK;
+    return tb_atomic_int_load_relaxed(&job->status) != TB_OK;
 }
 
 /* Records a failure of item `item`, unless another came first (a stop caused by

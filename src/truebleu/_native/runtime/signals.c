@@ -23,7 +23,7 @@ unsigned long tb_main_thread_ident(void)
 
 void tb_signal_watch_begin(tb_signal_watch *w, unsigned long main_thread)
 {
-    w->caller = pthread_self();
+    w->caller = tb_thread_self();
     w->check_signals = !main_thread || PyThread_get_thread_ident() == main_thread;
     w->ts = PyEval_SaveThread();
 }
@@ -36,7 +36,7 @@ void tb_signal_watch_end(tb_signal_watch *w)
 
 int tb_signal_watch_raised(tb_signal_watch *w)
 {
-    if (!w || !w->check_signals || !w->ts || !pthread_equal(pthread_self(), w->caller))
+    if (!w || !w->check_signals || !w->ts || !tb_thread_same(tb_thread_self(), w->caller))
         return 0;
     PyEval_RestoreThread((PyThreadState *)w->ts);
     int raised = PyErr_CheckSignals() < 0;  /* the exception stays set in the thread state */

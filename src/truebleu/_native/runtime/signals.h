@@ -14,11 +14,11 @@
 #ifndef TB_RUNTIME_SIGNALS_H
 #define TB_RUNTIME_SIGNALS_H
 
-#include <pthread.h>
+#include "runtime/threads.h"
 
 typedef struct tb_signal_watch {
     void *ts;            /* the caller's PyThreadState while the GIL is released */
-    pthread_t caller;
+    tb_thread_id caller;
     int check_signals;   /* the caller is the main thread: handlers can run */
 } tb_signal_watch;
 

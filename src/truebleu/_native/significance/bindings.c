@@ -12,6 +12,7 @@
 #include "significance/bindings.h"
 #include "bleu/score.h"
 #include "runtime/errors.h"
+#include "runtime/portable.h"
 #include "significance/pcg64.h"
 #include "significance/resample.h"
 
@@ -37,8 +38,7 @@ static int state_open(PyObject *obj, state_ref *s)
     }
     uint64_t w[6];
     memcpy(w, s->view.buf, sizeof w);
-    s->g.state = ((u128)w[0] << 64) | w[1];
-    s->g.inc = ((u128)w[2] << 64) | w[3];
+    pcg64_set(&s->g, w);
     s->g.has_uint32 = w[4] != 0;
     s->g.uinteger = (uint32_t)w[5];
     return 0;
@@ -46,9 +46,10 @@ static int state_open(PyObject *obj, state_ref *s)
 
 static void state_close(state_ref *s)
 {
-    uint64_t w[6] = {(uint64_t)(s->g.state >> 64), (uint64_t)s->g.state,
-                     (uint64_t)(s->g.inc >> 64), (uint64_t)s->g.inc,
-                     (uint64_t)s->g.has_uint32, s->g.uinteger};
+    uint64_t w[6];
+    pcg64_get(&s->g, w);
+    w[4] = (uint64_t)s->g.has_uint32;
+    w[5] = s->g.uinteger;
     memcpy(s->view.buf, w, sizeof w);
     PyBuffer_Release(&s->view);
 }
@@ -167,7 +168,8 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
             }
         PyBuffer_Release(&view);
     }
-    if ((u128)largest * (u128)n >= (u128)FLOAT32_EXACT) {
+    uint64_t product_high, product = tb_mul_64x64((uint64_t)largest, (uint64_t)n, &product_high);
+    if (product_high || product >= (uint64_t)FLOAT32_EXACT) {
         tb_raise(TB_OVERFLOW, "statistics too large to resample exactly in float32 "
                               "(segments * largest statistic >= 2**24)");
         goto done;
@@ -260,15 +262,15 @@ PyObject *core_randomization_sums(PyObject *module, PyObject *args, PyObject *kw
             for (Py_ssize_t i = 0; i < n; i++) {
                 const int64_t x = f[i * width + c], y = o[i * width + c];
                 int64_t d;
-                overflow |= __builtin_sub_overflow(x, y, &d) || d == INT64_MIN;
+                overflow |= TB_SUB_OVERFLOW_I64(x, y, &d) || d == INT64_MIN;
                 if (!overflow)
-                    overflow |= __builtin_add_overflow(magnitude, d < 0 ? -d : d, &magnitude);
-                overflow |= __builtin_add_overflow(sum_f, x, &sum_f);
-                overflow |= __builtin_add_overflow(sum_o, y, &sum_o);
+                    overflow |= TB_ADD_OVERFLOW_I64(magnitude, d < 0 ? -d : d, &magnitude);
+                overflow |= TB_ADD_OVERFLOW_I64(sum_f, x, &sum_f);
+                overflow |= TB_ADD_OVERFLOW_I64(sum_o, y, &sum_o);
                 delta[i * cols + j * width + c] = (int32_t)d;
             }
             if (overflow || magnitude >= (INT64_C(1) << 31)
-                    || __builtin_add_overflow(sum_f, sum_o, &both[j * width + c])) {
+                    || TB_ADD_OVERFLOW_I64(sum_f, sum_o, &both[j * width + c])) {
                 PyBuffer_Release(&view);
                 tb_raise(TB_OVERFLOW, "statistics too large to randomize in int32 "
                                       "(sum of |differences| >= 2**31)");

@@ -21,6 +21,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "runtime/portable.h"
+
+#define PCG_MULT_HIGH 2549297995355413924ULL
+#define PCG_MULT_LOW 4865540595714422341ULL
+
+#ifdef TB_HAVE_INT128
+
 typedef unsigned __int128 u128;
 
 typedef struct {
@@ -29,15 +36,70 @@ typedef struct {
     uint32_t uinteger;
 } pcg64;
 
-#define PCG_MULT (((u128)2549297995355413924ULL << 64) | 4865540595714422341ULL)
+#define PCG_MULT (((u128)PCG_MULT_HIGH << 64) | PCG_MULT_LOW)
 
 static inline uint64_t pcg64_next64(pcg64 *g)
 {
     g->state = g->state * PCG_MULT + g->inc;
     uint64_t x = (uint64_t)(g->state >> 64) ^ (uint64_t)g->state;
     unsigned rot = (unsigned)(g->state >> 122);
-    return (x >> rot) | (x << ((-rot) & 63));
+    return (x >> rot) | (x << ((64 - rot) & 63));
 }
+
+/* The state from 4 words (state high, state low, increment high, increment low),
+ * and back. */
+static inline void pcg64_set(pcg64 *g, const uint64_t w[4])
+{
+    g->state = ((u128)w[0] << 64) | w[1];
+    g->inc = ((u128)w[2] << 64) | w[3];
+}
+
+static inline void pcg64_get(const pcg64 *g, uint64_t w[4])
+{
+    w[0] = (uint64_t)(g->state >> 64);
+    w[1] = (uint64_t)g->state;
+    w[2] = (uint64_t)(g->inc >> 64);
+    w[3] = (uint64_t)g->inc;
+}
+
+#else  /* the same arithmetic on halves of 64 bits */
+
+typedef struct {
+    uint64_t state_high, state_low, inc_high, inc_low;
+    int has_uint32;
+    uint32_t uinteger;
+} pcg64;
+
+static inline uint64_t pcg64_next64(pcg64 *g)
+{
+    /* state * PCG_MULT + inc, mod 2^128: the low product whole, the cross
+     * products' low halves into the high word */
+    uint64_t high, low = tb_mul_64x64(g->state_low, PCG_MULT_LOW, &high);
+    high += g->state_low * PCG_MULT_HIGH + g->state_high * PCG_MULT_LOW;
+    g->state_low = low + g->inc_low;
+    g->state_high = high + g->inc_high + (g->state_low < low);
+    uint64_t x = g->state_high ^ g->state_low;
+    unsigned rot = (unsigned)(g->state_high >> 58);
+    return (x >> rot) | (x << ((64 - rot) & 63));
+}
+
+static inline void pcg64_set(pcg64 *g, const uint64_t w[4])
+{
+    g->state_high = w[0];
+    g->state_low = w[1];
+    g->inc_high = w[2];
+    g->inc_low = w[3];
+}
+
+static inline void pcg64_get(const pcg64 *g, uint64_t w[4])
+{
+    w[0] = g->state_high;
+    w[1] = g->state_low;
+    w[2] = g->inc_high;
+    w[3] = g->inc_low;
+}
+
+#endif
 
 static inline uint32_t pcg64_next32(pcg64 *g)
 {
@@ -71,6 +133,7 @@ static inline uint32_t lemire32(pcg64 *g, uint32_t range)
 static inline uint64_t lemire64(pcg64 *g, uint64_t range)
 {
     const uint64_t bound = range + 1;
+#ifdef TB_HAVE_INT128
     u128 m = (u128)pcg64_next64(g) * bound;
     uint64_t low = (uint64_t)m;
     if (low < bound) {
@@ -81,6 +144,15 @@ static inline uint64_t lemire64(pcg64 *g, uint64_t range)
         }
     }
     return (uint64_t)(m >> 64);
+#else
+    uint64_t high, low = tb_mul_64x64(pcg64_next64(g), bound, &high);
+    if (low < bound) {
+        const uint64_t threshold = (UINT64_MAX - range) % bound;
+        while (low < threshold)
+            low = tb_mul_64x64(pcg64_next64(g), bound, &high);
+    }
+    return high;
+#endif
 }
 
 /* `count` draws of integers(0, range + 1) into `out`, as NumPy's int64 fill does */

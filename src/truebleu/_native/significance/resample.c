@@ -87,8 +87,10 @@ void tb_resample(pcg64 *g, const float *stats, ptrdiff_t n, ptrdiff_t row,
  * time), and every trial adds the table row of its four mask bits. The differences are summed in int32: sum |first - other| < 2^31 per
  * column is checked (else OverflowError, and the caller takes NumPy's path).
  */
+#ifdef TB_GNU_EXTENSIONS
 /* four int32 lanes (GCC/Clang vector extension; any alignment of int32) */
 typedef int32_t i32x4 __attribute__((vector_size(16), aligned(4), may_alias));
+#endif
 
 /* patterns: groups x n_trials (4 mask bits per group and trial); acc: n_trials x COLUMNS_AR */
 void tb_masked_sums(const int32_t *delta, ptrdiff_t n, ptrdiff_t cols,
@@ -112,10 +114,17 @@ void tb_masked_sums(const int32_t *delta, ptrdiff_t n, ptrdiff_t cols,
             /* ... added to every trial's sums, trials in order (a sequential stream) */
             const uint8_t *pat = patterns + g * n_trials;
             for (ptrdiff_t r = 0; r < n_trials; r++) {
+#ifdef TB_GNU_EXTENSIONS
                 i32x4 *sum = (i32x4 *)(acc + r * COLUMNS_AR);
                 const i32x4 *add = (const i32x4 *)(table + pat[r] * COLUMNS_AR);
                 for (int v = 0; v < COLUMNS_AR / 4; v++)
                     sum[v] += add[v];
+#else
+                int32_t *sum = acc + r * COLUMNS_AR;
+                const int32_t *add = table + pat[r] * COLUMNS_AR;
+                for (int c = 0; c < COLUMNS_AR; c++)
+                    sum[c] += add[c];
+#endif
             }
         }
         for (ptrdiff_t r = 0; r < n_trials; r++)

@@ -95,7 +95,7 @@ PyObject *core_ter_statistics(PyObject *module, PyObject *args, PyObject *kwargs
     job.out = view.buf;
     tb_status status = tb_job_run_released(&job.base, threads, st->main_thread);
     if (status == TB_RUNTIME)
-        tb_raise(status, "TER: the edit path left the beam in segment %zu", atomic_load(&job.base.failed_item));
+        tb_raise(status, "TER: the edit path left the beam in segment %zu", tb_atomic_size_load(&job.base.failed_item));
     else if (tb_raise_job_status(status) == 0)
         result = Py_NewRef(Py_None);
 

@@ -47,7 +47,7 @@ uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t 
 static int plain_ascii(const uint8_t *d, size_t n)
 {
     size_t i = 0;
-#if defined(__SSE2__)
+#ifdef TB_HAVE_SSE2
     __m128i high = _mm_setzero_si128();
     for (; i + 16 <= n; i += 16)
         high = _mm_or_si128(high, _mm_loadu_si128((const __m128i *)(d + i)));

@@ -14,9 +14,8 @@
 #include <Python.h>
 #include <stdint.h>
 
+#include "runtime/portable.h"
 #include "unicode_tables.h"
-
-#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 static inline int is_space(uint32_t c)
 {
@@ -73,7 +72,7 @@ static inline int intl_class(uint32_t c)
 }
 
 /* c's classes alone, as tb_char_class gives them */
-static inline __attribute__((always_inline)) int cls(uint32_t c)
+static TB_ALWAYS_INLINE int cls(uint32_t c)
 {
     if (c < 0x100)
         return tb_intl_latin1[c] & ~I_SPACE;

@@ -29,7 +29,7 @@ static void copy_ascii_lower(uint8_t *o, const uint8_t *d, size_t n, int lower)
         return;
     }
     size_t i = 0;
-#if defined(__SSE2__)
+#ifdef TB_HAVE_SSE2
     const __m128i shift = _mm_set1_epi8((char)(0x80 - 'A')), limit = _mm_set1_epi8((char)(-128 + 26)),
                   case_bit = _mm_set1_epi8(0x20);
     for (; i + 16 <= n; i += 16) {
@@ -49,7 +49,7 @@ static size_t encode_utf8(uint8_t *o, const void *data, size_t n, int kind)
     size_t k = 0, i = 0;
     if (kind == 1) {
         const uint8_t *d = data;
-#if defined(__SSE2__)
+#ifdef TB_HAVE_SSE2
         for (; i + 16 <= n; i += 16) {
             __m128i v = _mm_loadu_si128((const __m128i *)(d + i));
             if (_mm_movemask_epi8(v) == 0) {
@@ -77,7 +77,7 @@ static size_t encode_utf8(uint8_t *o, const void *data, size_t n, int kind)
             k += utf8_put((char *)o + k, d[i]);
     } else if (kind == 2) {
         const uint16_t *d = data;
-#if defined(__SSE2__)
+#ifdef TB_HAVE_SSE2
         const __m128i high = _mm_set1_epi16((short)0xFF80), zero = _mm_setzero_si128();
         for (; i + 8 <= n; i += 8) {
             __m128i v = _mm_loadu_si128((const __m128i *)(d + i));

@@ -11,7 +11,7 @@
 
 #include "text/vocab.h"  /* (first: it brings Python.h, which must precede the system headers) */
 
-#if defined(__SSE2__)
+#ifdef TB_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -80,9 +80,9 @@ enum plain_kind {
 
 /* Bit i of the 16 bits: s[i] is plain for the kind (a constant at every call,
  * so each tokenizer gets its own classifier). */
-static ALWAYS_INLINE unsigned plain16(const uint8_t *s, enum plain_kind kind)
+static TB_ALWAYS_INLINE unsigned plain16(const uint8_t *s, enum plain_kind kind)
 {
-#if defined(__SSE2__)
+#ifdef TB_HAVE_SSE2
     const __m128i case_bit = _mm_set1_epi8(0x20), a_shift = _mm_set1_epi8((char)(0x80 - 'a')),
                   a_limit = _mm_set1_epi8((char)(-128 + 26)), d_shift = _mm_set1_epi8((char)(0x80 - '0')),
                   d_limit = _mm_set1_epi8((char)(-128 + 10));
@@ -109,7 +109,7 @@ static ALWAYS_INLINE unsigned plain16(const uint8_t *s, enum plain_kind kind)
  * block up to the sentinel's (s[n]), and for the bytes after the sentinel (so
  * that it is the last byte that is not plain: no scan looks past it). 0, or -1:
  * out of memory or b->poll asked to stop. */
-static ALWAYS_INLINE int plain_bits(tb_builder *b, const uint8_t *s, size_t n, enum plain_kind kind)
+static TB_ALWAYS_INLINE int plain_bits(tb_builder *b, const uint8_t *s, size_t n, enum plain_kind kind)
 {
     size_t words = (n + 1 + 63) / 64;
     if (GROW(b->plain, b->plain_cap, words) < 0)
@@ -125,15 +125,15 @@ static ALWAYS_INLINE int plain_bits(tb_builder *b, const uint8_t *s, size_t n, e
 }
 
 /* The index of the first byte at or after j that is not plain (the sentinel's at most). */
-static ALWAYS_INLINE size_t next_other(const uint64_t *plain, size_t j)
+static TB_ALWAYS_INLINE size_t next_other(const uint64_t *plain, size_t j)
 {
     size_t q = j >> 6;
     uint64_t w = ~plain[q] >> (j & 63);
     if (w)
-        return j + (size_t)__builtin_ctzll(w);
+        return j + (size_t)TB_CTZ64(w);
     while (!~plain[++q])
         ;
-    return (q << 6) + (size_t)__builtin_ctzll(~plain[q]);
+    return (q << 6) + (size_t)TB_CTZ64(~plain[q]);
 }
 
 /* A line's UTF-8 where its scan reads it, and what the scan needs: a
@@ -142,7 +142,7 @@ static ALWAYS_INLINE size_t next_other(const uint64_t *plain, size_t j)
  * Then its plain bits (of the kind), and room for its ids and vocabulary
  * entries, so that b->bytes does not move during the scan. The line's start
  * (its length in *n), or NULL: out of memory or b->poll asked to stop. */
-static ALWAYS_INLINE uint8_t *place_line(tb_builder *b, const tb_text *t, enum plain_kind kind,
+static TB_ALWAYS_INLINE uint8_t *place_line(tb_builder *b, const tb_text *t, enum plain_kind kind,
                                          size_t *n)
 {
     size_t room = utf8_bound(t) + 1 + LINE8_PAD;

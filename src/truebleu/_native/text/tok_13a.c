@@ -135,7 +135,7 @@ static int hard_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, enum token_
  * of the hot loop. Every '<', '&' and '\n' of the line starts an item (they
  * are symbols and spaces), so unless the line is `replaced`, the first one
  * stops the scan. Returns the index after the item, or ITEM_FAILED / ITEM_TRIGGER. */
-static __attribute__((noinline)) size_t scan_13a_item(tb_builder *b, const uint8_t *s, size_t i,
+static TB_NOINLINE size_t scan_13a_item(tb_builder *b, const uint8_t *s, size_t i,
                                                       enum token_home home, int replaced)
 {
     uint8_t c = s[i], k = ascii_class[c];
@@ -211,7 +211,7 @@ typedef struct {
     uint32_t *out;
 } hot_vocab;
 
-static ALWAYS_INLINE void hot_begin(tb_builder *b, hot_vocab *v, const uint8_t *s, int kept)
+static TB_ALWAYS_INLINE void hot_begin(tb_builder *b, hot_vocab *v, const uint8_t *s, int kept)
 {
     if (kept) {
         v->slots = b->slots;
@@ -232,7 +232,7 @@ static ALWAYS_INLINE void hot_begin(tb_builder *b, hot_vocab *v, const uint8_t *
     v->out = b->ids + b->nids;
 }
 
-static ALWAYS_INLINE void hot_end(tb_builder *b, const hot_vocab *v, int kept)
+static TB_ALWAYS_INLINE void hot_end(tb_builder *b, const hot_vocab *v, int kept)
 {
     if (kept)
         b->nvocab = v->nvocab;
@@ -241,7 +241,7 @@ static ALWAYS_INLINE void hot_end(tb_builder *b, const hot_vocab *v, int kept)
 
 /* The new token s[at .. at+len) (hash h, head `head`, tag `tag`) into the
  * empty slot sl, kept where it lies (room reserved for the line); its id. */
-static ALWAYS_INLINE int64_t hot_add(tb_builder *b, hot_vocab *v, const uint8_t *s, size_t at, size_t len,
+static TB_ALWAYS_INLINE int64_t hot_add(tb_builder *b, hot_vocab *v, const uint8_t *s, size_t at, size_t len,
                                      uint32_t h, uint64_t head, uint32_t tag, tb_slot *sl)
 {
     uint32_t id = (uint32_t)v->nvocab++;
@@ -260,7 +260,7 @@ static ALWAYS_INLINE int64_t hot_add(tb_builder *b, hot_vocab *v, const uint8_t 
  * id in the table, added if new and `kept`. A token of up to 8 bytes, nearly
  * every one, is its head: hashed by one multiplication and compared within
  * its slot. 0, or -1: out of memory. */
-static ALWAYS_INLINE int hot_token(tb_builder *b, hot_vocab *v, const uint8_t *s, size_t at, size_t len, int kept)
+static TB_ALWAYS_INLINE int hot_token(tb_builder *b, hot_vocab *v, const uint8_t *s, size_t at, size_t len, int kept)
 {
     const char *tok = (const char *)s + at;
     uint64_t head;
@@ -289,7 +289,7 @@ static ALWAYS_INLINE int hot_token(tb_builder *b, hot_vocab *v, const uint8_t *s
 /* The hot loop: the items of the commonest kinds from s[i] on (a plain word
  * then a space, a symbol, or ", " or ". "; a symbol alone), up to the first
  * of another kind or `stop`; returns the index where it stopped, or ITEM_FAILED. */
-static ALWAYS_INLINE size_t hot_items(tb_builder *b, const uint8_t *s, size_t i, size_t stop, int kept)
+static TB_ALWAYS_INLINE size_t hot_items(tb_builder *b, const uint8_t *s, size_t i, size_t stop, int kept)
 {
     const uint64_t *plain = b->plain;
     hot_vocab v;
@@ -316,17 +316,17 @@ static ALWAYS_INLINE size_t hot_items(tb_builder *b, const uint8_t *s, size_t i,
     return i;
 }
 
-static __attribute__((noinline)) size_t hot_items_kept(tb_builder *b, const uint8_t *s, size_t i, size_t stop)
+static TB_NOINLINE size_t hot_items_kept(tb_builder *b, const uint8_t *s, size_t i, size_t stop)
 {
     return hot_items(b, s, i, stop, 1);
 }
 
-static __attribute__((noinline)) size_t hot_items_lookup(tb_builder *b, const uint8_t *s, size_t i, size_t stop)
+static TB_NOINLINE size_t hot_items_lookup(tb_builder *b, const uint8_t *s, size_t i, size_t stop)
 {
     return hot_items(b, s, i, stop, 0);
 }
 
-static ALWAYS_INLINE int scan_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, int kept, int replaced)
+static TB_ALWAYS_INLINE int scan_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, int kept, int replaced)
 {
     enum token_home home = kept ? HOME_KEPT : HOME_LOOKUP;
     size_t i = 0, spent = 0;

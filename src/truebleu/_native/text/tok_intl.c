@@ -22,7 +22,7 @@
  */
 
 /* The code point of the (valid UTF-8) character at p into *c; its length in bytes. */
-static ALWAYS_INLINE size_t utf8_char(const uint8_t *p, uint32_t *c)
+static TB_ALWAYS_INLINE size_t utf8_char(const uint8_t *p, uint32_t *c)
 {
     if (p[0] < 0x80) {
         *c = p[0];
@@ -32,7 +32,7 @@ static ALWAYS_INLINE size_t utf8_char(const uint8_t *p, uint32_t *c)
 }
 /* Appends the one-character token c, whose UTF-8 is p[0..len) in the line,
  * and remembers its id as tok_simple.c's emit_new_char does (append_token does so for ASCII). */
-static ALWAYS_INLINE int intl_char_token(tb_builder *b, const uint8_t *p, size_t len, uint32_t c,
+static TB_ALWAYS_INLINE int intl_char_token(tb_builder *b, const uint8_t *p, size_t len, uint32_t c,
                                          enum token_home home)
 {
     if (len == 1)
@@ -116,7 +116,7 @@ static int intl_split_punctuation(tb_builder *b, const uint8_t *s, size_t i, siz
 
 /* The token of the characters [first, end) of a stretch (off[t]: where
  * character t starts in s): one character through intl_char_token. */
-static ALWAYS_INLINE int intl_run_token(tb_builder *b, const uint8_t *s, const uint32_t *off, size_t first,
+static TB_ALWAYS_INLINE int intl_run_token(tb_builder *b, const uint8_t *s, const uint32_t *off, size_t first,
                                         size_t end, enum token_home home)
 {
     if (end - first == 1) {
@@ -202,7 +202,7 @@ static int hard_intl_bytes(tb_builder *b, const uint8_t *s, size_t n, int before
  * whitespace character, or a stretch up to the next one, tokenized by its
  * shape (those of the code-point scanner it replaces). The general case, out
  * of the hot loop. Returns the index after the item, or INTL_ITEM_FAILED. */
-static __attribute__((noinline)) size_t scan_intl_item(tb_builder *b, const uint8_t *s, size_t i, size_t n,
+static TB_NOINLINE size_t scan_intl_item(tb_builder *b, const uint8_t *s, size_t i, size_t n,
                                                        enum token_home home)
 {
     uint32_t c;
@@ -252,7 +252,7 @@ static __attribute__((noinline)) size_t scan_intl_item(tb_builder *b, const uint
  * rule 1 or 2 splits the \p{P} off, unless a digit ends the line with it, "in
  * 2021.", and rule 3 the \p{S}); scan_intl_item every other. 0 done, -1 out of
  * memory or b->poll asked to stop. */
-static ALWAYS_INLINE int scan_intl_bytes(tb_builder *b, const uint8_t *s, size_t n, enum token_home home)
+static TB_ALWAYS_INLINE int scan_intl_bytes(tb_builder *b, const uint8_t *s, size_t n, enum token_home home)
 {
     const uint64_t *plain = b->plain;
     size_t i = 0, spent = 0;

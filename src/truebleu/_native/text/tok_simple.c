@@ -27,7 +27,7 @@ enum pair_spacing { SPACE_AFTER_EACH, SPACE_BEFORE_EACH };
 
 /* Always inlined: each call site gets its own loop with `match` inlined (a call
  * through the pointer per character cost more than the rule itself). */
-static inline __attribute__((always_inline)) size_t
+static TB_ALWAYS_INLINE size_t
 apply_pair_rule(const uint32_t *s, size_t n, uint32_t *o, pair_match match, enum pair_spacing spacing)
 {
     size_t k = 0, i = 0;
@@ -57,7 +57,7 @@ static int match_13a_4(uint32_t a, uint32_t b) { return is_digit(a) && b == '-';
 
 /* append_token after spending the token's share of b->poll's budget (the
  * 13a byte path spends per line instead) */
-static ALWAYS_INLINE int emit_token(tb_builder *b, const void *s, size_t len, int width, int ascii)
+static TB_ALWAYS_INLINE int emit_token(tb_builder *b, const void *s, size_t len, int width, int ascii)
 {
     if (tb_poll_spend(b->poll, (long)len + 1))
         return -1;
@@ -73,9 +73,9 @@ static int emit_ascii_u32(tb_builder *b, const void *s, size_t len) { return emi
 /* one character of an ASCII line: its own function, with the length known */
 static int emit_u8_char(tb_builder *b, const void *s) { return emit_token(b, s, 1, 1, 1); }
 
-static ALWAYS_INLINE int emit(tb_builder *b, const void *s, size_t len, int width)
+static TB_ALWAYS_INLINE int emit(tb_builder *b, const void *s, size_t len, int width)
 {
-    if (width == 1 && __builtin_constant_p(len) && len == 1)
+    if (width == 1 && TB_CONSTANT_P(len) && len == 1)
         return emit_u8_char(b, s);
     return width == 1 ? emit_u8(b, s, len) : emit_u32(b, s, len);
 }
@@ -83,7 +83,7 @@ static ALWAYS_INLINE int emit(tb_builder *b, const void *s, size_t len, int widt
 /* Appends the one-character token c, not known yet, and remembers its id
  * (emit_token's work for one character, without its checks: the caller
  * reserved room for the line and spends its poll budget). */
-static __attribute__((noinline)) int emit_new_char(tb_builder *b, uint32_t c)
+static TB_NOINLINE int emit_new_char(tb_builder *b, uint32_t c)
 {
     char *o = b->bytes + b->nbytes;  /* its UTF-8 after the vocabulary's bytes: kept there if new */
     size_t k = utf8_put(o, c);
@@ -105,7 +105,7 @@ static __attribute__((noinline)) int emit_new_char(tb_builder *b, uint32_t c)
 }
 
 /* s[0..n) holds no whitespace but the ' ' the rules inserted: one token per run */
-static ALWAYS_INLINE int emit_space_separated(tb_builder *b, const void *s, size_t n, int width)
+static TB_ALWAYS_INLINE int emit_space_separated(tb_builder *b, const void *s, size_t n, int width)
 {
     size_t i = 0;
     while (i < n) {
@@ -128,7 +128,7 @@ static ALWAYS_INLINE int emit_space_separated(tb_builder *b, const void *s, size
 
 /* x = the stretch s[0..n) as code points, with a space before/after it
  * standing for the whitespace around it; returns the length written. */
-static ALWAYS_INLINE size_t copy_with_context(uint32_t *x, const void *s, size_t n, int before, int after,
+static TB_ALWAYS_INLINE size_t copy_with_context(uint32_t *x, const void *s, size_t n, int before, int after,
                                               int width)
 {
     size_t k = 0;
@@ -155,7 +155,7 @@ static ALWAYS_INLINE size_t copy_with_context(uint32_t *x, const void *s, size_t
  * each side (when there is one), therefore gives exactly the spaces the rules
  * give on the whole line.
  */
-static ALWAYS_INLINE int hard_13a(tb_builder *b, const void *s, size_t n, int before, int after, int width)
+static TB_ALWAYS_INLINE int hard_13a(tb_builder *b, const void *s, size_t n, int before, int after, int width)
 {
     /* Fast paths for the two commonest shapes, where the rules' result is known
      * without replaying them: (a) no '.' or ',' and no '-' after a digit: no rule
@@ -198,7 +198,7 @@ static int hard_13a_u32(tb_builder *b, const void *s, size_t n, int before, int 
 
 /* 13a rule 1 symbols and (zh) Chinese characters are tokens on their own;
  * `padded` says the line was written as f" {line} ". s[n] is a space. */
-static ALWAYS_INLINE int scan_13a(tb_builder *b, const void *s, size_t n, int padded, int zh, int width)
+static TB_ALWAYS_INLINE int scan_13a(tb_builder *b, const void *s, size_t n, int padded, int zh, int width)
 {
     size_t i = 0;
     while (i < n) {
@@ -255,7 +255,7 @@ static ALWAYS_INLINE int scan_13a(tb_builder *b, const void *s, size_t n, int pa
     return 0;
 }
 
-static ALWAYS_INLINE int tokenize_zh(tb_builder *b, const void *s, size_t n, int width)
+static TB_ALWAYS_INLINE int tokenize_zh(tb_builder *b, const void *s, size_t n, int width)
 {
     /* line.strip(): the trailing side is already stripped */
     size_t start = 0;
@@ -264,7 +264,7 @@ static ALWAYS_INLINE int tokenize_zh(tb_builder *b, const void *s, size_t n, int
     return scan_13a(b, from(s, start, width), n - start, 0, 1, width);
 }
 
-static ALWAYS_INLINE int tokenize_none(tb_builder *b, const void *s, size_t n, int width)
+static TB_ALWAYS_INLINE int tokenize_none(tb_builder *b, const void *s, size_t n, int width)
 {
     size_t i = 0;
     while (i < n) {
@@ -284,7 +284,7 @@ static ALWAYS_INLINE int tokenize_none(tb_builder *b, const void *s, size_t n, i
 
 /* Every character but whitespace is a token: one cache look-up each (known_char).
  * The poll budget is spent a block of characters at a time (a line may be long). */
-static ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, int width)
+static TB_ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, int width)
 {
     const uint32_t era = b->era;
     uint32_t *out = b->ids + b->nids, id;  /* (kept in a register: a store through b->ids may alias) */
@@ -314,24 +314,24 @@ static ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, int w
 
 /* char, one function per width, kept out of tb_builder_add_line: its other
  * scanners are compiled as well as without them. */
-static __attribute__((noinline)) int tokenize_char_u8(tb_builder *b, const void *s, size_t n)
+static TB_NOINLINE int tokenize_char_u8(tb_builder *b, const void *s, size_t n)
 {
     return scan_char(b, s, n, 1);
 }
 
-static __attribute__((noinline)) int tokenize_char_u32(tb_builder *b, const void *s, size_t n)
+static TB_NOINLINE int tokenize_char_u32(tb_builder *b, const void *s, size_t n)
 {
     return scan_char(b, s, n, 4);
 }
 
-static ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n, int width)
+static TB_ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n, int width)
 {
     return width == 1 ? tokenize_char_u8(b, s, n) : tokenize_char_u32(b, s, n);
 }
 
 /* The tokenizer `mode` (not 13a or intl: see tokenize_13a_bytes, tokenize_intl_bytes)
  * on s[0..n) (s[n] is a space). */
-static ALWAYS_INLINE int tokenize(tb_builder *b, const void *s, size_t n, int mode, int width)
+static TB_ALWAYS_INLINE int tokenize(tb_builder *b, const void *s, size_t n, int mode, int width)
 {
     switch (mode) {
     case TB_ZH: return tokenize_zh(b, s, n, width);

@@ -13,7 +13,7 @@
 #include "text/text.h"
 
 #include <string.h>
-#if defined(__SSE2__)
+#ifdef TB_HAVE_SSE2
 #include <emmintrin.h>
 #endif
 
@@ -55,7 +55,7 @@ static int utf8_sequence(const uint8_t *d, size_t n)
     return len;
 }
 
-#if defined(__SSE2__)
+#ifdef TB_HAVE_SSE2
 /* The bytes from d[0] while they are ASCII, 64 at a time: how many (a multiple of 64,
  * at most n), their newlines added to *newlines. Text is mostly ASCII: this is the
  * reader's pass over nearly every byte. Newlines are counted per byte lane (pcmpeqb
@@ -94,12 +94,12 @@ void tb_utf8_scan(const uint8_t *d, size_t n, tb_utf8_scan_result *r)
     size_t i = 0, chars = 0, newlines = 0;
     r->error = 0;
     while (i < n) {
-#if defined(__SSE2__)
+#ifdef TB_HAVE_SSE2
         if (i + 16 <= n) {  /* sixteen bytes at a time while they are ASCII */
             __m128i v = _mm_loadu_si128((const __m128i *)(d + i));
             unsigned high = (unsigned)_mm_movemask_epi8(v);
             unsigned nl = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
-            unsigned ascii = high ? (unsigned)__builtin_ctz(high) : 16;  /* ASCII bytes first */
+            unsigned ascii = high ? (unsigned)TB_CTZ32(high) : 16;  /* ASCII bytes first */
             for (nl &= ascii == 16 ? 0xFFFFu : (1u << ascii) - 1; nl; nl &= nl - 1)
                 newlines++;  /* mostly none: a line is about ten of these blocks */
             chars += ascii;

@@ -42,18 +42,18 @@ static inline int reserve_small(tb_builder *b, size_t n, int passes)
  * Either buffer holds a ' ' after the line (a sentinel that ends the last
  * word's scan) and TB_BYTES_PAD readable bytes after that.
  */
-static ALWAYS_INLINE uint32_t at(const void *s, size_t i, int width)
+static TB_ALWAYS_INLINE uint32_t at(const void *s, size_t i, int width)
 {
     return width == 1 ? ((const uint8_t *)s)[i] : ((const uint32_t *)s)[i];
 }
 
 /* &s[i] */
-static ALWAYS_INLINE const void *from(const void *s, size_t i, int width)
+static TB_ALWAYS_INLINE const void *from(const void *s, size_t i, int width)
 {
     return (const char *)s + i * (size_t)width;
 }
 
-static ALWAYS_INLINE int space_at(uint32_t c, int width)
+static TB_ALWAYS_INLINE int space_at(uint32_t c, int width)
 {
     return (width == 1 || c < 0x80) ? ascii_class[c] & A_SPACE : is_space(c);
 }
@@ -77,7 +77,7 @@ static inline uint64_t load_word(const void *p)
 /* The first n (0..8) bytes in memory of the word w, zeros in place of the others. */
 static inline uint64_t first_bytes(uint64_t w, size_t n)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#ifdef TB_BIG_ENDIAN
     static const uint64_t keep[9] = {0, 0xFFull << 56, 0xFFFFull << 48, 0xFFFFFFull << 40, 0xFFFFFFFFull << 32,
                                      0xFFFFFFFFFFull << 24, 0xFFFFFFFFFFFFull << 16, 0xFFFFFFFFFFFFFFull << 8,
                                      ~0ull};
@@ -92,8 +92,8 @@ static inline uint64_t first_bytes(uint64_t w, size_t n)
  * of x reaches the low bits (which pick a hash slot). */
 static inline uint64_t fold_mix(uint64_t x)
 {
-    unsigned __int128 r = (unsigned __int128)x * 0xBF58476D1CE4E5B9ull;
-    return (uint64_t)(r >> 64) ^ (uint64_t)r;
+    uint64_t hi, lo = tb_mul_64x64(x, 0xBF58476D1CE4E5B9ull, &hi);
+    return hi ^ lo;
 }
 
 /* A build may keep only the low TB_VOCAB_HASH_BITS bits of every token hash
@@ -135,7 +135,7 @@ static inline uint32_t hash_bytes(const unsigned char *p, size_t n)
 /* Whether the len bytes at x and y are equal. */
 static inline int same_bytes(const char *x, const char *y, size_t len)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef TB_LITTLE_ENDIAN
     if (len - 1 < 7)  /* 1 .. 7 bytes: the low len bytes of one word */
         return ((load_word(x) ^ load_word(y)) & (~0ull >> (8 * (8 - len)))) == 0;
 #endif
@@ -161,7 +161,7 @@ static inline int same_bytes(const char *x, const char *y, size_t len)
 /* The slot of a token of at most 8 bytes (its head and length are all of it,
  * hash h) in slots[0..mask] of era `era`: the one holding it, or an empty one
  * (of another era) where it belongs (the table is never full). */
-static ALWAYS_INLINE const tb_slot *probe_short(const tb_slot *slots, size_t mask, uint32_t era, size_t len,
+static TB_ALWAYS_INLINE const tb_slot *probe_short(const tb_slot *slots, size_t mask, uint32_t era, size_t len,
                                                 uint64_t head, uint32_t h)
 {
     const uint32_t tag = era << 16 | (uint32_t)len;
@@ -174,7 +174,7 @@ static ALWAYS_INLINE const tb_slot *probe_short(const tb_slot *slots, size_t mas
 
 /* probe_short for any token tok[0..len): one of more than 8 bytes is compared
  * in full where it lies (`bytes` and `vocab`: where the table's tokens lie). */
-static ALWAYS_INLINE const tb_slot *probe(const tb_slot *slots, size_t mask, uint32_t era, const char *tok,
+static TB_ALWAYS_INLINE const tb_slot *probe(const tb_slot *slots, size_t mask, uint32_t era, const char *tok,
                                           size_t len, uint64_t head, uint32_t h, const char *bytes,
                                           const tb_tok *vocab)
 {
@@ -192,7 +192,7 @@ static ALWAYS_INLINE const tb_slot *probe(const tb_slot *slots, size_t mask, uin
 }
 
 /* Whether a slot probe() found is live (holds the token). */
-static ALWAYS_INLINE int slot_live(const tb_slot *sl, uint32_t era) { return sl->tag >> 16 == era; }
+static TB_ALWAYS_INLINE int slot_live(const tb_slot *sl, uint32_t era) { return sl->tag >> 16 == era; }
 
 /* text/builder.c: the builder's table grown to ncap slots (entries re-placed). 0, or -1: out of memory. */
 int tb_vocab_rehash(tb_builder *b, size_t ncap);
@@ -202,7 +202,7 @@ int tb_vocab_rehash(tb_builder *b, size_t ncap);
 void tb_new_era(tb_builder *b);
 
 /* vocab_intern with the token's head known. */
-static ALWAYS_INLINE int64_t vocab_intern_head(tb_builder *b, const char *tok, size_t len, uint64_t head,
+static TB_ALWAYS_INLINE int64_t vocab_intern_head(tb_builder *b, const char *tok, size_t len, uint64_t head,
                                                uint32_t h, int kept)
 {
     const uint32_t era = b->slot_era;  /* (the table exists: tb_builder_add_line) */
@@ -236,20 +236,20 @@ static ALWAYS_INLINE int64_t vocab_intern_head(tb_builder *b, const char *tok, s
 /* Id of the token tok[0..len) with hash h; adds it if new, copying its bytes
  * to the end of b->bytes unless they are there already, or (`kept`) are kept
  * where they are in b->bytes, room for the entry reserved (the 13a byte path). */
-static ALWAYS_INLINE int64_t vocab_intern(tb_builder *b, const char *tok, size_t len, uint32_t h, int kept)
+static TB_ALWAYS_INLINE int64_t vocab_intern(tb_builder *b, const char *tok, size_t len, uint32_t h, int kept)
 {
     return vocab_intern_head(b, tok, len, token_head(tok, len), h, kept);
 }
 
 /* seg_find with the token's head known. */
-static ALWAYS_INLINE uint32_t seg_find_head(const tb_seg *seg, const char *tok, size_t len, uint64_t head,
+static TB_ALWAYS_INLINE uint32_t seg_find_head(const tb_seg *seg, const char *tok, size_t len, uint64_t head,
                                             uint32_t hash)
 {
     const tb_slot *sl = probe(seg->vslots, seg->vcap - 1, seg->vera, tok, len, head, hash, seg->bytes, seg->vocab);
     return slot_live(sl, seg->vera) ? sl->id : TB_ABSENT;
 }
 
-static ALWAYS_INLINE uint32_t seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
+static TB_ALWAYS_INLINE uint32_t seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
 {
     return seg_find_head(seg, tok, len, token_head(tok, len), hash);
 }
@@ -288,7 +288,7 @@ enum token_home { HOME_ANY, HOME_KEPT, HOME_LOOKUP };
  * stored) or in b's own vocabulary. Room for its id and bytes was reserved
  * for the whole line. `ascii` (width 4) says the caller knows every code
  * point is below 0x80 (then the UTF-8 is a plain narrowing copy). */
-static ALWAYS_INLINE int append_token(tb_builder *b, const void *s, size_t len, int width, int ascii,
+static TB_ALWAYS_INLINE int append_token(tb_builder *b, const void *s, size_t len, int width, int ascii,
                                       enum token_home home)
 {
     if (width == 1 && len == 1) {  /* one byte (an ASCII character): its id may be known */
@@ -350,7 +350,7 @@ static ALWAYS_INLINE int append_token(tb_builder *b, const void *s, size_t len, 
 static inline uint64_t cp_key(uint32_t era, uint32_t c) { return (uint64_t)era << 21 | c; }  /* != 0 */
 
 /* Whether the id of the one-character token c is remembered in this era (then *id is it). */
-static ALWAYS_INLINE int known_char(const tb_builder *b, uint32_t era, uint32_t c, uint32_t *id)
+static TB_ALWAYS_INLINE int known_char(const tb_builder *b, uint32_t era, uint32_t c, uint32_t *id)
 {
     if (c < 0x80) {
         *id = b->char_id[c];
