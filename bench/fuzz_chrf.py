@@ -21,9 +21,9 @@ import time
 from array import array
 
 from fuzz_native import random_case
-from truebleu.metrics.bleu.kernels import PythonKernel
-from truebleu.metrics.bleu.native import NativeKernel
-from truebleu.metrics.chrf.spec import ChrfConfig, f_score
+from truebleu.metrics.chrf.config import ChrfConfig
+from truebleu.metrics.chrf.kernels import NativeKernel, PythonKernel
+from truebleu.metrics.chrf.spec import f_score
 
 
 def random_config(rng: random.Random) -> ChrfConfig:
@@ -51,10 +51,10 @@ def main(argv=None) -> int:
         cases = [random_case(rng) for _ in range(size)]
         hyps = [h for h, _ in cases]
         refs = [r if r else [""] for _, r in cases]  # chrF needs a reference per segment
-        want = python.chrf_statistics(hyps, python.chrf_prepare(refs, config), config)
+        want = python.statistics(hyps, python.prepare(refs, config), config)
         scores = array("d", [0.0]) * size
-        got = native.chrf_statistics(hyps, native.chrf_prepare(refs, config), config,
-                                     threads=args.threads, scores=scores)
+        got = native.statistics(hyps, native.prepare(refs, config, args.threads), config,
+                                threads=args.threads, scores=scores)
         for i, (g, w) in enumerate(zip(got.rows(), want.rows())):
             expected_score = f_score(w, config.beta, config.eps_smoothing)
             if g != w or scores[i] != expected_score:
