@@ -17,7 +17,12 @@ multi-bleu         Moses multi-bleu.perl                       lowercase
 multi-bleu-detok   Moses multi-bleu-detok.perl                 lowercase
 tf-nmt             tensorflow/nmt ``compute_bleu``             max_order, smooth, tokenize
 hf-evaluate        alias of tf-nmt (``evaluate``'s ``bleu``)   as tf-nmt
-torchmetrics       torchmetrics ``BLEUScore``                  n_gram, smooth, weights, backend
+torchmetrics       torchmetrics ``BLEUScore``, ``SacreBLEU``-  n_gram, smooth, weights, backend,
+                   ``Score`` (with ``tokenize``)               tokenize, lowercase
+torchmetrics-chrf  torchmetrics ``CHRFScore``                  n_char_order, n_word_order, beta,
+                                                               lowercase, whitespace
+torchmetrics-ter   torchmetrics ``TranslationEditRate``        normalize, no_punctuation,
+                                                               lowercase, asian_support
 =================  ==========================================  ============================
 """
 
@@ -62,6 +67,8 @@ _BUILDERS: dict[str, Callable[..., Dialect]] = {
     "tf-nmt": _lazy("tfnmt", "TfNmtDialect"),
     "hf-evaluate": _lazy("tfnmt", "TfNmtDialect"),
     "torchmetrics": _lazy("torchmetrics_bleu", "TorchmetricsDialect"),
+    "torchmetrics-chrf": _lazy("torchmetrics_chrf", "TorchmetricsChrfDialect"),
+    "torchmetrics-ter": _lazy("torchmetrics_ter", "TorchmetricsTerDialect"),
 }
 
 DIALECTS = tuple(_BUILDERS)
