@@ -18,7 +18,7 @@ keep counting exactly and round once.
 from __future__ import annotations
 
 from array import array
-from typing import Any, ClassVar, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from ..core.kernels import native_core, thread_count
 from ..tokenizers import get_tokenizer
@@ -108,11 +108,11 @@ class BLEUScore(Metric):
     :param kwargs: torchmetrics' ``Metric`` options (``dist_sync_on_step``, ...).
     """
 
-    is_differentiable: ClassVar[bool] = False
-    higher_is_better: ClassVar[bool] = True
-    full_state_update: ClassVar[bool] = True
-    plot_lower_bound: ClassVar[float] = 0.0
-    plot_upper_bound: ClassVar[float] = 1.0
+    is_differentiable: bool = False
+    higher_is_better: bool = True
+    full_state_update: bool = True
+    plot_lower_bound: float = 0.0
+    plot_upper_bound: float = 1.0
 
     preds_len: Any
     target_len: Any

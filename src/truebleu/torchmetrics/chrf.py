@@ -17,7 +17,7 @@ below 2**24 n-grams per order, so the numbers are identical below that. With
 from __future__ import annotations
 
 from array import array
-from typing import Any, ClassVar, Sequence, Union
+from typing import Any, Sequence, Union
 
 from ..core.kernels import native_core, thread_count
 from ..dialects.torchmetrics_chrf import EPS, characters
@@ -148,11 +148,11 @@ class CHRFScore(Metric):
     :param return_sentence_level_score: also return each sentence's score.
     """
 
-    is_differentiable: ClassVar[bool] = False
-    higher_is_better: ClassVar[bool] = True
-    full_state_update: ClassVar[bool] = True
-    plot_lower_bound: ClassVar[float] = 0.0
-    plot_upper_bound: ClassVar[float] = 1.0
+    is_differentiable: bool = False
+    higher_is_better: bool = True
+    full_state_update: bool = True
+    plot_lower_bound: float = 0.0
+    plot_upper_bound: float = 1.0
 
     statistics: Any
     sentence_chrf_score: Any

@@ -62,7 +62,7 @@ def text_inputs(preds: Union[str, Sequence[str]],
     """``(predictions, references per prediction)`` in CHRFScore's and
     TranslationEditRate's convention (a str prediction; a flat list of references)."""
     hypotheses: Sequence[object] = [preds] if isinstance(preds, str) else _check_list(preds, "preds")
-    target = _check_list(target, "target")
-    if all(isinstance(ref, str) for ref in target):
-        target = [list(target)] if len(hypotheses) == 1 else [[ref] for ref in target]
-    return _checked(hypotheses, target, need_reference)
+    segments: Sequence[object] = _check_list(target, "target")
+    if all(isinstance(ref, str) for ref in segments):  # a flat list of references
+        segments = [list(segments)] if len(hypotheses) == 1 else [[ref] for ref in segments]
+    return _checked(hypotheses, segments, need_reference)

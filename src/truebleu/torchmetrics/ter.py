@@ -20,7 +20,7 @@ how the data is split, in the last bits.
 from __future__ import annotations
 
 from array import array
-from typing import Any, ClassVar, Sequence, Union
+from typing import Any, Sequence, Union
 
 from ..core.kernels import native_core, thread_count
 from ..dialects.torchmetrics_ter import tokenizer_of
@@ -78,11 +78,11 @@ class TranslationEditRate(Metric):
     :param return_sentence_level_score: also return each sentence's score.
     """
 
-    is_differentiable: ClassVar[bool] = False
-    higher_is_better: ClassVar[bool] = False
-    full_state_update: ClassVar[bool] = False
-    plot_lower_bound: ClassVar[float] = 0.0
-    plot_upper_bound: ClassVar[float] = 1.0
+    is_differentiable: bool = False
+    higher_is_better: bool = False
+    full_state_update: bool = False
+    plot_lower_bound: float = 0.0
+    plot_upper_bound: float = 1.0
 
     total_num_edits: Any
     total_tgt_len: Any
