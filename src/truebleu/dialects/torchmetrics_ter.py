@@ -8,8 +8,8 @@ by comparing the two on generated text:
   prediction (the edit function is called with ``(reference, prediction)``).
   Shifts are not symmetric, so the edit count can differ from sacreBLEU's; and
   the empty-side rule follows the swap: an *empty prediction* costs 0 edits
-  (TER 0 for that segment) and an empty reference costs as many edits as the
-  prediction has words (sentence TER 1.0) -- sacreBLEU does the opposite;
+  (TER 0 for that segment, where sacreBLEU counts every reference word); an
+  empty reference costs every predicted word in both (sentence TER 1.0);
 * references are tokenized once (sacreBLEU tokenizes them twice, which with
   ``normalize=True`` can split ``it's,`` further);
 * the defaults are sacreBLEU's (``lowercase=True`` is ``case_sensitive=False``);
