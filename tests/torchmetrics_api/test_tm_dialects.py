@@ -17,6 +17,7 @@ functional = pytest.importorskip("torchmetrics.functional.text")
 sacrebleu = pytest.importorskip("sacrebleu")
 
 from tm_cases import per_prediction, streams_of  # noqa: E402
+
 from truebleu.dialects import DIALECTS, get_dialect  # noqa: E402
 from truebleu.dialects.torchmetrics_chrf import f32  # noqa: E402
 

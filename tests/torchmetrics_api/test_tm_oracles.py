@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 torch = pytest.importorskip("torch")
 tm_text = pytest.importorskip("torchmetrics.text")
 
-import truebleu.torchmetrics as tb  # noqa: E402
 from tm_cases import per_prediction  # noqa: E402
+
+import truebleu.torchmetrics as tb  # noqa: E402
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -10,8 +10,9 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("torchmetrics")
 sacrebleu = pytest.importorskip("sacrebleu")
 
-import truebleu.torchmetrics as tb  # noqa: E402
 from tm_cases import per_prediction, streams_of  # noqa: E402
+
+import truebleu.torchmetrics as tb  # noqa: E402
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
