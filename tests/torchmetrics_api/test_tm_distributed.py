@@ -22,9 +22,10 @@ pytest.importorskip("torchmetrics")
 if not torch.distributed.is_available():  # pragma: no cover - CPU builds have gloo
     pytest.skip("this torch build has no torch.distributed", allow_module_level=True)
 
+from tm_ddp_worker import CASES, SHARE, metric, updated  # noqa: E402
+
 import truebleu  # noqa: E402
 from conftest import needs_wmt21  # noqa: E402
-from tm_ddp_worker import CASES, SHARE, metric, updated  # noqa: E402
 
 pytestmark = needs_wmt21
 WORKER = Path(__file__).with_name("tm_ddp_worker.py")

@@ -10,9 +10,10 @@ torch = pytest.importorskip("torch")
 tm_text = pytest.importorskip("torchmetrics.text")
 sacrebleu = pytest.importorskip("sacrebleu")
 
+from tm_cases import batches, streams_of, wmt21_en_de  # noqa: E402
+
 import truebleu.torchmetrics as tb  # noqa: E402
 from conftest import needs_wmt21  # noqa: E402
-from tm_cases import batches, streams_of, wmt21_en_de  # noqa: E402
 
 pytestmark = needs_wmt21
 
