@@ -18,15 +18,16 @@ sacrebleu = pytest.importorskip("sacrebleu")
 
 from tm_cases import per_prediction, streams_of  # noqa: E402
 
-from truebleu.dialects import DIALECTS, get_dialect  # noqa: E402
+from truebleu.dialects import DIALECTS, METRIC_DIALECTS, get_dialect  # noqa: E402
 from truebleu.dialects.torchmetrics_chrf import f32  # noqa: E402
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-def test_registered():
-    assert {"torchmetrics-chrf", "torchmetrics-ter"} <= set(DIALECTS)
+def test_registered_apart_from_bleus_dialects():
+    assert set(METRIC_DIALECTS) == {"torchmetrics-chrf", "torchmetrics-ter"}
+    assert not set(METRIC_DIALECTS) & set(DIALECTS)  # the `dialect` command scores BLEU
 
 
 @SETTINGS
@@ -96,4 +97,28 @@ def test_ter_references_are_tokenized_once():
     sacre = sacrebleu.TER(normalized=True).corpus_score(preds, streams_of(target)).score / 100
     assert expected != pytest.approx(sacre, abs=1e-6)
     dialect = get_dialect("torchmetrics-ter", normalize=True)
+    assert dialect.corpus_score(preds, streams_of(target)).score == expected
+
+
+@SETTINGS
+@given(per_prediction(), st.sampled_from(["13a", "intl", "zh", "char", "none"]), st.booleans())
+def test_generated_sacre_bleu_score(data, tokenize, lowercase):
+    preds, target = data
+    expected = functional.sacre_bleu_score(preds, target, tokenize=tokenize, lowercase=lowercase)
+    dialect = get_dialect("torchmetrics", tokenize=tokenize, lowercase=lowercase, backend="torch")
+    nrefs = {len(refs) for refs in target}
+    if len(nrefs) == 1:  # the dialect takes sacreBLEU's streams: as many references each
+        assert dialect.corpus_score(preds, streams_of(target)).score == expected.item()
+
+
+@pytest.mark.parametrize("preds, target, options", [
+    (["x &QUOT; y"], [["x \" y"]], {"lowercase": True}),  # lowercased after tokenizing
+    (["year 2021.\n"], [["year 2021 ."]], {"tokenize": "intl"}),  # the line is not stripped
+    (["a co-\n"], [["a co"]], {}),                      # 13a drops a final "-\n"
+])
+def test_sacre_bleu_score_differs_from_sacrebleu(preds, target, options):
+    expected = functional.sacre_bleu_score(preds, target, n_gram=1, **options).item()
+    sacre = sacrebleu.BLEU(max_ngram_order=1, **options).corpus_score(preds, streams_of(target))
+    assert expected != pytest.approx(sacre.score / 100, abs=1e-6)
+    dialect = get_dialect("torchmetrics", n_gram=1, **{"tokenize": "13a", **options})
     assert dialect.corpus_score(preds, streams_of(target)).score == expected
