@@ -24,6 +24,7 @@ from ..core.kernels import native_core, thread_count
 from ..tokenizers import get_tokenizer
 from ._require import Metric, torch
 from .inputs import bleu_inputs
+from .pairs import Pairs, first_best
 
 #: SacreBLEUScore's tokenizers, as torchmetrics 1.9 names them
 TOKENIZERS = ("none", "13a", "zh", "intl", "char", "ja-mecab", "ko-mecab", "flores101", "flores200")
@@ -58,15 +59,12 @@ def _closest_first(pred_lengths: Any, references: list[list[str]], mode: int, th
     flat = [ref for refs in references for ref in refs]
     out = array("q", bytes(8 * 4 * len(flat)))  # order 1: a row is 4 wide, [0] the length
     core.sentence_statistics(flat, [[""]] * len(flat), mode, False, 1, threads, out)
-    lengths = torch.frombuffer(out, dtype=torch.int64).view(len(flat), 4)[:, 0]
-    counts = torch.tensor([len(refs) for refs in references])
-    segment = torch.repeat_interleave(torch.arange(len(references)), counts)
-    starts = torch.cumsum(counts, 0) - counts
-    position = torch.arange(len(flat)) - torch.repeat_interleave(starts, counts)
-    table = torch.full((len(references), int(counts.max())), 1 << 62, dtype=torch.int64)
-    table[segment, position] = lengths
-    first = torch.argmin((table - pred_lengths[:, None]).abs(), dim=1)  # the first minimum
-    return table.gather(1, first[:, None])[:, 0]
+    pairs = Pairs(references)
+    lengths = pairs.table(torch.frombuffer(out, dtype=torch.int64).view(len(flat), 4)[:, 0], 0)
+    distance = pairs.table((lengths[pairs.segment, pairs.rank] - pred_lengths[pairs.segment]).abs(),
+                           1 << 62)
+    _, first = first_best(distance, "less")
+    return lengths[torch.arange(len(references)), first]
 
 
 def bleu_fraction(preds_len: Any, target_len: Any, numerator: Any, denominator: Any,

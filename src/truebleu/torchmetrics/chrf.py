@@ -23,6 +23,7 @@ from ..core.kernels import native_core, thread_count
 from ..dialects.torchmetrics_chrf import EPS, characters
 from ._require import Metric, torch
 from .inputs import text_inputs
+from .pairs import Pairs, first_best
 
 
 def _core_rows(hypotheses: list[str], references: list[str], char_order: int,
@@ -105,30 +106,21 @@ def segment_statistics(hypotheses: list[str], references: list[list[str]], n_cha
         hypotheses = [line.lower() for line in hypotheses]
         references = [[line.lower() for line in refs] for refs in references]
     orders = n_char_order + n_word_order
-    counts = torch.tensor([len(refs) for refs in references], dtype=torch.int64)
-    n, k = len(hypotheses), max(1, int(counts.max()) if len(counts) else 1)
-    segment = torch.repeat_interleave(torch.arange(n), counts)
-    position = torch.arange(int(counts.sum())) - torch.repeat_interleave(
-        torch.cumsum(counts, 0) - counts, counts)
+    pairs = Pairs(references)
     own = own_counts(hypotheses, n_char_order, n_word_order, whitespace)
-    pairs = pair_rows([hypotheses[i] for i in segment.tolist()],
-                      [ref for refs in references for ref in refs],
-                      n_char_order, n_word_order, whitespace).clone()
-    pairs[:, 0::3] = own[segment]
-    f = f_scores(pairs.float(), n_char_order, beta, present=pairs[:, 1::3] > 0)
-    table = torch.zeros((n, k), dtype=torch.float32)
-    table[segment, position] = torch.nan_to_num(f, nan=0.0)  # NaN never wins
-    best, first = table.max(dim=1)  # the first of the best
-    chosen = best > 0
-    rows = torch.zeros((n, 3 * orders), dtype=torch.int64)
-    rows[:, 0::3] = own
-    index = torch.full((n, k), -1, dtype=torch.int64)
-    index[segment, position] = torch.arange(len(segment))
-    picked = index[torch.arange(n), first]
-    keep = chosen.nonzero()[:, 0]
-    rows[keep, 1::3] = pairs[picked[keep], 1::3]
-    rows[keep, 2::3] = pairs[picked[keep], 2::3]
-    return rows.sum(0), torch.where(chosen, best, torch.zeros(()))
+    rows = pair_rows([hypotheses[i] for i in pairs.segment_list],
+                     [ref for refs in references for ref in refs],
+                     n_char_order, n_word_order, whitespace).clone()
+    rows[:, 0::3] = own[pairs.segment]
+    f = f_scores(rows.float(), n_char_order, beta, present=rows[:, 1::3] > 0)
+    best, first = first_best(pairs.table(torch.nan_to_num(f, nan=0.0), 0.0), "greater")
+    chosen = best > 0  # torchmetrics keeps a reference only above 0 (NaN never wins)
+    totals = torch.zeros((len(hypotheses), 3 * orders), dtype=torch.int64)
+    totals[:, 0::3] = own
+    picked = pairs.pair_index()[torch.arange(len(hypotheses)), first][chosen]
+    totals[chosen, 1::3] = rows[picked, 1::3]
+    totals[chosen, 2::3] = rows[picked, 2::3]
+    return totals.sum(0), torch.where(chosen, best, torch.zeros(()))
 
 
 class CHRFScore(Metric):

@@ -27,6 +27,7 @@ from ..dialects.torchmetrics_ter import tokenizer_of
 from ._require import Metric, torch
 from .chrf import concatenated
 from .inputs import text_inputs
+from .pairs import Pairs, first_best
 
 _EXACT_FLOAT32 = 1 << 24
 
@@ -36,21 +37,23 @@ def segment_statistics(hypotheses: list[str], references: list[list[str]], token
     """``(fewest edits per segment, int64; float32 average reference length per segment)``."""
     preds = [tokenizer(line.rstrip()) for line in hypotheses]
     refs = [[tokenizer(line.rstrip()) for line in segment] for segment in references]
-    counts = torch.tensor([len(segment) for segment in refs], dtype=torch.int64)
-    segment = torch.repeat_interleave(torch.arange(len(preds)), counts)
+    pairs = Pairs(refs)
     flat = [ref for refs_of in refs for ref in refs_of]
-    pred_of_pair = [preds[i] for i in segment.tolist()]
+    pred_of_pair = [preds[i] for i in pairs.segment_list]
     out = array("d", bytes(16 * len(flat)))
     # swapped, as torchmetrics calls its edit function: the reference is shifted and edited
     native_core().ter_statistics(flat, [[pred] for pred in pred_of_pair], thread_count(None), out)
     edits = torch.frombuffer(out, dtype=torch.float64).view(len(flat), 2)[:, 0].to(torch.int64)
     empty_pred = torch.tensor([not pred for pred in pred_of_pair], dtype=torch.bool)
     edits = torch.where(empty_pred, torch.zeros((), dtype=torch.int64), edits)
-    best = torch.full((len(preds),), 1 << 62, dtype=torch.int64)
-    best = best.scatter_reduce(0, segment, edits, reduce="amin")
-    lengths = torch.tensor([ref.count(" ") + 1 if ref else 0 for ref in flat], dtype=torch.float32)
-    length_sums = torch.zeros(len(preds), dtype=torch.float32).index_add(0, segment, lengths)
-    return best, length_sums / counts.to(torch.float32)
+    best, _ = first_best(pairs.table(edits, 1 << 62), "less")
+    lengths = pairs.table(torch.tensor([ref.count(" ") + 1 if ref else 0 for ref in flat],
+                                       dtype=torch.float32), 0.0)
+    length_sums = lengths[:, 0]
+    for rank in range(1, lengths.shape[1]):
+        length_sums = length_sums + lengths[:, rank]  # whole numbers: exact in float32
+    counts = torch.tensor(pairs.counts, dtype=torch.float32)
+    return best, length_sums / counts
 
 
 def ter_fraction(edits: Any, length: Any) -> Any:
