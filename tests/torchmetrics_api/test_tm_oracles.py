@@ -105,3 +105,15 @@ def test_no_update_scores_as_torchmetrics(name):
     with pytest.warns(UserWarning):
         actual = getattr(tb, name)().compute()
     assert_same(expected, actual)
+
+
+@pytest.mark.parametrize("tokenize, module, preds, target", [
+    ("ja-mecab", "MeCab", ["猫がマットの上に座った。", " 今日は 晴れ \n"],
+     [["猫はマットの上にいる。"], ["今日は晴れです"]]),
+    ("ko-mecab", "mecab_ko", ["고양이가 매트 위에 앉았다.", "오늘은 맑음 "],
+     [["고양이는 매트 위에 있다."], ["오늘은 맑습니다"]]),
+])
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_sacre_bleu_score_mecab(tokenize, module, preds, target, lowercase):
+    pytest.importorskip(module)
+    check("SacreBLEUScore", preds, target, tokenize=tokenize, lowercase=lowercase, n_gram=2)
