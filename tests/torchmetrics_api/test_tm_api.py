@@ -126,3 +126,21 @@ def test_bleu_takes_lists_only(name):
 def test_a_segment_without_reference_is_an_error(name):
     with pytest.raises(ValueError, match="no reference"):
         getattr(tb, name)().update(["a", "b"], [["a"], []])
+
+
+TRICKY_PREDS = ["a\tb c-\n", "", "İstanbul &QUOT; 1.\n", "d b d c a b e", "the the the"]
+TRICKY_TARGET = [["a b c", "a\u00a0b"], ["x"], ["istanbul \" 1 ."], ["a c d b c d c", "a b"], [""]]
+
+
+@pytest.mark.parametrize("name, options", [
+    ("BLEUScore", {}), ("SacreBLEUScore", {"lowercase": True}),
+    ("SacreBLEUScore", {"tokenize": "intl"}), ("CHRFScore", {"return_sentence_level_score": True}),
+    ("TranslationEditRate", {"return_sentence_level_score": True, "normalize": True})])
+def test_python_backend_gives_the_same_numbers(monkeypatch, name, options):
+    """Without the compiled core (forced here) the dialects' specifications count."""
+    expected = getattr(tm_text, name)(**options)(TRICKY_PREDS + PREDS, TRICKY_TARGET + TARGET)
+    for backend in ("native", "python"):
+        monkeypatch.setenv("TRUEBLEU_BACKEND", backend)
+        got = getattr(tb, name)(**options)(TRICKY_PREDS + PREDS, TRICKY_TARGET + TARGET)
+        for e, g in zip(*((expected, got) if isinstance(expected, tuple) else ([expected], [got]))):
+            assert g.dtype == e.dtype and torch.equal(g, e), backend

@@ -20,7 +20,8 @@ from __future__ import annotations
 from array import array
 from typing import Any, Optional, Sequence
 
-from ..core.kernels import native_core, thread_count
+from ..core.kernels import backend_name, native_core, thread_count
+from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ..tokenizers import get_tokenizer
 from ._require import Metric, torch
 from .inputs import bleu_inputs
@@ -65,6 +66,22 @@ def _closest_first(pred_lengths: Any, references: list[list[str]], mode: int, th
                            1 << 62)
     _, first = first_best(distance, "less")
     return lengths[torch.arange(len(references)), first]
+
+
+def python_bleu_rows(hyp_tokens: list[list[str]], ref_tokens: list[list[list[str]]],
+                     n_gram: int) -> Any:
+    """:func:`bleu_rows` in plain Python, from tokens (the ``torchmetrics`` dialect's rules)."""
+    rows = []
+    for pred, targets in zip(hyp_tokens, ref_tokens):
+        lengths = [len(target) for target in targets]
+        distances = [abs(len(pred) - length) for length in lengths]
+        clip = max_reference_counts(targets, n_gram)
+        matches, totals = [0] * n_gram, [0] * n_gram
+        for ngram, count in ngram_counts(pred, n_gram).items():
+            totals[len(ngram) - 1] += count
+            matches[len(ngram) - 1] += min(count, clip.get(ngram, 0))
+        rows.append([len(pred), lengths[distances.index(min(distances))], *matches, *totals])
+    return torch.tensor(rows, dtype=torch.int64).view(len(rows), 2 + 2 * n_gram)
 
 
 def bleu_fraction(preds_len: Any, target_len: Any, numerator: Any, denominator: Any,
@@ -138,17 +155,29 @@ class BLEUScore(Metric):
         """The lines as the core reads them, and the core's tokenizer mode: whitespace split."""
         return lines, _modes()["none"]
 
+    def _tokens(self, line: str) -> list[str]:
+        """A line's tokens, in Python (the backend without the core)."""
+        return line.split()
+
     def update(self, preds: Sequence[str], target: Sequence[Sequence[str]]) -> None:
         """Add a batch: ``preds[i]`` and its references ``target[i]`` (a list of str)."""
         hypotheses, references = bleu_inputs(preds, target)
         if not hypotheses:
             return
+        if backend_name() == "python":  # no compiled core, or TRUEBLEU_BACKEND=python
+            rows = python_bleu_rows([self._tokens(line) for line in hypotheses],
+                                    [[self._tokens(ref) for ref in refs] for refs in references],
+                                    self.n_gram)
+            return self._add(rows.sum(0))
         flat = [ref for refs in references for ref in refs]
         lines, mode = self._token_lines(hypotheses + flat)
         hypotheses, flat = lines[:len(hypotheses)], lines[len(hypotheses):]
         it = iter(flat)
         references = [[next(it) for _ in refs] for refs in references]
-        totals = bleu_rows(hypotheses, references, mode, self.n_gram).sum(0).to(self.numerator.device)
+        self._add(bleu_rows(hypotheses, references, mode, self.n_gram).sum(0))
+
+    def _add(self, totals: Any) -> None:
+        totals = totals.to(self.numerator.device)
         self.preds_len += totals[0]
         self.target_len += totals[1]
         self.numerator += totals[2:2 + self.n_gram]
@@ -183,6 +212,10 @@ class SacreBLEUScore(BLEUScore):
         self.tokenize = tokenize
         self.lowercase = lowercase
         self._tokenizer = get_tokenizer(tokenize)
+
+    def _tokens(self, line: str) -> list[str]:
+        text = self._tokenizer(line) if line else ""
+        return (text.lower() if self.lowercase else text).split()
 
     def _token_lines(self, lines: list[str]) -> tuple[list[str], int]:
         modes = _modes()

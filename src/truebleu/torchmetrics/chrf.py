@@ -19,8 +19,8 @@ from __future__ import annotations
 from array import array
 from typing import Any, Sequence, Union
 
-from ..core.kernels import native_core, thread_count
-from ..dialects.torchmetrics_chrf import EPS, characters
+from ..core.kernels import backend_name, native_core, thread_count
+from ..dialects.torchmetrics_chrf import EPS, characters, segment
 from ._require import Metric, torch
 from .inputs import text_inputs
 from .pairs import Pairs, first_best
@@ -101,7 +101,14 @@ def f_scores(rows: Any, n_char_order: int, beta: float, present: Any = None) -> 
 def segment_statistics(hypotheses: list[str], references: list[list[str]], n_char_order: int,
                        n_word_order: int, beta: float, lowercase: bool, whitespace: bool
                        ) -> tuple[Any, Any]:
-    """``(summed int64 row, float32 sentence scores)`` of a batch, torchmetrics' rules."""
+    """``(summed int64 row, float32 sentence scores)`` of a batch, torchmetrics' rules
+    (without the compiled core, or with ``TRUEBLEU_BACKEND=python``: the dialect's
+    specification, segment by segment)."""
+    if backend_name() == "python":
+        rows, scores = zip(*(segment(hyp, refs, n_char_order, n_word_order, beta, lowercase,
+                                     whitespace) for hyp, refs in zip(hypotheses, references)))
+        return (torch.tensor(rows, dtype=torch.int64).sum(0),
+                torch.tensor(scores, dtype=torch.float32))
     if lowercase:
         hypotheses = [line.lower() for line in hypotheses]
         references = [[line.lower() for line in refs] for refs in references]

@@ -22,7 +22,8 @@ from __future__ import annotations
 from array import array
 from typing import Any, Sequence, Union
 
-from ..core.kernels import native_core, thread_count
+from ..core.kernels import backend_name, native_core, thread_count
+from ..dialects.torchmetrics_ter import segment as spec_segment
 from ..dialects.torchmetrics_ter import tokenizer_of
 from ._require import Metric, torch
 from .chrf import concatenated
@@ -34,7 +35,13 @@ _EXACT_FLOAT32 = 1 << 24
 
 def segment_statistics(hypotheses: list[str], references: list[list[str]], tokenizer: Any
                        ) -> tuple[Any, Any]:
-    """``(fewest edits per segment, int64; float32 average reference length per segment)``."""
+    """``(fewest edits per segment, int64; float32 average reference length per segment)``
+    (without the compiled core, or with ``TRUEBLEU_BACKEND=python``: the dialect's
+    specification, segment by segment)."""
+    if backend_name() == "python":
+        rows = [spec_segment(hyp, refs, tokenizer) for hyp, refs in zip(hypotheses, references)]
+        return (torch.tensor([row[0] for row in rows], dtype=torch.int64),
+                torch.tensor([row[1] for row in rows], dtype=torch.float32))
     preds = [tokenizer(line.rstrip()) for line in hypotheses]
     refs = [[tokenizer(line.rstrip()) for line in segment] for segment in references]
     pairs = Pairs(refs)
