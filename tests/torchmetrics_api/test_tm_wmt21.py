@@ -47,3 +47,14 @@ def test_sacrebleu_numbers(name, options, nrefs):
     preds, target = preds[:size], [refs[:nrefs] for refs in target[:size]]
     expected = getattr(sacrebleu, name)(**options).corpus_score(preds, streams_of(target)).score
     assert accumulated(getattr(tb, name)(**options), preds, target).item() == expected
+
+
+def test_ter_shifts_at_most_nine_words_as_torchmetrics():
+    """WMT21 en-de, WeChat-AI line 749: the two sides share runs of 10 words; torchmetrics'
+    search (blocks of 1..9 words) ends at 15 edits, sacreBLEU's (1..10) at 14."""
+    preds, target = wmt21_en_de("WeChat-AI")
+    preds, target = preds[748:749], [target[748][:1]]
+    expected = tm_text.TranslationEditRate()(preds, target)
+    assert torch.equal(tb.TranslationEditRate()(preds, target), expected)
+    sacre = sacrebleu.TER().corpus_score(preds, streams_of(target)).score / 100
+    assert sacre != pytest.approx(expected.item(), abs=1e-6)

@@ -23,8 +23,8 @@ from array import array
 from typing import Any, Sequence, Union
 
 from ..core.kernels import backend_name, native_core, thread_count
+from ..dialects.torchmetrics_ter import MAX_SHIFT_SIZE, tokenizer_of
 from ..dialects.torchmetrics_ter import segment as spec_segment
-from ..dialects.torchmetrics_ter import tokenizer_of
 from ._require import Metric, torch
 from .chrf import concatenated
 from .inputs import text_inputs
@@ -49,7 +49,8 @@ def segment_statistics(hypotheses: list[str], references: list[list[str]], token
     pred_of_pair = [preds[i] for i in pairs.segment_list]
     out = array("d", bytes(16 * len(flat)))
     # swapped, as torchmetrics calls its edit function: the reference is shifted and edited
-    native_core().ter_statistics(flat, [[pred] for pred in pred_of_pair], thread_count(None), out)
+    native_core().ter_statistics(flat, [[pred] for pred in pred_of_pair], thread_count(None), out,
+                                 max_shift_size=MAX_SHIFT_SIZE)  # torchmetrics shifts 9 words at most
     edits = torch.frombuffer(out, dtype=torch.float64).view(len(flat), 2)[:, 0].to(torch.int64)
     empty_pred = torch.tensor([not pred for pred in pred_of_pair], dtype=torch.bool)
     edits = torch.where(empty_pred, torch.zeros((), dtype=torch.int64), edits)
