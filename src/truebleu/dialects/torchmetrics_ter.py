@@ -31,12 +31,12 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..metrics.ter.spec import translation_edit_rate
-
-#: the longest block of words one shift moves in torchmetrics (sacreBLEU: 10)
-MAX_SHIFT_SIZE = 9
 from ..tokenizers.tokenizer_ter import TercomTokenizer
 from ._base import Dialect, DialectScore, check_bool
 from .torchmetrics_chrf import f32
+
+#: the longest block of words one shift moves in torchmetrics (sacreBLEU: 10)
+MAX_SHIFT_SIZE = 9
 
 
 def tokenizer_of(normalize: bool, no_punctuation: bool, lowercase: bool,
