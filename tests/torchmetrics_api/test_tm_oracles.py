@@ -117,3 +117,27 @@ def test_no_update_scores_as_torchmetrics(name):
 def test_sacre_bleu_score_mecab(tokenize, module, preds, target, lowercase):
     pytest.importorskip(module)
     check("SacreBLEUScore", preds, target, tokenize=tokenize, lowercase=lowercase, n_gram=2)
+
+
+def block_moves(count: int, seed: int):
+    """Sentences of a few repeated words and a copy with a block of 8..12 words moved: where
+    torchmetrics' 9-word shift limit (sacreBLEU: 10) changes the edits."""
+    import random
+
+    rng = random.Random(seed)
+    preds, target = [], []
+    for _ in range(count):
+        words = [rng.choice("abcdefgh") for _ in range(rng.randint(10, 30))]
+        moved = words[:]
+        start, size = rng.randrange(len(moved)), rng.randint(8, 12)
+        block = moved[start:start + size]
+        del moved[start:start + size]
+        at = rng.randrange(len(moved) + 1)
+        moved[at:at] = block
+        preds.append(" ".join(words))
+        target.append([" ".join(moved)])
+    return preds, target
+
+
+def test_ter_block_moves():
+    check("TranslationEditRate", *block_moves(40, seed=7), return_sentence_level_score=True)
