@@ -90,10 +90,11 @@ static PyMethodDef core_methods[] = {
      "tokenize(line, mode, lowercase) -> list of tokens (as segment_tokens); line: str, or bytes of\n"
      "UTF-8 (a native reader's line; non-ASCII only for 13a without lowercase)"},
     {"ter_statistics", KW(core_ter_statistics),
-     "ter_statistics(hypotheses, references, threads, out) -> None\n\n"
+     "ter_statistics(hypotheses, references, threads, out, max_shift_size=10) -> None\n\n"
      "TER statistics [edits, average reference length] (float64, one row per hypothesis)\n"
      "into `out`. Hypotheses and references are tercom-tokenized strings (tokens separated\n"
-     "by single spaces); references[i] is the list of references of hypothesis i."},
+     "by single spaces); references[i] is the list of references of hypothesis i. A shift\n"
+     "moves at most max_shift_size words (sacreBLEU: 10; torchmetrics: 9)."},
     {"pcg64_integers", KW(core_pcg64_integers),
      "pcg64_integers(state, n, count) -> bytes: NumPy's Generator.choice(n, count) as int64"},
     {"pcg64_bools", KW(core_pcg64_bools),

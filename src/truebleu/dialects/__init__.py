@@ -17,8 +17,17 @@ multi-bleu         Moses multi-bleu.perl                       lowercase
 multi-bleu-detok   Moses multi-bleu-detok.perl                 lowercase
 tf-nmt             tensorflow/nmt ``compute_bleu``             max_order, smooth, tokenize
 hf-evaluate        alias of tf-nmt (``evaluate``'s ``bleu``)   as tf-nmt
-torchmetrics       torchmetrics ``BLEUScore``                  n_gram, smooth, weights, backend
+torchmetrics       torchmetrics ``BLEUScore``, ``SacreBLEU``-  n_gram, smooth, weights, backend,
+                   ``Score`` (with ``tokenize``)               tokenize, lowercase
+torchmetrics-chrf  torchmetrics ``CHRFScore``                  n_char_order, n_word_order, beta,
+                                                               lowercase, whitespace
+torchmetrics-ter   torchmetrics ``TranslationEditRate``        normalize, no_punctuation,
+                                                               lowercase, asian_support
 =================  ==========================================  ============================
+
+``DIALECTS`` are BLEU's; ``METRIC_DIALECTS`` (``torchmetrics-chrf``,
+``torchmetrics-ter``) score other metrics and are not offered where BLEU is
+meant (the ``dialect`` command).
 """
 
 from __future__ import annotations
@@ -64,15 +73,28 @@ _BUILDERS: dict[str, Callable[..., Dialect]] = {
     "torchmetrics": _lazy("torchmetrics_bleu", "TorchmetricsDialect"),
 }
 
+# Dialects of other metrics than BLEU: found by get_dialect, not offered as BLEU dialects
+# (the `dialect` command's choices, which score BLEU). Their scores are DialectScore records
+# too: `score` in the tool's scale, `bleu` its percentage, `precisions` the sentence scores.
+_OTHER_METRICS: dict[str, Callable[..., Dialect]] = {
+    "torchmetrics-chrf": _lazy("torchmetrics_chrf", "TorchmetricsChrfDialect"),
+    "torchmetrics-ter": _lazy("torchmetrics_ter", "TorchmetricsTerDialect"),
+}
+
 DIALECTS = tuple(_BUILDERS)
+METRIC_DIALECTS = tuple(_OTHER_METRICS)
 ALIASES = {"hf-evaluate": "tf-nmt"}
 
 
 def get_dialect(name: str, **options: Any) -> Dialect:
     """The dialect ``name`` configured with the tool's ``options`` (see the table above)."""
+    if isinstance(name, str) and name in _OTHER_METRICS:
+        return _OTHER_METRICS[name](**options)
     if not isinstance(name, str) or name not in _BUILDERS:
-        raise ValueError(f"unknown dialect {name!r}; choose one of: {', '.join(DIALECTS)}")
+        raise ValueError(f"unknown dialect {name!r}; choose one of: "
+                         f"{', '.join(DIALECTS + METRIC_DIALECTS)}")
     return _BUILDERS[name](**options)
 
 
-__all__ = ["ALIASES", "DIALECTS", "Dialect", "DialectScore", "ToolError", "get_dialect"]
+__all__ = ["ALIASES", "DIALECTS", "METRIC_DIALECTS", "Dialect", "DialectScore", "ToolError",
+           "get_dialect"]

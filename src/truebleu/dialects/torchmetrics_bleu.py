@@ -1,8 +1,12 @@
-"""torchmetrics ``BLEUScore`` / ``bleu_score`` (torchmetrics 1.x).
+"""torchmetrics ``BLEUScore`` / ``bleu_score`` and ``SacreBLEUScore`` (torchmetrics 1.x).
 
 What differs from the other dialects:
 
-* tokens: ``str.split()``; an empty line is no tokens;
+* tokens: ``str.split()``; an empty line is no tokens. With ``tokenize``
+  (``SacreBLEUScore``): sacreBLEU's tokenizer of that name on the line as it is
+  (no trailing whitespace stripped first, unlike sacreBLEU: ``13a`` then drops a
+  final ``-\n``, ``intl`` splits a final ``1.\n``), lowercased *after*
+  tokenizing with ``lowercase`` (``&QUOT;`` stays three tokens, ``İ`` one);
 * reference length: the closest, ties to the *first* reference listed
   (``list.index(min(...))``), not the shorter;
 * counts are float32 tensors: matches, totals and lengths are accumulated in
@@ -23,9 +27,10 @@ from __future__ import annotations
 
 import math
 import struct
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from ..metrics.bleu.spec import ngram_counts
+from ..tokenizers import get_tokenizer
 from ._base import Dialect, DialectScore, ToolError, check_bool
 
 _EXACT_FLOAT32_INTS = 2 ** 24
@@ -41,8 +46,23 @@ def _add32(accumulator: float, value: int) -> float:
     return _f32(total) if total > _EXACT_FLOAT32_INTS else total
 
 
+def torchmetrics_tokens(tokenize: Optional[str] = None, lowercase: bool = False
+                        ) -> Callable[[str], tuple]:
+    """The tokens of a line: ``str.split`` (BLEUScore), or sacreBLEU's ``tokenize`` on the
+    unstripped line, then lowercased if asked (SacreBLEUScore)."""
+    if tokenize is None:
+        return lambda line: tuple(line.split())
+    tokenizer = get_tokenizer(tokenize)
+
+    def tokens(line: str) -> tuple:
+        text = tokenizer(line)
+        return tuple((text.lower() if lowercase else text).split())
+    return tokens
+
+
 def torchmetrics_statistics(hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-                            n_gram: int = 4) -> tuple:
+                            n_gram: int = 4,
+                            tokens: Callable[[str], tuple] = torchmetrics_tokens()) -> tuple:
     """``(preds_len, target_len, numerator, denominator)`` as torchmetrics accumulates them.
 
     ``references[i]`` are the references of segment ``i``. Values are Python
@@ -52,8 +72,8 @@ def torchmetrics_statistics(hypotheses: Sequence[str], references: Sequence[Sequ
     denominator = [0.0] * n_gram
     preds_len = target_len = 0.0
     for line, refs in zip(hypotheses, references):
-        pred = tuple(line.split()) if line else ()
-        targets = [tuple(ref.split()) if ref else () for ref in refs]
+        pred = tokens(line) if line else ()
+        targets = [tokens(ref) if ref else () for ref in refs]
         preds_len = _add32(preds_len, len(pred))
         lengths = [len(target) for target in targets]
         diffs = [abs(len(pred) - length) for length in lengths]
@@ -111,7 +131,7 @@ def _compute_python(preds_len, target_len, numerator, denominator, weights, smoo
 
 
 class TorchmetricsDialect(Dialect):
-    """torchmetrics' BLEU.
+    """torchmetrics' BLEU (``BLEUScore``; with ``tokenize``, ``SacreBLEUScore``).
 
     ``backend``: ``"auto"`` (torch if importable), ``"torch"`` or ``"python"``.
     """
@@ -119,7 +139,8 @@ class TorchmetricsDialect(Dialect):
     name = "torchmetrics"
 
     def __init__(self, n_gram: int = 4, smooth: bool = False,
-                 weights: Optional[Sequence[float]] = None, backend: str = "auto") -> None:
+                 weights: Optional[Sequence[float]] = None, backend: str = "auto",
+                 tokenize: Optional[str] = None, lowercase: bool = False) -> None:
         super().__init__()
         if not isinstance(n_gram, int) or isinstance(n_gram, bool) or n_gram < 1:
             raise ValueError(f"n_gram must be a positive integer, got {n_gram!r}")
@@ -138,16 +159,19 @@ class TorchmetricsDialect(Dialect):
             except ImportError:
                 backend = "python"
         self.backend = backend
+        self.tokenize, self.lowercase = tokenize, check_bool(lowercase, "lowercase")
+        self.tokens = torchmetrics_tokens(tokenize, self.lowercase)
 
     def _options(self):
         weights = ",".join(repr(w) for w in self.weights)
-        return [("tok", "whitespace"), ("order", str(self.n_gram)), ("weights", weights),
+        tok = "whitespace" if self.tokenize is None else self.tokenize + ("-lc" if self.lowercase else "")
+        return [("tok", tok), ("order", str(self.n_gram)), ("weights", weights),
                 ("smooth", "add-one-2+" if self.smooth else "none"), ("reflen", "closest-first"),
                 ("float", "float32" if self.backend == "torch" else "float32-emulated")]
 
     def _corpus(self, hypotheses, refs):
         preds_len, target_len, numerator, denominator = torchmetrics_statistics(
-            hypotheses, refs, self.n_gram)
+            hypotheses, refs, self.n_gram, self.tokens)
         counts = [int(v) for v in numerator]
         totals = [int(v) for v in denominator]
         if min(numerator) == 0.0:

@@ -25,13 +25,17 @@ static int add_text(tb_gather *g, PyObject *obj, const char *what, Py_ssize_t i)
 
 PyObject *core_ter_statistics(PyObject *module, PyObject *args, PyObject *kwargs)
 {
-    static const char *const kwlist[] = {"hypotheses", "references", "threads", "out", NULL};
+    static const char *const kwlist[] = {"hypotheses", "references", "threads", "out", "max_shift_size",
+                                         NULL};
     const tb_state *st = tb_state_of(module);
     PyObject *hyps_obj, *refs_obj, *out_obj;
     int threads;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiO", (char **)kwlist, &hyps_obj, &refs_obj, &threads,
-                                     &out_obj))
+    Py_ssize_t max_shift = TB_TER_MAX_SHIFT_SIZE;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiO|n", (char **)kwlist, &hyps_obj, &refs_obj, &threads,
+                                     &out_obj, &max_shift))
         return NULL;
+    if (max_shift < 1 || max_shift > 1000)
+        return PyErr_Format(PyExc_ValueError, "max_shift_size must be between 1 and 1000, got %zd", max_shift);
     if (threads < 1)
         return PyErr_Format(PyExc_ValueError, "threads must be >= 1, got %d", threads);
 
@@ -93,6 +97,7 @@ PyObject *core_ter_statistics(PyObject *module, PyObject *args, PyObject *kwargs
     job.refs = ref_texts.texts;
     job.first_ref = first_ref;
     job.out = view.buf;
+    job.max_shift = (size_t)max_shift;
     tb_status status = tb_job_run_released(&job.base, threads, st->main_thread);
     if (status == TB_RUNTIME)
         tb_raise(status, "TER: the edit path left the beam in segment %zu", tb_atomic_size_load(&job.base.failed_item));

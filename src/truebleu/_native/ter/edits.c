@@ -16,7 +16,6 @@
 #include "ter/ter.h"
 
 #define BEAM_WIDTH 25
-#define MAX_SHIFT_SIZE 10
 #define MAX_SHIFT_DIST 50
 #define MAX_SHIFT_CANDIDATES 1000
 
@@ -267,7 +266,7 @@ static int better(const shift_key *best, int64_t gain, int64_t length, int64_t s
 
 /* One round: the best shift of w->words (kept rows are current). */
 static shift_key best_shift(tb_ter_work *w, size_t n_h, const uint32_t *ref, size_t n_r,
-                            int64_t cost, int64_t *checked)
+                            size_t max_shift, int64_t cost, int64_t *checked)
 {
     shift_key best = {0, 0, 0, 0, 0};
     const uint32_t *words = w->words;
@@ -275,7 +274,7 @@ static shift_key best_shift(tb_ter_work *w, size_t n_h, const uint32_t *ref, siz
         size_t r_first = h > MAX_SHIFT_DIST ? h - MAX_SHIFT_DIST : 0;
         size_t r_end = h + MAX_SHIFT_DIST + 1 < n_r ? h + MAX_SHIFT_DIST + 1 : n_r;
         for (size_t r = r_first; r < r_end; r++) {
-            for (size_t length = 1; length <= MAX_SHIFT_SIZE && h + length <= n_h &&
+            for (size_t length = 1; length <= max_shift && h + length <= n_h &&
                                     r + length <= n_r && words[h + length - 1] == ref[r + length - 1];
                  length++) {
                 if (w->hyp_err_sum[h + length] == w->hyp_err_sum[h] ||
@@ -309,7 +308,7 @@ static shift_key best_shift(tb_ter_work *w, size_t n_h, const uint32_t *ref, siz
 }
 
 tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
-                       const uint32_t *ref, size_t n_r, int64_t *edits)
+                       const uint32_t *ref, size_t n_r, size_t max_shift, int64_t *edits)
 {
     if (n_r == 0) {
         *edits = (int64_t)n_h;
@@ -326,7 +325,7 @@ tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
         tb_status status = align_kept(w, n_h, n_r);
         if (status != TB_OK)
             return status;
-        shift_key best = best_shift(w, n_h, ref, n_r, cost, &checked);
+        shift_key best = best_shift(w, n_h, ref, n_r, max_shift, cost, &checked);
         if (checked >= MAX_SHIFT_CANDIDATES || !best.found || best.gain <= 0) {
             *edits = shifts + cost;
             return TB_OK;

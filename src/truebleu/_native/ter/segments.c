@@ -103,7 +103,7 @@ static tb_status ter_segment(const tb_ter_job *job, size_t i, tb_ter_work *w, vo
     for (size_t r = r0; r < r1; r++) {
         size_t n_ref = split_ids(v, &job->refs[r]);
         int64_t edits;
-        tb_status status = tb_ter_edits(w, v->hyp, n_hyp, v->ids, n_ref, &edits);
+        tb_status status = tb_ter_edits(w, v->hyp, n_hyp, v->ids, n_ref, job->max_shift, &edits);
         if (status != TB_OK)
             return status;
         lengths += (int64_t)n_ref;
@@ -151,4 +151,5 @@ void tb_ter_job_init(tb_ter_job *job, size_t nseg)
 {
     memset(job, 0, sizeof(*job));
     tb_job_init(&job->base, ter_worker, nseg, 1);
+    job->max_shift = TB_TER_MAX_SHIFT_SIZE;
 }

@@ -24,12 +24,16 @@ typedef struct tb_ter_work tb_ter_work;
 tb_ter_work *tb_ter_work_new(void);
 void tb_ter_work_free(tb_ter_work *w);
 
+/* sacreBLEU's longest shifted block (torchmetrics' copy of the algorithm: 9) */
+#define TB_TER_MAX_SHIFT_SIZE 10
+
 /* Edits (shifts + edit distance) turning hyp into ref, as
  * _reference_ter.translation_edit_rate, into *edits: TB_OK; TB_NOMEM; or
  * TB_RUNTIME when the edit path leaves the beam (the specification raises
- * RuntimeError then). ref_len 0: the hypothesis length. */
+ * RuntimeError then). ref_len 0: the hypothesis length. A shift moves at most
+ * max_shift words (TB_TER_MAX_SHIFT_SIZE for sacreBLEU). */
 tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t hyp_len,
-                       const uint32_t *ref, size_t ref_len, int64_t *edits);
+                       const uint32_t *ref, size_t ref_len, size_t max_shift, int64_t *edits);
 
 /* Item i: hypothesis hyps[i] (tercom-tokenized UTF-8, words separated by
  * spaces) against refs[first_ref[i] .. first_ref[i+1]) (at least one):
@@ -40,6 +44,7 @@ typedef struct {
     const tb_text *refs;
     const size_t *first_ref;
     double *out;
+    size_t max_shift;      /* the longest shifted block: TB_TER_MAX_SHIFT_SIZE by default */
 } tb_ter_job;
 
 /* A job over nseg segments; the caller fills in the rest and runs it with

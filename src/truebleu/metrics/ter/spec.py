@@ -124,14 +124,14 @@ def alignment(steps: Sequence[str]) -> tuple[list[int], list[int], list[int]]:
     return align, ref_err, hyp_err
 
 
-def matching_blocks(hyp: Sequence[str], ref: Sequence[str]):
+def matching_blocks(hyp: Sequence[str], ref: Sequence[str], max_shift_size: int = MAX_SHIFT_SIZE):
     """``(hyp_start, ref_start, length)`` for every block of equal words
-    (length 1..MAX_SHIFT_SIZE, starts at most MAX_SHIFT_DIST apart), in order
+    (length 1..max_shift_size, starts at most MAX_SHIFT_DIST apart), in order
     of hypothesis start, then reference start, then length."""
     for h in range(len(hyp)):
         for r in range(max(0, h - MAX_SHIFT_DIST), min(len(ref), h + MAX_SHIFT_DIST + 1)):
             length = 0
-            while (h + length < len(hyp) and r + length < len(ref) and length < MAX_SHIFT_SIZE
+            while (h + length < len(hyp) and r + length < len(ref) and length < max_shift_size
                    and hyp[h + length] == ref[r + length]):
                 length += 1
                 yield h, r, length
@@ -164,13 +164,13 @@ def common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
 
 
 def best_shift(words: list[str], ref: Sequence[str], distance: BeamEditDistance,
-               checked: int) -> tuple[int, list[str], int]:
+               checked: int, max_shift_size: int = MAX_SHIFT_SIZE) -> tuple[int, list[str], int]:
     """One round of the search: ``(gain, shifted words, candidates checked so far)``."""
     rows = distance.rows(words)
     cost = rows[-1][0][-1]
     align, ref_err, hyp_err = alignment(distance.trace(rows))
     best_key, best_words = None, words
-    for start, ref_start, length in matching_blocks(words, ref):
+    for start, ref_start, length in matching_blocks(words, ref, max_shift_size):
         if (not any(hyp_err[start:start + length]) or not any(ref_err[ref_start:ref_start + length])
                 or start <= align[ref_start] < start + length):
             continue
@@ -192,14 +192,19 @@ def best_shift(words: list[str], ref: Sequence[str], distance: BeamEditDistance,
     return (0 if best_key is None else best_key[0]), best_words, checked
 
 
-def translation_edit_rate(hyp: Sequence[str], ref: Sequence[str]) -> tuple[int, int]:
-    """``(number of edits, reference length)`` of one hypothesis against one reference."""
+def translation_edit_rate(hyp: Sequence[str], ref: Sequence[str],
+                          max_shift_size: int = MAX_SHIFT_SIZE) -> tuple[int, int]:
+    """``(number of edits, reference length)`` of one hypothesis against one reference.
+
+    ``max_shift_size`` is the longest block one shift moves: sacreBLEU's 10 (torchmetrics'
+    copy of the algorithm stops at 9, the ``torchmetrics-ter`` dialect passes that).
+    """
     if not ref:
         return len(hyp), 0
     distance = BeamEditDistance(ref, len(hyp))
     words, shifts, checked = list(hyp), 0, 0
     while True:
-        gain, candidate, checked = best_shift(words, ref, distance, checked)
+        gain, candidate, checked = best_shift(words, ref, distance, checked, max_shift_size)
         if checked >= MAX_SHIFT_CANDIDATES or gain <= 0:
             break
         words, shifts = candidate, shifts + 1
