@@ -11,9 +11,9 @@ The checks of BLEU's own settings live here and nowhere else (``threads`` and
 
 * :func:`check_smoothing`: the method is one of ``none``, ``floor``,
   ``add-k``, ``exp``; a value for ``floor`` or ``add-k`` is a finite number
-  >= 0, and at most 1 for ``floor`` (its precision is value / total: above 1
-  a precision, and BLEU, could exceed 100%; sacreBLEU scores 4e76 for 1e300).
-  sacreBLEU accepts any float and then fails with "math domain error"
+  >= 0 (a ``floor`` value above a segment's n-gram count makes a precision, and
+  BLEU, exceed 100%, as in sacreBLEU, which the drop-ins must reproduce: it is
+  accepted). sacreBLEU accepts any float and then fails with "math domain error"
   (floor < 0 with an order without matches, add-k < 0 when a count drops to 0
   or below) or returns NaN (inf, NaN); a negative add-k that happens to keep
   every count positive gives sacreBLEU a number that is no smoothing at all.
@@ -66,9 +66,6 @@ def check_smoothing(method: str, value: Optional[float], *, method_name: str = "
     if not math.isfinite(value) or value < 0:
         raise ValueError(f"{value_name} for {method_name} {method!r} must be a finite number "
                          f">= 0, got {value!r}")
-    if method == "floor" and value > 1:  # value / total for an order without matches
-        raise ValueError(f"{value_name} for {method_name} 'floor' must be from 0 to 1 (it stands "
-                         f"in for the matches of an order without any), got {value!r}")
 
 
 def check_order(max_order: object, name: str = "max_ngram_order") -> int:
