@@ -1,19 +1,20 @@
 """Run the Python examples of a Markdown page as a reader would paste them.
 
 A reader pastes a page's blocks in order into one interpreter, so the blocks run in order in
-one namespace; a block with ``if __name__ == "__main__":`` is a script and runs alone in a
-subprocess. A block preceded by ``<!-- not run: reason -->`` is skipped, and the reason must
-name the test that makes the same calls. A page that needs optional packages says so once,
-``<!-- requires: torch, torchmetrics -->``, and its examples skip (with that reason) without them.
+one namespace, in a fresh interpreter (not the test process); a block with
+``if __name__ == "__main__":`` is a script and runs alone in a subprocess. A block preceded by
+``<!-- not run: reason -->`` is skipped, and the reason must name the test that makes the same
+calls. A page that needs optional packages says so once, ``<!-- requires: torch, torchmetrics -->``,
+and its examples skip (with that reason) without them.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 
 import pytest
@@ -48,30 +49,45 @@ def unnamed_tests(page: Path) -> list[str]:
     return wrong
 
 
-def run_examples(page: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> int:
+#: runs a page's blocks in order in one namespace, in a fresh interpreter: as a reader pastes
+#: them, and apart from the test process (its event loops, warning filters, imported modules)
+_DRIVER = r"""
+import json, subprocess, sys, traceback, warnings
+blocks = json.load(open(sys.argv[1], encoding="utf-8"))
+namespace = {"__name__": sys.argv[2]}
+for where, code, script in blocks:
+    if script is not None:
+        done = subprocess.run([sys.executable, script], capture_output=True, text=True, timeout=600)
+        if done.returncode != 0:
+            sys.exit(f"{where}:\n{done.stderr}")
+        continue
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an example must not warn
+        try:
+            exec(compile(code, where, "exec"), namespace)
+        except BaseException as exc:  # report where, as a reader would meet it
+            traceback.print_exc()
+            sys.exit(f"{where}: {type(exc).__name__}: {exc}")
+"""
+
+
+def run_examples(page: Path, tmp_path: Path) -> int:
     """Run the page's examples in ``tmp_path``; returns how many ran."""
     missing = [name for name in required_modules(page) if importlib.util.find_spec(name) is None]
     if missing:
         pytest.skip(f"{page.name} needs {', '.join(missing)}")
-    monkeypatch.chdir(tmp_path)
-    namespace: dict = {"__name__": page.stem}
-    ran = 0
+    blocks = []
     for line, code, reason in python_blocks(page):
         if reason is not None:
             continue
-        where = f"{page.name} line {line}"
+        where, script = f"{page.name} line {line}", None
         if 'if __name__ == "__main__":' in code:
             script = tmp_path / f"{page.stem}_line_{line}.py"
             script.write_text(code, encoding="utf-8")
-            done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                                  timeout=600)
-            assert done.returncode == 0, f"{where}:\n{done.stderr}"
-        else:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error")  # an example must not warn
-                try:
-                    exec(compile(code, where, "exec"), namespace)
-                except Exception as exc:  # report where, as a reader would meet it
-                    pytest.fail(f"{where}: {type(exc).__name__}: {exc}")
-        ran += 1
-    return ran
+        blocks.append((where, code, None if script is None else str(script)))
+    (tmp_path / "blocks.json").write_text(json.dumps(blocks), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", _DRIVER, "blocks.json", page.stem], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=1200)
+    if done.returncode != 0:
+        pytest.fail(f"{done.stderr}")
+    return len(blocks)

@@ -20,5 +20,5 @@ def test_every_skipped_block_names_its_test(page):
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(REPO / "docs")))
-def test_examples_run_as_printed(page, tmp_path, monkeypatch):
-    assert run_examples(page, tmp_path, monkeypatch) >= 0
+def test_examples_run_as_printed(page, tmp_path):
+    assert run_examples(page, tmp_path) >= 0

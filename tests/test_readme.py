@@ -18,6 +18,6 @@ def test_every_skipped_block_names_its_test():
     assert unnamed_tests(README) == []
 
 
-def test_python_examples_run_as_printed(tmp_path, monkeypatch):
+def test_python_examples_run_as_printed(tmp_path):
     pytest.importorskip("numpy")  # the TER example asks for a bootstrap interval
-    assert run_examples(README, tmp_path, monkeypatch) >= 5
+    assert run_examples(README, tmp_path) >= 5
