@@ -311,7 +311,7 @@ def sentence_chrf_ids_scores(hypotheses: TokenIdBatch, references: TokenIdRefere
 
 def _chrf(char_order: int, word_order: int, beta: float, remove_whitespace: bool,
           eps_smoothing: bool, threads: Optional[int], backend: Optional[str]) -> CHRF:
-    return CHRF(char_order=char_order, word_order=word_order, beta=beta,  # type: ignore[arg-type]
+    return CHRF(char_order=char_order, word_order=word_order, beta=beta,
                 whitespace=not remove_whitespace, eps_smoothing=eps_smoothing, backend=backend,
                 threads=threads)
 

@@ -115,7 +115,7 @@ def make_bleu_reward(*, smooth_method: str = "exp", smooth_value: Optional[float
         tokenize = "none"
     elif tokenize is None:
         tokenize = "13a"
-    metric = BLEU(lowercase=lowercase, tokenize=tokenize,  # type: ignore[arg-type]
+    metric = BLEU(lowercase=lowercase, tokenize=tokenize,
                   smooth_method=smooth_method, smooth_value=smooth_value,
                   max_ngram_order=max_ngram_order, effective_order=effective_order,
                   backend=backend, threads=threads)
@@ -140,7 +140,7 @@ def make_chrf_reward(*, char_order: int = 6, word_order: int = 0, beta: float = 
     chrF scores the written ids (:mod:`truebleu.metrics.token_ids`)."""
     if token_ids and lowercase:
         raise ValueError("token_ids=True: lowercase does not apply to ids (leave it unset)")
-    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,  # type: ignore[arg-type]
+    metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,
                   lowercase=lowercase, whitespace=not remove_whitespace,
                   eps_smoothing=eps_smoothing, backend=backend, threads=threads)
     scorer: Scorer = partial(

@@ -154,3 +154,15 @@ def test_explain_signature_comes_from_the_configuration():
     config = BLEUConfig.create("13a", False, "add-k", 0.5, 3, True)
     assert got.signature == config.signature(nrefs=1).format()
     assert not math.isnan(got.score)
+
+
+def test_the_language_hint_reads_a_tokenizer_by_its_name():
+    """sacreBLEU's hint for a target language's usual tokenizer, given a name or a tokenizer."""
+    from truebleu.metrics.bleu.config import preferred_tokenizer_warning
+    from truebleu.tokenizers import get_tokenizer
+
+    assert preferred_tokenizer_warning("zh", "zh") is None
+    assert preferred_tokenizer_warning(get_tokenizer("zh"), "zh") is None
+    assert "'zh' tokenizer" in preferred_tokenizer_warning(get_tokenizer("13a"), "zh")
+    assert "'zh' tokenizer" in preferred_tokenizer_warning("13a", "zh")
+    assert preferred_tokenizer_warning(None, "zh") is None

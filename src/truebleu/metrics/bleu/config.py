@@ -152,9 +152,11 @@ class BLEUConfig(MetricConfig):
         return Signature(**self.signature_settings(), **fields)
 
 
-def preferred_tokenizer_warning(tokenize: Optional[str], trg_lang: str) -> Optional[str]:
-    """sacreBLEU's hint when ``tokenize`` is not the usual one for ``trg_lang``."""
+def preferred_tokenizer_warning(tokenize: Optional[str | Tokenizer], trg_lang: str) -> Optional[str]:
+    """sacreBLEU's hint when ``tokenize`` (a name, or a tokenizer by its name) is not the usual
+    one for ``trg_lang``."""
     preferred = LANGUAGE_DEFAULTS.get(trg_lang)
-    if tokenize is not None and preferred and tokenize != preferred:
+    name = tokenize.name if isinstance(tokenize, Tokenizer) else tokenize
+    if name is not None and preferred and name != preferred:
         return f"Consider using the {preferred!r} tokenizer for target language {trg_lang!r}."
     return None

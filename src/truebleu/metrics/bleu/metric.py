@@ -85,7 +85,7 @@ class BLEU(Metric[BLEUScore]):
     config: BLEUConfig
 
     def __init__(self, lowercase: bool = False, force: bool = False,
-                 tokenize: Optional[str] = None, smooth_method: str = "exp",
+                 tokenize: Optional[Union[str, Tokenizer]] = None, smooth_method: str = "exp",
                  smooth_value: Optional[float] = None,
                  max_ngram_order: int = MAX_NGRAM_ORDER, effective_order: bool = False,
                  trg_lang: str = "",

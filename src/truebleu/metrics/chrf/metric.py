@@ -68,7 +68,7 @@ class CHRF(Metric[CHRFScore]):
     config: ChrfConfig
 
     def __init__(self, char_order: int = CHAR_ORDER, word_order: int = WORD_ORDER,
-                 beta: int = BETA, lowercase: bool = False, whitespace: bool = False,
+                 beta: float = BETA, lowercase: bool = False, whitespace: bool = False,
                  eps_smoothing: bool = False,
                  references: Optional[ReferenceStreams] = None, *,
                  backend: Optional[str] = None, threads: Optional[int] = None) -> None:
