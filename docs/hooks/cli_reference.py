@@ -59,8 +59,10 @@ def render_parser(name: str, parser: argparse.ArgumentParser) -> str:
         actions = [action for action in group._group_actions if action.help != argparse.SUPPRESS]
         if not actions:
             continue
-        title = group.title or "arguments"  # argparse's own titles start in lower case
-        out += [f"### {html.escape(title[0].upper() + title[1:] if title.islower() else title, quote=False)}", ""]
+        title = group.title or "arguments"
+        if title.islower():  # argparse's own titles ("options") start in lower case
+            title = title[0].upper() + title[1:]
+        out += [f"### {html.escape(title, quote=False)}", ""]
         if group.description:
             out += [html.escape(group.description, quote=False), ""]
         out += ["| argument | value | what it does |", "|---|---|---|"]
