@@ -12,6 +12,10 @@ Tasks (each: truebleu, then the sacreBLEU loop on the same batches):
 ``bleu``       ``bleu_reward(completions=..., references=...)`` against
                ``[sentence_bleu(c, refs).score / 100 for ...]``;
 ``chrf``       ``chrf_reward`` against ``sentence_chrf``;
+``bleu-groups`` GRPO's shape: each call scores 8 prompts x 8 completions (8 WMT21
+               systems' lines for the same source line), every completion of a
+               prompt against that prompt's references (equal copies, as a
+               dataset yields them: not the same objects);
 ``bleu-ids``   the token-id path: ``make_bleu_reward(token_ids=True)`` on
                ``completion_ids`` / ``reference_ids`` (whitespace words numbered
                in order of appearance) against ``sentence_bleu`` on the written
@@ -56,6 +60,28 @@ def segments(data: Path, n_refs: int) -> tuple[list[str], list[list[str]]]:
         return " ".join(rng.choice(words) for _ in range(30)) + " ."
 
     return [line() for _ in range(2000)], [[line() for _ in range(n_refs)] for _ in range(2000)]
+
+
+def grouped(data: Path, n_refs: int, size: int, calls: int, group: int = 8):
+    """Calls of ``size // group`` prompts x ``group`` completions: the lines of ``group``
+    WMT21 systems for one source line, each with copies of that line's references
+    (None when the data is absent)."""
+    outputs = sorted((data / "system-outputs").glob("newstest2021.en-de.hyp.*.de"))
+    if len(outputs) < group:
+        return None
+    systems = [read_lines(path) for path in outputs[:group]]
+    completions, references = segments(data, n_refs)
+    prompts = size // group
+    work = []
+    for k in range(calls):
+        start = (k * prompts) % (len(references) - prompts)
+        cs, rs = [], []
+        for line in range(start, start + prompts):
+            for system in systems:
+                cs.append(system[line])
+                rs.append([ref.encode().decode() for ref in references[line]])  # equal copies
+        work.append((cs, rs))
+    return work
 
 
 def batches(completions, references, size: int, calls: int):
@@ -115,10 +141,11 @@ def main() -> None:
     def written(ids: list[int]) -> str:
         return " ".join(map(str, ids))
 
+    def sacrebleu_bleu(cs, rs):
+        return [sacrebleu.sentence_bleu(c, r).score / 100 for c, r in zip(cs, rs)]
+
     tasks = {
-        "bleu": (lambda cs, rs: bleu(completions=cs, references=rs),
-                 lambda cs, rs: [sacrebleu.sentence_bleu(c, r).score / 100 for c, r in zip(cs, rs)],
-                 work),
+        "bleu": (lambda cs, rs: bleu(completions=cs, references=rs), sacrebleu_bleu, work),
         "chrf": (lambda cs, rs: chrf(completions=cs, references=rs),
                  lambda cs, rs: [sacrebleu.sentence_chrf(c, r).score / 100 for c, r in zip(cs, rs)],
                  work),
@@ -128,6 +155,10 @@ def main() -> None:
                                      for c, r in zip(cs, rs)],
                      id_work),
     }
+    group_work = grouped(args.data, args.refs, args.batch, calls)
+    if group_work:
+        tasks["bleu-groups"] = (lambda cs, rs: bleu(completions=cs, references=rs),
+                                sacrebleu_bleu, group_work)
     print(f"{calls} calls of {args.batch} completions x {args.refs} references "
           f"(mean {tokens:.1f} words a completion), threads={args.threads or 'all'}, "
           f"{os.cpu_count()} cores\n")

@@ -52,6 +52,40 @@ def test_add_and_add_batch_then_compute_as_the_hub(name, offline):  # noqa: F811
 
 @needs_oracles
 @pytest.mark.parametrize("name", NAMES)
+def test_batches_kept_in_memory_and_mixed_flows_as_the_hub(name, offline):  # noqa: F811
+    """Plain batches stay in memory (no Arrow table is written: the module's writer stays
+    None); a batch that is not plain (a NumPy array) writes what was kept first, in order,
+    then goes evaluate's way; each flow's result is the hub's, and a module is empty
+    after every compute."""
+    np = pytest.importorskip("numpy")
+    hub, ours = hub_module(name, offline), our_module(name, offline)
+    halves = [(PREDICTIONS[:2], REFERENCES[:2]), (PREDICTIONS[2:], REFERENCES[2:])]
+    for module in (hub, ours):
+        for predictions, references in halves:
+            module.add_batch(predictions=predictions, references=references)
+    assert ours.writer is None  # kept in memory
+    assert_same_outcome(outcome(ours.compute), outcome(hub.compute))
+    assert ours._kept is None
+    for module in (hub, ours):  # plain, then not plain: the kept batch is written first
+        module.add_batch(predictions=PREDICTIONS[:2], references=REFERENCES[:2])
+        module.add(prediction=PREDICTIONS[2], reference=REFERENCES[2])
+        module.add_batch(predictions=np.array(PREDICTIONS[3:]), references=REFERENCES[3:])
+    assert ours.writer is not None
+    assert_same_outcome(outcome(ours.compute), outcome(hub.compute))
+    assert_same_outcome(outcome(ours.compute), outcome(hub.compute))  # nothing left: as the hub
+    single = [refs[0] for refs in REFERENCES]
+    for module in (hub, ours):  # references of another form in a later batch: evaluate's verdict
+        module.add_batch(predictions=PREDICTIONS[:2], references=REFERENCES[:2])
+    assert_same_outcome(
+        outcome(lambda: ours.add_batch(predictions=PREDICTIONS[2:], references=single[2:])),
+        outcome(lambda: hub.add_batch(predictions=PREDICTIONS[2:], references=single[2:])))
+    assert_same_outcome(
+        outcome(lambda: ours.compute(predictions=PREDICTIONS[3:], references=REFERENCES[3:])),
+        outcome(lambda: hub.compute(predictions=PREDICTIONS[3:], references=REFERENCES[3:])))
+
+
+@needs_oracles
+@pytest.mark.parametrize("name", NAMES)
 def test_input_in_other_forms_gives_the_same_result(name, offline):  # noqa: F811
     """NumPy arrays and tuples of references go through evaluate's Arrow table (no direct
     path); a tuple of strings is as plain as a list. Each gives the hub's dict, and the one

@@ -6,10 +6,10 @@ features, ``add``/``add_batch``/``compute`` (``evaluate``'s own, distributed run
 included), the keyword arguments, defaults, errors and returned dict. Nothing is
 downloaded: the code is here, and scoring needs no data file.
 
-``compute(predictions=..., references=...)`` with nothing added before and plain
-input (:func:`~truebleu.hf.inputs.plain_inputs`) scores the lists directly instead of
-writing them to ``evaluate``'s Arrow table and reading them back, which gives the
-same lists and would cost more than the scoring.
+In one process, plain input (:func:`~truebleu.hf.inputs.plain_inputs`) given to
+``add``, ``add_batch`` and ``compute`` is kept in memory and scored directly instead of
+being written to ``evaluate``'s Arrow table and read back, which gives the same lists
+and would cost more than the scoring (:class:`_Module`).
 """
 
 from __future__ import annotations
@@ -28,24 +28,80 @@ _Metric: Any = evaluate.Metric
 
 
 class _Module(_Metric):
-    """What the four modules share: their info and the direct path of ``compute``."""
+    """What the four modules share: their info, and a single process's inputs kept in memory.
+
+    In one process (``num_process == 1``), plain inputs given to ``add``, ``add_batch``
+    and ``compute`` are kept as lists until ``compute`` scores them, instead of being
+    written to ``evaluate``'s Arrow table and read back (which gives the same lists,
+    and would cost more than the scoring). Anything else (a distributed run, keyword
+    inputs, input that is not plain, a batch whose references take another form than
+    the ones kept) first writes what is kept to ``evaluate``'s table, in order, and
+    then goes ``evaluate``'s way, with its checks and errors.
+    """
 
     name_on_hub = ""
+    #: the inputs kept so far (predictions, references), or None
+    _kept: Optional[tuple[list[str], list[Any]]] = None
 
     def _info(self) -> Any:
         return metric_info(self.name_on_hub)
+
+    def _in_memory(self) -> bool:
+        return self.writer is None and self.num_process == 1
+
+    def _keep(self, plain: tuple[list[str], list[Any]]) -> bool:
+        """Keeps a plain batch after the ones kept, if its references have their form."""
+        if self._kept is None:
+            self._kept = (list(plain[0]), list(plain[1]))
+            return True
+        predictions, references = self._kept
+        if type(references[0]) is not type(plain[1][0]):  # str vs list: evaluate's error
+            return False
+        predictions.extend(plain[0])
+        references.extend(plain[1])
+        return True
+
+    def _write_kept(self) -> None:
+        """What is kept, written to evaluate's table (before input that goes its way)."""
+        if self._kept is not None:
+            predictions, references = self._kept
+            self._kept = None
+            evaluate.Metric.add_batch(self, predictions=predictions, references=references)
+
+    def add_batch(self, *, predictions: Any = None, references: Any = None,
+                  **kwargs: Any) -> None:
+        """Adds a batch of predictions and their references (``evaluate``'s ``add_batch``)."""
+        if not kwargs and self._in_memory():
+            plain = plain_inputs(predictions, references)
+            if plain is not None and self._keep(plain):
+                return
+        self._write_kept()
+        evaluate.Metric.add_batch(self, predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction: Any = None, reference: Any = None, **kwargs: Any) -> None:
+        """Adds one prediction and its references (``evaluate``'s ``add``)."""
+        if not kwargs and self._in_memory() and type(prediction) is str:
+            plain = plain_inputs([prediction], [reference])
+            if plain is not None and self._keep(plain):
+                return
+        self._write_kept()
+        evaluate.Metric.add(self, prediction=prediction, reference=reference, **kwargs)
 
     def compute(self, *, predictions: Any = None, references: Any = None,
                 **kwargs: Any) -> Optional[dict[str, Any]]:
         """The score of everything added, and of ``predictions``/``references`` if given;
         ``kwargs`` are the module's keyword arguments (evaluate appends their description).
         """
-        if self.writer is None and self.num_process == 1:
-            plain = plain_inputs(predictions, references)
-            if plain is not None:
-                result: dict[str, Any] = self._compute(predictions=plain[0], references=plain[1],
-                                                       **kwargs)
-                return result
+        if self._in_memory():
+            given = predictions is not None or references is not None
+            plain = plain_inputs(predictions, references) if given else None
+            if (plain is not None or not given) and (plain is None or self._keep(plain)):
+                kept, self._kept = self._kept, None  # (empty after a compute, as evaluate's)
+                if kept is not None:
+                    result: dict[str, Any] = self._compute(predictions=kept[0],
+                                                           references=kept[1], **kwargs)
+                    return result
+        self._write_kept()
         done: Optional[dict[str, Any]] = evaluate.Metric.compute(
             self, predictions=predictions, references=references, **kwargs)
         return done

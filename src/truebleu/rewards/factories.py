@@ -22,7 +22,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ..metrics.base import Metric
-from ..metrics.bleu.batch import sentence_scores
+from ..metrics.bleu.batch import sentence_scores_with
+from ..metrics.bleu.config import BLEUConfig
 from ..metrics.bleu.metric import BLEU
 from ..metrics.chrf.batch import sentence_chrf_scores
 from ..metrics.chrf.metric import CHRF
@@ -63,18 +64,18 @@ def _signature(metric: Metric[Any], **fields: object) -> str:
 # so that a reward pickles: TRL's asynchronous GRPO sends reward functions to a spawned process.
 
 
-def _upward(score: float, scale: float) -> float:
-    """BLEU's and chrF's reward."""
-    return score / 100 * scale
+def _upward(scores: list[float], scale: float) -> list[float]:
+    """BLEU's and chrF's rewards."""
+    return [score / 100 * scale for score in scores]
 
 
-def _ter_clipped(score: float, scale: float) -> float:
-    """TER's reward: 1 - TER, clipped at 0."""
-    return max(0.0, 1.0 - score / 100) * scale
+def _ter_clipped(scores: list[float], scale: float) -> list[float]:
+    """TER's rewards: 1 - TER, clipped at 0."""
+    return [max(0.0, 1.0 - score / 100) * scale for score in scores]
 
 
-def _ter_unclipped(score: float, scale: float) -> float:
-    return (1.0 - score / 100) * scale
+def _ter_unclipped(scores: list[float], scale: float) -> list[float]:
+    return [(1.0 - score / 100) * scale for score in scores]
 
 
 def _ter_scores(metric: TER, hypotheses: list[str], references: list[list[str]]) -> list[float]:
@@ -119,10 +120,9 @@ def make_bleu_reward(*, smooth_method: str = "exp", smooth_value: Optional[float
                   smooth_method=smooth_method, smooth_value=smooth_value,
                   max_ngram_order=max_ngram_order, effective_order=effective_order,
                   backend=backend, threads=threads)
-    scorer: Scorer = partial(
-        sentence_scores, smooth_method=smooth_method, smooth_value=smooth_value,
-        lowercase=lowercase, tokenize=metric.tokenizer, use_effective_order=effective_order,
-        max_ngram_order=max_ngram_order, threads=threads, backend=backend)
+    config = BLEUConfig.create(metric.tokenizer, lowercase, smooth_method, smooth_value,
+                               max_ngram_order, effective_order)
+    scorer: Scorer = partial(sentence_scores_with, config, threads=threads, backend=backend)
     scale = _check_scale(scale)
     return _reward(name, metric, scorer, partial(_upward, scale=scale), "score/100", scale,
                    column, token_ids, ids_column, pad_id, skip_ids)

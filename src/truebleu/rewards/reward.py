@@ -19,8 +19,8 @@ from .inputs import completion_texts, reference_lists
 
 #: sacreBLEU-style scores of texts against their references: (hypotheses, references) -> scores
 Scorer = Callable[[list[str], list[list[str]]], list[float]]
-#: a score (0..100) to a reward
-Transform = Callable[[float], float]
+#: the scores (0..100) of a batch to its rewards, in one pass over the list
+Transform = Callable[[list[float]], list[float]]
 
 
 class Reward(ABC):
@@ -160,15 +160,11 @@ class MetricReward(Reward):
                              what="completion_ids")
         refs = references_of_ids(reference_ids, len(texts), pad_id=self.pad_id,
                                  skip_ids=self.skip_ids)
-        return self._transformed(self._scorer(texts, refs))
+        return self._transform(self._scorer(texts, refs))
 
     def _score(self, texts: list[str], references: Any, column: str) -> list[float]:
-        return self._transformed(self._scorer(texts, reference_lists(references, len(texts),
-                                                                     column)))
-
-    def _transformed(self, scores: list[float]) -> list[float]:
-        transform = self._transform
-        return [transform(score) for score in scores]
+        return self._transform(self._scorer(texts, reference_lists(references, len(texts),
+                                                                   column)))
 
 
 class CombinedReward(Reward):

@@ -49,6 +49,37 @@ def same(a, b):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(groups=st.lists(st.tuples(st.lists(lines(), min_size=1, max_size=5), segments()),
+                       min_size=1, max_size=5),
+       copies=st.sampled_from(["same objects", "equal copies", "one differs"]),
+       config=st.sampled_from(CONFIGS))
+def test_sentence_scores_of_groups_sharing_references(backend, threads, groups, copies, config):
+    """An RL trainer scores each prompt's group of completions one after another, all
+    against the prompt's references: the core tokenizes a group's references once (it
+    compares each item's reference texts with the item before's). Groups straddle the
+    threads' chunks of 32 items; references arrive as the same objects, as equal copies
+    (what a dataset yields), or with one text changed in the last completion of a group."""
+    hyps, refs = [], []
+    for completions, (_, group_refs) in groups:
+        if not group_refs:
+            continue
+        for k, completion in enumerate(completions * 8):  # groups of 8 to 40 completions
+            own = group_refs
+            if copies != "same objects":
+                own = ["".join(list(ref)) for ref in group_refs]  # equal, not identical
+            if copies == "one differs" and k == len(completions) * 8 - 1:
+                own = own[:-1] + [own[-1] + " x"]
+            hyps.append(completion)
+            refs.append(own)
+    if not hyps:
+        return
+    got = sentence_scores(hyps, refs, backend=backend, threads=threads, **config)
+    assert same(got, [oracle(h, r, **config) for h, r in zip(hyps, refs)])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(corpus=st.lists(segments(), min_size=1, max_size=6), config=st.sampled_from(CONFIGS))
 def test_sentence_scores_generated(backend, corpus, config):

@@ -5,12 +5,36 @@
 
 #include "bleu/jobs.h"
 #include "bleu/ngram.h"
+#include "runtime/spares.h"
 
 /* acc += row, both `width` long (apart: the compiler may use vector adds) */
 static inline void add_row(int64_t *restrict acc, const int64_t *restrict row, size_t width)
 {
     for (size_t c = 0; c < width; c++)
         acc[c] += row[c];
+}
+
+static int same_text(const tb_text *a, const tb_text *b)
+{
+    if (a->kind != b->kind || a->length != b->length || a->ascii_lower != b->ascii_lower)
+        return 0;
+    size_t unit = a->kind == TB_KIND_UTF8 ? 1 : (size_t)a->kind;
+    return a->data == b->data || memcmp(a->data, b->data, a->length * unit) == 0;
+}
+
+/* Whether sentence items a and b have the same reference texts, in the same
+ * order: an RL trainer scores a group of completions of one prompt, which
+ * share its references, one after another, and tokenizing them again would
+ * cost most of each item (comparing costs a pass of memcmp). */
+static int same_references(const tb_bleu_job *j, size_t a, size_t b)
+{
+    size_t n = j->offsets[a + 1] - j->offsets[a];
+    if (j->offsets[b + 1] - j->offsets[b] != n)
+        return 0;
+    for (size_t t = 0; t < n; t++)
+        if (!same_text(&j->ref_texts[j->offsets[a] + t], &j->ref_texts[j->offsets[b] + t]))
+            return 0;
+    return 1;
 }
 
 /* Items lo .. hi - 1 of the job. sum: with j->totals, the thread's row (width)
@@ -20,6 +44,8 @@ static void run_items(tb_bleu_job *j, tb_builder *b, tb_builder *b2, tb_matcher 
 {
     const size_t width = tb_row_width(j->max_order);
     const int only_sum = j->totals != NULL;
+    size_t refs_in_b = SIZE_MAX;  /* SENT: the item whose references b holds (as ref) */
+    tb_seg ref;
     for (size_t k = lo; k < hi && !tb_job_failed(&j->base); k++) {
         int rc = 0;
         int64_t *row = only_sum ? sum : j->out_rows + k * width;
@@ -39,13 +65,19 @@ static void run_items(tb_bleu_job *j, tb_builder *b, tb_builder *b2, tb_matcher 
             if (rc == 0)
                 rc = tb_segment_row_ids(m, b->ids, (uint32_t)b->nids, j->ref_segs[k], j->max_order, row);
         } else if (j->kind == TB_BLEU_SENT) {
-            /* the references in b, the hypothesis in b2 as ids of b's vocabulary */
-            tb_builder_reset(b);
-            for (size_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
-                rc = tb_builder_add_line(b, &j->ref_texts[t], j->mode);
+            /* the references in b (still there when they are those of the item
+             * before), the hypothesis in b2 as ids of b's vocabulary */
+            if (refs_in_b == SIZE_MAX || !same_references(j, refs_in_b, k)) {
+                refs_in_b = SIZE_MAX;
+                tb_builder_reset(b);
+                for (size_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
+                    rc = tb_builder_add_line(b, &j->ref_texts[t], j->mode);
+                if (rc == 0) {
+                    tb_builder_view(b, &ref);
+                    refs_in_b = k;
+                }
+            }
             if (rc == 0) {
-                tb_seg ref;
-                tb_builder_view(b, &ref);
                 tb_builder_reset(b2);
                 b2->lookup = &ref;
                 rc = tb_builder_add_line(b2, &j->texts[k], j->mode);
@@ -76,34 +108,67 @@ static void run_items(tb_bleu_job *j, tb_builder *b, tb_builder *b2, tb_matcher 
     }
 }
 
+/* A worker's scratch: the builders of references and hypothesis and the
+ * matcher, kept between jobs (runtime/spares.h). */
+typedef struct {
+    tb_builder b, b2;
+    tb_matcher m;
+} bleu_scratch;
+
+static tb_spares bleu_spares;
+
+static bleu_scratch *scratch_take(void)
+{
+    bleu_scratch *s = tb_spares_take(&bleu_spares);
+    if (!s && (s = malloc(sizeof(*s)))) {
+        tb_builder_init(&s->b);
+        tb_builder_init(&s->b2);
+        tb_matcher_init(&s->m);
+    }
+    return s;
+}
+
+static void scratch_give(bleu_scratch *s)
+{
+    s->b.poll = s->b2.poll = NULL;  /* (the job's poll dies with the job) */
+    size_t held = tb_builder_footprint(&s->b) + tb_builder_footprint(&s->b2) + tb_matcher_footprint(&s->m);
+    if (held <= TB_SPARE_MAX_BYTES && tb_spares_give(&bleu_spares, s))
+        return;
+    tb_builder_free(&s->b);
+    tb_builder_free(&s->b2);
+    tb_matcher_free(&s->m);
+    free(s);
+}
+
 static void bleu_worker(tb_job *base)
 {
     tb_bleu_job *j = (tb_bleu_job *)base;
-    tb_builder b, b2;
-    tb_matcher m;
     tb_job_poll poll;
     tb_job_poll_init(&poll, base);
-    tb_builder_init(&b);
-    tb_builder_init(&b2);
-    tb_matcher_init(&m);
-    b.poll = b2.poll = &poll.base;
     const size_t width = tb_row_width(j->max_order);
+    bleu_scratch *s = NULL;
     int64_t *sum = NULL;  /* with j->totals: this thread's row, then its sum */
     size_t lo, hi;
     while (tb_job_claim(base, &lo, &hi)) {
+        if (!s) {  /* only after a claim: a helper with nothing to do takes nothing */
+            if (!(s = scratch_take())) {
+                tb_job_fail(base, TB_NOMEM, lo);
+                break;
+            }
+            s->b.poll = s->b2.poll = &poll.base;
+        }
         if (j->totals && !sum && !(sum = calloc(2 * width, sizeof(int64_t)))) {
             tb_job_fail(base, TB_NOMEM, lo);
             break;
         }
-        run_items(j, &b, &b2, &m, &poll.base, lo, hi, sum);
+        run_items(j, &s->b, &s->b2, &s->m, &poll.base, lo, hi, sum);
     }
     if (sum && !tb_job_failed(base))  /* counts of tokens in memory: no overflow */
         for (size_t c = 0; c < width; c++)
             tb_atomic_add_i64_relaxed(&j->totals[c], sum[width + c]);
     free(sum);
-    tb_builder_free(&b);
-    tb_builder_free(&b2);
-    tb_matcher_free(&m);
+    if (s)
+        scratch_give(s);
 }
 
 void tb_bleu_job_init(tb_bleu_job *job, tb_bleu_job_kind kind, size_t nitems, size_t chunk)

@@ -64,6 +64,13 @@ void tb_matcher_free(tb_matcher *m)
     memset(m, 0, sizeof(*m));
 }
 
+size_t tb_matcher_footprint(const tb_matcher *m)
+{
+    return (m->hmap_cap + m->hyp_ids_cap + m->common_cap + m->hyp_common_cap + m->cells_cap +
+            m->ng_slots_cap + m->touched_cap) * sizeof(uint32_t) +
+           m->ng_keys_cap * sizeof(uint64_t) + m->counts_cap * sizeof(tb_counts);
+}
+
 /* Reserve `need` direct cells (new ones 0: of no era). */
 static int cells_reserve(tb_matcher *m, size_t need)
 {

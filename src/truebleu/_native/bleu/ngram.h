@@ -40,6 +40,8 @@ typedef struct {
 
 void tb_matcher_init(tb_matcher *m);
 void tb_matcher_free(tb_matcher *m);
+/* The heap memory a matcher holds (its tables), in bytes. */
+size_t tb_matcher_footprint(const tb_matcher *m);
 /* One statistics row [hyp_len, ref_len, matches_1..N, totals_1..N] of the
  * first sequence of hyp against every sequence of ref. 0 ok, -1 out of memory. */
 int tb_segment_row(tb_matcher *m, const tb_seg *hyp, const tb_seg *ref,

@@ -8,6 +8,7 @@
  *
  *   tb_atomic_int:  init, load, load_relaxed, fetch_add, fetch_sub, cas
  *   tb_atomic_size: init, load, store, fetch_add
+ *   tb_atomic_ptr:  exchange, cas (a void *; an object of static storage starts NULL)
  *   tb_atomic_add_i64_relaxed: an atomic += on a plain int64_t
  */
 #ifndef TB_RUNTIME_ATOMICS_H
@@ -60,6 +61,15 @@ static inline void tb_atomic_add_i64_relaxed(int64_t *p, int64_t x)
     _InterlockedExchangeAdd64((volatile long long *)p, (long long)x);
 }
 
+typedef struct { void *volatile v; } tb_atomic_ptr;
+
+static inline void *tb_atomic_ptr_exchange(tb_atomic_ptr *a, void *x) { return _InterlockedExchangePointer(&a->v, x); }
+/* if *a == expected: *a = desired, 1; else 0 */
+static inline int tb_atomic_ptr_cas(tb_atomic_ptr *a, void *expected, void *desired)
+{
+    return _InterlockedCompareExchangePointer(&a->v, desired, expected) == expected;
+}
+
 #else
 
 #include <stdatomic.h>
@@ -93,6 +103,15 @@ static inline void tb_atomic_add_i64_relaxed(int64_t *p, int64_t x)
     _Static_assert(sizeof(_Atomic int64_t) == sizeof(int64_t), "a lock-free atomic int64_t");
     atomic_fetch_add_explicit((_Atomic int64_t *)p, x, memory_order_relaxed);
 #endif
+}
+
+typedef _Atomic(void *) tb_atomic_ptr;
+
+static inline void *tb_atomic_ptr_exchange(tb_atomic_ptr *a, void *x) { return atomic_exchange(a, x); }
+/* if *a == expected: *a = desired, 1; else 0 */
+static inline int tb_atomic_ptr_cas(tb_atomic_ptr *a, void *expected, void *desired)
+{
+    return atomic_compare_exchange_strong(a, &expected, desired);
 }
 
 #endif

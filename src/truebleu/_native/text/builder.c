@@ -163,6 +163,14 @@ void tb_builder_free(tb_builder *b)
     tb_builder_init(b);
 }
 
+size_t tb_builder_footprint(const tb_builder *b)
+{
+    return b->line8_cap + b->plain_cap * sizeof(uint64_t) +
+           (b->cp.cap + b->tmp.cap + b->tmp2.cap) * sizeof(uint32_t) + b->bytes_cap +
+           b->vocab_cap * sizeof(tb_tok) + b->slots_cap * sizeof(tb_slot) +
+           (b->ids_cap + b->seq_cap) * sizeof(uint32_t);
+}
+
 void tb_builder_reset(tb_builder *b)
 {
     if (++b->slot_era == SLOT_ERA_END) {  /* (every 65,535 resets) */

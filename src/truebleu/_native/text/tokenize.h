@@ -92,6 +92,8 @@ typedef struct {
 void tb_builder_init(tb_builder *b);
 void tb_builder_free(tb_builder *b);
 void tb_builder_reset(tb_builder *b);
+/* The heap memory a builder holds (its tables), in bytes. */
+size_t tb_builder_footprint(const tb_builder *b);
 /* Tokenizes one line and appends it as a new sequence. 0 on success, -1 on out of
  * memory or when b->poll asked to stop. */
 int tb_builder_add_line(tb_builder *b, const tb_text *text, int mode);
