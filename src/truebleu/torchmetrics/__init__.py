@@ -3,15 +3,12 @@
 Two families, one interface (``update(preds, target)``, ``compute``, ``reset``, ``forward``,
 distributed sync):
 
-=======================  ==================================================================
-``BLEUScore``            torchmetrics 1.9's classes of the same name: the same arguments
-``SacreBLEUScore``       and *the same numbers* (float32 fractions, torchmetrics'
-``CHRFScore``            arithmetic and edge rules, the ``torchmetrics*`` dialects of
-``TranslationEditRate``  :mod:`truebleu.dialects`), many times faster
-``BLEU``                 sacreBLEU's numbers (0-100, float64) under sacreBLEU's option
-``CHRF``                 names, as :class:`truebleu.metrics.BLEU`, ``CHRF`` and ``TER``
-``TER``                  take them
-=======================  ==================================================================
+* ``BLEUScore``, ``SacreBLEUScore``, ``CHRFScore``, ``TranslationEditRate``:
+  torchmetrics 1.9's classes of the same name, with the same arguments and *the same
+  numbers* (float32 fractions, torchmetrics' arithmetic and edge rules: the
+  ``torchmetrics*`` dialects of :mod:`truebleu.dialects`), many times faster;
+* ``BLEU``, ``CHRF``, ``TER``: sacreBLEU's numbers (0-100, float64) under sacreBLEU's
+  option names, as :class:`truebleu.metrics.BLEU`, ``CHRF`` and ``TER`` take them.
 
 The states are the metrics' additive statistics, summed across processes
 (``dist_reduce_fx="sum"``): integer counts (int64), so a distributed run gives exactly the
