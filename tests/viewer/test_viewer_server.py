@@ -458,9 +458,11 @@ def test_too_big_a_test_is_refused(report):
         srv.server_close()
 
 
-def test_connections_are_bounded_and_idle_ones_dropped(report):
-    """With 2 slots held by idle clients, a third request waits until they time out."""
-    srv = make_server(report, "127.0.0.1", 0, max_connections=2, request_timeout=1.0)
+def test_idle_connections_hold_no_handler_and_are_dropped_first_at_the_cap(report):
+    """One handler, two open connections at most, both held by idle sockets: a request is
+    answered at once (long before any deadline), and the older idle socket made room for it."""
+    srv = make_server(report, "127.0.0.1", 0, max_connections=1, max_open_connections=2,
+                      request_timeout=30.0)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     idle = [socket.create_connection(("127.0.0.1", srv.port)) for _ in range(2)]
@@ -470,7 +472,12 @@ def test_connections_are_bounded_and_idle_ones_dropped(report):
         response = request(srv, "GET", "/api/report")
         waited = time.monotonic() - started
         assert response.status == 200
-        assert waited >= 0.5, "the third connection should have waited for a free slot"
+        assert waited < 10, "an idle connection held the request back"
+        idle[0].settimeout(5)
+        assert idle[0].recv(1) == b"", "the oldest idle connection should have been dropped"
+        idle[1].setblocking(False)
+        with pytest.raises(BlockingIOError):
+            idle[1].recv(1)          # still open: the cap needed one place only
     finally:
         for sock in idle:
             sock.close()

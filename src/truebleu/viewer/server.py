@@ -9,17 +9,19 @@ The server knows three routes and nothing else:
   :meth:`Report.paired_test` out (a paired bootstrap on any subset of segments).
 
 It is built to be safe to leave running on a workstation: it binds the
-loopback address unless told otherwise (and warns when told otherwise); it
-answers only requests whose ``Host`` header names the address it is bound to
-(a page from another site cannot reach it through DNS rebinding); no part of a
-request path ever reaches the file system (there is no static file route); every
-response carries the page's Content-Security-Policy and ``nosniff``; request
-bodies, concurrent connections and the size of a test are all bounded, and
-bad input gets a ``4xx`` answer that says what is wrong. Standard library only.
+loopback address unless told otherwise (and warns when told otherwise); it answers only requests whose
+``Host`` header names the address it is bound to (a page from another site cannot reach it
+through DNS rebinding); no part of a request path ever reaches the file system (there is no
+static file route); every response carries the page's Content-Security-Policy and
+``nosniff``; each request must arrive whole before a deadline and reaches a handler only then,
+so idle or slow clients hold no handler and are the first dropped when the connections run out
+(``connections.py``); request bodies, open connections and the size of a test are all bounded,
+and bad input gets a ``4xx`` answer that says what is wrong. Standard library only.
 """
 
 from __future__ import annotations
 
+import io
 import ipaddress
 import json
 import socket
@@ -27,9 +29,10 @@ import sys
 import threading
 import webbrowser
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+from http.server import BaseHTTPRequestHandler
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
+from .connections import ConnectionServer, ReceivedRequest, RequestReader, SocketWriter
 from .page import content_security_policy
 
 if TYPE_CHECKING:
@@ -37,11 +40,15 @@ if TYPE_CHECKING:
 
 __all__ = ["ReportServer", "make_server", "serve"]
 
-#: connections handled at the same time (further ones wait in the listen queue)
+#: requests handled at the same time (further whole requests wait for a handler)
 MAX_CONNECTIONS = 16
+#: connections open at once, whether still sending, waiting or handled; at the cap, the one
+#: that has been sending for the longest is dropped for a new one
+MAX_OPEN_CONNECTIONS = 256
 #: paired tests computed at the same time (each is CPU- and memory-bound)
 MAX_CONCURRENT_TESTS = 1
-#: seconds a client may take to send its request (slow clients are dropped)
+#: seconds a client has to send its whole request (headers and body) from the moment its
+#: connection is accepted (slow clients are dropped); also the limit of each write of an answer
 REQUEST_TIMEOUT = 10.0
 #: bytes of a refused body read and thrown away before closing the connection
 MAX_DISCARDED_BODY = 64 * 2 ** 20
@@ -96,80 +103,65 @@ def allowed_host_headers(host: str, port: int, extra: Sequence[str] = ()) -> fro
     return frozenset(values)
 
 
-class ReportServer(ThreadingHTTPServer):
-    """A threading HTTP server with a bounded number of handler threads.
+class ReportServer(ConnectionServer):
+    """The report's server: its routes over :class:`~.connections.ConnectionServer`.
 
-    ``ThreadingHTTPServer`` starts one thread per connection without limit;
-    here the accept loop waits for a free slot, so at most
-    ``max_connections`` requests are handled at once and the others wait in
-    the kernel's listen queue.
+    At most ``max_connections`` requests are handled at once, each only once it has arrived
+    whole; ``max_open_connections`` bounds the sockets held open, slow ones dropped first.
     """
-
-    daemon_threads = True
-    request_queue_size = 256
-    allow_reuse_address = True
-    #: the listening socket's address, (host, port) for IPv4 and (host, port, flow, scope)
-    #: for IPv6: the host as text (the socket module gives str)
-    server_address: Union[tuple[str, int], tuple[str, int, int, int]]
 
     def __init__(self, report: "Report", address: tuple[str, int], *,
                  max_connections: int = MAX_CONNECTIONS,
+                 max_open_connections: int = MAX_OPEN_CONNECTIONS,
                  max_resampled_cells: int = MAX_RESAMPLED_CELLS,
                  allowed_hosts: Sequence[str] = (), quiet: bool = True,
                  request_timeout: float = REQUEST_TIMEOUT) -> None:
-        if ":" in address[0]:
-            self.address_family = socket.AF_INET6
         self.report = report
         self.quiet = quiet
-        self.request_timeout = request_timeout
         self.max_resampled_cells = max_resampled_cells
         # everything a GET answers is computed once, before the first request
         self.page = report.html("serve").encode("utf-8")
         self.payload = report.payload_bytes()
         self.csp = content_security_policy("serve")
         n = report.data.inputs.n_segments
-        #: a JSON list of every segment index, with room for the other fields
-        self.max_body = 4096 + n * (len(str(n)) + 1)
         self.test_slots = threading.BoundedSemaphore(MAX_CONCURRENT_TESTS)
-        self._connection_slots = threading.BoundedSemaphore(max_connections)
-        super().__init__(address, ReportRequestHandler)
+        #: a JSON list of every segment index, with room for the other fields
+        max_body = 4096 + n * (len(str(n)) + 1)
+        super().__init__(address, max_handlers=max_connections, max_open_connections=max_open_connections,
+                         request_timeout=request_timeout, max_body=max_body)
         self.allowed_hosts = allowed_host_headers(address[0], self.port, allowed_hosts)
 
     @property
     def port(self) -> int:
-        return self.server_address[1]
+        port: int = self.server_address[1]
+        return port
 
     @property
     def url(self) -> str:
         return f"http://{_host_header_value(self.server_address[0])}:{self.port}/"
 
-    def process_request(self, request, client_address) -> None:
-        self._connection_slots.acquire()
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._connection_slots.release()
-            raise
-
-    def process_request_thread(self, request, client_address) -> None:
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self._connection_slots.release()
+    def handle(self, request: ReceivedRequest) -> None:
+        ReportRequestHandler(request, self)
 
 
 class ReportRequestHandler(BaseHTTPRequestHandler):
     """The three routes; everything else is 404. One request per connection (HTTP/1.0)."""
 
-    server: ReportServer
+    # http.server types this a socketserver.BaseServer; it only stores it, and the routes read ours
+    server: ReportServer  # type: ignore[assignment]
     #: answer even a malformed request line with a status line and headers (never bare HTTP/0.9)
     default_request_version = "HTTP/1.0"
 
-    # a property where StreamRequestHandler has a class attribute (read in setup() as the
-    # socket's timeout): the server's setting, read when a connection starts
-    @property
-    def timeout(self) -> float:  # type: ignore[override]
-        return self.server.request_timeout
+    def __init__(self, request: ReceivedRequest, server: ReportServer) -> None:
+        self.received = request
+        super().__init__(request.sock, request.address, server)  # type: ignore[arg-type]  # as above
+
+    def setup(self) -> None:
+        """Read the request as received (then the socket, up to its deadline); write to the socket."""
+        self.connection = self.request
+        self.connection.settimeout(self.server.request_timeout)   # each write of the answer
+        self.rfile = io.BufferedReader(RequestReader(self.received))
+        self.wfile = SocketWriter(self.connection)
 
     def version_string(self) -> str:
         return "truebleu"
@@ -364,6 +356,7 @@ def parse_paired_request(body: Any, report: "Report", max_resampled_cells: int =
 def make_server(report: "Report", host: str = "127.0.0.1", port: int = 8000, *,
                 allowed_hosts: Sequence[str] = (), quiet: bool = True,
                 max_connections: int = MAX_CONNECTIONS,
+                max_open_connections: int = MAX_OPEN_CONNECTIONS,
                 max_resampled_cells: int = MAX_RESAMPLED_CELLS,
                 request_timeout: float = REQUEST_TIMEOUT) -> ReportServer:
     """A bound, not yet running server for ``report`` (``port=0`` picks a free port).
@@ -372,8 +365,8 @@ def make_server(report: "Report", host: str = "127.0.0.1", port: int = 8000, *,
     ``server.shutdown()`` and ``server.server_close()``.
     """
     return ReportServer(report, (host, port), allowed_hosts=allowed_hosts, quiet=quiet,
-                        max_connections=max_connections, max_resampled_cells=max_resampled_cells,
-                        request_timeout=request_timeout)
+                        max_connections=max_connections, max_open_connections=max_open_connections,
+                        max_resampled_cells=max_resampled_cells, request_timeout=request_timeout)
 
 
 def serve(report: "Report", host: str = "127.0.0.1", port: int = 8000, *,
