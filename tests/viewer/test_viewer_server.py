@@ -496,19 +496,21 @@ def test_binds_loopback_by_default(report):
         srv.server_close()
 
 
-def test_serve_warns_when_not_on_loopback(report, monkeypatch, capsys):
+def test_serve_refuses_other_addresses_unless_allowed(report, monkeypatch, capsys):
     import truebleu.viewer.server as server_module
 
     def stop_at_once(self):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(server_module.ReportServer, "serve_forever", stop_at_once)
-    server_module.serve(report, "0.0.0.0", 0)
+    with pytest.raises(ValueError, match="allow_remote=True"):
+        server_module.serve(report, "0.0.0.0", 0)
+    server_module.serve(report, "0.0.0.0", 0, allow_remote=True)
     err = capsys.readouterr().err
-    assert "warning: serving on 0.0.0.0" in err and "stopped" in err
+    assert "reachable from other machines" in err and "?token=" in err and "stopped" in err
     server_module.serve(report, "127.0.0.1", 0)
     err = capsys.readouterr().err
-    assert "warning" not in err and "Ctrl-C" in err
+    assert "reachable" not in err and "token" not in err and "Ctrl-C" in err
 
 
 # -- load: 200 concurrent requests, in a separate server process ---------------------------------

@@ -79,8 +79,16 @@ function render() {
   document.body.dataset.ready = "1";
 }
 
+// The access token of a server other machines can reach comes in the URL (?token=...) and is
+// a cookie once the page has loaded: take it out of the address bar, bookmarks and screenshots.
+function forgetTokenInAddress() {
+  if (MODE !== "serve" || !location.search) return;
+  try { history.replaceState(null, "", location.pathname + location.hash); } catch (e) { /* a sandboxed frame may refuse */ }
+}
+
 async function start() {
   const app = document.getElementById("app");
+  forgetTokenInAddress();
   try {
     let payload;
     if (MODE === "serve") {
