@@ -13,12 +13,17 @@ import subprocess
 import sys
 import time
 
-#: builds a small report (400 segments, 2 systems) and serves it with make_server(**argv[1])
+#: builds a small report (400 segments, 2 systems) and serves it with make_server(**argv[1]),
+#: after lowering its limit of open files to argv[1]["open_files"] if given
 SERVER_SCRIPT = r"""
 import json, random, sys
 from truebleu.viewer import report
 from truebleu.viewer.server import make_server
 options = json.loads(sys.argv[1])
+open_files = options.pop("open_files", None)
+if open_files:   # a process that runs out of file descriptors
+    import resource
+    resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
 rng = random.Random(3)
 words = "the a cat dog sat on mat house big small red blue , . runs".split()
 ref = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 25))) for _ in range(400)]

@@ -46,11 +46,16 @@ def baseline(port: int) -> float:
     return max(legitimate_round(port) for _ in range(3))
 
 
-@pytest.mark.parametrize("cap", [None, 16], ids=["default-cap", "cap-16"])
-def test_legitimate_requests_are_served_while_64_slow_sockets_are_held(cap):
+@pytest.mark.parametrize("cap, open_files", [(None, None), (16, None), (None, 64)],
+                         ids=["default-cap", "cap-16", "64-file-descriptors"])
+def test_legitimate_requests_are_served_while_64_slow_sockets_are_held(cap, open_files):
+    """With the default cap (256), a cap of 16, and a process allowed 64 open files in all
+    (the slow sockets exhaust them before the cap: accepting fails, and must make room too)."""
     options = {"request_timeout": DEADLINE}
     if cap is not None:
         options["max_open_connections"] = cap
+    if open_files is not None:
+        options["open_files"] = open_files
     with ServerProcess(**options) as port:
         bound = max(2.0, 20 * baseline(port))
         assert bound < DEADLINE / 2
@@ -61,7 +66,9 @@ def test_legitimate_requests_are_served_while_64_slow_sockets_are_held(cap):
                 took = legitimate_round(port, timeout=bound)
                 assert took < bound, f"a legitimate request took {took:.2f} s (bound {bound:.2f} s)"
             dropped = sum(closed_by_peer(sock) for sock in slow)
-            if cap is None:
+            if open_files is not None:
+                assert dropped > 0, "no slow socket made room, yet the process ran out of files"
+            elif cap is None:
                 assert dropped == 0, "a slow socket was dropped although the cap was not reached"
             else:
                 # the cap holds: at most `cap` connections open, the slowest ones dropped first

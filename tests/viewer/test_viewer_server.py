@@ -485,6 +485,24 @@ def test_idle_connections_hold_no_handler_and_are_dropped_first_at_the_cap(repor
         srv.server_close()
 
 
+def test_a_shutdown_before_serving_stops_it_at_once(report):
+    srv = make_server(report, "127.0.0.1", 0)
+    try:
+        srv.shutdown()                      # returns at once: nothing is running
+        thread = threading.Thread(target=srv.serve_forever, daemon=True)
+        thread.start()
+        thread.join(10)
+        assert not thread.is_alive(), "serve_forever ignored the shutdown that came first"
+        thread = threading.Thread(target=srv.serve_forever, daemon=True)
+        thread.start()                      # and the next run serves until its own shutdown
+        assert_still_serving(srv)
+        srv.shutdown()
+        thread.join(10)
+        assert not thread.is_alive()
+    finally:
+        srv.server_close()
+
+
 # -- binding -----------------------------------------------------------------------------
 
 def test_binds_loopback_by_default(report):

@@ -162,7 +162,6 @@ class ConnectionServer:
 
     # -- running -------------------------------------------------------------------------
     def serve_forever(self) -> None:
-        self._stop = False
         self._stopped.clear()
         workers = [threading.Thread(target=self._work, name=f"truebleu-serve-{k}", daemon=True)
                    for k in range(self.max_handlers)]
@@ -194,6 +193,7 @@ class ConnectionServer:
             selector.close()
             for _ in workers:
                 self._queue.put(None)
+            self._stop = False            # (a shutdown() that came first stops this run at once)
             self._stopped.set()
 
     def shutdown(self) -> None:
@@ -231,7 +231,11 @@ class ConnectionServer:
                 sock, address = self.socket.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError:                      # e.g. out of file descriptors: try again later
+            except OSError:        # e.g. out of file descriptors: make room, or let the queue wait
+                if self._receiving:
+                    self._drop(selector, next(iter(self._receiving.values())))
+                else:
+                    time.sleep(0.05)   # (the listening socket stays readable: do not spin)
                 return
             sock.setblocking(False)
             request = ReceivedRequest(sock, address, time.monotonic() + self.request_timeout)
