@@ -458,9 +458,11 @@ def test_too_big_a_test_is_refused(report):
         srv.server_close()
 
 
-def test_connections_are_bounded_and_idle_ones_dropped(report):
-    """With 2 slots held by idle clients, a third request waits until they time out."""
-    srv = make_server(report, "127.0.0.1", 0, max_connections=2, request_timeout=1.0)
+def test_idle_connections_hold_no_handler_and_are_dropped_first_at_the_cap(report):
+    """One handler, two open connections at most, both held by idle sockets: a request is
+    answered at once (long before any deadline), and the older idle socket made room for it."""
+    srv = make_server(report, "127.0.0.1", 0, max_connections=1, max_open_connections=2,
+                      request_timeout=30.0)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     idle = [socket.create_connection(("127.0.0.1", srv.port)) for _ in range(2)]
@@ -470,11 +472,34 @@ def test_connections_are_bounded_and_idle_ones_dropped(report):
         response = request(srv, "GET", "/api/report")
         waited = time.monotonic() - started
         assert response.status == 200
-        assert waited >= 0.5, "the third connection should have waited for a free slot"
+        assert waited < 10, "an idle connection held the request back"
+        idle[0].settimeout(5)
+        assert idle[0].recv(1) == b"", "the oldest idle connection should have been dropped"
+        idle[1].setblocking(False)
+        with pytest.raises(BlockingIOError):
+            idle[1].recv(1)          # still open: the cap needed one place only
     finally:
         for sock in idle:
             sock.close()
         srv.shutdown()
+        srv.server_close()
+
+
+def test_a_shutdown_before_serving_stops_it_at_once(report):
+    srv = make_server(report, "127.0.0.1", 0)
+    try:
+        srv.shutdown()                      # returns at once: nothing is running
+        thread = threading.Thread(target=srv.serve_forever, daemon=True)
+        thread.start()
+        thread.join(10)
+        assert not thread.is_alive(), "serve_forever ignored the shutdown that came first"
+        thread = threading.Thread(target=srv.serve_forever, daemon=True)
+        thread.start()                      # and the next run serves until its own shutdown
+        assert_still_serving(srv)
+        srv.shutdown()
+        thread.join(10)
+        assert not thread.is_alive()
+    finally:
         srv.server_close()
 
 
@@ -489,19 +514,21 @@ def test_binds_loopback_by_default(report):
         srv.server_close()
 
 
-def test_serve_warns_when_not_on_loopback(report, monkeypatch, capsys):
+def test_serve_refuses_other_addresses_unless_allowed(report, monkeypatch, capsys):
     import truebleu.viewer.server as server_module
 
     def stop_at_once(self):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(server_module.ReportServer, "serve_forever", stop_at_once)
-    server_module.serve(report, "0.0.0.0", 0)
+    with pytest.raises(ValueError, match="allow_remote=True"):
+        server_module.serve(report, "0.0.0.0", 0)
+    server_module.serve(report, "0.0.0.0", 0, allow_remote=True)
     err = capsys.readouterr().err
-    assert "warning: serving on 0.0.0.0" in err and "stopped" in err
+    assert "reachable from other machines" in err and "?token=" in err and "stopped" in err
     server_module.serve(report, "127.0.0.1", 0)
     err = capsys.readouterr().err
-    assert "warning" not in err and "Ctrl-C" in err
+    assert "reachable" not in err and "token" not in err and "Ctrl-C" in err
 
 
 # -- load: 200 concurrent requests, in a separate server process ---------------------------------

@@ -65,7 +65,11 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         parser.add_argument("--output", "-o", required=True, help="The HTML file to write.")
     else:
         parser.add_argument("--host", default="127.0.0.1",
-                            help="Address to bind (default: %(default)s, this machine only).")
+                            help="Address to bind (default: %(default)s, this machine only); "
+                                 "any other needs --allow-remote.")
+        parser.add_argument("--allow-remote", action="store_true",
+                            help="Allow a --host that other machines can reach; every request "
+                                 "must then carry the access token printed at start-up.")
         parser.add_argument("--port", type=int, default=8000,
                             help="Port (default: %(default)s; 0 = any free).")
         parser.add_argument("--open", action="store_true", help="Open the page in a browser.")
@@ -184,6 +188,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command, rest = argv[0], argv[1:]
     args = build_parser(command).parse_args(rest)
+    if command == "serve":
+        from ..viewer.access import RemoteAccessRefused, check_bind_address
+
+        try:  # before any work: a refused address is a usage error
+            check_bind_address(args.host, args.allow_remote, switch="--allow-remote")
+        except RemoteAccessRefused as exc:
+            print(f"truebleu serve: error: --host {exc}", file=sys.stderr)
+            return 2
     try:
         result = build_report(args)
         if command == "report":
@@ -195,7 +207,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 0
         from ..viewer.server import serve
 
-        serve(result, host=args.host, port=args.port, open_browser=args.open, quiet=args.quiet)
+        serve(result, host=args.host, port=args.port, open_browser=args.open, quiet=args.quiet,
+              allow_remote=args.allow_remote)
         return 0
     except (InputError, UsageError, ValueError, ImportError, OSError) as exc:
         print(f"truebleu {command}: error: {exc}", file=sys.stderr)

@@ -49,11 +49,18 @@ def _sha256(text: str) -> str:
 
 
 def content_security_policy(mode: str) -> str:
-    """The page's policy: its own script and style (by hash), nothing remote."""
+    """The page's policy: its own script and style (by hash), nothing remote.
+
+    ``worker-src blob:`` lets the page start its own regular-expression worker (the text of
+    a function of the page's script, as a blob: URL; static/js/35-text-filter.js), which it
+    stops when a pattern overruns its budget. Nothing else may start: only the hashed script
+    runs, so only it can make a blob; the worker inherits this policy and has no DOM.
+    """
     _, css, script = page_assets()
     connect = "'self'" if mode == "serve" else "'none'"
     return (f"default-src 'none'; script-src {_sha256(script)}; style-src {_sha256(css)}; "
-            f"img-src data:; connect-src {connect}; base-uri 'none'; form-action 'none'")
+            f"img-src data:; connect-src {connect}; worker-src blob:; base-uri 'none'; "
+            "form-action 'none'")
 
 
 def encode_payload(payload: dict) -> bytes:

@@ -9,39 +9,55 @@ The server knows three routes and nothing else:
   :meth:`Report.paired_test` out (a paired bootstrap on any subset of segments).
 
 It is built to be safe to leave running on a workstation: it binds the
-loopback address unless told otherwise (and warns when told otherwise); it
-answers only requests whose ``Host`` header names the address it is bound to
-(a page from another site cannot reach it through DNS rebinding); no part of a
-request path ever reaches the file system (there is no static file route); every
-response carries the page's Content-Security-Policy and ``nosniff``; request
-bodies, concurrent connections and the size of a test are all bounded, and
-bad input gets a ``4xx`` answer that says what is wrong. Standard library only.
+loopback address unless the user asks, by name, for more (``allow_remote``), and then every
+request must carry a random access token (``access.py``); it answers only requests whose
+``Host`` header names the address it is bound to (a page from another site cannot reach it
+through DNS rebinding); no part of a request path ever reaches the file system (there is no
+static file route); every response carries the page's Content-Security-Policy and
+``nosniff``; each request must arrive whole before a deadline and reaches a handler only then,
+so idle or slow clients hold no handler and are the first dropped when the connections run out
+(``connections.py``); request bodies, open connections and the size of a test are all bounded,
+and bad input gets a ``4xx`` answer that says what is wrong. Standard library only.
 """
 
 from __future__ import annotations
 
-import ipaddress
+import io
 import json
-import socket
 import sys
 import threading
 import webbrowser
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+from http.server import BaseHTTPRequestHandler
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
+from .access import (
+    allowed_host_headers,
+    check_bind_address,
+    host_header_value,
+    is_loopback,
+    new_access_token,
+    presented_token,
+    token_cookie,
+    token_matches,
+)
+from .connections import ConnectionServer, ReceivedRequest, RequestReader, SocketWriter
 from .page import content_security_policy
 
 if TYPE_CHECKING:
     from . import Report
 
-__all__ = ["ReportServer", "make_server", "serve"]
+__all__ = ["ReportServer", "allowed_host_headers", "is_loopback", "make_server", "serve"]
 
-#: connections handled at the same time (further ones wait in the listen queue)
+#: requests handled at the same time (further whole requests wait for a handler)
 MAX_CONNECTIONS = 16
+#: connections open at once, whether still sending, waiting or handled; at the cap, the one
+#: that has been sending for the longest is dropped for a new one
+MAX_OPEN_CONNECTIONS = 256
 #: paired tests computed at the same time (each is CPU- and memory-bound)
 MAX_CONCURRENT_TESTS = 1
-#: seconds a client may take to send its request (slow clients are dropped)
+#: seconds a client has to send its whole request (headers and body) from the moment its
+#: connection is accepted (slow clients are dropped); also the limit of each write of an answer
 REQUEST_TIMEOUT = 10.0
 #: bytes of a refused body read and thrown away before closing the connection
 MAX_DISCARDED_BODY = 64 * 2 ** 20
@@ -52,7 +68,6 @@ MAX_RESAMPLED_CELLS = 25_000_000
 #: seeds are non-negative integers below this bound (NumPy accepts any; JSON clients need a limit)
 MAX_SEED = 2 ** 63
 
-_LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 _PAIRED_KEYS = {"a", "b", "segments", "n_samples", "seed"}
 
 
@@ -65,111 +80,72 @@ class RequestError(Exception):
         self.message = message
 
 
-def is_loopback(host: str) -> bool:
-    """True for ``localhost`` and the loopback addresses (127.0.0.0/8, ::1)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+class ReportServer(ConnectionServer):
+    """The report's server: its routes over :class:`~.connections.ConnectionServer`.
 
-
-def _host_header_value(host: str) -> str:
-    """How a browser writes ``host`` in a Host header (IPv6 in brackets, lower case)."""
-    host = host.lower()
-    return f"[{host}]" if ":" in host and not host.startswith("[") else host
-
-
-def allowed_host_headers(host: str, port: int, extra: Sequence[str] = ()) -> frozenset[str]:
-    """The Host header values the server answers: its bound address and the loopback names.
-
-    A wildcard bind (``0.0.0.0``, ``::``) also accepts this machine's host name;
-    ``extra`` adds names (e.g. a LAN address users type).
+    At most ``max_connections`` requests are handled at once, each only once it has arrived
+    whole; ``max_open_connections`` bounds the sockets held open, slow ones dropped first.
     """
-    names = set(_LOOPBACK_NAMES) | {_host_header_value(host)} | {_host_header_value(h) for h in extra}
-    if host in ("0.0.0.0", "::", ""):
-        names |= {socket.gethostname().lower(), socket.getfqdn().lower()}
-    values = {f"{name}:{port}" for name in names}
-    if port == 80:
-        values |= names
-    return frozenset(values)
-
-
-class ReportServer(ThreadingHTTPServer):
-    """A threading HTTP server with a bounded number of handler threads.
-
-    ``ThreadingHTTPServer`` starts one thread per connection without limit;
-    here the accept loop waits for a free slot, so at most
-    ``max_connections`` requests are handled at once and the others wait in
-    the kernel's listen queue.
-    """
-
-    daemon_threads = True
-    request_queue_size = 256
-    allow_reuse_address = True
-    #: the listening socket's address, (host, port) for IPv4 and (host, port, flow, scope)
-    #: for IPv6: the host as text (the socket module gives str)
-    server_address: Union[tuple[str, int], tuple[str, int, int, int]]
 
     def __init__(self, report: "Report", address: tuple[str, int], *,
                  max_connections: int = MAX_CONNECTIONS,
+                 max_open_connections: int = MAX_OPEN_CONNECTIONS,
                  max_resampled_cells: int = MAX_RESAMPLED_CELLS,
                  allowed_hosts: Sequence[str] = (), quiet: bool = True,
-                 request_timeout: float = REQUEST_TIMEOUT) -> None:
-        if ":" in address[0]:
-            self.address_family = socket.AF_INET6
+                 request_timeout: float = REQUEST_TIMEOUT, allow_remote: bool = False) -> None:
+        check_bind_address(address[0], allow_remote)
         self.report = report
         self.quiet = quiet
-        self.request_timeout = request_timeout
         self.max_resampled_cells = max_resampled_cells
         # everything a GET answers is computed once, before the first request
         self.page = report.html("serve").encode("utf-8")
         self.payload = report.payload_bytes()
         self.csp = content_security_policy("serve")
         n = report.data.inputs.n_segments
-        #: a JSON list of every segment index, with room for the other fields
-        self.max_body = 4096 + n * (len(str(n)) + 1)
         self.test_slots = threading.BoundedSemaphore(MAX_CONCURRENT_TESTS)
-        self._connection_slots = threading.BoundedSemaphore(max_connections)
-        super().__init__(address, ReportRequestHandler)
+        #: a JSON list of every segment index, with room for the other fields
+        max_body = 4096 + n * (len(str(n)) + 1)
+        super().__init__(address, max_handlers=max_connections, max_open_connections=max_open_connections,
+                         request_timeout=request_timeout, max_body=max_body)
         self.allowed_hosts = allowed_host_headers(address[0], self.port, allowed_hosts)
+        #: the access token every request must carry, on an address other machines can reach
+        self.token: Optional[str] = None if is_loopback(address[0]) else new_access_token()
 
     @property
     def port(self) -> int:
-        return self.server_address[1]
+        port: int = self.server_address[1]
+        return port
 
     @property
     def url(self) -> str:
-        return f"http://{_host_header_value(self.server_address[0])}:{self.port}/"
+        """The page's address (with the access token, when there is one)."""
+        url = f"http://{host_header_value(self.server_address[0])}:{self.port}/"
+        return url if self.token is None else f"{url}?token={self.token}"
 
-    def process_request(self, request, client_address) -> None:
-        self._connection_slots.acquire()
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._connection_slots.release()
-            raise
-
-    def process_request_thread(self, request, client_address) -> None:
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self._connection_slots.release()
+    def handle(self, request: ReceivedRequest) -> None:
+        ReportRequestHandler(request, self)
 
 
 class ReportRequestHandler(BaseHTTPRequestHandler):
     """The three routes; everything else is 404. One request per connection (HTTP/1.0)."""
 
-    server: ReportServer
+    # http.server types this a socketserver.BaseServer; it only stores it, and the routes read ours
+    server: ReportServer  # type: ignore[assignment]
     #: answer even a malformed request line with a status line and headers (never bare HTTP/0.9)
     default_request_version = "HTTP/1.0"
 
-    # a property where StreamRequestHandler has a class attribute (read in setup() as the
-    # socket's timeout): the server's setting, read when a connection starts
-    @property
-    def timeout(self) -> float:  # type: ignore[override]
-        return self.server.request_timeout
+    def __init__(self, request: ReceivedRequest, server: ReportServer) -> None:
+        self.received = request
+        #: the token came in the URL: the answer sets it as a cookie
+        self._set_token_cookie = False
+        super().__init__(request.sock, request.address, server)  # type: ignore[arg-type]  # as above
+
+    def setup(self) -> None:
+        """Read the request as received (then the socket, up to its deadline); write to the socket."""
+        self.connection = self.request
+        self.connection.settimeout(self.server.request_timeout)   # each write of the answer
+        self.rfile = io.BufferedReader(RequestReader(self.received))
+        self.wfile = SocketWriter(self.connection)
 
     def version_string(self) -> str:
         return "truebleu"
@@ -184,6 +160,7 @@ class ReportRequestHandler(BaseHTTPRequestHandler):
     def _dispatch(self, routes: dict) -> None:
         try:
             self._check_host()
+            self._check_token()
             route = routes.get(self._route_path())
             if route is None:
                 other = self._route_path() in ("/", "/api/report", "/api/paired")
@@ -208,6 +185,17 @@ class ReportRequestHandler(BaseHTTPRequestHandler):
         origin = self.headers.get("Origin")
         if origin is not None and origin.lower() not in {f"http://{h}" for h in self.server.allowed_hosts}:
             raise RequestError(HTTPStatus.FORBIDDEN, "cross-origin requests are refused")
+
+    def _check_token(self) -> None:
+        token = self.server.token
+        if token is None:
+            return
+        query = self.path.split("?", 1)[1] if "?" in self.path else ""
+        given, in_url = presented_token(query, self.headers.get_all("Cookie") or [], self.server.port)
+        if not token_matches(given, token):
+            raise RequestError(HTTPStatus.FORBIDDEN, "this server needs its access token: open the "
+                               "address with ?token=... that it printed when it started")
+        self._set_token_cookie = in_url
 
     # -- routes ------------------------------------------------------------------
     def _page(self) -> None:
@@ -294,6 +282,9 @@ class ReportRequestHandler(BaseHTTPRequestHandler):
         self.send_header("Cross-Origin-Resource-Policy", "same-origin")
         self.send_header("X-Frame-Options", "DENY")
         self.send_header("Cache-Control", "no-store")
+        if self._set_token_cookie:
+            self.send_header("Set-Cookie", f"{token_cookie(self.server.port)}={self.server.token}; "
+                                           "Path=/; HttpOnly; SameSite=Strict")
         super().end_headers()
 
     def log_message(self, format: str, *args) -> None:
@@ -364,28 +355,36 @@ def parse_paired_request(body: Any, report: "Report", max_resampled_cells: int =
 def make_server(report: "Report", host: str = "127.0.0.1", port: int = 8000, *,
                 allowed_hosts: Sequence[str] = (), quiet: bool = True,
                 max_connections: int = MAX_CONNECTIONS,
+                max_open_connections: int = MAX_OPEN_CONNECTIONS,
                 max_resampled_cells: int = MAX_RESAMPLED_CELLS,
-                request_timeout: float = REQUEST_TIMEOUT) -> ReportServer:
+                request_timeout: float = REQUEST_TIMEOUT, allow_remote: bool = False) -> ReportServer:
     """A bound, not yet running server for ``report`` (``port=0`` picks a free port).
 
-    Run it with ``server.serve_forever()`` (e.g. in a thread), stop it with
-    ``server.shutdown()`` and ``server.server_close()``.
+    A ``host`` other than a loopback address is refused (:class:`~.access.RemoteAccessRefused`,
+    a ``ValueError``) unless ``allow_remote`` is true; the server then asks every request for
+    its ``token`` (``server.url`` carries it). Run it with ``server.serve_forever()`` (e.g. in
+    a thread), stop it with ``server.shutdown()`` and ``server.server_close()``.
     """
     return ReportServer(report, (host, port), allowed_hosts=allowed_hosts, quiet=quiet,
-                        max_connections=max_connections, max_resampled_cells=max_resampled_cells,
-                        request_timeout=request_timeout)
+                        max_connections=max_connections, max_open_connections=max_open_connections,
+                        max_resampled_cells=max_resampled_cells, request_timeout=request_timeout,
+                        allow_remote=allow_remote)
 
 
 def serve(report: "Report", host: str = "127.0.0.1", port: int = 8000, *,
           open_browser: bool = False, quiet: bool = False,
-          allowed_hosts: Sequence[str] = ()) -> None:
-    """Serve ``report`` until Ctrl-C (blocking); the page is at ``http://host:port/``."""
-    server = make_server(report, host, port, allowed_hosts=allowed_hosts, quiet=quiet)
+          allowed_hosts: Sequence[str] = (), allow_remote: bool = False) -> None:
+    """Serve ``report`` until Ctrl-C (blocking); the page is at ``server.url``, which is printed.
+
+    Other machines may reach it only with ``allow_remote=True`` and the printed URL's token.
+    """
+    server = make_server(report, host, port, allowed_hosts=allowed_hosts, quiet=quiet,
+                         allow_remote=allow_remote)
     with server:
-        if not is_loopback(host):
-            print(f"warning: serving on {host}, not on the loopback address: anyone who can reach "
-                  "this machine can read the report and make it compute", file=sys.stderr)
         print(f"truebleu: serving {report.title!r} at {server.url} (Ctrl-C stops)", file=sys.stderr)
+        if server.token is not None:
+            print(f"truebleu: {host or 'every address'} is reachable from other machines; whoever has "
+                  "this address with its token can read the report", file=sys.stderr)
         if open_browser:
             threading.Timer(0.2, webbrowser.open, args=(server.url,)).start()
         try:

@@ -21,15 +21,10 @@ function contribution(d, i) {
   return corpusDelta(d) - (b.without[i] - a.without[i]);
 }
 
-function compileRegex(pattern) {
-  if (!pattern) return null;
-  try { return new RegExp(pattern, "iu"); } catch (e) { return {error: e.message}; }
-}
-
-let filterCache = {key: null, indices: null};
+let filterCache = {key: null, indices: null, problems: [], pending: false};
 
 function filterKey() {
-  return JSON.stringify([state.a, state.b, state.src, state.ref, state.hyp, state.minLen, state.maxLen,
+  return JSON.stringify([state.a, state.b, state.src, state.ref, state.hyp, regexOn, state.minLen, state.maxLen,
     state.doc, state.minScore, state.maxScore, state.ngram, state.ngramOrder, state.ngramSide, state.sort, state.dir]);
 }
 
@@ -37,33 +32,31 @@ function currentIndices(d) {
   const key = filterKey();
   if (filterCache.key === key) return filterCache.indices;
   const n = d.n_segments;
-  const src = compileRegex(state.src), ref = compileRegex(state.ref), hyp = compileRegex(state.hyp);
-  const errors = [src, ref, hyp].filter((r) => r && r.error).map((r) => r.error);
-  const usable = (r) => (r && !r.error ? r : null);
-  const rs = usable(src), rr = usable(ref), rh = usable(hyp);
+  // text filters (35-text-filter.js): plain text, or a regular expression run in a worker
+  const filters = {src: textFilter(d, "src"), ref: textFilter(d, "ref"), hyp: textFilter(d, "hyp")};
+  const pending = Object.values(filters).some((f) => f && f.pending);
+  const texts = Object.values(filters).filter((f) => f && f.test);
   const minLen = state.minLen === "" ? -Infinity : Number(state.minLen);
   const maxLen = state.maxLen === "" ? Infinity : Number(state.maxLen);
   const minScore = state.minScore === "" ? -Infinity : Number(state.minScore);
   const maxScore = state.maxScore === "" ? Infinity : Number(state.maxScore);
   const docIndex = d.documents && state.doc !== "" ? d.documents.names.indexOf(state.doc) : -1;
   const ngramSet = state.ngram ? ngramSegments(d) : null;
-  const A = d.systems[state.a], B = d.systems[state.b];
+  const A = d.systems[state.a];
   const out = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n && !pending; i++) {   // no rows until every regular expression has answered
     if (d.firstRefLen[i] < minLen || d.firstRefLen[i] > maxLen) continue;
     if (A.sent[i] < minScore || A.sent[i] > maxScore) continue;
     if (docIndex >= 0 && d.documents.index[i] !== docIndex) continue;
     if (ngramSet && !ngramSet.has(i)) continue;
-    if (rs && !(d.source && d.source[i] !== null && rs.test(d.source[i]))) continue;
-    if (rr && !d.references.some((r) => r.text[i] !== null && rr.test(r.text[i]))) continue;
-    if (rh && !(rh.test(A.text[i]) || rh.test(B.text[i]))) continue;
+    if (!texts.every((f) => f.test(i))) continue;
     out.push(i);
   }
   const sortKey = (Object.hasOwn(SORT_KEYS, state.sort) ? SORT_KEYS[state.sort] : SORT_KEYS.index).key;
   const keys = new Float64Array(n);
   for (const i of out) keys[i] = sortKey(d, i);
   const indices = sortByKey(Uint32Array.from(out), keys, state.dir);
-  filterCache = {key, indices, errors};
+  filterCache = {key, indices, problems: textFilterProblems(filters), pending};
   return indices;
 }
 
@@ -110,12 +103,18 @@ function filterInput(label, key, attrs) {
   }, attrs || {})));
 }
 
+function textFilterInput(key) {
+  return filterInput(FILTER_LABELS[key] + (regexOn ? " /re/" : " contains"), key,
+    {placeholder: regexOn ? "regex" : "text", size: 12});
+}
+
 function renderFilters(d) {
   const docs = d.documents;
   return el("div", {class: "filters"},
-    d.source ? filterInput("source /re/", "src", {placeholder: "regex", size: 12}) : null,
-    filterInput("reference /re/", "ref", {placeholder: "regex", size: 12}),
-    filterInput("output A|B /re/", "hyp", {placeholder: "regex", size: 12}),
+    d.source ? textFilterInput("src") : null,
+    textFilterInput("ref"),
+    textFilterInput("hyp"),
+    regexSwitch(),
     filterInput("ref length ≥", "minLen", {type: "number", min: 0, class: "narrow"}),
     filterInput("≤", "maxLen", {type: "number", min: 0, class: "narrow"}),
     filterInput("BLEU of A ≥", "minScore", {type: "number", step: "any", class: "narrow"}),
@@ -184,7 +183,8 @@ async function runSubsetTest(d, indices, target) {
 function renderSegments(root, d) {
   const indices = currentIndices(d);
   root.appendChild(el("section", {class: "card"}, renderFilters(d),
-    (filterCache.errors || []).length ? el("p", {class: "error"}, "Invalid regular expression: ", text(filterCache.errors.join("; "))) : null,
+    filterCache.problems.length ? el("p", {class: "error filter-errors"}, filterCache.problems.map((p) => el("span", null, text(p), el("br")))) : null,
+    filterCache.pending ? el("p", {class: "note", "data-value": "matching"}, "matching the regular expression…") : plainTextNote(),
     renderSubsetSummary(d, indices)));
   const split = el("div", {class: "split"});
   const list = el("div", {class: "seglist" + (d.documents ? "" : " nodocs"), id: "segment-list", tabindex: 0, role: "listbox", "aria-label": "segments"});

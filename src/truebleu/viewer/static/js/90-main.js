@@ -76,11 +76,19 @@ function render() {
   else if (state.view === "segments") renderSegments(main, d);
   else renderCompare(main, d);
   if (focused) { const again = document.querySelector(`[data-filter="${focused}"]`); if (again) again.focus(); }
-  document.body.dataset.ready = "1";
+  if (!regexPending) document.body.dataset.ready = "1";   // else when the last pattern has answered
+}
+
+// The access token of a server other machines can reach comes in the URL (?token=...) and is
+// a cookie once the page has loaded: take it out of the address bar, bookmarks and screenshots.
+function forgetTokenInAddress() {
+  if (MODE !== "serve" || !location.search) return;
+  try { history.replaceState(null, "", location.pathname + location.hash); } catch (e) { /* a sandboxed frame may refuse */ }
 }
 
 async function start() {
   const app = document.getElementById("app");
+  forgetTokenInAddress();
   try {
     let payload;
     if (MODE === "serve") {
@@ -97,7 +105,8 @@ async function start() {
     STATE_DEFAULTS.b = byRank.length > 1 ? byRank[1] : byRank[0];
     document.title = DATA.title;
     readHash();
-    window.addEventListener("hashchange", () => { readHash(); filterCache.key = null; update(); });
+    // a link followed in the page switches regular expressions off (35-text-filter.js)
+    window.addEventListener("hashchange", () => { readHash(); regexOn = false; filterCache.key = null; update(); });
     update();
   } catch (e) {
     clear(app).appendChild(el("p", {class: "error"}, "This report could not be opened: ", text(String(e && e.message || e))));
@@ -107,6 +116,6 @@ async function start() {
 
 // read-only hooks for tests and the curious: the data and the state
 window.truebleuViewer = {get data() { return DATA; }, get state() { return Object.assign({}, state); },
-  computeBleu, pyFixed, ngramAnalysis, tokensOf, referenceTokenLists};
+  computeBleu, pyFixed, ngramAnalysis, tokensOf, referenceTokenLists, regexBudgetMs: regexBudgetOfOutputs};
 
 start();
