@@ -47,6 +47,11 @@ SMOOTH_DEFAULTS: dict[str, Optional[float]] = {
     "exp": None,
 }
 
+# The largest smoothing value: sacreBLEU computes a smoothed precision as
+# 100 * (matches + value) / (total + value), and 100 * value overflows to inf from
+# about 1.8e306 on; below this limit every score is finite and equals sacreBLEU's.
+SMOOTH_VALUE_LIMIT = 1e300
+
 # the compiled core's codes for the smoothing methods
 SMOOTH_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
 
@@ -63,9 +68,9 @@ def check_smoothing(method: str, value: Optional[float], *, method_name: str = "
         raise TypeError(f"{value_name} must be a number or None, got {value!r}")
     if SMOOTH_DEFAULTS[method] is None:
         return  # exp and none ignore the value, as in sacreBLEU
-    if not math.isfinite(value) or value < 0:
+    if not math.isfinite(value) or not 0 <= value <= SMOOTH_VALUE_LIMIT:
         raise ValueError(f"{value_name} for {method_name} {method!r} must be a finite number "
-                         f">= 0, got {value!r}")
+                         f">= 0 and <= {SMOOTH_VALUE_LIMIT:g}, got {value!r}")
 
 
 def check_order(max_order: object, name: str = "max_ngram_order") -> int:
