@@ -5,6 +5,7 @@ in the line (the scorer's ``rstrip`` removes it at the end of a line), other
 Unicode line separators stay inside their segment, and an empty line is an
 empty segment. Nothing is dropped, reordered or truncated; input files are
 only ever opened for reading. Decoding errors name the file and the line.
+Files are written by one writer, :func:`truebleu.io.output.output_file`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 from itertools import chain
 from typing import Iterator, Sequence
 
-from .errors import InputError
+from .errors import InputError, OutputError
 from .lines import (
     DEFAULT_MAX_LINE_LENGTH,
     is_stdin,
@@ -23,7 +24,7 @@ from .lines import (
     text_decoder,
 )
 
-__all__ = ["InputError", "DEFAULT_MAX_LINE_LENGTH", "open_binary", "decode", "split_lines",
+__all__ = ["InputError", "OutputError", "DEFAULT_MAX_LINE_LENGTH", "open_binary", "decode", "split_lines",
            "read_lines", "iter_lines", "iter_line_chunks", "iter_aligned_chunks",
            "read_stdin_lines", "line_count_mismatch", "check_same_length", "is_stdin"]
 
