@@ -11,6 +11,7 @@ stays intact and no temporary file is left.
 
 from __future__ import annotations
 
+import ast
 import errno
 import os
 import stat
@@ -284,3 +285,51 @@ def test_permissions_are_kept_or_follow_the_umask(tmp_path):
     finally:
         os.umask(umask)
     assert stat.S_IMODE(os.stat(tmp_path / "new.html").st_mode) == 0o644
+
+
+# -- every writer uses the one writer -------------------------------------------------------------
+
+#: Files that may write without it: the writer itself, a build-time generator of C headers,
+#: and sacreBLEU's ``smart_open`` (its API hands the caller an open file, for any mode).
+EXEMPT = {"io/output.py", "_native/gen_tables.py", "utils.py"}
+#: Calls that write a file whatever their arguments.
+WRITERS = {"write_text", "write_bytes", "extractall", "mkstemp", "mkdtemp", "NamedTemporaryFile",
+           "copyfile", "copy2", "move"}
+
+
+def _writes(node: ast.Call) -> str | None:
+    """What the call writes, if it writes a file; None otherwise."""
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    receiver = getattr(func.value, "id", None) if isinstance(func, ast.Attribute) else None
+    if name in WRITERS:
+        return f"{name}(...)"
+    if name in ("replace", "rename"):
+        # os.replace(a, b) / Path.replace(b); str.replace(old, new) always has two arguments
+        if receiver in ("os", "shutil") or len(node.args) + len(node.keywords) == 1:
+            return f"{receiver or '...'}.{name}(...)"
+    if name == "open" and receiver == "os":
+        flags = ast.dump(node.args[1]) if len(node.args) > 1 else ""
+        if any(flag in flags for flag in ("O_CREAT", "O_TRUNC", "O_APPEND")):
+            return "os.open(..., O_CREAT/O_TRUNC/O_APPEND)"
+    elif name == "open":
+        modes = node.args[1:2] + [kw.value for kw in node.keywords if kw.arg == "mode"]
+        for mode in modes:
+            if isinstance(mode, ast.Constant) and set(str(mode.value)) & set("wax+"):
+                return f"open(..., {mode.value!r})"
+    return None
+
+
+def test_every_file_truebleu_writes_goes_through_the_one_writer():
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        relative = path.relative_to(SRC).as_posix()
+        if relative in EXEMPT:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                what = _writes(node)
+                if what is not None:
+                    found.append(f"{relative}:{node.lineno}: {what}")
+    assert found == [], "write through truebleu.io.output.output_file instead:\n" + \
+        "\n".join(found)
