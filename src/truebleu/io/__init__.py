@@ -17,6 +17,7 @@ from typing import Iterator, Sequence
 from .errors import InputError, OutputError
 from .lines import (
     DEFAULT_MAX_LINE_LENGTH,
+    decode_error,
     is_stdin,
     iter_line_blocks,
     iter_sized_line_blocks,
@@ -31,14 +32,11 @@ __all__ = ["InputError", "OutputError", "DEFAULT_MAX_LINE_LENGTH", "open_binary"
 
 def decode(raw: bytes, name: str, encoding: str = "utf-8", first_line: int = 1) -> str:
     """Decode ``raw``; on bad bytes say which line (counted from ``first_line``) holds them."""
-    text_decoder(encoding)  # unknown or non-text encodings: a clear error
+    text_decoder(encoding, name)  # unknown or non-text encodings: a clear error
     try:
         return raw.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = first_line + raw[:exc.start].decode(encoding, errors="replace").count("\n")
-        bad = raw[exc.start:exc.end].hex(" ")
-        raise InputError(
-            f"{name}, line {line}: invalid {exc.encoding} (bytes {bad}): {exc.reason}") from None
+    except UnicodeError as exc:
+        raise decode_error(exc, name, encoding, first_line) from None
 
 
 def split_lines(text: str) -> list[str]:
