@@ -104,7 +104,7 @@ def _opener(deadline: _Deadline) -> Any:
             create = self._create_connection  # type: ignore[has-type]  # (set by the connection)
 
             def create_and_watch(*a: Any, **k: Any) -> socket.socket:
-                sock = create(*a, **k)
+                sock: socket.socket = create(*a, **k)
                 deadline.watch(sock)
                 return sock
 
