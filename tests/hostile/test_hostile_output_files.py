@@ -333,3 +333,28 @@ def test_every_file_truebleu_writes_goes_through_the_one_writer():
                     found.append(f"{relative}:{node.lineno}: {what}")
     assert found == [], "write through truebleu.io.output.output_file instead:\n" + \
         "\n".join(found)
+
+
+def test_each_file_is_synced_unless_the_caller_syncs_many_at_once(tmp_path, monkeypatch):
+    """An archive of thousands of members took minutes with an fsync each: they are written
+    with ``durable=False`` and synced together once, before the download takes its name."""
+    import io
+    import tarfile
+
+    from truebleu.io.testsets.archives import extract_archive
+    from truebleu.io.testsets.limits import DownloadLimits
+
+    calls: list[str] = []
+    monkeypatch.setattr(output.os, "fsync", lambda fd: calls.append("fsync"))
+    monkeypatch.setattr(output.os, "sync", lambda: calls.append("sync"), raising=False)
+    write_output_file(tmp_path / "one.txt", b"x")
+    assert calls == ["fsync", "fsync"]  # the file, then its folder
+    calls.clear()
+    archive = tmp_path / "many.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        for i in range(50):
+            info = tarfile.TarInfo(f"m{i}.txt")
+            info.size = 1
+            tar.addfile(info, io.BytesIO(b"x"))
+    extract_archive(str(archive), str(tmp_path / "raw"), limits=DownloadLimits())
+    assert calls == ["sync"] and len(os.listdir(tmp_path / "raw")) == 50
