@@ -2,8 +2,9 @@
 
 ``build_served(folder)`` writes the archives (tar.gz, tgz, zip, gz, plain) and
 returns the registry entries (truebleu's JSON form, URLs still relative);
-``LocalServer`` serves the folder on a free loopback port, counts requests and
-can cut a response short. No test reaches the internet.
+``LocalServer`` serves the folder on a free loopback port, counts requests, can
+cut a response short, and can answer a path with any function (slow, oversized
+or lying servers). No test reaches the internet.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import tarfile
 import threading
 import zipfile
 from pathlib import Path
+from typing import Callable
 
 WMT_XML = """<?xml version='1.0' encoding='utf-8'?>
 <dataset id="fixture2030">
@@ -190,11 +192,17 @@ def with_base_url(entries: dict[str, dict], base: str) -> dict[str, dict]:
 
 
 class LocalServer:
-    """A static file server on 127.0.0.1 (free port) in a thread; ``requests`` lists the paths."""
+    """A static file server on 127.0.0.1 (free port) in a thread; ``requests`` lists the paths.
 
-    def __init__(self, folder: Path) -> None:
+    With ``tls_certificate`` (a PEM file holding a certificate for 127.0.0.1 and its key) it
+    speaks HTTPS; a client trusts it through ``SSL_CERT_FILE``.
+    """
+
+    def __init__(self, folder: Path, tls_certificate: Path | None = None) -> None:
         self.requests: list[str] = []
         self.truncate: set[str] = set()   # paths answered with half of their bytes
+        #: paths answered by a function of the request handler (slow, oversized, lying, ...)
+        self.custom: dict[str, Callable[[http.server.BaseHTTPRequestHandler], None]] = {}
         server = self
 
         class Handler(http.server.SimpleHTTPRequestHandler):
@@ -207,6 +215,10 @@ class LocalServer:
             def do_GET(self):
                 server.requests.append(self.path)
                 name = self.path.lstrip("/")
+                if name in server.custom:
+                    self.close_connection = True
+                    server.custom[name](self)
+                    return
                 if name in server.truncate:
                     data = (folder / name).read_bytes()
                     self.send_response(200)
@@ -219,7 +231,15 @@ class LocalServer:
                 super().do_GET()
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        scheme = "http"
+        if tls_certificate is not None:  # HTTPS, with a certificate (and key) for 127.0.0.1
+            import ssl
+
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(tls_certificate)
+            self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
+            scheme = "https"
+        self.url = f"{scheme}://127.0.0.1:{self.httpd.server_address[1]}"
         self.thread = threading.Thread(target=self.httpd.serve_forever,
                                        kwargs={"poll_interval": 0.05}, daemon=True)
         self.thread.start()

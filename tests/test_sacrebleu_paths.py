@@ -231,10 +231,10 @@ def test_paired_test_refuses_what_it_does_not_do():
 def test_print_test_set_writes_like_the_echo_option(tmp_path, monkeypatch, capsys):
     # an empty cache and a test set that would need the network: the error is an exception
     from truebleu import utils as ours
-    from truebleu.io.testsets import DownloadError, cache
+    from truebleu.io.testsets import DownloadError, fetch
 
     monkeypatch.setenv("SACREBLEU", str(tmp_path))
-    monkeypatch.setattr(cache, "_fetch", lambda url, target, stream=None: (_ for _ in ()).throw(
+    monkeypatch.setattr(fetch, "fetch", lambda url, *args, **kwargs: (_ for _ in ()).throw(
         DownloadError(f"cannot download {url}: offline")))
     with pytest.raises(DownloadError, match="cannot download"):
         ours.print_test_set("wmt20", "de-en", ["src"])

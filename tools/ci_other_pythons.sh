@@ -26,6 +26,7 @@ tests=(
     tests/significance/test_significance_sacrebleu.py
     tests/significance/test_significance_native.py  # float order: 3.12+ sum() compensates
     tests/io/test_io_utf8_native.py  # the C reader follows each CPython's UTF-8 decoder
+    tests/hostile/test_hostile_downloads.py  # each CPython's tarfile/zipfile/http.client
     tests/test_readme.py
     # two WMT21 language pairs through the API (13a, and a Brahmic script)
     "tests/metrics/bleu/test_wmt21.py::test_every_system_matches_sacrebleu[newstest2021.en-de]"

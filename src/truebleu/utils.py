@@ -112,7 +112,9 @@ def get_files(test_set: str, langpair: str) -> List[str]:
 
 def extract_tarball(filepath: str, destdir: str) -> None:
     """Unpack a ``.tar.gz``/``.tgz``/``.zip`` archive into ``destdir`` (other files: nothing)."""
-    _cache.extract_archive(filepath, destdir)
+    from .io.testsets.archives import extract_archive
+
+    extract_archive(filepath, destdir)
 
 
 def get_md5sum(dest_path: str) -> str:

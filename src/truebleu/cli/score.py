@@ -23,7 +23,7 @@ from ..core.log import logger
 from ..core.references import ReferenceStreams
 from ..io import InputError, check_same_length, is_stdin
 from ..io.segments import is_plain_text
-from ..io.testsets.cache import DownloadError
+from ..io.testsets.errors import DownloadError
 from . import testsets as testset_commands
 from .options import (
     OUTPUT_FORMATS,

@@ -62,7 +62,9 @@ def build_parser(command: str) -> argparse.ArgumentParser:
     stats.add_argument("--seed", type=int, default=12345,
                        help="Seed of the bootstrap (default: %(default)s).")
     if command == "report":
-        parser.add_argument("--output", "-o", required=True, help="The HTML file to write.")
+        parser.add_argument("--output", "-o", required=True,
+                            help="The HTML file to write ('-': standard output). It is replaced "
+                                 "whole when complete, and may not be one of the inputs.")
     else:
         parser.add_argument("--host", default="127.0.0.1",
                             help="Address to bind (default: %(default)s, this machine only); "
@@ -184,6 +186,13 @@ def build_wmt_xml_report(args):
                   title=title, seed=args.seed, n_samples=args.n_samples, **_bleu_options(args))
 
 
+def input_files(args) -> list[str]:
+    """Every file the command reads: the report may not be written over any of them."""
+    named = [*args.refs, *(args.input or ()), args.source, args.doc_ids, args.wmt_xml,
+             args.spm_model]
+    return [path for path in named if path is not None]
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command, rest = argv[0], argv[1:]
@@ -199,11 +208,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         result = build_report(args)
         if command == "report":
-            path = result.save(args.output)
+            path = result.save(args.output, inputs=input_files(args))
             if not args.quiet:
-                print(f"truebleu: wrote {path} ({path.stat().st_size / 1e6:.1f} MB; "
-                      f"{len(result.system_names)} systems, {result.data.inputs.n_segments} segments)",
-                      file=sys.stderr)
+                where = "standard output" if args.output == "-" else str(path)
+                size = (f"{path.stat().st_size / 1e6:.1f} MB; "
+                        if args.output != "-" and path.is_file() else "")
+                print(f"truebleu: wrote {where} ({size}{len(result.system_names)} systems, "
+                      f"{result.data.inputs.n_segments} segments)", file=sys.stderr)
             return 0
         from ..viewer.server import serve
 

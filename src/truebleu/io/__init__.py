@@ -5,6 +5,7 @@ in the line (the scorer's ``rstrip`` removes it at the end of a line), other
 Unicode line separators stay inside their segment, and an empty line is an
 empty segment. Nothing is dropped, reordered or truncated; input files are
 only ever opened for reading. Decoding errors name the file and the line.
+Files are written by one writer, :func:`truebleu.io.output.output_file`.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ import os
 from itertools import chain
 from typing import Iterator, Sequence
 
-from .errors import InputError
+from .errors import InputError, OutputError
 from .lines import (
     DEFAULT_MAX_LINE_LENGTH,
+    decode_error,
     is_stdin,
     iter_line_blocks,
     iter_sized_line_blocks,
@@ -23,21 +25,18 @@ from .lines import (
     text_decoder,
 )
 
-__all__ = ["InputError", "DEFAULT_MAX_LINE_LENGTH", "open_binary", "decode", "split_lines",
+__all__ = ["InputError", "OutputError", "DEFAULT_MAX_LINE_LENGTH", "open_binary", "decode", "split_lines",
            "read_lines", "iter_lines", "iter_line_chunks", "iter_aligned_chunks",
            "read_stdin_lines", "line_count_mismatch", "check_same_length", "is_stdin"]
 
 
 def decode(raw: bytes, name: str, encoding: str = "utf-8", first_line: int = 1) -> str:
     """Decode ``raw``; on bad bytes say which line (counted from ``first_line``) holds them."""
-    text_decoder(encoding)  # unknown or non-text encodings: a clear error
+    text_decoder(encoding, name)  # unknown or non-text encodings: a clear error
     try:
         return raw.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = first_line + raw[:exc.start].decode(encoding, errors="replace").count("\n")
-        bad = raw[exc.start:exc.end].hex(" ")
-        raise InputError(
-            f"{name}, line {line}: invalid {exc.encoding} (bytes {bad}): {exc.reason}") from None
+    except UnicodeError as exc:
+        raise decode_error(exc, name, encoding, first_line) from None
 
 
 def split_lines(text: str) -> list[str]:

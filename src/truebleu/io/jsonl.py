@@ -30,6 +30,10 @@ def _records(path: str, encoding: str, max_line_length: int):
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}, line {line_no}: not a JSON object: {exc.msg}") from None
+        except ValueError as exc:  # a number of more digits than Python converts
+            raise InputError(f"{path}, line {line_no}: cannot read the JSON: {exc}") from None
+        except RecursionError:
+            raise InputError(f"{path}, line {line_no}: the JSON is nested too deeply") from None
         if not isinstance(record, dict):
             raise InputError(f"{path}, line {line_no}: expected a JSON object, "
                              f"found {type(record).__name__}")

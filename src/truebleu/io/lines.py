@@ -153,19 +153,31 @@ def _read_error(exc: Exception, name: str) -> InputError:
     return InputError(f"{name}: cannot read: {exc}")
 
 
-def text_decoder(encoding: str):
-    """The incremental decoder of ``encoding``, refusing names that are not text encodings."""
+def text_decoder(encoding: str, name: str | None = None):
+    """The incremental decoder of ``encoding``, refusing names that are not text encodings.
+
+    ``name``, the file to be read, is named in the error.
+    """
+    where = "" if name is None else f"{name}: "
     try:
         info = codecs.lookup(encoding)
     except LookupError:
-        raise InputError(f"unknown encoding {encoding!r}") from None
+        raise InputError(f"{where}unknown encoding {encoding!r}") from None
     if not getattr(info, "_is_text_encoding", True) or info.incrementaldecoder is None:
-        raise InputError(f"{encoding!r} is not a text encoding")  # rot13, base64: open() refuses
+        # rot13, base64: open() refuses them too
+        raise InputError(f"{where}{encoding!r} is not a text encoding")
     return info.incrementaldecoder(errors="strict")
 
 
-def decode_error(exc: UnicodeDecodeError, name: str, encoding: str, line: int) -> InputError:
-    """Name the line holding the bad bytes (``line`` is where the decoded piece starts)."""
+def decode_error(exc: UnicodeError, name: str, encoding: str, line: int) -> InputError:
+    """Name the line holding the bad bytes (``line`` is where the decoded piece starts).
+
+    A ``UnicodeDecodeError`` says where the bad bytes are; other ``UnicodeError`` types
+    say nothing (``UTF-16 stream does not start with BOM`` from ``-e utf-16``, punycode,
+    idna), so they are reported from the line where the undecodable piece starts.
+    """
+    if not isinstance(exc, UnicodeDecodeError):
+        return InputError(f"{name}, from line {line}: cannot decode as {encoding}: {exc}")
     before = exc.object[:exc.start]
     line += before.decode(encoding, errors="replace").count("\n")
     bad = exc.object[exc.start:exc.end].hex(" ")
@@ -204,7 +216,7 @@ def iter_sized_line_blocks(path: str | os.PathLike, encoding: str = "utf-8",
     name = os.fspath(path)
     universal = is_stdin(name)
     display = "<stdin>" if universal else name
-    decoder = text_decoder(encoding)
+    decoder = text_decoder(encoding, display)
     size = block_bytes or BLOCK_BYTES
     pieces: list[str] = []      # the unfinished line, in pieces (no "\n" in any)
     pending = 0                 # its length
@@ -215,7 +227,7 @@ def iter_sized_line_blocks(path: str | os.PathLike, encoding: str = "utf-8",
             raw = _read_block(handle, display, size)
             try:
                 text = decoder.decode(raw, final=not raw)
-            except UnicodeDecodeError as exc:
+            except UnicodeError as exc:
                 raise decode_error(exc, display, encoding, line_no) from None
             if universal:
                 if held_cr:

@@ -100,6 +100,8 @@ def read_wmt_xml(path: str | os.PathLike) -> WMTTestSet:
             raise InputError(f"{name}, line {line}, column {column}: invalid XML: {exc}") from None
         except DECOMPRESSION_ERRORS as exc:  # corrupt or truncated .gz/.bz2/.xz, read errors
             raise InputError(f"{name}: cannot read: {exc}") from None
+        except (LookupError, ValueError) as exc:  # encoding="bogus" in the XML declaration
+            raise InputError(f"{name}: invalid XML: {exc}") from None
 
     src_langs = {e.get("lang") for e in root.iter("src")}
     trg_langs = {e.get("lang") for tag in ("ref", "hyp") for e in root.iter(tag)}

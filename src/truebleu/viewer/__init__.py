@@ -69,13 +69,18 @@ class Report:
         return render_page(self.payload_bytes() if mode == "file" else None, title=self.title,
                            mode=mode, generator=f"truebleu {__version__}")
 
-    def save(self, path: Union[str, Path]) -> Path:
-        """Write the self-contained HTML file (atomically: a temporary file, then a rename)."""
-        path = Path(path)
-        temporary = path.with_name(path.name + ".part")
-        temporary.write_text(self.html(), encoding="utf-8")
-        temporary.replace(path)
-        return path
+    def save(self, path: Union[str, Path], *,
+             inputs: Sequence[Union[str, Path]] = ()) -> Path:
+        """Write the self-contained HTML file; ``"-"`` writes it to standard output.
+
+        Written by :func:`truebleu.io.output.output_file`: whole or not at all
+        (a temporary file, then a rename), never over one of ``inputs`` (the
+        files the report was read from), never replacing a FIFO or a device.
+        """
+        from ..io.output import write_output_file
+
+        write_output_file(path, self.html().encode("utf-8"), inputs=inputs)
+        return Path(path)
 
     def _repr_html_(self) -> str:
         """Jupyter: the page in a sandboxed frame (its own CSP; scripts, no same-origin)."""

@@ -4,7 +4,9 @@
   citations, document subsets), read from ``truebleu/data/testsets.json``
   (regenerate it with ``tools/gen_testsets.py``);
 - :mod:`.cache`: where files live (``$SACREBLEU``, else ``~/.sacrebleu``, in
-  sacreBLEU's layout) and downloading (progress bar, checksum, atomic writes);
+  sacreBLEU's layout) and downloading into it (a file lock, checksum, atomic writes);
+- :mod:`.fetch`: one URL, within a deadline and a size limit (:mod:`.limits`);
+- :mod:`.archives`: unpacking, refusing members that leave the folder, within limits;
 - :mod:`.process`: raw files -> the plain-text field files sacreBLEU writes;
 - :mod:`.subsets`: ``--origlang`` / ``--subset`` filtering and ``--detail``.
 

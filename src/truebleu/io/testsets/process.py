@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
-from .. import read_lines
+from .. import InputError, read_lines
 from ..sgml import sgml_doc_attribute, sgml_segments
 from ..wmt_xml import read_wmt_xml, sacrebleu_fields
 from .cache import download_file, download_path, raw_dir, text_path, write_lines_atomically
@@ -101,6 +101,18 @@ def _tsv_column(meta: str, field: str) -> tuple[int, str]:
     return (0 if field == "src" else 1), meta
 
 
+def _tsv_values(path: str, column: int) -> list[str]:
+    """Column ``column`` of every line of a tab-separated file (a line without it: an error)."""
+    values = []
+    for line_no, line in enumerate(read_lines(path), 1):
+        cells = line.split("\t")
+        if not -len(cells) <= column < len(cells):
+            raise InputError(f"{path}, line {line_no}: no column {column} (the line has "
+                             f"{len(cells)} tab-separated columns)")
+        values.append(cells[column])
+    return values
+
+
 def _pair_fields(testset: TestSet, langpair: str) -> dict[str, list[str]]:
     """Every field of one pair, computed from the raw files."""
     if testset.format == "wmt-xml":
@@ -118,7 +130,7 @@ def _pair_fields(testset: TestSet, langpair: str) -> dict[str, list[str]]:
         fields = {}
         for name, meta in zip(names, files):
             column, path = _tsv_column(meta, name)
-            fields[name] = [line.split("\t")[column] for line in read_lines(_raw(testset, path))]
+            fields[name] = _tsv_values(_raw(testset, path), column)
         return fields
     return {name: [line.rstrip() for line in read_lines(_raw(testset, path))]
             for name, path in zip(names, files)}
