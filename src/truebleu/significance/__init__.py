@@ -27,7 +27,7 @@ _WHERE = {
     "SystemSummary": "multi", "compare_all": "multi", "compare_systems": "multi", "holm": "multi",
     "ConfidenceInterval": "paired", "PairedComparison": "paired", "bootstrap_ci": "paired",
     "paired_bootstrap": "paired", "paired_randomization": "paired",
-    "BatchScorer": "scoring", "RowScorer": "scoring",
+    "BatchScorer": "scoring", "RowScorer": "scoring", "MeanScorer": "external",
     "scorer_for": "scoring",
     "SentenceComparison": "sentence", "compare_sentences": "sentence",
     "PairedTest": "sacrebleu_names", "Result": "sacrebleu_names",
@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # the lazy names for type checkers, re-exported (`name as nam
     from .compat import bootstrap_confidence as bootstrap_confidence
     from .compat import paired_cells as paired_cells
     from .compat import seed_setting as seed_setting
+    from .external import MeanScorer as MeanScorer
     from .multi import Cluster as Cluster
     from .multi import MultiComparison as MultiComparison
     from .multi import PairResult as PairResult
