@@ -152,8 +152,8 @@ def _group_counts(kinds: NDArray[Any]) -> NDArray[Any]:
     return counts
 
 
-def _counts(row: Sequence[int]) -> PairCounts:
-    return PairCounts(*(int(value) for value in row))
+def _counts(row: NDArray[Any]) -> PairCounts:
+    return PairCounts(*(int(value) for value in row.tolist()))
 
 
 def pair_counts(gold: ArrayLike, metric: ArrayLike, epsilon: float = 0.0) -> PairCounts:
