@@ -169,3 +169,30 @@ def test_a_score_file_without_a_system_names_the_file_and_the_systems(files, tmp
     assert status == 1 and err == (f"truebleu compare: error: {bad}, line {2 * N + 5}: score of "
                                    "system 'UEdin' is 'nan'; every score must be a finite "
                                    "number\n")
+
+
+def test_hostile_file_and_metric_names(tmp_path, capsys):
+    """Names from the security corpus that a file system takes (no '/', no NUL)."""
+    from hostile_text import LATEX, NAMES, PAYLOADS
+
+    names = [name for name in dict.fromkeys(NAMES + PAYLOADS[16:19] + LATEX[1:])
+             if "/" not in name and "\x00" not in name and "\ud800" not in name][:3]
+    paths = [write(tmp_path / f"hyp.{k}{name}.txt", lines)
+             for k, (name, lines) in enumerate(zip(names, SYSTEMS.values()))]
+    shown_names = system_names(paths)
+    scores = write(tmp_path / "s.seg.score", [f"{name}\t{v!r}" for name, values
+                                              in zip(shown_names, COMET.values())
+                                              for v in values])
+    metric = PAYLOADS[16] + LATEX[1] + "\x1b[31m"  # "=" would end NAME in NAME=FILE
+    for fmt in ("text", "latex", "json", "tsv"):
+        status, out, err = run(capsys, write(tmp_path / "ref.txt", REFS), "-i", *paths,
+                               "--scores", f"{metric}={scores}", "-n", "20",
+                               "--agreement-samples", "0", "-f", fmt)
+        assert (status, err) == (0, "")
+        hidden = "".join(ch for ch in out if ch not in "\n\t" and (ord(ch) < 32 or 0x7f <= ord(ch) < 0xa0
+                                                             or 0x202a <= ord(ch) <= 0x202e))
+        assert hidden == ""
+        if fmt == "json":
+            record = json.loads(out)
+            assert record["metrics"][1]["metric"] == metric
+            assert {s["name"] for s in record["metrics"][1]["systems"]} == set(shown_names)

@@ -43,8 +43,8 @@ def resolution_note(result: MultiComparison) -> str:
 
 #: characters that would act on a terminal, reorder text or hide in it: control
 #: characters, bidirectional controls, zero-width characters, lone surrogates
-_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e"
-                        "\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff\n\t]")
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e"
+                        "\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]")
 
 
 def shown(text: str, left: str = "\u27e8", right: str = "\u27e9") -> str:
@@ -103,10 +103,13 @@ def to_record(result: MultiComparison, sentences: Sequence[SentenceComparison] =
 
 
 def json_text(record: object) -> str:
-    """``record`` as indented JSON; a lone surrogate (an undecodable file name) as its
-    ``\\udcXX`` escape, so that the text always encodes as UTF-8."""
+    """``record`` as indented JSON, with every invisible character of a name as its
+    ``\\uXXXX`` escape (JSON gives the name back exactly; a terminal shows no bidi
+    override, and a lone surrogate of an undecodable file name still encodes as UTF-8)."""
     text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    # outside strings JSON has only ASCII: every such character is inside a string
+    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}"
+                          if m.group() != "\n" else "\n", text)
 
 
 def to_json(result: MultiComparison, sentences: Sequence[SentenceComparison] = ()) -> str:
@@ -145,8 +148,9 @@ def to_latex(result: MultiComparison, width: int = 1, caption: Optional[str] = N
 
 
 def _tsv_cell(value: object) -> str:
-    text = repr(value) if isinstance(value, float) else str(value)
-    return text.replace("\t", " ").replace("\n", " ")
+    """A number in full precision, a name with its control characters (tabs, line
+    breaks) as visible marks: one row per line, whatever the names."""
+    return repr(value) if isinstance(value, float) else shown(str(value))
 
 
 def to_tsv(result: MultiComparison) -> str:

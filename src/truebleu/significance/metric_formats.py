@@ -194,10 +194,10 @@ def to_latex(result: MetricsComparison, width: int = 1) -> str:
 
 
 def _cell(value: object) -> str:
+    """:func:`.formats._tsv_cell`, with NaN (an undefined statistic) as an empty cell."""
     if isinstance(value, float) and math.isnan(value):
         return ""
-    text = repr(value) if isinstance(value, float) else str(value)
-    return text.replace("\t", " ").replace("\n", " ").replace("\r", " ")
+    return single._tsv_cell(value)
 
 
 def _rows(header: tuple[str, ...], rows: Sequence[Sequence[object]]) -> list[str]:
