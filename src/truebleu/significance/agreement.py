@@ -177,54 +177,80 @@ def kendall_tau(gold: ArrayLike, metric: ArrayLike) -> float:
     return pair_counts(gold, metric).tau_b
 
 
-def _tau_b_rows(counts: NDArray[Any]) -> NDArray[Any]:
-    """Tau-b of each row of ``(..., 5)`` outcome counts (NaN where undefined), vectorised
-    with :attr:`PairCounts.tau_b`'s operations."""
+def _channels(kinds: NDArray[Any], statistic: str) -> NDArray[Any]:
+    """What each pair adds to a statistic, ``(groups, pairs, channels)``: for ``"acc23"``
+    whether it is right (concordant or tied by both); for ``"tau"`` its
+    concordant-minus-discordant (+1, -1, 0) and whether the metric ties it. A
+    permutation moves a pair's channels from one metric to the other, so the sums per
+    group are all a permutation needs."""
     np = numpy()
-    c = counts.astype(np.float64)
-    pairs = c.sum(axis=-1)
-    metric_ties = c[..., TIE_METRIC] + c[..., TIE_BOTH]
-    gold_ties = c[..., TIE_GOLD] + c[..., TIE_BOTH]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tau = ((c[..., CONCORDANT] - c[..., DISCORDANT]) / np.sqrt(pairs - metric_ties)
-               / np.sqrt(pairs - gold_ties))
-    tau = np.clip(tau, -1.0, 1.0)
-    undefined = (pairs == 0) | (metric_ties == pairs) | (gold_ties == pairs)
-    result: NDArray[Any] = np.where(undefined, np.nan, tau)
-    return result
+    if statistic == "acc23":
+        right = (kinds == CONCORDANT) | (kinds == TIE_BOTH)
+        return right[..., None].astype(np.float32)
+    if statistic != "tau":
+        raise ValueError(f"statistic must be 'tau' or 'acc23', got {statistic!r}")
+    sign = (kinds == CONCORDANT).astype(np.int8) - (kinds == DISCORDANT).astype(np.int8)
+    metric_tie = (kinds == TIE_METRIC) | (kinds == TIE_BOTH)
+    channels: NDArray[Any] = np.stack([sign, metric_tie.astype(np.int8)], axis=-1).astype(
+        np.float32)
+    return channels
 
 
-def _statistic(counts: NDArray[Any], statistic: str) -> NDArray[Any]:
-    """The segment-level statistic of ``(..., groups, 5)`` outcome counts.
+def _value(sums: NDArray[Any], gold_ties: NDArray[Any], pairs: int, statistic: str
+           ) -> NDArray[Any]:
+    """The statistic from channel sums ``(..., groups, channels)``.
 
-    ``"tau"``: tau-b per group, averaged over the groups where it is defined (NaN if
-    none is); ``"acc23"``: right pairs / pairs over all groups, which is the mean over
-    groups, every group having as many pairs. One function for the reported values and
-    for every permutation, so that an unchanged permutation gives the observed bits.
+    ``"acc23"``: right pairs / pairs over all groups (every group has ``pairs`` pairs,
+    so this is the mean over groups). ``"tau"``: tau-b per group,
+    (C - D) / sqrt(pairs - metric ties) / sqrt(pairs - gold ties) clipped to [-1, 1]
+    (:attr:`PairCounts.tau_b`, scipy's operations), averaged over the groups where it
+    is defined. One function for every reported value and every permutation, so that an
+    unchanged permutation gives the observed bits.
     """
     np = numpy()
     if statistic == "acc23":
-        totals = counts.sum(axis=-2)
-        return _accuracy_rows(totals)
-    taus = _tau_b_rows(counts)
-    defined = ~np.isnan(taus)
+        accuracy: NDArray[Any] = sums[..., 0].sum(axis=-1) / (pairs * sums.shape[-2])
+        return accuracy
+    difference, metric_ties = sums[..., 0], sums[..., 1]
     with np.errstate(invalid="ignore", divide="ignore"):
-        means: NDArray[Any] = np.where(defined, taus, 0.0).sum(axis=-1) / defined.sum(axis=-1)
+        tau = difference / np.sqrt(pairs - metric_ties) / np.sqrt(pairs - gold_ties)
+    defined = (metric_ties < pairs) & (gold_ties < pairs)
+    tau = np.where(defined, np.clip(tau, -1.0, 1.0), 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means: NDArray[Any] = tau.sum(axis=-1) / defined.sum(axis=-1)
     return means
 
 
-def _accuracy_rows(counts: NDArray[Any]) -> NDArray[Any]:
+def _gold_ties(kinds: NDArray[Any]) -> NDArray[Any]:
+    """Pairs the gold ties, per group (the same whichever metric is compared)."""
     np = numpy()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        accuracy: NDArray[Any] = ((counts[..., CONCORDANT] + counts[..., TIE_BOTH])
-                                  / counts.sum(axis=-1))
-    return accuracy
+    ties: NDArray[Any] = ((kinds == TIE_GOLD) | (kinds == TIE_BOTH)).sum(axis=-1).astype(
+        np.float64)
+    return ties
+
+
+def _segment_statistic(kinds: NDArray[Any], statistic: str) -> float:
+    """The statistic of one metric's outcomes ``(groups, pairs)``."""
+    np = numpy()
+    sums = _channels(kinds, statistic).astype(np.float64).sum(axis=-2)
+    return float(_value(sums, _gold_ties(kinds), kinds.shape[-1], statistic))
+
+
+def _coin_flips(rng: Any, shape: tuple[int, ...]) -> NDArray[Any]:
+    """Fair 0/1 draws as float32, one random bit each (eight per random byte)."""
+    np = numpy()
+    size = 1
+    for length in shape:
+        size *= length
+    bits = np.unpackbits(np.frombuffer(rng.bytes((size + 7) // 8), dtype=np.uint8), count=size)
+    flips: NDArray[Any] = bits.reshape(shape).astype(np.float32)
+    return flips
 
 
 def segment_tau(gold_pairs: NDArray[Any], metric_pairs: NDArray[Any]) -> float:
     """Kendall's tau-b per group (:func:`segment_pairs`), averaged over the groups where
     it is defined."""
-    return float(_statistic(_group_counts(outcomes(gold_pairs, metric_pairs)), "tau"))
+    return _segment_statistic(outcomes(gold_pairs, metric_pairs), "tau")
 
 
 def calibrated_acc23(gold_pairs: NDArray[Any], metric_pairs: NDArray[Any]
@@ -302,30 +328,31 @@ def permutation_test(kinds_a: NDArray[Any], kinds_b: NDArray[Any], statistic: st
                          f"{n_permutations:,} permutations ({total:,} pair-permutations) is "
                          f"more than {MAX_PAIR_PERMUTATIONS:,}; group segments by 'item' or "
                          "use fewer permutations")
-    counts_a, counts_b = _group_counts(kinds_a), _group_counts(kinds_b)
-    value_a = float(_statistic(counts_a, statistic))
-    value_b = float(_statistic(counts_b, statistic))
+    value_a = _segment_statistic(kinds_a, statistic)
+    value_b = _segment_statistic(kinds_b, statistic)
     if value_b > value_a:
         return permutation_test(kinds_b, kinds_a, statistic, n_permutations, seed,
                                 (names[1], names[0]), alpha)
     observed = value_a - value_b
-    # swapping pair p moves it from outcome kinds_a[p] to kinds_b[p] on side A (and
-    # back on side B): per group, counts change by swap @ (onehot_b - onehot_a)
-    onehot_a = (kinds_a[..., None] == np.arange(N_OUTCOMES)).astype(np.float32)
-    onehot_b = (kinds_b[..., None] == np.arange(N_OUTCOMES)).astype(np.float32)
-    change = onehot_b - onehot_a  # (groups, width, 5)
+    gold_ties = _gold_ties(kinds_a)
+    channels_a, channels_b = _channels(kinds_a, statistic), _channels(kinds_b, statistic)
+    sums_a = channels_a.astype(np.float64).sum(axis=1)  # (groups, channels)
+    sums_b = channels_b.astype(np.float64).sum(axis=1)
+    # a swapped pair moves its channels from one side to the other: per group, the
+    # sums change by swaps @ (channels_b - channels_a), exact in float32 (small integers)
+    change = channels_b - channels_a  # (groups, width, channels)
+    if width >= 2 ** 24:  # float32 sums of up to `width` ones would round
+        change = change.astype(np.float64)
     rng = make_rng(seed)
-    batch = max(1, min(n_permutations, BATCH_BYTES // max(1, 5 * groups * width)))
+    batch = max(1, min(n_permutations, BATCH_BYTES // max(1, 8 * groups * width)))
     reached = 0
     done = 0
     while done < n_permutations:
         size = min(batch, n_permutations - done)
-        swaps = rng.integers(2, size=(groups, size, width), dtype=np.int8).astype(np.float32)
-        moved = np.rint(np.matmul(swaps, change)).astype(np.int64)  # (groups, size, 5)
-        side_a = counts_a[:, None, :] + moved
-        side_b = counts_b[:, None, :] - moved
-        a = _statistic(side_a.transpose(1, 0, 2), statistic)
-        b = _statistic(side_b.transpose(1, 0, 2), statistic)
+        swaps = _coin_flips(rng, (groups, size, width)).astype(change.dtype, copy=False)
+        moved = np.matmul(swaps, change).astype(np.float64).transpose(1, 0, 2)
+        a = _value(sums_a + moved, gold_ties, width, statistic)
+        b = _value(sums_b - moved, gold_ties, width, statistic)
         reached += int(np.count_nonzero(a - b >= observed))
         done += size
     p_value = (reached + 1) / (n_permutations + 1)
@@ -430,7 +457,7 @@ def metric_agreement(system_scores: Mapping[str, ArrayLike],
         acc23, epsilon = calibrated_acc23(gold_pairs, metric_pairs)
         kinds[name] = {"tau": outcomes(gold_pairs, metric_pairs),
                        "acc23": outcomes(gold_pairs, metric_pairs, epsilon)}
-        tau = float(_statistic(_group_counts(kinds[name]["tau"]), "tau"))
+        tau = _segment_statistic(kinds[name]["tau"], "tau")
         against.append(GoldAgreement(
             name, counts.accuracy, len(separated), agreeing,
             agreeing / len(separated) if separated else math.nan, counts.tau_b, tau, acc23,
