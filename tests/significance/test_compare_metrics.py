@@ -125,6 +125,7 @@ def test_an_external_metric_object_is_taken_as_scores(lexical):
 @pytest.mark.parametrize("call,message", [
     (dict(scores={"BLEU": COMET}), r"metric name\(s\) given twice: 'BLEU'"),
     (dict(gold="HUMAN"), r"the gold metric 'HUMAN' is not among the metrics compared: 'BLEU'"),
+    (dict(gold="BLEU"), r"the gold metric 'BLEU' needs another metric to measure against it"),
     (dict(higher_is_better={"BLEU": False}), "BLEU is a metric truebleu computes"),
     (dict(higher_is_better={"COMET": False}), r"'COMET' names no external scores"),
     (dict(scores={"C": {"good": [0.5] * N, "fair": [0.5] * N}}),

@@ -99,7 +99,8 @@ class PairCounts:
 def _grouped(scores: NDArray[Any], grouping: str) -> NDArray[Any]:
     """``(systems, segments)`` scores as ``(groups, members)``: the rows compared within."""
     if grouping == "item":
-        return scores.T
+        transposed: NDArray[Any] = scores.T
+        return transposed
     if grouping == "sys":
         return scores
     if grouping == "none":
@@ -185,8 +186,8 @@ def _channels(kinds: NDArray[Any], statistic: str) -> NDArray[Any]:
     group are all a permutation needs."""
     np = numpy()
     if statistic == "acc23":
-        right = (kinds == CONCORDANT) | (kinds == TIE_BOTH)
-        return right[..., None].astype(np.float32)
+        right: NDArray[Any] = ((kinds == CONCORDANT) | (kinds == TIE_BOTH))[..., None]
+        return right.astype(np.float32)
     if statistic != "tau":
         raise ValueError(f"statistic must be 'tau' or 'acc23', got {statistic!r}")
     sign = (kinds == CONCORDANT).astype(np.int8) - (kinds == DISCORDANT).astype(np.int8)

@@ -174,6 +174,8 @@ def compare_metrics(systems: Union[Mapping[str, Sequence[str]], Sequence[str]],
     if gold is not None and gold not in metric_names:
         raise ValueError(f"the gold metric {gold!r} is not among the metrics compared: "
                          f"{', '.join(map(repr, metric_names))}")
+    if gold is not None and len(metric_names) < 2:
+        raise ValueError(f"the gold metric {gold!r} needs another metric to measure against it")
     segment_counts = {metric.name: metric.rows[0].shape[0] for metric in compared}
     if len(set(segment_counts.values())) > 1:
         raise ValueError("the metrics score different numbers of segments: " + ", ".join(
