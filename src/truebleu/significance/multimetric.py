@@ -69,8 +69,9 @@ class _Metric:
     external: bool = False
 
 
-def _lexical(metric: Any, systems: Mapping[str, Sequence[str]]) -> _Metric:
-    """A metric that scores text: its rows for every system's hypotheses."""
+def _of_object(metric: Any, systems: Mapping[str, Sequence[str]]) -> _Metric:
+    """A metric object's rows for every system: those of its hypotheses (BLEU, chrF, TER,
+    any scorer), or for an :class:`~truebleu.metrics.external.ExternalScores` its scores."""
     from .scoring import scorer_for
 
     if hasattr(metric, "system_statistics"):  # an ExternalScores metric object
@@ -147,7 +148,7 @@ def compare_metrics(systems: Union[Mapping[str, Sequence[str]], Sequence[str]],
     if metrics and not isinstance(systems, Mapping):
         raise ValueError("metrics that score text need each system's hypotheses: give "
                          "systems as a mapping of names to hypotheses")
-    compared = [_lexical(metric, named) for metric in metrics]
+    compared = [_of_object(metric, named) for metric in metrics]
     external = dict(scores or {})
     directions = dict(higher_is_better or {})
     official = dict(system_scores or {})
