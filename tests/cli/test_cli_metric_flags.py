@@ -107,7 +107,7 @@ def test_compare_keeps_its_own_defaults(files):
     tokenized-looking output (BLEU's --force), as before the flags were shared."""
     ref, hyp, other = files
     args = compare.build_parser().parse_args([ref, "-i", hyp, other])
-    assert (args.width, args.force, args.metric) == (2, True, "bleu")
+    assert (args.width, args.force, args.metrics) == (2, True, ["bleu"])
     args = score.build_parser().parse_args([ref, "-i", hyp])
     assert (args.width, args.force, args.metrics) == (1, False, ["bleu"])
 

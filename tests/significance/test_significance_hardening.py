@@ -16,8 +16,8 @@ from _significance_data import bleu_stats  # noqa: E402
 from conftest import REPO  # noqa: E402
 from truebleu import BLEU  # noqa: E402
 from truebleu.cli import main as truebleu_main  # noqa: E402
-from truebleu.cli.compare import _names  # noqa: E402
 from truebleu.cli.compare import main as compare_main
+from truebleu.cli.inputs import system_names  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import compare_all, paired_bootstrap, paired_cells  # noqa: E402
 from truebleu.significance.resampling import check_memory  # noqa: E402
@@ -164,7 +164,7 @@ def test_compare_language_pair_picks_the_tokenizer(tmp_path, capsys):
 
 
 def test_system_names_cut_at_separators():
-    assert _names(["x/newstest2021.en-zh.hyp.BUPT_rush.zh",
-                   "x/newstest2021.en-zh.hyp.Borderline.zh"]) == ["BUPT_rush", "Borderline"]
-    assert _names(["newstest2021.en-de.hyp.UEdin.de", "y/newstest2021.en-de.hyp.ICL.de"]) == \
+    assert system_names(["x/newstest2021.en-zh.hyp.BUPT_rush.zh",
+                         "x/newstest2021.en-zh.hyp.Borderline.zh"]) == ["BUPT_rush", "Borderline"]
+    assert system_names(["newstest2021.en-de.hyp.UEdin.de", "y/newstest2021.en-de.hyp.ICL.de"]) == \
         ["UEdin", "ICL"]

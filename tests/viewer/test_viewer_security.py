@@ -24,36 +24,10 @@ import pytest
 pytest.importorskip("numpy")
 
 from browser import browser, open_page, screenshot_dir, show_view, wait_until  # noqa: E402,F401  (fixtures)
+from hostile_text import NAMES, PAYLOADS, PWN  # noqa: E402  (the security corpus)
 from truebleu.viewer import report as make_report  # noqa: E402
 from truebleu.viewer.server import make_server  # noqa: E402
 
-PWN = "window.__pwned=1;alert(1)"
-
-# Each payload tries to run PWN or to change the page; the list is the segments' text.
-PAYLOADS = [
-    f"<script>{PWN}</script>",
-    f'<img src=x onerror="{PWN}">',
-    f"<img src=x onerror={PWN}>",
-    f"javascript:{PWN}",
-    f'<a href="javascript:{PWN}">click</a>',
-    f"</script><script>{PWN}</script>",
-    f'"><svg onload={PWN}>',
-    f"'><svg/onload={PWN}>",
-    f'" onmouseover="{PWN}" x="',
-    f"' autofocus onfocus='{PWN}' x='",
-    '<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>',
-    '<base href="https://evil.example/"><meta http-equiv="refresh" content="0;url=https://evil.example/">',
-    '<style>*{display:none!important}</style><link rel=stylesheet href="https://evil.example/x.css">',
-    "{{7*7}} ${7*7} <%= 7*7 %> #{7*7}",
-    "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &#x3C;img&#x3E; %3Cscript%3E",
-    "<!-- --> <![CDATA[ ]]> ]]> </textarea></title></style></noscript>",
-    "abc\u202egnp.exe \u2066isolate\u2069 \u200bzero\u200dwidth\ufeffbom",
-    "lone \ud800 high \udfff low \udbff end",
-    "nul\x00bell\x07esc\x1b[31mred del\x7f c1\x85\x9b",
-    "plain words: the cat sat on the mat",
-]
-
-NAMES = [f"<img src=x onerror={PWN}>", f'"><svg onload={PWN}>', "sys\u202e\x00</script>"]
 TITLE = f"</title><script>{PWN}</script>\u202e{{{{7*7}}}}"
 
 INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069"

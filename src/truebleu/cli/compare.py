@@ -1,9 +1,13 @@
 """``truebleu compare REF... -i SYS1 SYS2 ...``: all pairs, clusters, reports.
 
-``-m NAME`` picks any registered metric (:data:`truebleu.metrics.METRICS`); the
-metric flags, ``--backend`` and ``--threads`` are the scoring command's
-(:mod:`.options`). compare's own defaults stay: ``-w 2`` decimals, and BLEU's
-``--force`` on (no warning about tokenized-looking output).
+``-m NAME [NAME ...]`` picks registered metrics (:data:`truebleu.metrics.METRICS`), as the
+scoring command's ``-m`` does; the metric flags, ``--backend`` and ``--threads`` are the
+scoring command's (:mod:`.options`). ``--scores NAME=FILE`` adds scores computed
+elsewhere (:mod:`truebleu.io.scores`), ``--gold NAME`` the metrics' agreement with it
+(:func:`truebleu.significance.compare_metrics`). One metric prints the report compare
+has always printed; several print one ranking per metric and the metric agreement
+(:mod:`truebleu.significance.metric_formats`). compare's own defaults stay: ``-w 2``
+decimals, and BLEU's ``--force`` on (no warning about tokenized-looking output).
 
 ``main(argv)`` takes the arguments after the word ``compare`` and returns the
 exit status (0 fine, 1 bad input, 2 bad usage).
@@ -12,20 +16,25 @@ exit status (0 fine, 1 bad input, 2 bad usage).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from ..significance.formats import FORMATS, render
+from ..significance.formats import FORMATS
+
+if TYPE_CHECKING:
+    from ..metrics.base import Metric
+from .inputs import system_names
 from .options import (
     UsageError,
     add_backend_argument,
     add_max_line_length_argument,
-    add_metric_arguments,
+    add_metric_flags,
+    add_metrics_option,
     add_threads_argument,
     check_max_line_length,
+    check_metric_flags,
     check_threads,
-    make_metric,
+    make_metrics,
 )
 
 
@@ -73,47 +82,99 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-l", "--language-pair", dest="langpair", default=None,
                         help="source-target language pair; the target picks BLEU's default "
                              "tokenizer as in the scoring command (zh, ja-mecab, ko-mecab, else 13a)")
-    add_metric_arguments(parser)  # -m NAME and every metric's flags, as the scoring command has them
+    # -m NAME [NAME ...] and every metric's flags, as the scoring command has them
+    add_metrics_option(parser)
+    add_metric_flags(parser)
     # compare never warned about tokenized-looking output: BLEU's --force is on
     parser.set_defaults(force=True)
+    external = parser.add_argument_group(
+        "Scores computed elsewhere (COMET, MetricX, human DA/MQM) and metric agreement")
+    external.add_argument("--scores", action="append", default=[], metavar="NAME=FILE",
+                          help="segment scores of metric NAME for every system compared "
+                               "(repeatable): mt-metrics-eval's SYSTEM<TAB>SCORE lines, a .tsv "
+                               "with a header naming the systems, or a .jsonl of "
+                               "{system: score} objects; systems named as compare names the "
+                               "-i files. A NAME.sys.score beside a NAME.seg.score file gives "
+                               "the official system scores")
+    external.add_argument("--system-scores", action="append", default=[], metavar="NAME=FILE",
+                          help="official system scores of metric NAME (SYSTEM<TAB>SCORE), "
+                               "where they are not the mean of its segment scores")
+    external.add_argument("--higher-is-better", action="append", default=[], metavar="NAME",
+                          help="metric NAME's larger scores are better (the default)")
+    external.add_argument("--lower-is-better", action="append", default=[], metavar="NAME",
+                          help="metric NAME's smaller scores are better (MQM error points)")
+    external.add_argument("--gold", default=None, metavar="NAME",
+                          help="measure every metric against NAME (human scores): WMT's "
+                               "pairwise accuracy over the system pairs NAME separates "
+                               "significantly, segment-level Kendall tau and acc23, and "
+                               "permutation tests between metrics")
+    external.add_argument("--segment-grouping", choices=("item", "sys", "none"), default="item",
+                          help="segment-level agreement compares the outputs of each segment "
+                               "(item, default, as WMT23), each system's segments (sys), or "
+                               "all outputs (none)")
+    external.add_argument("--agreement-samples", type=int, default=1000, metavar="N",
+                          help="permutations of each agreement test (default 1000; 0: none)")
     running = parser.add_argument_group("Statistics backend")
     add_backend_argument(running)
     add_threads_argument(running)
     return parser
 
 
-SEPARATORS = "._-"
+def _named_files(values: Sequence[str], flag: str) -> dict[str, str]:
+    """``NAME=FILE`` values of a repeatable flag, by name (a name given twice is an error)."""
+    named: dict[str, str] = {}
+    for value in values:
+        name, equals, path = value.partition("=")
+        if not equals or not name or not path:
+            raise UsageError(f"{flag} takes NAME=FILE, got {value!r}")
+        if name in named:
+            raise UsageError(f"{flag} names {name!r} twice")
+        named[name] = path
+    return named
 
 
-def _names(paths: Sequence[str]) -> list[str]:
-    """Short, unique system names: file names without their shared prefix and suffix.
+def _directions(args: argparse.Namespace, external: Sequence[str]) -> dict[str, bool]:
+    """``--higher-is-better`` / ``--lower-is-better``: the direction of external metrics."""
+    directions: dict[str, bool] = {}
+    for names, higher in ((args.higher_is_better, True), (args.lower_is_better, False)):
+        for name in names:
+            if name not in external:
+                raise UsageError(f"--{'higher' if higher else 'lower'}-is-better {name}: no "
+                                 f"--scores {name}=FILE (the direction of BLEU, chrF and TER "
+                                 "is their own)")
+            if directions.get(name, higher) != higher:
+                raise UsageError(f"{name} is given both --higher-is-better and "
+                                 "--lower-is-better")
+            directions[name] = higher
+    return directions
 
-    ``newstest2021.en-de.hyp.UEdin.de`` and ``...hyp.ICL.de`` become ``UEdin``
-    and ``ICL``; the full paths are used when file names clash.
-    """
-    base = [os.path.basename(p) for p in paths]
-    if len(set(base)) != len(base):
-        return list(paths)
-    # cut only at separators, so that "hyp.BUPT" and "hyp.Borderline" keep their "B"
-    prefix = os.path.commonprefix(base)
-    prefix = prefix[:max(prefix.rfind(c) for c in SEPARATORS) + 1]
-    suffix = os.path.commonprefix([b[::-1] for b in base])[::-1]
-    suffix = suffix[min((i for i in (suffix.find(c) for c in SEPARATORS) if i >= 0),
-                        default=len(suffix)):]
-    if len(prefix) + len(suffix) >= min(len(b) for b in base):
-        return base
-    short = [b[len(prefix):len(b) - len(suffix)] for b in base]
-    return short if len(set(short)) == len(short) else base
+
+def _gold(args: argparse.Namespace, metrics: dict[str, Metric[Any]], external: Sequence[str]
+          ) -> Optional[str]:
+    """The metric ``--gold`` names: an external name or a score name (``chrF2``), exactly
+    or, when only one matches so, without regard to case; or an ``-m`` name (``chrf``)."""
+    if args.gold is None:
+        return None
+    names = {metric.score_name(): key for key, metric in metrics.items()}
+    every = [*names, *external]
+    if args.gold in every:
+        return str(args.gold)
+    matches = {name for name in every if name.lower() == args.gold.lower()}
+    matches |= {name for name, key in names.items() if key.lower() == args.gold.lower()}
+    if len(matches) == 1:
+        return matches.pop()
+    raise UsageError(f"--gold {args.gold}: not a metric compared ({', '.join(every)})")
 
 
 def run(args: argparse.Namespace) -> str:
     from ..io import read_lines
+    from ..io.scores import read_segment_scores
     from ..significance.compat import seed_setting
-    from ..significance.multi import compare_all
+    from ..significance.formats import render
+    from ..significance.metric_formats import render_metrics
+    from ..significance.multimetric import compare_metrics
     from ..significance.paired import DEFAULT_SAMPLES
     from ..significance.resampling import check_memory
-    from ..significance.scoring import scorer_for
-    from ..significance.sentence import compare_sentences
 
     if len(args.input) < 2:
         raise ValueError("compare needs at least two systems given to -i")
@@ -121,31 +182,44 @@ def run(args: argparse.Namespace) -> str:
         raise ValueError("a system file is given twice")
     check_max_line_length(args.max_line_length)
     check_threads(args.threads)
+    check_metric_flags(args, args.metrics)
+    if args.agreement_samples < 0:
+        raise UsageError("--agreement-samples must be >= 0")
+    score_files = _named_files(args.scores, "--scores")
+    system_files = _named_files(args.system_scores, "--system-scores")
+    unknown = [name for name in system_files if name not in score_files]
+    if unknown:
+        raise UsageError(f"--system-scores {unknown[0]}=...: no --scores {unknown[0]}=FILE")
+    directions = _directions(args, list(score_files))
     refs = [read_lines(path, max_line_length=args.max_line_length) for path in args.refs]
     # before any statistics are computed: a test that cannot fit in memory is an error now
     n_samples = DEFAULT_SAMPLES[args.test] if args.samples is None else args.samples
     check_memory(args.test, n_samples, len(refs[0]), len(args.input))
-    metric = make_metric(args.metric, args, refs)
-    names = _names(args.input)
-    stats = []
+    metrics = make_metrics(args, refs)
+    gold = _gold(args, metrics, list(score_files))
+    names = system_names(args.input)
+    systems = {}
     for name, path in zip(names, args.input):
         hyps = read_lines(path, max_line_length=args.max_line_length)
         if len(hyps) != len(refs[0]):
             raise ValueError(f"{path} has {len(hyps)} lines but {args.refs[0]} has "
                              f"{len(refs[0])}; systems and references must align")
-        stats.append((name, metric.corpus_statistics(hyps).to_numpy()))
+        systems[name] = hyps
+    scores = {name: read_segment_scores(path, name, names, len(refs[0]),
+                                        system_scores=system_files.get(name),
+                                        max_line_length=args.max_line_length)
+              for name, path in score_files.items()}
     _, seed = seed_setting(args.seed)
-    scorer = scorer_for(metric)
-    result = compare_all(stats, scorer, test=args.test, n_samples=args.samples, seed=seed,
-                         alpha=args.alpha, holm_correction=args.holm,
-                         statistic=args.bootstrap_statistic)
-    sentences = []
-    if args.sentence:
-        sentence_scorer = scorer_for(metric, effective_order=True)  # (BLEU: sentence BLEU)
-        sentences = [compare_sentences(stats[0][1], other, sentence_scorer, seed=seed,
-                                       names=(stats[0][0], name))
-                     for name, other in stats[1:]]
-    return render(result, args.format, args.width, sentences)
+    result = compare_metrics(systems, list(metrics.values()), scores=scores,
+                             higher_is_better=directions, gold=gold, test=args.test,
+                             n_samples=args.samples, seed=seed, alpha=args.alpha,
+                             holm_correction=args.holm, statistic=args.bootstrap_statistic,
+                             sentences=args.sentence, grouping=args.segment_grouping,
+                             n_permutations=args.agreement_samples)
+    if len(result.metrics) == 1:  # one metric: the report compare has always printed
+        return render(result.rankings[0], args.format, args.width,
+                      result.sentences[0] if result.sentences else ())
+    return render_metrics(result, args.format, args.width)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

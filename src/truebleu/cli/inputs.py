@@ -7,6 +7,8 @@ input with the same one-line error. Nothing here parses arguments.
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Optional, Sequence
 
 from ..core.log import logger
@@ -88,3 +90,29 @@ def read_file_systems(paths: Sequence[str], encoding: str, paired: bool,
     if paired and names:
         names[0] = f"Baseline: {names[0]}"
     return systems, names
+
+
+def system_names(paths: Sequence[str]) -> list[str]:
+    """Names for system files: their base names without what all of them share (the names
+    ``compare``, ``report`` and ``serve`` show, and that score files must use).
+
+    ``newstest2021.en-de.hyp.Online-W.de`` and ``...hyp.UEdin.de`` become
+    ``Online-W`` and ``UEdin`` (a ``.gz``/``.bz2``/``.xz`` ending is ignored); if that would
+    leave a name empty or two names
+    equal, the base names (or, failing that, the paths) are used as they are.
+    """
+    bases = [re.sub(r"\.(gz|bz2|xz)$", "", os.path.basename(path)) or path for path in paths]
+    if len(set(bases)) != len(bases):
+        return list(paths)
+    if len(bases) < 2:
+        return bases
+    parts = [base.split(".") for base in bases]
+    head = 0
+    while all(len(p) > head + 1 for p in parts) and len({p[head] for p in parts}) == 1:
+        head += 1
+    tail = 0
+    while (all(len(p) - head - tail > 1 for p in parts)
+           and len({p[len(p) - 1 - tail] for p in parts}) == 1):
+        tail += 1
+    names = [".".join(p[head:len(p) - tail]) for p in parts]
+    return names if all(names) and len(set(names)) == len(names) else bases

@@ -4,7 +4,8 @@ A command assembles its parser from these builders and its own flags, so that a
 shared flag has the same spelling, help, default and choices everywhere:
 
 - inputs: ``--encoding``, ``--language-pair``, ``--wmt-xml``, ``--max-line-length``;
-- metrics: ``-m`` with the names of :data:`truebleu.metrics.METRICS`, and the
+- metrics: ``-m`` with the names of :data:`truebleu.metrics.METRICS` (the scoring
+  command's and ``compare``'s), and the
   flags of every registered metric (its ``add_arguments``), checked by its
   ``check_args`` and turned into the metric by its ``from_args``;
 - running: ``--backend`` and ``--threads``;
@@ -36,10 +37,10 @@ OUTPUT_FORMATS = ("json", "text", "latex")
 
 __all__ = ["OUTPUT_FORMATS", "UsageError", "add_backend_argument",
            "add_encoding_argument", "add_language_pair_argument", "add_max_line_length_argument",
-           "add_metric_arguments", "add_metric_flags", "add_metric_option", "add_metrics_option",
+           "add_metric_flags", "add_metrics_option",
            "add_reporting_arguments", "add_threads_argument", "add_version_argument",
            "add_wmt_xml_arguments", "check_max_line_length", "check_metric_flags",
-           "check_threads", "make_metric", "version_text"]
+           "check_threads", "make_metric", "make_metrics", "version_text"]
 
 
 class UsageError(Exception):
@@ -91,12 +92,6 @@ def add_metrics_option(parser: Parser) -> None:
                         type=str.lower, help="Metrics to compute (default: bleu).")
 
 
-def add_metric_option(parser: Parser) -> None:
-    """``-m/--metric NAME``: the one metric of a command that takes one (``compare``)."""
-    parser.add_argument("-m", "--metric", choices=list(METRICS), default="bleu",
-                        type=str.lower, help="the metric compared (default: bleu)")
-
-
 def add_metric_flags(parser: ArgumentParser,
                      after: Optional[Mapping[str, Callable[[ArgumentParser], None]]] = None
                      ) -> None:
@@ -110,13 +105,6 @@ def add_metric_flags(parser: ArgumentParser,
         METRICS.command_line(name).add_arguments(parser)  # loads no metric not yet loaded
         if name in after:
             after[name](parser)
-
-
-def add_metric_arguments(parser: ArgumentParser) -> None:
-    """``-m/--metric NAME`` and every registered metric's flags: a command that scores
-    with one metric of the user's choice."""
-    add_metric_option(parser)
-    add_metric_flags(parser)
 
 
 def check_metric_flags(args: Namespace, names: Iterable[str]) -> None:
@@ -136,6 +124,16 @@ def make_metric(name: str, args: Namespace, references: Optional[Any]) -> Metric
     """The registered metric ``name`` of the parsed flags, holding ``references``
     (prepared once; None: references are given with each call)."""
     return METRICS[name].from_args(args, references)
+
+
+def make_metrics(args: Namespace, references: Optional[Any]) -> dict[str, Metric]:
+    """The metric objects of ``-m``, by sacreBLEU's names (BLEU, CHRF, TER, ...), in ``-m``
+    order (a name given twice once), each holding ``references`` (prepared once)."""
+    metrics = {}
+    for name in args.metrics:
+        if name.upper() not in metrics:
+            metrics[name.upper()] = make_metric(name, args, references)
+    return metrics
 
 
 # -- running ------------------------------------------------------------------------

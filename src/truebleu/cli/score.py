@@ -40,6 +40,7 @@ from .options import (
     check_metric_flags,
     check_threads,
     make_metric,
+    make_metrics,
 )
 from .output import configure_output, write_lines, write_output
 from .testsets import add_testset_arguments
@@ -172,17 +173,6 @@ def _check_systems(args: argparse.Namespace, n_systems: int, paired: bool) -> No
         raise UsageError("Paired tests require multiple input systems given to --input (-i).")
     if n_systems > 1 and args.confidence:
         raise UsageError("Use paired tests (--paired) for multiple systems.")
-
-
-def make_metrics(args: argparse.Namespace, references: Optional[ReferenceStreams]
-                 ) -> dict[str, Metric]:
-    """The metric objects of ``-m``, by sacreBLEU's names (BLEU, CHRF, TER, ...), in ``-m``
-    order, each holding ``references`` (prepared once)."""
-    metrics = {}
-    for name in args.metrics:
-        if name.upper() not in metrics:
-            metrics[name.upper()] = make_metric(name, args, references)
-    return metrics
 
 
 # -- scoring ------------------------------------------------------------------------

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from typing import Optional, Sequence
 
 from ..io import InputError, iter_lines
 from ..metrics import METRICS
 from ..tokenizers import target_language
-from .inputs import read_references
+from .inputs import read_references, system_names
 from .options import (
     UsageError,
     add_backend_argument,
@@ -78,31 +77,6 @@ def build_parser(command: str) -> argparse.ArgumentParser:
     add_backend_argument(parser)
     parser.add_argument("--quiet", "-q", action="store_true", help="Print nothing but errors.")
     return parser
-
-
-def system_names(paths: Sequence[str]) -> list[str]:
-    """Names for system files: their base names without what all of them share.
-
-    ``newstest2021.en-de.hyp.Online-W.de`` and ``...hyp.UEdin.de`` become
-    ``Online-W`` and ``UEdin`` (a ``.gz``/``.bz2``/``.xz`` ending is ignored); if that would
-    leave a name empty or two names
-    equal, the base names (or, failing that, the paths) are used as they are.
-    """
-    bases = [re.sub(r"\.(gz|bz2|xz)$", "", os.path.basename(path)) or path for path in paths]
-    if len(set(bases)) != len(bases):
-        return list(paths)
-    if len(bases) < 2:
-        return bases
-    parts = [base.split(".") for base in bases]
-    head = 0
-    while all(len(p) > head + 1 for p in parts) and len({p[head] for p in parts}) == 1:
-        head += 1
-    tail = 0
-    while (all(len(p) - head - tail > 1 for p in parts)
-           and len({p[len(p) - 1 - tail] for p in parts}) == 1):
-        tail += 1
-    names = [".".join(p[head:len(p) - tail]) for p in parts]
-    return names if all(names) and len(set(names)) == len(names) else bases
 
 
 def _bleu_options(args) -> dict:

@@ -154,8 +154,9 @@ class Metric(ABC, Generic[ScoreT]):
     """
 
     #: whether a larger score is better (BLEU, chrF) or worse (TER): tests and
-    #: rankings take the direction from here
-    higher_is_better: ClassVar[bool] = True
+    #: rankings take the direction from here (a class attribute; an external
+    #: metric, whose direction the user gives, sets it per object)
+    higher_is_better: bool = True
     #: the score of a hypothesis identical to its reference (long enough to have every
     #: n-gram the metric counts): the best a score can be
     best_score: ClassVar[float] = 100.0

@@ -8,7 +8,9 @@ Beyond sacreBLEU: :func:`paired_bootstrap`, :func:`paired_randomization`,
 :func:`bootstrap_ci` on statistics matrices of any metric;
 :func:`compare_all` (all pairs, Holm-Bonferroni, significance clusters);
 :func:`compare_sentences` (segment-level wins, sign test, bootstrap CI);
-reports as text, JSON, LaTeX and TSV.
+reports as text, JSON, LaTeX and TSV; :func:`compare_metrics` (several metrics,
+lexical and external scores such as COMET's or human ones, with their agreement:
+:mod:`.agreement`).
 
 NumPy is needed at call time only (``pip install 'truebleu[stats]'``), and
 not at all for BLEU's ``-pbs``/``-par``/``-ci`` with the compiled core and a
@@ -27,9 +29,11 @@ _WHERE = {
     "SystemSummary": "multi", "compare_all": "multi", "compare_systems": "multi", "holm": "multi",
     "ConfidenceInterval": "paired", "PairedComparison": "paired", "bootstrap_ci": "paired",
     "paired_bootstrap": "paired", "paired_randomization": "paired",
-    "BatchScorer": "scoring", "RowScorer": "scoring",
+    "BatchScorer": "scoring", "RowScorer": "scoring", "MeanScorer": "external",
     "scorer_for": "scoring",
     "SentenceComparison": "sentence", "compare_sentences": "sentence",
+    "MetricsComparison": "multimetric", "compare_metrics": "multimetric",
+    "MetricAgreement": "agreement", "metric_agreement": "agreement",
     "PairedTest": "sacrebleu_names", "Result": "sacrebleu_names",
     "estimate_ci": "sacrebleu_names",  # sacreBLEU's names, thin
 }
@@ -38,9 +42,12 @@ __all__ = sorted(_WHERE)
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: -pbs loads this package on the command's path
 if TYPE_CHECKING:  # the lazy names for type checkers, re-exported (`name as name`)
+    from .agreement import MetricAgreement as MetricAgreement
+    from .agreement import metric_agreement as metric_agreement
     from .compat import bootstrap_confidence as bootstrap_confidence
     from .compat import paired_cells as paired_cells
     from .compat import seed_setting as seed_setting
+    from .external import MeanScorer as MeanScorer
     from .multi import Cluster as Cluster
     from .multi import MultiComparison as MultiComparison
     from .multi import PairResult as PairResult
@@ -48,6 +55,8 @@ if TYPE_CHECKING:  # the lazy names for type checkers, re-exported (`name as nam
     from .multi import compare_all as compare_all
     from .multi import compare_systems as compare_systems
     from .multi import holm as holm
+    from .multimetric import MetricsComparison as MetricsComparison
+    from .multimetric import compare_metrics as compare_metrics
     from .paired import ConfidenceInterval as ConfidenceInterval
     from .paired import PairedComparison as PairedComparison
     from .paired import bootstrap_ci as bootstrap_ci

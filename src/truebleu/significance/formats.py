@@ -8,6 +8,7 @@ for spreadsheets (a systems table, a blank line, a pairs table).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict
 from typing import Optional, Sequence
 
@@ -40,11 +41,24 @@ def resolution_note(result: MultiComparison) -> str:
             + f" cannot reach p < {result.alpha:g}: use at least {needed} samples (-n).")
 
 
+#: characters that would act on a terminal, reorder text or hide in it: control
+#: characters, bidirectional controls, zero-width characters, lone surrogates
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e"
+                        "\u2060-\u2069\ufeff\ufff9-\ufffb\ud800-\udfff]")
+
+
+def shown(text: str, left: str = "\u27e8", right: str = "\u27e9") -> str:
+    """``text`` with every invisible or control character as a visible ``⟨U+XXXX⟩`` mark
+    (as the viewer shows them): a system or metric name from a file name or a score
+    file cannot then move the cursor, recolour a terminal or reorder a line."""
+    return _INVISIBLE.sub(lambda m: f"{left}U+{ord(m.group()):04X}{right}", text)
+
+
 def to_text(result: MultiComparison, width: int = 2,
             sentences: Sequence[SentenceComparison] = ()) -> str:
-    rows = [("Rank", "Cluster", "System", result.metric, "95% CI")]
+    rows = [("Rank", "Cluster", "System", shown(result.metric), "95% CI")]
     for s in result.systems:
-        rows.append((str(s.rank), str(s.cluster), s.name, f"{s.score:.{width}f}",
+        rows.append((str(s.rank), str(s.cluster), shown(s.name), f"{s.score:.{width}f}",
                      f"{s.mean:.{width}f} ± {s.ci:.{width}f}"))
     widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
     lines: list[str] = []
@@ -62,13 +76,14 @@ def to_text(result: MultiComparison, width: int = 2,
     for pair in result.pairs:
         mark = "*" if pair.significant else " "
         adjusted = f"  {p_title} = {pair.p_adjusted:.4f}" if result.holm else ""
-        lines.append(f"  {pair.a} vs {pair.b}: delta = {pair.delta:.{width}f}, "
+        lines.append(f"  {shown(pair.a)} vs {shown(pair.b)}: delta = {pair.delta:.{width}f}, "
                      f"p = {pair.p_value:.4f}{adjusted} {mark}".rstrip())
     if sentences:
         lines += ["", "Segment-level comparison (B against A):"]
         for c in sentences:
             lines.append(
-                f"  {c.name_b} vs {c.name_a}: B better on {c.wins_b}, worse on {c.wins_a}, "
+                f"  {shown(c.name_b)} vs {shown(c.name_a)}: B better on {c.wins_b}, "
+                f"worse on {c.wins_a}, "
                 f"tied on {c.ties} of {c.n_segments} (share {c.share_b:.3f}, "
                 f"95% CI {c.share_low:.3f}-{c.share_high:.3f}); sign test p = {c.sign_test_p:.4g}; "
                 f"mean delta {c.mean_delta:.{width}f} "
@@ -76,13 +91,29 @@ def to_text(result: MultiComparison, width: int = 2,
     return "\n".join(lines) + "\n"
 
 
-def to_json(result: MultiComparison, sentences: Sequence[SentenceComparison] = ()) -> str:
+def to_record(result: MultiComparison, sentences: Sequence[SentenceComparison] = ()
+              ) -> dict[str, object]:
+    """Every number of the comparison as JSON-ready values (full precision)."""
     record = asdict(result)
     record["procedure"] = describe(result)
     record["note"] = resolution_note(result) or None
     if sentences:
         record["sentences"] = [asdict(s) for s in sentences]
-    return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    return record
+
+
+def json_text(record: object) -> str:
+    """``record`` as indented JSON, with every invisible character of a name as its
+    ``\\uXXXX`` escape (JSON gives the name back exactly; a terminal shows no bidi
+    override, and a lone surrogate of an undecodable file name still encodes as UTF-8)."""
+    text = json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    # outside strings JSON has only ASCII: every such character is inside a string
+    return _INVISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}"
+                          if m.group() != "\n" else "\n", text)
+
+
+def to_json(result: MultiComparison, sentences: Sequence[SentenceComparison] = ()) -> str:
+    return json_text(to_record(result, sentences))
 
 
 _LATEX_SPECIALS = {
@@ -92,7 +123,9 @@ _LATEX_SPECIALS = {
 
 
 def latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in text)
+    """``text`` safe in a LaTeX table: its special characters escaped, invisible and
+    control characters as ``[U+XXXX]``."""
+    return "".join(_LATEX_SPECIALS.get(ch, ch) for ch in shown(text, "[", "]"))
 
 
 def to_latex(result: MultiComparison, width: int = 1, caption: Optional[str] = None,
@@ -115,8 +148,9 @@ def to_latex(result: MultiComparison, width: int = 1, caption: Optional[str] = N
 
 
 def _tsv_cell(value: object) -> str:
-    text = repr(value) if isinstance(value, float) else str(value)
-    return text.replace("\t", " ").replace("\n", " ")
+    """A number in full precision, a name with its control characters (tabs, line
+    breaks) as visible marks: one row per line, whatever the names."""
+    return repr(value) if isinstance(value, float) else shown(str(value))
 
 
 def to_tsv(result: MultiComparison) -> str:

@@ -190,7 +190,8 @@ def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
                 scorer: BatchScorer, test: str = "bs", n_samples: Optional[int] = None,
                 seed: RandomSeed = 12345,
                 alpha: float = 0.05, holm_correction: bool = False,
-                ci_samples: int = 1000, statistic: str = "centered") -> MultiComparison:
+                ci_samples: int = 1000, statistic: str = "centered",
+                system_scores: Optional[Sequence[float]] = None) -> MultiComparison:
     """Test every pair of systems and rank them into significance clusters.
 
     :param named_stats: system name -> statistics matrix (or ``Statistics``).
@@ -204,6 +205,9 @@ def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
         type-I error) or ``"sacrebleu"`` (sacreBLEU's ``-pbs`` statistic, ties
         counted); see
         :mod:`truebleu.significance.paired`.
+    :param system_scores: the scores to report and rank by, one per system, where
+        they are not the score of the summed rows (an external metric's official
+        system scores); the tests and intervals stay those of the rows.
     """
     check_statistic(statistic)
     if test not in DEFAULT_SAMPLES:
@@ -224,6 +228,9 @@ def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
         ci_samples = check_samples(ci_samples, "ci_samples")
         check_memory("bs", ci_samples, matrices[0].shape[0], len(matrices))
     scores = [score_of(m, scorer) for m in matrices]
+    shown = scores if system_scores is None else [float(value) for value in system_scores]
+    if len(shown) != len(scores):
+        raise ValueError(f"{len(shown)} system scores given for {len(scores)} systems")
     rng = make_rng(seed)
     with Progress(n_samples * (1 if test == "bs" else len(items) - 1),
                   TEST_LABEL[test]) as bar:
@@ -242,17 +249,17 @@ def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
 
     # best first (for TER, lower is better); stable: ties keep input order
     better = 1 if getattr(scorer, "higher_is_better", True) else -1
-    order = sorted(range(len(items)), key=lambda k: -better * scores[k])
+    order = sorted(range(len(items)), key=lambda k: -better * shown[k])
     cluster_lists = clusters_from(order, different)
     cluster_of = {k: c + 1 for c, members in enumerate(cluster_lists) for k in members}
     systems = tuple(
-        SystemSummary(names[k], scores[k], float(intervals[k][0]), float(intervals[k][1]),
+        SystemSummary(names[k], shown[k], float(intervals[k][0]), float(intervals[k][1]),
                       rank, cluster_of[k])
         for rank, k in enumerate(order, start=1))
     pairs = []
     for i, j in keys:
-        hi, lo = (i, j) if better * scores[i] >= better * scores[j] else (j, i)
-        pairs.append(PairResult(names[hi], names[lo], scores[hi], scores[lo], p[i, j],
+        hi, lo = (i, j) if better * shown[i] >= better * shown[j] else (j, i)
+        pairs.append(PairResult(names[hi], names[lo], shown[hi], shown[lo], p[i, j],
                                 adjusted[i, j], adjusted[i, j] < alpha))
     clusters = tuple(Cluster(c + 1, tuple(names[k] for k in members))
                      for c, members in enumerate(cluster_lists))

@@ -61,6 +61,7 @@ from .resampling import (
     bootstrap_draws,
     check_memory,
     chunks,
+    float64_column_sums,
     index_blocks,
     make_rng,
     resampled_sums,
@@ -168,8 +169,18 @@ def check_same_shape(matrices: Sequence[NDArray[Any]], names: Sequence[str]) -> 
 
 # -- shared pieces ------------------------------------------------------------
 
+def float32_sums(scorer: BatchScorer) -> bool:
+    """Whether resampled float statistics are summed in float32, as sacreBLEU sums TER's
+    (the default), or in float64 as NumPy sums a vector: a scorer that says
+    ``float32_sums = False`` (external scores, :mod:`.external`)."""
+    return bool(getattr(scorer, "float32_sums", True))
+
+
 def score_of(matrix: NDArray[Any], scorer: BatchScorer) -> float:
     """The corpus score of one statistics matrix (exact integer sums)."""
+    np = numpy()
+    if np.issubdtype(matrix.dtype, np.floating) and not float32_sums(scorer):
+        return float(scorer.score_rows(float64_column_sums(matrix)[None, :])[0])
     return float(scorer.score_rows(matrix.sum(axis=0)[None, :])[0])
 
 
@@ -251,7 +262,7 @@ def bootstrap_scores(indices: Union[BootstrapDraws, NDArray[Any]],
     stacked = np.concatenate(matrices, axis=1)
     parts = []
     for part, block in index_blocks(indices):
-        sums = resampled_sums(block, stacked, as_float32=True)
+        sums = resampled_sums(block, stacked, as_float32=float32_sums(scorer))
         parts.append(score_blocks(scorer, sums, len(matrices)))
         if progress is not None:
             progress.update(part.stop - part.start)

@@ -198,18 +198,19 @@ def resampled_sums(indices: NDArray[Any], stats: NDArray[Any], as_float32: bool 
                    ) -> NDArray[Any]:
     """Summed statistics of every bootstrap sample (rows of ``indices``).
 
-    ``stats`` is ``(segments, width)`` or ``(segments, width * systems)`` of
-    integers. With ``as_float32`` the result is what ``float32_stats[idx].sum(0)``
-    gives (sacreBLEU's bootstrap arithmetic); otherwise exact int64 sums.
+    ``stats`` is ``(segments, width)`` or ``(segments, width * systems)``. With
+    ``as_float32`` the result is what ``float32_stats[idx].sum(0)`` gives
+    (sacreBLEU's bootstrap arithmetic); otherwise exact int64 sums of integers,
+    and for floats :func:`float64_column_sums`.
     """
     np = numpy()
     stats = np.asarray(stats)
     n_samples, n_segments = indices.shape
     if np.issubdtype(stats.dtype, np.floating):
+        if not as_float32:  # external scores: each column as NumPy sums a vector
+            return float64_column_sums(stats, indices)
         # float statistics (TER's): their sums depend on the order, so every
         # sample is summed as sacreBLEU sums it
-        if not as_float32:
-            raise ValueError("float statistics are resampled in float32, as sacreBLEU does")
         stats32 = stats.astype(np.float32)
         return np.array([stats32[row].sum(0) for row in indices], dtype=np.float32)
     # a sample draws n_segments rows: no partial sum exceeds n * the largest entry
@@ -225,6 +226,28 @@ def resampled_sums(indices: NDArray[Any], stats: NDArray[Any], as_float32: bool 
         out[part] = sums if as_float32 else np.rint(sums).astype(np.int64)
     if as_float32:
         _refloat_large(out, indices, stats)
+    return out
+
+
+def float64_column_sums(stats: NDArray[Any], indices: Optional[NDArray[Any]] = None
+                        ) -> NDArray[Any]:
+    """float64 sums of each column of ``stats``, as NumPy sums one vector (pairwise).
+
+    With ``indices`` (one row of segment indices per bootstrap sample) the sums of
+    each sample: ``column[indices].sum(axis=1)`` per column, which are the bits of
+    ``x[indices].sum(axis=1)`` for that column ``x``; without, the sums of all rows
+    (``x.sum()``). Scores read from elsewhere (COMET's, a human's) are summed so, and
+    their mean is then exactly ``x.mean()`` and ``x[indices].mean(axis=1)``: what a
+    plain NumPy computation gives for the same rows and seed.
+    """
+    np = numpy()
+    columns = [np.ascontiguousarray(stats[:, c], dtype=np.float64) for c in range(stats.shape[1])]
+    if indices is None:
+        return np.array([column.sum() for column in columns], dtype=np.float64)
+    out = np.empty((indices.shape[0], len(columns)), dtype=np.float64)
+    for part in chunks(indices.shape[0], block_rows(indices.shape[1])):
+        for c, column in enumerate(columns):
+            out[part, c] = column[indices[part]].sum(axis=1)
     return out
 
 
