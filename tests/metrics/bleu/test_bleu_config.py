@@ -74,8 +74,8 @@ def test_the_command_line_names_the_option(capsys, tmp_path):
     except SystemExit as exc:
         status = exc.code
     assert status not in (0, None)
-    assert "--smooth-value for --smooth-method 'add-k' must be a finite number >= 0 and <= 1e+300, got -5" in \
-        capsys.readouterr().err
+    assert ("--smooth-value for --smooth-method 'add-k' must be a finite number >= 0 and "
+            "<= 1e+300, got -5") in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("backend", available_backends())
