@@ -1,6 +1,7 @@
 /* TER on token ids: the beam edit distance and the greedy shift search of
- * truebleu/_reference_ter.py, decision for decision (read that file first:
- * the names here follow it).
+ * truebleu/metrics/ter/spec.py, decision for decision (read that file first:
+ * the names here follow it). Given a tb_ter_path, the search also records
+ * what it did (the shifts, the final edit path): the alignment.
  *
  * Memory: row i of the matrix only holds its beam (lo[i] <= j < hi[i]); a
  * read outside the beam gives TB_TER_INFINITY, as the specification's
@@ -19,7 +20,13 @@
 #define MAX_SHIFT_DIST 50
 #define MAX_SHIFT_CANDIDATES 1000
 
-enum { MATCH = 1, SUBSTITUTE = 2, HYP_ONLY = 3, REF_ONLY = 4, UNDEFINED = 0 };
+enum {
+    MATCH = TB_TER_MATCH,
+    SUBSTITUTE = TB_TER_SUBSTITUTE,
+    HYP_ONLY = TB_TER_HYP_ONLY,
+    REF_ONLY = TB_TER_REF_ONLY,
+    UNDEFINED = 0
+};
 
 struct tb_ter_work {
     int64_t *lo, *hi;       size_t cap_lo, cap_hi;  /* beam of each row */
@@ -28,7 +35,7 @@ struct tb_ter_work {
     unsigned char *step;    size_t cap_step;
     int64_t *roll;          size_t cap_roll;     /* two rolling rows for candidates */
     uint32_t *words, *cand; size_t cap_words, cap_cand;
-    unsigned char *steps;   size_t cap_steps;    /* the trace */
+    unsigned char *steps;   size_t cap_steps, n_steps;  /* the trace, last step first */
     int64_t *align;         size_t cap_align;
     int32_t *hyp_err_sum, *ref_err_sum; size_t cap_hes, cap_res;  /* prefix sums */
 };
@@ -181,6 +188,7 @@ static tb_status align_kept(tb_ter_work *w, size_t n_h, size_t n_r)
             return TB_RUNTIME;
         }
     }
+    w->n_steps = n;
     int64_t pos_hyp = -1;
     size_t h = 0, r = 0;
     w->hyp_err_sum[0] = w->ref_err_sum[0] = 0;
@@ -307,12 +315,46 @@ static shift_key best_shift(tb_ter_work *w, size_t n_h, const uint32_t *ref, siz
     return best;
 }
 
-tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
-                       const uint32_t *ref, size_t n_r, size_t max_shift, int64_t *edits)
+void tb_ter_path_free(tb_ter_path *path)
 {
+    free(path->shifts);
+    free(path->steps);
+    memset(path, 0, sizeof(*path));
+}
+
+/* Appends one shift to the path. */
+static tb_status record_shift(tb_ter_path *path, const shift_key *shift)
+{
+    if (GROW(path->shifts, path->cap_shifts, 3 * (path->n_shifts + 1)) < 0)
+        return TB_NOMEM;
+    int64_t *at = path->shifts + 3 * path->n_shifts++;
+    at[0] = shift->start;
+    at[1] = shift->length;
+    at[2] = shift->target;
+    return TB_OK;
+}
+
+/* The path's steps: n copies of `step`, or the kept trace (collected last step first). */
+static tb_status record_steps(tb_ter_path *path, const unsigned char *trace, size_t n,
+                              unsigned char step)
+{
+    if (GROW(path->steps, path->cap_steps, n + 1) < 0)
+        return TB_NOMEM;
+    for (size_t k = 0; k < n; k++)
+        path->steps[k] = trace ? trace[n - 1 - k] : step;
+    path->n_steps = n;
+    return TB_OK;
+}
+
+tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
+                       const uint32_t *ref, size_t n_r, size_t max_shift, int64_t *edits,
+                       tb_ter_path *path)
+{
+    if (path)
+        path->n_shifts = path->n_steps = 0;
     if (n_r == 0) {
         *edits = (int64_t)n_h;
-        return TB_OK;
+        return path ? record_steps(path, NULL, n_h, HYP_ONLY) : TB_OK;
     }
     if (set_bounds(w, n_h, n_r) < 0 || GROW(w->words, w->cap_words, n_h + 1) < 0 ||
         GROW(w->cand, w->cap_cand, n_h + 1) < 0)
@@ -327,9 +369,11 @@ tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
             return status;
         shift_key best = best_shift(w, n_h, ref, n_r, max_shift, cost, &checked);
         if (checked >= MAX_SHIFT_CANDIDATES || !best.found || best.gain <= 0) {
-            *edits = shifts + cost;
-            return TB_OK;
+            *edits = shifts + cost;  /* the trace kept is that of the final words */
+            return path ? record_steps(path, w->steps, w->n_steps, 0) : TB_OK;
         }
+        if (path && record_shift(path, &best) != TB_OK)
+            return TB_NOMEM;
         shift_words(w->cand, w->words, n_h, (size_t)best.start, (size_t)best.length,
                     (size_t)best.target);
         size_t prefix = common_prefix(w->words, w->cand, n_h);
