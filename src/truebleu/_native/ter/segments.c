@@ -84,9 +84,8 @@ static size_t max_words(const tb_text *t)
 }
 
 /* Segment i into its row of job->out (and, with job->paths, the best reference's
- * search into job->paths[i]; `spare` holds the search of the reference being tried). */
-static tb_status ter_segment(const tb_ter_job *job, size_t i, tb_ter_work *w, vocab *v,
-                             tb_ter_path *spare)
+ * search into job->paths[i]). */
+static tb_status ter_segment(const tb_ter_job *job, size_t i, tb_ter_work *w, vocab *v)
 {
     const tb_text *hyp = &job->hyps[i];
     size_t r0 = job->first_ref[i], r1 = job->first_ref[i + 1];
@@ -106,18 +105,16 @@ static tb_status ter_segment(const tb_ter_job *job, size_t i, tb_ter_work *w, vo
     for (size_t r = r0; r < r1; r++) {
         size_t n_ref = split_ids(v, &job->refs[r]);
         int64_t edits;
-        tb_status status = tb_ter_edits(w, v->hyp, n_hyp, v->ids, n_ref, job->max_shift, &edits,
-                                        job->paths ? spare : NULL);
+        tb_status status = tb_ter_edits(w, v->hyp, n_hyp, v->ids, n_ref, job->max_shift, &edits);
         if (status != TB_OK)
             return status;
         lengths += (int64_t)n_ref;
         if (edits < best) {
             best = edits;
-            if (job->paths) {  /* keep this search; the previous best becomes the spare */
-                tb_ter_path kept = job->paths[i];
-                job->paths[i] = *spare;
+            if (job->paths) {
+                if (tb_ter_keep_path(w, &job->paths[i]) != TB_OK)
+                    return TB_NOMEM;
                 job->paths[i].reference = r - r0;
-                *spare = kept;
             }
         }
     }
@@ -142,8 +139,6 @@ static void ter_worker(tb_job *base)
     tb_ter_work *w = tb_ter_work_new();
     vocab v;
     memset(&v, 0, sizeof v);
-    tb_ter_path spare;
-    memset(&spare, 0, sizeof spare);
     tb_job_poll poll;
     tb_job_poll_init(&poll, base);
     if (!w)
@@ -152,12 +147,11 @@ static void ter_worker(tb_job *base)
     while (w && tb_job_claim(base, &i, &end)) {
         if (tb_poll_spend(&poll.base, segment_units(job, i)))
             break;
-        tb_status status = ter_segment(job, i, w, &v, &spare);
+        tb_status status = ter_segment(job, i, w, &v);
         if (status != TB_OK)
             tb_job_fail(base, status, i);
     }
     tb_ter_work_free(w);
-    tb_ter_path_free(&spare);
     free(v.slot); free(v.word); free(v.len); free(v.ids); free(v.hyp);
 }
 

@@ -37,12 +37,12 @@ enum {
     TB_TER_REF_ONLY = 'r'
 };
 
-/* What the search did to one hypothesis (the alignment), when the caller asks:
- * shifts[3k .. 3k+2] = (start, length, target) of the k-th shift applied (the
- * specification's shifted()), steps[0 .. n_steps) the edit path from the
- * shifted hypothesis to the reference, first step first; `reference` is for the
- * caller (segments.c: the best reference's index). Grown as needed; a zeroed
- * struct is empty; tb_ter_path_free releases it. */
+/* What a search did to one hypothesis (the alignment): shifts[3k .. 3k+2] =
+ * (start, length, target) of the k-th shift applied (the specification's
+ * shifted()), steps[0 .. n_steps) the edit path from the shifted hypothesis to
+ * the reference, first step first; `reference` is for the caller (segments.c:
+ * the best reference's index). Grown as needed; a zeroed struct is empty;
+ * tb_ter_path_free releases it. */
 typedef struct {
     int64_t *shifts;      size_t n_shifts, cap_shifts;
     unsigned char *steps; size_t n_steps, cap_steps;
@@ -55,11 +55,14 @@ void tb_ter_path_free(tb_ter_path *path);
  * shift_search(...).edits, into *edits: TB_OK; TB_NOMEM; or TB_RUNTIME when the
  * edit path leaves the beam (the specification raises RuntimeError then).
  * ref_len 0: the hypothesis length. A shift moves at most max_shift words
- * (TB_TER_MAX_SHIFT_SIZE for sacreBLEU). `path`, if not NULL, receives the
- * shifts and the final edit path (the statistics pass NULL). */
+ * (TB_TER_MAX_SHIFT_SIZE for sacreBLEU). `w` keeps what the search did until
+ * its next search: tb_ter_keep_path copies it out. */
 tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t hyp_len,
-                       const uint32_t *ref, size_t ref_len, size_t max_shift, int64_t *edits,
-                       tb_ter_path *path);
+                       const uint32_t *ref, size_t ref_len, size_t max_shift, int64_t *edits);
+
+/* The shifts and the edit path of w's last tb_ter_edits (TB_OK) into `path`,
+ * or TB_NOMEM. */
+tb_status tb_ter_keep_path(const tb_ter_work *w, tb_ter_path *path);
 
 /* Item i: hypothesis hyps[i] (tercom-tokenized UTF-8, words separated by
  * spaces) against refs[first_ref[i] .. first_ref[i+1]) (at least one):
