@@ -89,6 +89,12 @@ hyp, ref = " ".join(words), " ".join(words[60:] + words[:60])
 out = array("d", bytes(16 * 400))  # 400 reordered 120-word segments: about 30 s
 call = lambda: core.ter_statistics([hyp] * 400, [[ref, ref[::-1]]] * 400, THREADS, out)
 """,
+    "ter_alignment": """
+words = [f"w{i % 97}" for i in range(120)]
+hyp, ref = " ".join(words), " ".join(words[60:] + words[:60])
+# the statistics' job, keeping each segment's search: its paths are freed when interrupted
+call = lambda: core.ter_alignment([hyp] * 400, [[ref, ref[::-1]]] * 400, THREADS)
+""",
 }
 
 

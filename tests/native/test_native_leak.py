@@ -115,6 +115,7 @@ def one_round():
     call(core.utf8_first_long_line, UTF8[0], 0, len(UTF8[0]), 0, 40)
     call(core.chrf_statistics, HYPS, REFS, 6, 2, 0, 0, 4.0, 5.0, 2, CHRF, None)
     call(core.ter_statistics, TER_HYPS, TER_REFS, 2, TER)
+    call(core.ter_alignment, TER_HYPS, TER_REFS, 2)
     call(core.pcg64_integers, STATE, 1000, 100)
     call(core.pcg64_bools, STATE, 100)
     sums = call(core.resample_sums, STATE, 20, TABLES, 10)
@@ -127,6 +128,7 @@ def one_round():
     fails(core.statistics, BAD_HYPS, prepared, 1, True, 4, 2, OUT)
     fails(core.chrf_statistics, BAD_HYPS, REFS, 6, 2, 0, 0, 4.0, 5.0, 2, CHRF, None)
     fails(core.ter_statistics, TER_HYPS, [[]] * 200, 2, TER)
+    fails(core.ter_alignment, TER_HYPS, TER_REFS[:-1] + [[]], 2)
     for streams in BAD_STREAMS:
         fails(core.stream_statistics, HYPS, streams, 1, True, 4, 2, OUT)
     fails(core.stream_statistics, BAD_HYPS, STREAMS, 1, True, 4, 2, OUT)

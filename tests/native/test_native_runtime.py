@@ -88,6 +88,9 @@ def test_other_entry_points_take_keywords():
     core.ter_statistics(HYPS[:50], REFS[:50], 1, ter)
     core.ter_statistics(hypotheses=HYPS[:50], references=REFS[:50], threads=2, out=ter_kw)
     assert ter_kw == ter
+    alignments = core.ter_alignment(HYPS[:50], REFS[:50], 1)
+    assert core.ter_alignment(hypotheses=HYPS[:50], references=REFS[:50], threads=2,
+                              max_shift_size=10) == alignments
 
     state, state_kw = array("Q", [1, 2, 3, 5, 0, 0]), array("Q", [1, 2, 3, 5, 0, 0])
     assert core.pcg64_integers(state, 100, 10) == core.pcg64_integers(state=state_kw, n=100, count=10)
@@ -167,6 +170,40 @@ def test_any_thread_count_gives_the_same_rows(threads):
     core.chrf_statistics(HYPS, REFS, 6, 2, False, False, 4.0, 5.0, 1, chrf_1, None)
     core.chrf_statistics(HYPS, REFS, 6, 2, False, False, 4.0, 5.0, threads, chrf_n, None)
     assert chrf_n == chrf_1
+    assert core.ter_alignment(HYPS, REFS, threads) == core.ter_alignment(HYPS, REFS, 1)
+
+
+@pytest.mark.parametrize("max_shift_size", [1, 9, 10])
+def test_ter_alignment_counts_the_edits_of_ter_statistics(max_shift_size):
+    """The alignment entry point runs the statistics' search: its edits and reference length
+    are the row's, and its edits are its shifts plus the steps other than matches."""
+    words = [f"w{i % 11}" for i in range(40)]
+    hyps = [*HYPS[:40], " ".join(words), "", "a b"]
+    refs = [*REFS[:40], [" ".join(words[20:] + words[:20]), " ".join(words[::-1])], ["x y"], [""]]
+    rows = array("d", bytes(16 * len(hyps)))
+    core.ter_statistics(hyps, refs, 2, rows, max_shift_size=max_shift_size)
+    found = core.ter_alignment(hyps, refs, 2, max_shift_size=max_shift_size)
+    assert [(edits, length) for _, edits, length, _, _ in found] == list(zip(rows[::2], rows[1::2]))
+    for _, edits, _, shifts, steps in found:
+        assert edits == len(shifts) + sum(step != "=" for step in steps)
+        assert all(length <= max_shift_size for _, length, _ in shifts)
+    assert any(shifts for _, _, _, shifts, _ in found)
+    assert found[-1] == (0, 2, 0.0, (), "hh") and found[-2] == (0, 2, 2.0, (), "rr")
+
+
+def test_ter_alignment_errors():
+    with pytest.raises(ValueError, match="threads must be >= 1, got 0"):
+        core.ter_alignment(HYPS[:1], REFS[:1], 0)
+    with pytest.raises(ValueError, match="max_shift_size must be between 1 and 1000, got 0"):
+        core.ter_alignment(HYPS[:1], REFS[:1], 1, max_shift_size=0)
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
+        core.ter_alignment(HYPS[:2], [REFS[0], []], 1)
+    with pytest.raises(ValueError, match="2 hypotheses but 1 reference segments"):
+        core.ter_alignment(HYPS[:2], REFS[:1], 1)
+    with pytest.raises(TypeError, match=r"hypotheses\[1\] must be a string, got int"):
+        core.ter_alignment([HYPS[0], 3], REFS[:2], 1)
+    with pytest.raises(TypeError, match=r"references\[0\] must be a string, got bytes"):
+        core.ter_alignment(HYPS[:1], [[b"x"]], 1)
 
 
 def test_concurrent_callers_share_the_runtime():

@@ -95,6 +95,15 @@ static PyMethodDef core_methods[] = {
      "into `out`. Hypotheses and references are tercom-tokenized strings (tokens separated\n"
      "by single spaces); references[i] is the list of references of hypothesis i. A shift\n"
      "moves at most max_shift_size words (sacreBLEU: 10; torchmetrics: 9)."},
+    {"ter_alignment", KW(core_ter_alignment),
+     "ter_alignment(hypotheses, references, threads, max_shift_size=10)\n"
+     "    -> list of (reference, edits, ref_length, shifts, steps)\n\n"
+     "What TER's search did to each hypothesis (ter_statistics' arguments; one pair is a\n"
+     "batch of one): the index of the reference with the fewest edits (the first on ties),\n"
+     "the edits and average reference length of ter_statistics' row, the shifts applied\n"
+     "against that reference as (start, length, target) in order, and the edit path from the\n"
+     "shifted hypothesis to it as a str of steps: '=' match, 's' substitution, 'h' a\n"
+     "hypothesis word alone (deleted), 'r' a reference word alone (inserted)."},
     {"pcg64_integers", KW(core_pcg64_integers),
      "pcg64_integers(state, n, count) -> bytes: NumPy's Generator.choice(n, count) as int64"},
     {"pcg64_bools", KW(core_pcg64_bools),

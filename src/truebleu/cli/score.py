@@ -52,7 +52,7 @@ DESCRIPTION = (
     "truebleu: exact, fast BLEU, chrF and TER; accepts sacreBLEU's command lines.\n"
     "    truebleu REF [REF ...] -i HYP [HYP ...]      (or HYP on stdin)\n"
     "    truebleu --sample                           (score the bundled sample)\n"
-    "    truebleu explain --hyp TEXT --ref TEXT ...  (BLEU's tables for one sentence)\n"
+    "    truebleu explain --hyp TEXT --ref TEXT ...  (one sentence's numbers; -m bleu chrf ter)\n"
     "    truebleu compare REF -i SYS1 SYS2 ...       (all-pairs significance)\n"
     "    truebleu report REF -i SYS1 SYS2 ... -o report.html   (the interactive viewer)\n"
     "    truebleu serve REF -i SYS1 SYS2 ...         (the viewer from a local server)\n"

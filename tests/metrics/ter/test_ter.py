@@ -185,7 +185,7 @@ def test_candidate_limit_is_reached_and_matches():
     hyp_words = rng.choices("ab", k=50)
     ref_words = rng.choices("ab", k=50)
     distance = _reference_ter.BeamEditDistance(ref_words, len(hyp_words))
-    _, _, checked = _reference_ter.best_shift(hyp_words, ref_words, distance, 0)
+    *_, checked = _reference_ter.best_shift(hyp_words, ref_words, distance, 0)
     assert checked >= _reference_ter.MAX_SHIFT_CANDIDATES
     from sacrebleu.metrics.lib_ter import translation_edit_rate
     assert _reference_ter.translation_edit_rate(hyp_words, ref_words) == \

@@ -1,9 +1,10 @@
-/* truebleu core: ter_statistics() (bindings): TER statistics of many segments.
+/* truebleu core: ter_statistics() and ter_alignment() (bindings): TER of many segments.
  *
  * Under the GIL: the UTF-8 of every string (runtime/gather.c; strings with
  * lone surrogates are encoded with "surrogatepass", which keeps distinct
  * words distinct), with a reference keeping it alive. Then the job of
- * ter/segments.c runs without the GIL on the runtime's threads.
+ * ter/segments.c runs without the GIL on the runtime's threads: the same job
+ * for both entry points, the alignment asking it to keep what the search did.
  */
 #include "runtime/errors.h"
 #include "runtime/gather.h"
@@ -23,6 +24,105 @@ static int add_text(tb_gather *g, PyObject *obj, const char *what, Py_ssize_t i)
     return tb_gather_append(g, obj, TB_GATHER_UTF8);
 }
 
+/* The strings of both entry points, gathered under the GIL. */
+typedef struct {
+    PyObject *hyps, *refs;       /* the arguments as fast sequences */
+    tb_gather hyp_texts, ref_texts;
+    size_t *first_ref;           /* segment i's references: ref_texts[first_ref[i] .. first_ref[i+1]) */
+    Py_ssize_t n;                /* segments */
+} ter_inputs;
+
+static void inputs_free(ter_inputs *in)
+{
+    PyMem_Free(in->first_ref);
+    tb_gather_free(&in->hyp_texts);
+    tb_gather_free(&in->ref_texts);
+    Py_XDECREF(in->hyps);
+    Py_XDECREF(in->refs);
+}
+
+/* Checks and gathers `hypotheses` (str) and `references` (a sequence of str per
+ * hypothesis, at least one): 0, or -1 with an exception set (free `in` either way). */
+static int gather_inputs(const tb_state *st, PyObject *hyps_obj, PyObject *refs_obj, ter_inputs *in)
+{
+    memset(in, 0, sizeof(*in));
+    tb_gather_start(&in->hyp_texts, st->lower);
+    tb_gather_start(&in->ref_texts, st->lower);
+    in->hyps = PySequence_Fast(hyps_obj, "hypotheses must be a sequence");
+    in->refs = PySequence_Fast(refs_obj, "references must be a sequence");
+    if (!in->hyps || !in->refs)
+        return -1;
+    Py_ssize_t n = in->n = PySequence_Fast_GET_SIZE(in->hyps);
+    if (PySequence_Fast_GET_SIZE(in->refs) != n) {
+        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference segments", n,
+                     PySequence_Fast_GET_SIZE(in->refs));
+        return -1;
+    }
+    in->first_ref = PyMem_Malloc((size_t)(n + 1) * sizeof(size_t));
+    if (!in->first_ref) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (add_text(&in->hyp_texts, PySequence_Fast_GET_ITEM(in->hyps, i), "hypotheses", i) < 0)
+            return -1;
+        PyObject *seg = PySequence_Fast(PySequence_Fast_GET_ITEM(in->refs, i),
+                                        "references[i] must be a sequence of strings");
+        if (!seg)
+            return -1;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(seg);
+        if (k == 0) {
+            Py_DECREF(seg);
+            PyErr_Format(PyExc_ValueError, "segment %zd has no reference", i);
+            return -1;
+        }
+        in->first_ref[i] = in->ref_texts.n;
+        for (Py_ssize_t j = 0; j < k; j++) {
+            if (add_text(&in->ref_texts, PySequence_Fast_GET_ITEM(seg, j), "references", i) < 0) {
+                Py_DECREF(seg);
+                return -1;
+            }
+        }
+        Py_DECREF(seg);
+    }
+    in->first_ref[n] = in->ref_texts.n;
+    return 0;
+}
+
+static int check_settings(Py_ssize_t max_shift, int threads)
+{
+    if (max_shift < 1 || max_shift > 1000) {
+        PyErr_Format(PyExc_ValueError, "max_shift_size must be between 1 and 1000, got %zd", max_shift);
+        return -1;
+    }
+    if (threads < 1) {
+        PyErr_Format(PyExc_ValueError, "threads must be >= 1, got %d", threads);
+        return -1;
+    }
+    return 0;
+}
+
+/* Runs the job of `in` (rows into `out`, searches into `paths` if not NULL): 0, or
+ * -1 with the exception of its status. */
+static int run_job(const tb_state *st, const ter_inputs *in, double *out, tb_ter_path *paths,
+                   Py_ssize_t max_shift, int threads)
+{
+    tb_ter_job job;
+    tb_ter_job_init(&job, (size_t)in->n);
+    job.hyps = in->hyp_texts.texts;
+    job.refs = in->ref_texts.texts;
+    job.first_ref = in->first_ref;
+    job.out = out;
+    job.paths = paths;
+    job.max_shift = (size_t)max_shift;
+    tb_status status = tb_job_run_released(&job.base, threads, st->main_thread);
+    if (status == TB_RUNTIME) {
+        tb_raise(status, "TER: the edit path left the beam in segment %zu", tb_atomic_size_load(&job.base.failed_item));
+        return -1;
+    }
+    return tb_raise_job_status(status);
+}
+
 PyObject *core_ter_statistics(PyObject *module, PyObject *args, PyObject *kwargs)
 {
     static const char *const kwlist[] = {"hypotheses", "references", "threads", "out", "max_shift_size",
@@ -34,83 +134,102 @@ PyObject *core_ter_statistics(PyObject *module, PyObject *args, PyObject *kwargs
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiO|n", (char **)kwlist, &hyps_obj, &refs_obj, &threads,
                                      &out_obj, &max_shift))
         return NULL;
-    if (max_shift < 1 || max_shift > 1000)
-        return PyErr_Format(PyExc_ValueError, "max_shift_size must be between 1 and 1000, got %zd", max_shift);
-    if (threads < 1)
-        return PyErr_Format(PyExc_ValueError, "threads must be >= 1, got %d", threads);
+    if (check_settings(max_shift, threads) < 0)
+        return NULL;
 
     PyObject *result = NULL;
-    PyObject *hyps = PySequence_Fast(hyps_obj, "hypotheses must be a sequence");
-    PyObject *refs = PySequence_Fast(refs_obj, "references must be a sequence");
     Py_buffer view = {0};
-    tb_gather hyp_texts, ref_texts;
-    tb_gather_start(&hyp_texts, st->lower);
-    tb_gather_start(&ref_texts, st->lower);
-    size_t *first_ref = NULL;
-    if (!hyps || !refs)
+    ter_inputs in;
+    if (gather_inputs(st, hyps_obj, refs_obj, &in) < 0)
         goto done;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps);
-    if (PySequence_Fast_GET_SIZE(refs) != n) {
-        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference segments", n,
-                     PySequence_Fast_GET_SIZE(refs));
-        goto done;
-    }
     if (PyObject_GetBuffer(out_obj, &view, PyBUF_WRITABLE | PyBUF_FORMAT) < 0)
         goto done;
     if (view.itemsize != 8 || !view.format || strcmp(view.format, "d") != 0 ||
-        view.len != (Py_ssize_t)(2 * n * (Py_ssize_t)sizeof(double))) {
+        view.len != (Py_ssize_t)(2 * in.n * (Py_ssize_t)sizeof(double))) {
         PyErr_SetString(PyExc_ValueError, "out must be a float64 buffer of 2 numbers per hypothesis");
         goto done;
     }
-    first_ref = PyMem_Malloc((size_t)(n + 1) * sizeof(size_t));
-    if (!first_ref) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (add_text(&hyp_texts, PySequence_Fast_GET_ITEM(hyps, i), "hypotheses", i) < 0)
-            goto done;
-        PyObject *seg = PySequence_Fast(PySequence_Fast_GET_ITEM(refs, i),
-                                        "references[i] must be a sequence of strings");
-        if (!seg)
-            goto done;
-        Py_ssize_t k = PySequence_Fast_GET_SIZE(seg);
-        if (k == 0) {
-            Py_DECREF(seg);
-            PyErr_Format(PyExc_ValueError, "segment %zd has no reference", i);
-            goto done;
-        }
-        first_ref[i] = ref_texts.n;
-        for (Py_ssize_t j = 0; j < k; j++) {
-            if (add_text(&ref_texts, PySequence_Fast_GET_ITEM(seg, j), "references", i) < 0) {
-                Py_DECREF(seg);
-                goto done;
-            }
-        }
-        Py_DECREF(seg);
-    }
-    first_ref[n] = ref_texts.n;
-
-    tb_ter_job job;
-    tb_ter_job_init(&job, (size_t)n);
-    job.hyps = hyp_texts.texts;
-    job.refs = ref_texts.texts;
-    job.first_ref = first_ref;
-    job.out = view.buf;
-    job.max_shift = (size_t)max_shift;
-    tb_status status = tb_job_run_released(&job.base, threads, st->main_thread);
-    if (status == TB_RUNTIME)
-        tb_raise(status, "TER: the edit path left the beam in segment %zu", tb_atomic_size_load(&job.base.failed_item));
-    else if (tb_raise_job_status(status) == 0)
+    if (run_job(st, &in, view.buf, NULL, max_shift, threads) == 0)
         result = Py_NewRef(Py_None);
 
 done:
     if (view.obj)
         PyBuffer_Release(&view);
-    PyMem_Free(first_ref);
-    tb_gather_free(&hyp_texts);
-    tb_gather_free(&ref_texts);
-    Py_XDECREF(hyps);
-    Py_XDECREF(refs);
+    inputs_free(&in);
+    return result;
+}
+
+/* (reference, edits, ref_length, shifts, steps) of one segment. */
+static PyObject *alignment_tuple(const tb_ter_path *path, const double *row)
+{
+    PyObject *shifts = PyTuple_New((Py_ssize_t)path->n_shifts);
+    if (!shifts)
+        return NULL;
+    for (size_t k = 0; k < path->n_shifts; k++) {
+        const int64_t *s = path->shifts + 3 * k;
+        PyObject *shift = Py_BuildValue("(LLL)", (long long)s[0], (long long)s[1], (long long)s[2]);
+        if (!shift) {
+            Py_DECREF(shifts);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(shifts, (Py_ssize_t)k, shift);
+    }
+    /* the steps are ASCII letters (ter/ter.h) */
+    PyObject *steps = PyUnicode_FromStringAndSize(path->n_steps ? (const char *)path->steps : "",
+                                                  (Py_ssize_t)path->n_steps);
+    if (!steps) {
+        Py_DECREF(shifts);
+        return NULL;
+    }
+    return Py_BuildValue("(nLdNN)", (Py_ssize_t)path->reference, (long long)row[0], row[1], shifts, steps);
+}
+
+PyObject *core_ter_alignment(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"hypotheses", "references", "threads", "max_shift_size", NULL};
+    const tb_state *st = tb_state_of(module);
+    PyObject *hyps_obj, *refs_obj;
+    int threads;
+    Py_ssize_t max_shift = TB_TER_MAX_SHIFT_SIZE;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|n", (char **)kwlist, &hyps_obj, &refs_obj, &threads,
+                                     &max_shift))
+        return NULL;
+    if (check_settings(max_shift, threads) < 0)
+        return NULL;
+
+    PyObject *result = NULL;
+    double *out = NULL;
+    tb_ter_path *paths = NULL;
+    ter_inputs in;
+    if (gather_inputs(st, hyps_obj, refs_obj, &in) < 0)
+        goto done;
+    out = PyMem_Malloc((size_t)(2 * in.n + 1) * sizeof(double));
+    paths = PyMem_Calloc((size_t)in.n + 1, sizeof(tb_ter_path));
+    if (!out || !paths) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (run_job(st, &in, out, paths, max_shift, threads) < 0)
+        goto done;
+    PyObject *list = PyList_New(in.n);
+    if (!list)
+        goto done;
+    for (Py_ssize_t i = 0; i < in.n; i++) {
+        PyObject *item = alignment_tuple(&paths[i], out + 2 * i);
+        if (!item) {
+            Py_DECREF(list);
+            goto done;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    result = list;
+
+done:
+    if (paths)
+        for (Py_ssize_t i = 0; i < in.n; i++)
+            tb_ter_path_free(&paths[i]);
+    PyMem_Free(paths);
+    PyMem_Free(out);
+    inputs_free(&in);
     return result;
 }

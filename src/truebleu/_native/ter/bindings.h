@@ -1,4 +1,4 @@
-/* truebleu core: TER's entry point (ter/bindings.c), for module.c's method table. */
+/* truebleu core: TER's entry points (ter/bindings.c), for module.c's method table. */
 #ifndef TB_TER_BINDINGS_H
 #define TB_TER_BINDINGS_H
 
@@ -6,5 +6,6 @@
 #include <Python.h>
 
 PyObject *core_ter_statistics(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *core_ter_alignment(PyObject *module, PyObject *args, PyObject *kwargs);
 
 #endif

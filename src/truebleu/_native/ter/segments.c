@@ -83,6 +83,8 @@ static size_t max_words(const tb_text *t)
     return t->length / 2 + 1;  /* words are separated by at least one space */
 }
 
+/* Segment i into its row of job->out (and, with job->paths, the best reference's
+ * search into job->paths[i]). */
 static tb_status ter_segment(const tb_ter_job *job, size_t i, tb_ter_work *w, vocab *v)
 {
     const tb_text *hyp = &job->hyps[i];
@@ -107,8 +109,14 @@ static tb_status ter_segment(const tb_ter_job *job, size_t i, tb_ter_work *w, vo
         if (status != TB_OK)
             return status;
         lengths += (int64_t)n_ref;
-        if (edits < best)
+        if (edits < best) {
             best = edits;
+            if (job->paths) {
+                if (tb_ter_keep_path(w, &job->paths[i]) != TB_OK)
+                    return TB_NOMEM;
+                job->paths[i].reference = r - r0;
+            }
+        }
     }
     job->out[2 * i] = (double)best;
     job->out[2 * i + 1] = (double)lengths / (double)(r1 - r0);

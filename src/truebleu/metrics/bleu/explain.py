@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from . import spec as _reference
 from .config import MAX_NGRAM_ORDER, BLEUConfig
@@ -65,14 +65,27 @@ class Explanation:
     effective_order: int = MAX_NGRAM_ORDER  # the number of orders in the geometric mean
     score_formula: str = ""                 # the mean as computed, with the numbers
 
+    @property
+    def title(self) -> str:
+        """The metric's name, heading its part when several metrics are explained."""
+        return "BLEU"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values, as ``json.dumps`` writes them; ``metric`` names the metric."""
+        return {"metric": "bleu", **asdict(self)}
+
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1, ensure_ascii=False)
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
 
     def to_text(self) -> str:
         out = [f"Hypothesis:  {self.hypothesis}"]
         for k, ref in enumerate(self.references, 1):
             out.append(f"Reference {k}: {ref}")
-        out.append(f"Settings:    {self.signature}")
+        return "\n".join([*out, *self.body_lines()])
+
+    def body_lines(self) -> list[str]:
+        """Everything but the sentences: the settings, the n-gram tables, the score."""
+        out = [f"Settings:    {self.signature}"]
         out.append(f"Tokens:      {' '.join(self.hypothesis_tokens)}  (c = {self.c})")
         for table in self.orders:
             out += ["", *_order_lines(table)]
@@ -86,7 +99,7 @@ class Explanation:
             out.append(f"BP = 1 (c = {self.c} >= r = {self.r})" if self.c else "BP = 0 (c = 0)")
         out.append(f"{self.score_formula} = {self.bleu:.4f}   (sacreBLEU scale: {self.score:.2f})")
         out += self.notes
-        return "\n".join(out)
+        return out
 
 
 def _order_lines(table: OrderTable) -> list[str]:
@@ -214,5 +227,5 @@ def score_formula(bp: float, precisions: Sequence[float], matched: bool) -> str:
     return f"BLEU = BP * exp(({logs}) / {e}) = {bp:.4f} * exp(({values}) / {e})"
 
 
-def _number(value) -> str:
+def _number(value: object) -> str:
     return repr(value) if isinstance(value, float) else str(value)

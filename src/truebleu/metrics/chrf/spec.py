@@ -112,19 +112,26 @@ def f_score(row: Sequence, beta: float, eps_smoothing: bool) -> float:
     return 0.0
 
 
-def segment_row(hyp_profile: list[Counter], ref_profiles: Sequence[list[Counter]],
-                beta: float, eps_smoothing: bool) -> list[int]:
-    """The statistics row of one hypothesis against its best reference."""
+def best_reference(hyp_profile: list[Counter], ref_profiles: Sequence[list[Counter]],
+                   beta: float, eps_smoothing: bool) -> tuple[int, list[int]]:
+    """``(index, statistics row)`` of the reference with the highest f-score (the first
+    on ties): the row chrF counts for this hypothesis."""
     best_row: list[int] = []
-    best = -1.0
-    for ref_profile in ref_profiles:
+    best, best_index = -1.0, 0
+    for index, ref_profile in enumerate(ref_profiles):
         row: list[int] = []
         for hyp, ref in zip(hyp_profile, ref_profile):
             row += match_counts(hyp, ref)
         score = f_score(row, beta, eps_smoothing)
         if score > best:
-            best, best_row = score, row
-    return best_row
+            best, best_row, best_index = score, row, index
+    return best_index, best_row
+
+
+def segment_row(hyp_profile: list[Counter], ref_profiles: Sequence[list[Counter]],
+                beta: float, eps_smoothing: bool) -> list[int]:
+    """The statistics row of one hypothesis against its best reference."""
+    return best_reference(hyp_profile, ref_profiles, beta, eps_smoothing)[1]
 
 
 def prepare_references(segments: Sequence[Sequence[str]], config: ChrfConfig) -> list:

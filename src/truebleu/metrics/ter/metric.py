@@ -8,7 +8,8 @@ names the configuration. Keyword names and defaults are sacreBLEU 2.6.0's;
 Per segment the statistics are ``[edits, reference length]`` (float64): the
 fewest edits over the references and their *average* length (see
 :mod:`.spec`). The corpus score is ``100 * edits / length``
-over the column sums.
+over the column sums. ``sentence_alignment`` shows which edits a segment's
+statistics count (:mod:`.alignment`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from ...core.references import ReferenceStreams, check_str_sequence, check_strin
 from ...core.signature import ABBREVIATIONS, Signature
 from ...core.statistics import RowTable
 from ..base import Metric, Score
+from .alignment import TERAlignment, read_alignment
 from .config import TERConfig
-from .kernels import kernels
+from .kernels import kernels, ter_reference, ter_tokens
 
 
 class TERScore(Score):
@@ -124,6 +126,38 @@ class TER(Metric[TERScore]):
                         references: Sequence[Union[str, Sequence[str]]]) -> list[float]:
         """One sentence TER per hypothesis (``references[i]``: its list of references),
         each identical to ``sentence_score(hypotheses[i], references[i]).score``."""
+        segments = self._sentence_segments(hypotheses, references)
+        stats = self._statistics(hypotheses, self._prepare(segments))
+        return [score_from_totals(*row).score for row in stats.rows()]
+
+    # -- alignments ---------------------------------------------------------
+
+    def sentence_alignment(self, hypothesis: str, references: Sequence[str]) -> TERAlignment:
+        """The edits ``sentence_score(hypothesis, references)`` counts: the shifts,
+        insertions, deletions and substitutions that turn the hypothesis into its best
+        reference, as TER's search found them (:class:`~.alignment.TERAlignment`; its
+        ``num_edits`` and ``ref_length`` are the score's)."""
+        if not isinstance(hypothesis, str):
+            raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
+        check_str_sequence(references, "references")
+        return self.alignments([hypothesis], [references])[0]
+
+    def alignments(self, hypotheses: Sequence[str],
+                   references: Sequence[Union[str, Sequence[str]]]) -> list[TERAlignment]:
+        """:meth:`sentence_alignment` of each hypothesis (``references[i]``: its list of
+        references, or one string), in one call to the kernel."""
+        segments = self._sentence_segments(hypotheses, references)
+        found = self._kernel.alignments(hypotheses, self._prepare(segments), self.tokenizer,
+                                        self.threads)
+        return [read_alignment(ter_tokens(hyp, self.tokenizer),
+                               ter_reference(refs[raw.reference], self.tokenizer).split(), raw)
+                for hyp, refs, raw in zip(hypotheses, segments, found)]
+
+    @staticmethod
+    def _sentence_segments(hypotheses: Sequence[str],
+                           references: Sequence[Union[str, Sequence[str]]]) -> list[list[str]]:
+        """Each hypothesis's references as a list of strings, checked (TypeError,
+        ValueError naming the entry)."""
         check_str_sequence(references, "references")
         if len(references) != len(hypotheses):
             raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
@@ -136,8 +170,7 @@ class TER(Metric[TERScore]):
             segments.append(refs)
         check_str_sequence(hypotheses, "hypotheses")
         check_strings(hypotheses, "hypotheses")
-        stats = self._statistics(hypotheses, self._prepare(segments))
-        return [score_from_totals(*row).score for row in stats.rows()]
+        return segments
 
     # -- signature ----------------------------------------------------------
 

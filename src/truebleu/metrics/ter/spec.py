@@ -23,6 +23,11 @@ tools search greedily. This module computes what sacreBLEU 2.6.0 computes
   segment (counting across rounds), the search stops, *without* applying the
   best shift of the round in which the limit was reached.
 
+What the search did is kept (:class:`Search`): the shifts it applied and the
+edit path of the shifted hypothesis, which :func:`best_reference` keeps for the
+reference TER counts. That is TER's alignment, and its edits are the statistics'
+edits by construction: the statistics are read from it.
+
 sacreBLEU memoizes matrix rows by hypothesis prefix; the rows depend only on
 the prefix (the hypothesis length never changes during the search), so the
 memo changes no result. Here the rows of the current hypothesis are reused for
@@ -32,7 +37,8 @@ the prefix a shifted candidate shares with it (the compiled core does the same).
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Optional, Sequence, TypeVar
 
 INFINITY = 10**16          # the cost of a cell outside the beam
 BEAM_WIDTH = 25
@@ -44,6 +50,7 @@ MAX_SHIFT_CANDIDATES = 1000
 MATCH, SUBSTITUTE, HYP_ONLY, REF_ONLY, UNDEFINED = "=", "s", "h", "r", "x"
 
 Row = tuple[list[int], list[str]]  # costs and steps of one matrix row
+T = TypeVar("T")
 
 
 class BeamEditDistance:
@@ -137,13 +144,14 @@ def matching_blocks(hyp: Sequence[str], ref: Sequence[str], max_shift_size: int 
                 yield h, r, length
 
 
-def shifted(words: Sequence[str], start: int, length: int, target: int) -> list[str]:
+def shifted(words: Sequence[T], start: int, length: int, target: int) -> list[T]:
     """``words`` with the block ``words[start:start+length]`` moved (sacreBLEU's rule).
 
     ``target`` is a position in ``words``: the block goes before it when
     ``target < start``, before ``words[target]`` when ``target > start + length``,
     and otherwise (``start <= target <= start + length``) after the
-    ``target - start`` words that follow the block.
+    ``target - start`` words that follow the block. The block's first word ends up at
+    ``target - length`` in the second case, at ``target`` otherwise (:func:`shifted_to`).
     """
     block = list(words[start:start + length])
     if target < start:
@@ -152,6 +160,11 @@ def shifted(words: Sequence[str], start: int, length: int, target: int) -> list[
         return [*words[:start], *words[start + length:target], *block, *words[target:]]
     return [*words[:start], *words[start + length:length + target], *block,
             *words[length + target:]]
+
+
+def shifted_to(start: int, length: int, target: int) -> int:
+    """Where :func:`shifted` puts the first word of the block it moves."""
+    return target - length if target > start + length else target
 
 
 def common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
@@ -163,9 +176,16 @@ def common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
     return n
 
 
+#: ``(start, length, target)`` of one shift: the block ``words[start:start+length]``
+#: moved by :func:`shifted` with that ``target``
+Shift = tuple[int, int, int]
+
+
 def best_shift(words: list[str], ref: Sequence[str], distance: BeamEditDistance,
-               checked: int, max_shift_size: int = MAX_SHIFT_SIZE) -> tuple[int, list[str], int]:
-    """One round of the search: ``(gain, shifted words, candidates checked so far)``."""
+               checked: int, max_shift_size: int = MAX_SHIFT_SIZE
+               ) -> tuple[int, Optional[Shift], list[str], int]:
+    """One round of the search: ``(gain, best shift, shifted words, candidates checked so far)``
+    (``None`` and ``words`` when no block is a candidate)."""
     rows = distance.rows(words)
     cost = rows[-1][0][-1]
     align, ref_err, hyp_err = alignment(distance.trace(rows))
@@ -189,7 +209,51 @@ def best_shift(words: list[str], ref: Sequence[str], distance: BeamEditDistance,
                 best_key, best_words = key, candidate
         if checked >= MAX_SHIFT_CANDIDATES:
             break
-    return (0 if best_key is None else best_key[0]), best_words, checked
+    if best_key is None:
+        return 0, None, words, checked
+    gain, length, start, target = best_key
+    return gain, (-start, length, -target), best_words, checked
+
+
+@dataclass
+class Search:
+    """What the shift search did to one hypothesis against one reference: the alignment.
+
+    ``shifts`` in the order applied (each on the words left by the ones before),
+    ``words`` the hypothesis after them, ``steps`` the edit path from ``words`` to the
+    reference (:data:`MATCH`, :data:`SUBSTITUTE`, :data:`HYP_ONLY`, :data:`REF_ONLY`)
+    and ``distance`` its cost, the steps other than matches.
+    """
+
+    shifts: list[Shift]
+    words: list[str]
+    steps: list[str]
+    distance: int
+
+    @property
+    def edits(self) -> int:
+        """TER's edits: one per shift, one per step other than a match."""
+        return len(self.shifts) + self.distance
+
+
+def shift_search(hyp: Sequence[str], ref: Sequence[str],
+                 max_shift_size: int = MAX_SHIFT_SIZE) -> Search:
+    """The greedy search of tercom: shift the best block while that lowers the distance.
+
+    An empty reference aligns nothing: every hypothesis word is an edit.
+    """
+    if not ref:
+        return Search([], list(hyp), [HYP_ONLY] * len(hyp), len(hyp))
+    distance = BeamEditDistance(ref, len(hyp))
+    words, shifts, checked = list(hyp), [], 0
+    while True:
+        gain, shift, candidate, checked = best_shift(words, ref, distance, checked, max_shift_size)
+        if checked >= MAX_SHIFT_CANDIDATES or gain <= 0 or shift is None:
+            break
+        words = candidate
+        shifts.append(shift)
+    rows = distance.rows(words)
+    return Search(shifts, words, distance.trace(rows), rows[-1][0][-1])
 
 
 def translation_edit_rate(hyp: Sequence[str], ref: Sequence[str],
@@ -199,25 +263,26 @@ def translation_edit_rate(hyp: Sequence[str], ref: Sequence[str],
     ``max_shift_size`` is the longest block one shift moves: sacreBLEU's 10 (torchmetrics'
     copy of the algorithm stops at 9, the ``torchmetrics-ter`` dialect passes that).
     """
-    if not ref:
-        return len(hyp), 0
-    distance = BeamEditDistance(ref, len(hyp))
-    words, shifts, checked = list(hyp), 0, 0
-    while True:
-        gain, candidate, checked = best_shift(words, ref, distance, checked, max_shift_size)
-        if checked >= MAX_SHIFT_CANDIDATES or gain <= 0:
-            break
-        words, shifts = candidate, shifts + 1
-    return shifts + distance.rows(words)[-1][0][-1], len(ref)
+    return shift_search(hyp, ref, max_shift_size).edits, len(ref)
+
+
+def best_reference(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> tuple[int, Search, float]:
+    """``(index, search, average reference length)``: the search against the reference
+    with the fewest edits (the first on ties), which TER's statistics count."""
+    best, best_index = None, 0
+    total_length = 0
+    for index, ref in enumerate(refs):
+        search = shift_search(hyp, ref)
+        total_length += len(ref)
+        if best is None or search.edits < best.edits:
+            best, best_index = search, index
+    if best is None:
+        raise ValueError("TER needs at least one reference")
+    return best_index, best, total_length / len(refs)
 
 
 def segment_row(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> tuple[float, float]:
     """``[edits, reference length]`` of one segment: the fewest edits over the
     references (the first on ties) and the average reference length."""
-    best = INFINITY
-    total_length = 0
-    for ref in refs:
-        edits, length = translation_edit_rate(hyp, ref)
-        total_length += length
-        best = min(best, edits)
-    return float(best), total_length / len(refs)
+    _, search, length = best_reference(hyp, refs)
+    return float(search.edits), length
