@@ -122,6 +122,10 @@ class BuildWithTables(build_ext):
             print(NO_CORE_BUILT.format(error=exc), file=sys.stderr)
 
 
+if REQUIRE_NATIVE and not sources:  # an sdist without the C tree would install pure Python
+    raise SystemExit(f"truebleu: TRUEBLEU_REQUIRE_NATIVE=1, but there is no C source under "
+                     f"{NATIVE_DIR} to build the compiled core from")
+
 ext_modules = []
 if sources:
     ext_modules.append(

@@ -48,3 +48,13 @@ def test_where_the_core_is_required_a_failed_build_fails(project, tmp_path):
 def test_zero_means_not_required(project, tmp_path):
     built, _ = build_ext(project, tmp_path, TRUEBLEU_REQUIRE_NATIVE="0", **NO_COMPILER)
     assert built.returncode == 0, built.stderr[-3000:]
+
+
+def test_where_the_core_is_required_a_tree_without_its_c_sources_fails(tmp_path):
+    """An sdist that lost the C tree must not become a pure-Python wheel where the core is required."""
+    project = copy_project(tmp_path / "project")
+    for source in (project / "src" / "truebleu" / "_native").rglob("*.c"):
+        source.unlink()
+    built, cores = build_ext(project, tmp_path, TRUEBLEU_REQUIRE_NATIVE="1")
+    assert built.returncode != 0 and cores == []
+    assert "there is no C source under src/truebleu/_native" in built.stderr

@@ -26,8 +26,10 @@ def installed_distribution() -> metadata.Distribution:
         dist = metadata.distribution("truebleu")
     except metadata.PackageNotFoundError:
         dist = None
-    if dist is None or Path(str(dist.locate_file("truebleu/__init__.py"))).resolve() != RUNNING:
-        pytest.skip(f"truebleu runs from {RUNNING.parent}, not from an installed distribution")
+    # installed from a wheel: a .dist-info with a WHEEL file (not a checkout's .egg-info)
+    if dist is None or dist.read_text("WHEEL") is None \
+            or Path(str(dist.locate_file("truebleu/__init__.py"))).resolve() != RUNNING:
+        pytest.skip(f"truebleu runs from {RUNNING.parent}, not from an installed wheel")
     return dist
 
 
