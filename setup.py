@@ -15,14 +15,24 @@ which Clang, MinGW-w64 and zig cc share). ``TRUEBLEU_PORTABLE_FALLBACKS=1``
 builds the core with the standard-C fallback of every compiler-specific fast
 path (``_native/runtime/portable.h``): the build the tests use to check that the
 fallbacks compute the same numbers.
+
+``TRUEBLEU_REQUIRE_NATIVE=1`` makes the extension required: where the core must
+be built (CI, cibuildwheel, a release), a failed build is an error instead of a
+pure-Python install. Without it, a failed build prints why and what the user
+gets, and the installed truebleu warns at run time (``core/kernels.py``).
+
+The C sources go into the sdist (MANIFEST.in), never into a wheel: the
+``truebleu._native`` tree is not a package (pyproject.toml excludes it).
 """
 
 import importlib.util
 import os
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.errors import BaseError, CCompilerError
 
 NATIVE_DIR = Path("src/truebleu/_native")
 # module.c and one folder per concern (runtime/, text/, bleu/, chrf/, ter/, significance/)
@@ -53,13 +63,33 @@ COMPILE_ARGS = {
 LINK_ARGS = {"unix": ["-pthread"]}
 
 
+def _env_flag(name):
+    """Whether the environment variable ``name`` is set to anything but "" or "0"."""
+    return os.environ.get(name, "") not in ("", "0")
+
+
+#: set where the core must be built (CI, cibuildwheel, releases): a failed build fails
+REQUIRE_NATIVE = _env_flag("TRUEBLEU_REQUIRE_NATIVE")
+
+NO_CORE_BUILT = """
+********************************************************************************
+truebleu: the compiled core could not be built:
+    {error}
+Installing the pure-Python truebleu instead: the same numbers, 8-27x slower; it
+warns when it runs. For the fast core, install a C compiler and the Python
+headers (docs/platforms.md) and reinstall truebleu. Set TRUEBLEU_REQUIRE_NATIVE=1
+to make this failure an error.
+********************************************************************************
+"""
+
+
 class BuildWithTables(build_ext):
     """build_ext that first writes unicode_tables.h from the build's ``regex``, with the
     compiler's flags."""
 
     def build_extensions(self):
         kind = self.compiler.compiler_type
-        fallbacks = os.environ.get("TRUEBLEU_PORTABLE_FALLBACKS", "") not in ("", "0")
+        fallbacks = _env_flag("TRUEBLEU_PORTABLE_FALLBACKS")
         for ext in self.extensions:
             ext.extra_compile_args = list(COMPILE_ARGS.get(kind, COMPILE_ARGS["unix"]))
             ext.extra_link_args = list(LINK_ARGS.get(kind, []))
@@ -81,6 +111,20 @@ class BuildWithTables(build_ext):
                 ext.include_dirs.insert(0, str(generated))
         super().build_extensions()
 
+    def build_extension(self, ext):
+        """Build ``ext``; if it is optional and fails, say so plainly and go on without it."""
+        try:
+            super().build_extension(ext)
+        except (CCompilerError, BaseError) as exc:
+            if not ext.optional:
+                raise BaseError(f"truebleu: the compiled core did not build and "
+                                f"TRUEBLEU_REQUIRE_NATIVE=1 requires it: {exc}") from exc
+            print(NO_CORE_BUILT.format(error=exc), file=sys.stderr)
+
+
+if REQUIRE_NATIVE and not sources:  # an sdist without the C tree would install pure Python
+    raise SystemExit(f"truebleu: TRUEBLEU_REQUIRE_NATIVE=1, but there is no C source under "
+                     f"{NATIVE_DIR} to build the compiled core from")
 
 ext_modules = []
 if sources:
@@ -94,7 +138,7 @@ if sources:
             depends=[str(NATIVE_DIR / "gen_tables.py"), *headers,
                      "src/truebleu/tokenizers/unicode_classes.py"],
             # extra_compile_args and extra_link_args: per compiler (BuildWithTables)
-            optional=True,
+            optional=not REQUIRE_NATIVE,
         )
     )
 

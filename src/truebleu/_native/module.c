@@ -12,6 +12,7 @@
 #include "bleu/bindings.h"
 #include "bleu/prepared.h"
 #include "chrf/bindings.h"
+#include "runtime/portable.h"
 #include "runtime/signals.h"
 #include "significance/bindings.h"
 #include "state.h"
@@ -137,7 +138,10 @@ static int module_exec(PyObject *module)
         PyModule_AddIntConstant(module, "MODE_ZH", TB_ZH) < 0 ||
         PyModule_AddIntConstant(module, "MODE_CHAR", TB_CHAR) < 0 ||
         PyModule_AddIntConstant(module, "SUM_IS_PLAIN", PY_VERSION_HEX < 0x030C0000) < 0 ||
-        PyModule_AddStringConstant(module, "REGEX_VERSION", tb_regex_version()) < 0)
+        PyModule_AddStringConstant(module, "REGEX_VERSION", tb_regex_version()) < 0 ||
+        /* truebleu --version: which compiler built this core, and how */
+        PyModule_AddStringConstant(module, "COMPILER", TB_COMPILER) < 0 ||
+        PyModule_AddIntConstant(module, "PORTABLE_FALLBACKS", TB_FALLBACKS_FORCED) < 0)
         return -1;
     return 0;
 }

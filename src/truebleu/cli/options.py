@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional
 
-from .._version import __version__
 from ..core.kernels import check_threads as check_thread_count
 from ..io import DEFAULT_MAX_LINE_LENGTH
 from ..metrics import METRICS
@@ -40,7 +39,7 @@ __all__ = ["OUTPUT_FORMATS", "UsageError", "add_backend_argument",
            "add_metric_flags", "add_metrics_option",
            "add_reporting_arguments", "add_threads_argument", "add_version_argument",
            "add_wmt_xml_arguments", "check_max_line_length", "check_metric_flags",
-           "check_threads", "make_metric", "make_metrics", "version_text"]
+           "check_threads", "make_metric", "make_metrics"]
 
 
 class UsageError(Exception):
@@ -177,16 +176,8 @@ def add_reporting_arguments(parser: ArgumentParser) -> None:
 
 
 def add_version_argument(parser: ArgumentParser) -> None:
-    """``--version/-V``: truebleu's version and the backend it runs on."""
-    parser.add_argument("--version", "-V", action="version", version=version_text())
+    """``--version/-V``: truebleu's version, backend, build and features (``cli/version.py``)."""
+    from .version import VersionAction
 
-
-def version_text() -> str:
-    """``truebleu 0.1.0 (backend: native)``, or why the backend is Python."""
-    from ..core.kernels import backend_status
-
-    try:
-        backend = backend_status()
-    except (ImportError, ValueError) as exc:
-        backend = f"unavailable ({exc})"
-    return f"truebleu {__version__} (backend: {backend})"
+    parser.add_argument("--version", "-V", action=VersionAction,
+                        help="Print the version, the backend, the build and the optional features.")

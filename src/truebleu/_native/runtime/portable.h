@@ -117,6 +117,27 @@ static inline uint64_t tb_mul_64x64(uint64_t a, uint64_t b, uint64_t *hi)
 #define TB_SUB_OVERFLOW_I64(a, b, r) tb_sub_overflow_i64_portable(a, b, r)
 #endif
 
+/* The compiler that built the core and whether every fallback is forced, for
+ * `truebleu --version` (module.c exports them as COMPILER and PORTABLE_FALLBACKS). */
+#define TB_STRINGIFY_(x) #x
+#define TB_STRINGIFY(x) TB_STRINGIFY_(x)
+#if defined(__clang__)
+#define TB_COMPILER "Clang " __clang_version__
+#elif defined(__MINGW64__) || defined(__MINGW32__)
+#define TB_COMPILER "MinGW-w64 GCC " __VERSION__
+#elif defined(__GNUC__)
+#define TB_COMPILER "GCC " __VERSION__
+#elif defined(_MSC_VER)
+#define TB_COMPILER "MSVC " TB_STRINGIFY(_MSC_FULL_VER)
+#else
+#define TB_COMPILER "an unnamed C11 compiler"
+#endif
+#ifdef TB_PORTABLE_FALLBACKS
+#define TB_FALLBACKS_FORCED 1
+#else
+#define TB_FALLBACKS_FORCED 0
+#endif
+
 static inline int tb_add_overflow_i64_portable(int64_t a, int64_t b, int64_t *r)
 {
     const int64_t s = (int64_t)((uint64_t)a + (uint64_t)b);
