@@ -16,6 +16,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
+from ..core.progress import Progress, set_quiet
 from ..significance.formats import FORMATS, render
 from .options import (
     UsageError,
@@ -79,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     running = parser.add_argument_group("Statistics backend")
     add_backend_argument(running)
     add_threads_argument(running)
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bars (they are drawn only on a terminal anyway)")
     return parser
 
 
@@ -128,12 +131,14 @@ def run(args: argparse.Namespace) -> str:
     metric = make_metric(args.metric, args, refs)
     names = _names(args.input)
     stats = []
-    for name, path in zip(names, args.input):
-        hyps = read_lines(path, max_line_length=args.max_line_length)
-        if len(hyps) != len(refs[0]):
-            raise ValueError(f"{path} has {len(hyps)} lines but {args.refs[0]} has "
-                             f"{len(refs[0])}; systems and references must align")
-        stats.append((name, metric.corpus_statistics(hyps).to_numpy()))
+    with Progress(len(args.input), "scoring systems", "systems") as bar:
+        for name, path in zip(names, args.input):
+            hyps = read_lines(path, max_line_length=args.max_line_length)
+            if len(hyps) != len(refs[0]):
+                raise ValueError(f"{path} has {len(hyps)} lines but {args.refs[0]} has "
+                                 f"{len(refs[0])}; systems and references must align")
+            stats.append((name, metric.corpus_statistics(hyps).to_numpy()))
+            bar.update()
     _, seed = seed_setting(args.seed)
     scorer = scorer_for(metric)
     result = compare_all(stats, scorer, test=args.test, n_samples=args.samples, seed=seed,
@@ -154,6 +159,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed the usage message
         return int(exc.code or 0)
+    set_quiet(args.quiet)
     try:
         report = run(args)
     except (UsageError, ValueError, ImportError, OSError) as exc:

@@ -12,10 +12,13 @@ import sys
 from typing import Any, Iterable
 
 from ..core.log import configure as configure_logging
+from ..core.progress import set_quiet
 
 
 def configure_output(args: Any) -> None:
-    """Colours (``--no-color``) and messages (``--quiet``) of the parsed scoring command."""
+    """Colours (``--no-color``), messages and progress bars (``--quiet``) of the parsed
+    scoring command."""
+    set_quiet(args.quiet)
     if args.no_color:
         from ..reports.color import Color
 

@@ -14,6 +14,7 @@ import re
 import sys
 from typing import Optional, Sequence
 
+from ..core.progress import set_quiet
 from ..io import InputError, iter_lines
 from ..metrics import METRICS
 from ..tokenizers import target_language
@@ -184,6 +185,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command, rest = argv[0], argv[1:]
     args = build_parser(command).parse_args(rest)
+    set_quiet(args.quiet)
     try:
         result = build_report(args)
         if command == "report":

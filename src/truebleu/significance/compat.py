@@ -17,6 +17,7 @@ import os
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from ..core.lazy_numpy import numpy
+from ..core.progress import Progress
 from . import native
 from .paired import (
     DEFAULT_SAMPLES,
@@ -27,7 +28,6 @@ from .paired import (
     check_samples,
     randomization_p_values,
 )
-from .progress import Progress
 from .resampling import bootstrap_draws, check_memory, make_rng, swap_masks
 from .scoring import scorer_for
 
@@ -68,14 +68,14 @@ def bootstrap_confidence(stats: RowTable, metric: Any, n_bootstrap: int, seed: S
     scorer = scorer_for(metric, in_place=True)
     if value is not None and native.applies(scorer, value, [stats]):
         check_memory("ci", n_bootstrap, len(stats), 1)
-        with Progress(n_bootstrap, "bootstrap") as bar:
+        with Progress(n_bootstrap, "bootstrap", "samples") as bar:
             columns = native.bootstrap_columns([stats], scorer, n_bootstrap, value, bar)
         if columns is not None:
             return (text,) + _statistics_interval(columns[0])
     matrix = as_matrix(stats)
     check_memory("ci", n_bootstrap, matrix.shape[0], 1)
     indices = bootstrap_draws(make_rng(value), matrix.shape[0], n_bootstrap)
-    with Progress(n_bootstrap, "bootstrap") as bar:
+    with Progress(n_bootstrap, "bootstrap", "samples") as bar:
         column = bootstrap_scores(indices, [matrix], scorer, bar)[:, 0]
     # Python floats for float64 scores; NumPy float32 scalars (with their
     # float32 arithmetic below, as in sacreBLEU) when the metric scores in float32
@@ -151,7 +151,8 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric: Any
 def _bootstrap_cells(matrices: list[NDArray[Any]], scores: list[float], scorer: BatchScorer,
                      n_samples: int, seed_value: Optional[int], n_segments: int
                      ) -> list[PairedCell]:
-    with Progress(n_samples * (len(matrices) if seed_value is None else 1), "paired bootstrap") as bar:
+    with Progress(n_samples * (len(matrices) if seed_value is None else 1), "paired bootstrap",
+                  "samples") as bar:
         indices = bootstrap_draws(make_rng(seed_value), n_segments, n_samples)
         columns: list[NDArray[Any]]
         paired_baselines: list[NDArray[Any]]
@@ -183,13 +184,13 @@ def _native_cells(tables: list[RowTable], scores: list[float], scorer: CoreScore
     in the compiled core (no NumPy); None when the statistics are too large for it."""
     if test_type == "ar":
         observed = [abs(scores[0] - s) for s in scores[1:]]
-        with Progress(n_samples, "approximate randomization") as bar:
+        with Progress(n_samples, "approximate randomization", "trials") as bar:
             p_values = native.randomization_p_values(tables, scorer, n_samples, seed_value,
                                                      observed, strict=True, progress=bar)
         if p_values is None:
             return None
         return [PairedCell(scores[0])] + [PairedCell(s, p) for s, p in zip(scores[1:], p_values)]
-    with Progress(n_samples, "paired bootstrap") as bar:
+    with Progress(n_samples, "paired bootstrap", "samples") as bar:
         columns = native.bootstrap_columns(tables, scorer, n_samples, seed_value, bar)
     if columns is None:
         return None
@@ -207,7 +208,7 @@ def _randomization_cells(matrices: list[NDArray[Any]], scores: list[float],
                          n_segments: int) -> list[PairedCell]:
     observed = [abs(scores[0] - s) for s in scores[1:]]
     with Progress(n_samples * (len(matrices) - 1 if seed_value is None else 1),
-                  "approximate randomization") as bar:
+                  "approximate randomization", "trials") as bar:
         p_values: list[float]
         if seed_value is not None:
             masks = swap_masks(make_rng(seed_value), n_segments, n_samples)

@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, TypeVar, Union
 
+from ..core.progress import Progress
 from .paired import (
     DEFAULT_SAMPLES,
     StatisticsMatrix,
@@ -45,7 +46,6 @@ from .paired import (
     randomization_p_values,
     score_of,
 )
-from .progress import Progress
 from .resampling import RandomSeed, bootstrap_draws, check_memory, make_rng, swap_masks
 
 if TYPE_CHECKING:
@@ -225,8 +225,8 @@ def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
         check_memory("bs", ci_samples, matrices[0].shape[0], len(matrices))
     scores = [score_of(m, scorer) for m in matrices]
     rng = make_rng(seed)
-    with Progress(n_samples * (1 if test == "bs" else len(items) - 1),
-                  TEST_LABEL[test]) as bar:
+    with Progress(n_samples * (1 if test == "bs" else len(items) - 1), TEST_LABEL[test],
+                  "samples" if test == "bs" else "trials") as bar:
         if test == "bs":
             p, intervals = _pairwise_bootstrap(matrices, scores, scorer, n_samples, rng, bar,
                                                statistic)

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union, cast
 
 from ..core.lazy_numpy import numpy
-from .progress import Progress
+from ..core.progress import Progress
 from .resampling import (
     BootstrapDraws,
     RandomSeed,
@@ -349,7 +349,8 @@ def bootstrap_ci(stats: StatisticsMatrix, scorer: BatchScorer, n_samples: int = 
     matrix = as_matrix(stats)
     check_memory("bs", n_samples, matrix.shape[0], 1)
     indices = bootstrap_draws(make_rng(seed), matrix.shape[0], n_samples)
-    scores = bootstrap_scores(indices, [matrix], scorer)[:, 0]
+    with Progress(n_samples, "bootstrap interval", "samples") as bar:
+        scores = bootstrap_scores(indices, [matrix], scorer, bar)[:, 0]
     mean, ci = interval(scores)
     return ConfidenceInterval(score_of(matrix, scorer), float(mean), float(ci), n_samples)
 
@@ -371,7 +372,8 @@ def paired_bootstrap(stats_a: StatisticsMatrix, stats_b: StatisticsMatrix, score
     check_same_shape([a, b], names)
     check_memory("bs", n_samples, a.shape[0], 2)
     indices = bootstrap_draws(make_rng(seed), a.shape[0], n_samples)
-    scores = bootstrap_scores(indices, [a, b], scorer)
+    with Progress(n_samples, "paired bootstrap", "samples") as bar:
+        scores = bootstrap_scores(indices, [a, b], scorer, bar)
     score_a, score_b = score_of(a, scorer), score_of(b, scorer)
     p = bootstrap_p_value(scores[:, 0], scores[:, 1], score_b - score_a, statistic)
     mean, ci = interval(scores[:, 1])
@@ -389,5 +391,6 @@ def paired_randomization(stats_a: StatisticsMatrix, stats_b: StatisticsMatrix,
     check_memory("ar", n_trials, a.shape[0], 2)
     masks = swap_masks(make_rng(seed), a.shape[0], n_trials)
     score_a, score_b = score_of(a, scorer), score_of(b, scorer)
-    (p,) = randomization_p_values(masks, a, [b], scorer, [abs(score_a - score_b)])
+    with Progress(n_trials, "approximate randomization", "trials") as bar:
+        (p,) = randomization_p_values(masks, a, [b], scorer, [abs(score_a - score_b)], bar)
     return PairedComparison(names[0], names[1], score_a, score_b, p, "ar", n_trials)

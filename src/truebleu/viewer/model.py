@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
+from ..core.progress import Progress
 from ..core.statistics import RowTable
 from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.score import BLEUScore
@@ -209,15 +210,17 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
         return [None if line is None else next(found) for line in lines]
 
     systems = []
-    for name, hyps in zip(inputs.system_names, inputs.systems):
-        stats = metric_refs.corpus_statistics(hyps)
-        matrix = stats.to_numpy()
-        corpus = metric_refs.score_from_statistics(stats.sum())
-        systems.append(SystemResult(
-            name=name, statistics=stats, corpus=corpus,
-            sentence_bleu=sentence.score_rows(matrix).tolist(),
-            bleu_without=corpus_scorer.score_rows(matrix.sum(axis=0) - matrix).tolist(),
-            tokens=tokens(hyps)))
+    with Progress(len(inputs.systems), "scoring systems", "systems") as bar:
+        for name, hyps in zip(inputs.system_names, inputs.systems):
+            stats = metric_refs.corpus_statistics(hyps)
+            matrix = stats.to_numpy()
+            corpus = metric_refs.score_from_statistics(stats.sum())
+            systems.append(SystemResult(
+                name=name, statistics=stats, corpus=corpus,
+                sentence_bleu=sentence.score_rows(matrix).tolist(),
+                bleu_without=corpus_scorer.score_rows(matrix.sum(axis=0) - matrix).tolist(),
+                tokens=tokens(hyps)))
+            bar.update()
 
     reference_tokens = [tokens(stream) for stream in references]
     significance = _significance(systems, corpus_scorer, seed, n_samples, test)
@@ -296,15 +299,17 @@ def _length_buckets(ref_tokens: list[Optional[list[str]]], systems: list[SystemR
     matrices = [s.statistics.to_numpy() for s in systems]
     bleu: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
     ci: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
-    for b, rows in enumerate(members):
-        if not rows:
-            continue
-        subsets = [m[np.asarray(rows)] for m in matrices]
-        indices = bootstrap_indices(make_rng(seed), len(rows), n_samples)
-        table = bootstrap_scores(indices, subsets, scorer)
-        for k, subset in enumerate(subsets):
-            bleu[k][b] = score_of(subset, scorer)
-            ci[k][b] = float(interval(table[:, k])[1])
+    with Progress(n_samples * sum(1 for rows in members if rows), "length buckets",
+                  "samples") as bar:
+        for b, rows in enumerate(members):
+            if not rows:
+                continue
+            subsets = [m[np.asarray(rows)] for m in matrices]
+            indices = bootstrap_indices(make_rng(seed), len(rows), n_samples)
+            table = bootstrap_scores(indices, subsets, scorer, bar)
+            for k, subset in enumerate(subsets):
+                bleu[k][b] = score_of(subset, scorer)
+                ci[k][b] = float(interval(table[:, k])[1])
     return {"labels": _bucket_labels(LENGTH_BUCKETS), "segments": [len(m) for m in members],
             "bleu": bleu, "ci": ci}
 
@@ -364,11 +369,13 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
         resampled: list[list[NDArray[Any]]] = [[] for _ in all_counts]
         rng = make_rng(seed)
         block = max(1, min(n_samples, 4_000_000 // n))
-        for start in range(0, n_samples, block):
-            weights = sample_counts(bootstrap_indices(rng, n, min(block, n_samples - start)),
-                                    n).astype(np.float64)
-            for k, flat in enumerate(all_counts):
-                resampled[k].append(weights @ flat)
+        with Progress(n_samples, "frequency buckets", "samples") as bar:
+            for start in range(0, n_samples, block):
+                rows = min(block, n_samples - start)
+                weights = sample_counts(bootstrap_indices(rng, n, rows), n).astype(np.float64)
+                for k, flat in enumerate(all_counts):
+                    resampled[k].append(weights @ flat)
+                bar.update(rows)
         lower = n_samples // 40
         for k, parts in enumerate(resampled):
             fs = np.sort(_f_measure(np.concatenate(parts).reshape(n_samples, n_buckets, 3)), axis=0)
