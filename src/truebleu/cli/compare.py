@@ -112,9 +112,8 @@ def _names(paths: Sequence[str]) -> list[str]:
 def run(args: argparse.Namespace) -> str:
     from ..io import read_lines
     from ..significance.compat import seed_setting
-    from ..significance.multi import compare_all
+    from ..significance.multi import check_comparison, compare_all
     from ..significance.paired import DEFAULT_SAMPLES
-    from ..significance.resampling import check_memory
     from ..significance.scoring import scorer_for
     from ..significance.sentence import compare_sentences
 
@@ -125,9 +124,9 @@ def run(args: argparse.Namespace) -> str:
     check_max_line_length(args.max_line_length)
     check_threads(args.threads)
     refs = [read_lines(path, max_line_length=args.max_line_length) for path in args.refs]
-    # before any statistics are computed: a test that cannot fit in memory is an error now
+    # before any statistics are computed: a test without power, or too large, is an error now
     n_samples = DEFAULT_SAMPLES[args.test] if args.samples is None else args.samples
-    check_memory(args.test, n_samples, len(refs[0]), len(args.input))
+    check_comparison(args.test, n_samples, len(refs[0]), len(args.input), option="-n/--samples")
     metric = make_metric(args.metric, args, refs)
     names = _names(args.input)
     stats = []

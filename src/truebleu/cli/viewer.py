@@ -109,6 +109,7 @@ def _bleu_options(args) -> dict:
 
 def build_report(args):
     from ..viewer import report
+    from ..viewer.model import check_report
 
     if args.n_samples < 1:
         raise UsageError("--n-samples must be >= 1")
@@ -123,6 +124,7 @@ def build_report(args):
     check_max_line_length(args.max_line_length)
     references = read_references(args.refs, args.num_refs, args.encoding,
                                  max_line_length=args.max_line_length)
+    check_report(args.n_samples, len(references[0]), len(args.input), option="--n-samples")
     ref_names = (system_names(args.refs) if args.num_refs == 1
                  else [f"{os.path.basename(args.refs[0])} ({k + 1})" for k in range(args.num_refs)])
     if len(set(args.input)) != len(args.input):
@@ -158,6 +160,7 @@ def build_wmt_xml_report(args):
     """
     from ..io.wmt_xml import keep_referenced, read_wmt_xml
     from ..viewer import report
+    from ..viewer.model import check_report
 
     if args.refs or args.input or args.source or args.doc_ids:
         raise UsageError("--wmt-xml reads everything from the file; give no reference files, "
@@ -173,6 +176,7 @@ def build_wmt_xml_report(args):
         raise UsageError(f"{args.wmt_xml} holds no system outputs")
     if args.langpair is None:
         args.langpair = f"{testset.src_lang}-{testset.trg_lang}"  # picks zh/ja/ko tokenizers
+    check_report(args.n_samples, len(testset.source), len(chosen), option="--n-samples")
     title = args.title or (f"{os.path.basename(args.wmt_xml)}: {len(chosen)} systems, "
                            f"references {', '.join(translators)}")
     return report([testset.references[t] for t in translators],
