@@ -28,6 +28,7 @@ from .options import (
     add_wmt_xml_arguments,
     check_max_line_length,
 )
+from .output import EXIT_INTERRUPTED
 
 
 def build_parser(command: str) -> argparse.ArgumentParser:
@@ -202,7 +203,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from ..viewer.server import serve
 
         serve(result, host=args.host, port=args.port, open_browser=args.open, quiet=args.quiet)
-        return 0
+        # serve() returns only when Ctrl-C stopped it (it has said so on standard error)
+        return EXIT_INTERRUPTED
     except (InputError, UsageError, ValueError, ImportError, OSError) as exc:
         print(f"truebleu {command}: error: {exc}", file=sys.stderr)
         return 1
