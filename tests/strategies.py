@@ -35,9 +35,9 @@ def segments(draw, max_pieces: int = 20) -> str:
 
 @st.composite
 def corpus(draw, min_refs: int = 1, max_refs: int = 4, max_segments: int = 6,
-           allow_none: bool = False):
+           allow_none: bool = False, min_segments: int = 1):
     """(hypotheses, reference streams); references may be None when allowed."""
-    n_seg = draw(st.integers(1, max_segments))
+    n_seg = draw(st.integers(min_segments, max_segments))
     n_refs = draw(st.integers(min_refs, max_refs))
     hyps = [draw(segments()) for _ in range(n_seg)]
     refs = [[draw(segments()) for _ in range(n_seg)] for _ in range(n_refs)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import sys
@@ -29,7 +28,6 @@ from truebleu.significance import (  # noqa: E402
     paired_randomization,
 )
 from truebleu.significance.multi import clusters_from  # noqa: E402
-from truebleu.significance.progress import Progress  # noqa: E402
 from truebleu.significance.sentence import sign_test  # noqa: E402
 
 NAMES = ["Facebook-AI", "WeChat-AI", "UEdin", "HuaweiTSC", "Online-B", "ICL"]
@@ -315,25 +313,6 @@ def test_missing_numpy_names_the_extra(monkeypatch):
 
 
 # -- progress and CLI -------------------------------------------------------------
-
-class FakeTerminal(io.StringIO):
-    def __init__(self, tty: bool) -> None:
-        super().__init__()
-        self.tty = tty
-
-    def isatty(self) -> bool:
-        return self.tty
-
-
-def test_progress_only_on_a_terminal():
-    for tty in (True, False):
-        stream = FakeTerminal(tty)
-        with Progress(10, "work", stream=stream) as bar:
-            bar.update(4)
-            bar.update(6)
-        assert ("10/10" in stream.getvalue()) is tty
-        assert (stream.getvalue() == "") is (not tty)
-
 
 @needs_wmt21
 def test_cli_compare(capsys):

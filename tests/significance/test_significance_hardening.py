@@ -18,9 +18,10 @@ from truebleu import BLEU  # noqa: E402
 from truebleu.cli import main as truebleu_main  # noqa: E402
 from truebleu.cli.compare import main as compare_main
 from truebleu.cli.inputs import system_names  # noqa: E402
+from truebleu.core.resources import ResourceLimitError  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import compare_all, paired_bootstrap, paired_cells  # noqa: E402
-from truebleu.significance.resampling import check_memory  # noqa: E402
+from truebleu.significance.preconditions import check_test, randomization_cost  # noqa: E402
 
 ROOT = REPO
 
@@ -115,8 +116,8 @@ def test_compare_bad_sample_count_is_a_usage_error(files, capsys, option, value)
 def test_compare_huge_sample_count_fails_before_allocating(files, capsys, argv):
     assert compare_main([files["ref"], "-i", files["sysA"], files["sysB"], *argv]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("truebleu compare: error: ") and "needs at least" in err
-    assert "of memory, more than this machine's" in err and "Traceback" not in err
+    assert err.startswith("truebleu compare: error: -n/--samples ") and "more than the limit" in err
+    assert "Traceback" not in err and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("argv", [
@@ -128,14 +129,16 @@ def test_scoring_command_huge_sample_count_fails_before_allocating(files, capsys
     systems = [files["sysA"]] if "-ci" in argv else [files["sysA"], files["sysB"]]
     assert truebleu_main([files["ref"], "-i", *systems, *argv]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("truebleu: error: ") and "needs at least" in err
+    assert err.startswith(f"truebleu: error: {argv[1]}/") and "more than the limit" in err
 
 
-def test_memory_check_states_both_amounts():
-    check_memory("bs", 1000, 200_000, 20, available=10**9)  # fits: no error
-    with pytest.raises(ValueError, match=r"needs at least 5\.0 GB of memory, more than "
-                                         r"this machine's 100\.0 MB; use fewer trials"):
-        check_memory("ar", 1000, 1_000_000, 2, available=10**8)
+def test_memory_check_states_both_amounts(monkeypatch):
+    monkeypatch.setenv("TRUEBLEU_MAX_MEMORY", "100M")
+    check_test(randomization_cost(10, 1000, 2, 1), "n_trials", 10, "ar", 1000, 2)  # fits
+    with pytest.raises(ResourceLimitError, match=r"^n_trials 1,000: approximate randomization over "
+                       r"1,000,000 segments and 2 systems would need about 9\.0 GB of memory, "
+                       r"more than the limit of 104\.9 MB; use fewer trials"):
+        check_test(randomization_cost(1000, 1_000_000, 2, 1), "n_trials", 1000, "ar", 1_000_000, 2)
 
 
 # -- 15: compare -l picks the target language's tokenizer ---------------------------

@@ -277,7 +277,8 @@ def numpy_path(monkeypatch):
 
 @needs_core
 @settings(max_examples=30, deadline=None)
-@given(corpus(max_refs=2, max_segments=8), st.lists(st.integers(0, 5), min_size=2, max_size=3),
+@given(corpus(max_refs=2, max_segments=8, min_segments=2),
+       st.lists(st.integers(0, 5), min_size=2, max_size=3),
        st.integers(1, 60), st.integers(0, 2 ** 40),
        st.sampled_from([{}, {"smooth_method": "floor", "smooth_value": 0.3},
                         {"smooth_method": "add-k", "smooth_value": 2}, {"lowercase": True},
@@ -304,7 +305,8 @@ def test_paired_bootstrap_native_equals_numpy_path(data, shifts, n_samples, seed
 
 @needs_core
 @settings(max_examples=30, deadline=None)
-@given(corpus(max_refs=2, max_segments=9), st.lists(st.integers(0, 8), min_size=2, max_size=4),
+@given(corpus(max_refs=2, max_segments=9, min_segments=2),
+       st.lists(st.integers(0, 8), min_size=2, max_size=4),
        st.integers(1, 300), st.integers(0, 2 ** 40),
        st.sampled_from([{}, {"smooth_method": "floor", "smooth_value": 0.3},
                         {"smooth_method": "add-k", "smooth_value": 2}, {"max_ngram_order": 3},

@@ -19,6 +19,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
+from ..core.progress import Progress, set_quiet
 from ..significance.formats import FORMATS
 
 if TYPE_CHECKING:
@@ -117,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     running = parser.add_argument_group("Statistics backend")
     add_backend_argument(running)
     add_threads_argument(running)
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no progress bars (they are drawn only on a terminal anyway)")
     return parser
 
 
@@ -172,9 +175,9 @@ def run(args: argparse.Namespace) -> str:
     from ..significance.compat import seed_setting
     from ..significance.formats import render
     from ..significance.metric_formats import render_metrics
+    from ..significance.multi import check_comparison
     from ..significance.multimetric import compare_metrics
     from ..significance.paired import DEFAULT_SAMPLES
-    from ..significance.resampling import check_memory
 
     if len(args.input) < 2:
         raise ValueError("compare needs at least two systems given to -i")
@@ -192,19 +195,21 @@ def run(args: argparse.Namespace) -> str:
         raise UsageError(f"--system-scores {unknown[0]}=...: no --scores {unknown[0]}=FILE")
     directions = _directions(args, list(score_files))
     refs = [read_lines(path, max_line_length=args.max_line_length) for path in args.refs]
-    # before any statistics are computed: a test that cannot fit in memory is an error now
+    # before any statistics are computed: a test without power, or too large, is an error now
     n_samples = DEFAULT_SAMPLES[args.test] if args.samples is None else args.samples
-    check_memory(args.test, n_samples, len(refs[0]), len(args.input))
+    check_comparison(args.test, n_samples, len(refs[0]), len(args.input), option="-n/--samples")
     metrics = make_metrics(args, refs)
     gold = _gold(args, metrics, list(score_files))
     names = system_names(args.input)
     systems = {}
-    for name, path in zip(names, args.input):
-        hyps = read_lines(path, max_line_length=args.max_line_length)
-        if len(hyps) != len(refs[0]):
-            raise ValueError(f"{path} has {len(hyps)} lines but {args.refs[0]} has "
-                             f"{len(refs[0])}; systems and references must align")
-        systems[name] = hyps
+    with Progress(len(args.input), "reading systems", "systems") as bar:
+        for name, path in zip(names, args.input):
+            hyps = read_lines(path, max_line_length=args.max_line_length)
+            if len(hyps) != len(refs[0]):
+                raise ValueError(f"{path} has {len(hyps)} lines but {args.refs[0]} has "
+                                 f"{len(refs[0])}; systems and references must align")
+            systems[name] = hyps
+            bar.update()
     scores = {name: read_segment_scores(path, name, names, len(refs[0]),
                                         system_scores=system_files.get(name),
                                         max_line_length=args.max_line_length)
@@ -228,6 +233,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed the usage message
         return int(exc.code or 0)
+    set_quiet(args.quiet)
     try:
         report = run(args)
     except (UsageError, ValueError, ImportError, OSError) as exc:

@@ -7,8 +7,10 @@ of that name exists: write ``./explain`` to score a reference file called
 does (:mod:`.dialect`), with that tool's flags.
 
 Output to a pipe that closes early (``| head``) ends quietly with status 141,
-as for a program stopped by SIGPIPE; this module handles it once, for every
-sub-command and path.
+as for a program stopped by SIGPIPE, and Ctrl-C ends with one line on standard
+error and status 130, as for a program stopped by SIGINT (no traceback); this
+module handles both once, for every sub-command and path. The library itself
+lets ``KeyboardInterrupt`` through: only the command turns it into a status.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import io
 import os
 import sys
 from typing import Optional, Sequence
+
+from .output import EXIT_INTERRUPTED
 
 SUBCOMMANDS = ("explain", "compare", "report", "serve")
 #: Exit status after the reader of our output went away (``| head``): 128 + SIGPIPE, what a
@@ -27,14 +31,18 @@ EXIT_BROKEN_PIPE = 141
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """The ``truebleu`` command; returns the exit status.
 
-    One place handles a closed output pipe for every sub-command and path
-    (scores, ``-sl`` lines, dialects, ``compare``, ``explain``, ``--list``, ``--help``).
+    One place handles a closed output pipe and Ctrl-C for every sub-command and path
+    (scores, ``-sl`` lines, dialects, ``compare``, ``explain``, ``report``, ``serve``,
+    the test-set requests, ``--help``).
     """
     try:
         status = dispatch(list(sys.argv[1:] if argv is None else argv))
         sys.stdout.flush()
     except BrokenPipeError:
         return _stdout_closed()
+    except KeyboardInterrupt:
+        print("truebleu: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except SystemExit:  # argparse's --help / usage errors: flush here, not at interpreter exit
         try:
             sys.stdout.flush()

@@ -12,10 +12,17 @@ import sys
 from typing import Any, Iterable
 
 from ..core.log import configure as configure_logging
+from ..core.progress import set_quiet
+
+#: Exit status after Ctrl-C: 128 + SIGINT, what a shell reports for a program it interrupted
+#: (:mod:`.entry` turns ``KeyboardInterrupt`` into it, with one line on standard error).
+EXIT_INTERRUPTED = 130
 
 
 def configure_output(args: Any) -> None:
-    """Colours (``--no-color``) and messages (``--quiet``) of the parsed scoring command."""
+    """Colours (``--no-color``), messages and progress bars (``--quiet``) of the parsed
+    scoring command."""
+    set_quiet(args.quiet)
     if args.no_color:
         from ..reports.color import Color
 

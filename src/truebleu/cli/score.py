@@ -175,6 +175,23 @@ def _check_systems(args: argparse.Namespace, n_systems: int, paired: bool) -> No
         raise UsageError("Use paired tests (--paired) for multiple systems.")
 
 
+def check_resampling(args: argparse.Namespace, n_segments: int, n_systems: int) -> None:
+    """``-pbs``/``-par``/``-ci`` on too few segments, or at a cost above the limits: an error
+    naming the flag, before any statistic is computed (each metric of ``-m`` runs its own)."""
+    runs = len({name.upper() for name in args.metrics})
+    if args.paired_bs or args.paired_ar:
+        from ..significance.compat import check_paired
+
+        test, flag, n = (("bs", "-pbsn/--paired-bs-n", args.paired_bs_n) if args.paired_bs
+                         else ("ar", "-parn/--paired-ar-n", args.paired_ar_n))
+        check_paired(test, n, n_segments, n_systems, option=flag, repeats=runs)
+    elif args.confidence:
+        from ..significance.compat import check_confidence
+
+        check_confidence(args.confidence_n, n_segments, option="-cin/--confidence-n",
+                         repeats=runs)
+
+
 # -- scoring ------------------------------------------------------------------------
 
 def _is_streamable(args: argparse.Namespace, paired: bool) -> bool:
@@ -231,6 +248,7 @@ def run(args: argparse.Namespace) -> str | Iterator[str]:
     if args.detail and args.format == "json":
         args.format = "text"  # as sacreBLEU: the detail table is not JSON
     _check_systems(args, len(systems), paired)
+    check_resampling(args, len(systems[0]), len(systems))  # before the metrics prepare anything
     if args.sentence_level:
         args.effective_order = True
 

@@ -13,6 +13,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
+from ..core.progress import set_quiet
 from ..io import InputError, iter_lines
 from ..metrics import METRICS
 from ..tokenizers import target_language
@@ -26,6 +27,7 @@ from .options import (
     add_wmt_xml_arguments,
     check_max_line_length,
 )
+from .output import EXIT_INTERRUPTED
 
 
 def build_parser(command: str) -> argparse.ArgumentParser:
@@ -88,6 +90,7 @@ def _bleu_options(args) -> dict:
 
 def build_report(args):
     from ..viewer import report
+    from ..viewer.model import check_report
 
     if args.n_samples < 1:
         raise UsageError("--n-samples must be >= 1")
@@ -102,6 +105,7 @@ def build_report(args):
     check_max_line_length(args.max_line_length)
     references = read_references(args.refs, args.num_refs, args.encoding,
                                  max_line_length=args.max_line_length)
+    check_report(args.n_samples, len(references[0]), len(args.input), option="--n-samples")
     ref_names = (system_names(args.refs) if args.num_refs == 1
                  else [f"{os.path.basename(args.refs[0])} ({k + 1})" for k in range(args.num_refs)])
     if len(set(args.input)) != len(args.input):
@@ -137,6 +141,7 @@ def build_wmt_xml_report(args):
     """
     from ..io.wmt_xml import keep_referenced, read_wmt_xml
     from ..viewer import report
+    from ..viewer.model import check_report
 
     if args.refs or args.input or args.source or args.doc_ids:
         raise UsageError("--wmt-xml reads everything from the file; give no reference files, "
@@ -152,6 +157,7 @@ def build_wmt_xml_report(args):
         raise UsageError(f"{args.wmt_xml} holds no system outputs")
     if args.langpair is None:
         args.langpair = f"{testset.src_lang}-{testset.trg_lang}"  # picks zh/ja/ko tokenizers
+    check_report(args.n_samples, len(testset.source), len(chosen), option="--n-samples")
     title = args.title or (f"{os.path.basename(args.wmt_xml)}: {len(chosen)} systems, "
                            f"references {', '.join(translators)}")
     return report([testset.references[t] for t in translators],
@@ -179,6 +185,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except RemoteAccessRefused as exc:
             print(f"truebleu serve: error: --host {exc}", file=sys.stderr)
             return 2
+    set_quiet(args.quiet)
     try:
         result = build_report(args)
         if command == "report":
@@ -194,7 +201,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
         serve(result, host=args.host, port=args.port, open_browser=args.open, quiet=args.quiet,
               allow_remote=args.allow_remote)
-        return 0
+        # serve() returns only when Ctrl-C stopped it (it has said so on standard error)
+        return EXIT_INTERRUPTED
     except (InputError, UsageError, ValueError, ImportError, OSError) as exc:
         print(f"truebleu {command}: error: {exc}", file=sys.stderr)
         return 1

@@ -320,10 +320,13 @@ class Metric(ABC, Generic[ScoreT]):
             self.warn_about_inputs(self.input_warnings(hypotheses))
             return self.score_from_statistics(totals)
         from ..significance import bootstrap_confidence
+        from ..significance.compat import check_confidence
 
-        stats = self.corpus_statistics(hypotheses, references)
-        if self.empty_corpus_is_error and not len(stats):
+        check_str_sequence(hypotheses, "hypotheses")
+        if self.empty_corpus_is_error and not len(hypotheses):
             raise ValueError("no segments to score")
+        check_confidence(n_bootstrap, len(hypotheses))  # before any statistic is computed
+        stats = self.corpus_statistics(hypotheses, references)
         score = self.score_from_statistics(stats.sum())
         self.n_bootstrap = int(n_bootstrap)
         self.seed, score._mean, score._ci = bootstrap_confidence(stats, self, n_bootstrap,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from ..significance.pvalues import format_p_value
 from .color import Color
 
 PAIRED_HEADER = {
@@ -17,9 +18,19 @@ PAIRED_HEADER = {
 }
 
 
+#: the threshold the paired report's legend states ("p-values < 0.05 (marked with *)")
+ALPHA = 0.05
+
+
 def _p_value_text(p: float) -> str:
-    text = f"(p = {p:.4f})"
-    return Color.format(text, "red") if p > 0.05 else text + "*"
+    """``(p = 0.0123)*``, or in red when not significant.
+
+    The mark follows the legend, ``p < 0.05`` (sacreBLEU 2.6.0 also marks
+    p = 0.05 exactly, and prints p = 0.04995 as ``0.0500*``); the number never
+    contradicts it (:func:`~truebleu.significance.pvalues.format_p_value`).
+    """
+    text = f"({format_p_value(p, ALPHA)})"
+    return text + "*" if p < ALPHA else Color.format(text, "red")
 
 
 def _format_cells(scores: dict, width: int, multiline: bool) -> dict:

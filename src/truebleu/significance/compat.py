@@ -17,6 +17,7 @@ import os
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from ..core.lazy_numpy import numpy
+from ..core.progress import Progress
 from . import native
 from .paired import (
     DEFAULT_SAMPLES,
@@ -27,8 +28,14 @@ from .paired import (
     check_samples,
     randomization_p_values,
 )
-from .progress import Progress
-from .resampling import bootstrap_draws, check_memory, make_rng, swap_masks
+from .preconditions import (
+    TEST_NAMES,
+    bootstrap_cost,
+    check_test,
+    paired_cells_cost,
+    require_segments,
+)
+from .resampling import bootstrap_draws, make_rng, swap_masks
 from .scoring import scorer_for
 
 if TYPE_CHECKING:
@@ -56,6 +63,18 @@ def seed_setting(seed: Seed = None) -> tuple[str, Optional[int]]:
     return text.lower(), value
 
 
+def check_confidence(n_bootstrap: int, n_segments: int, option: str = "n_bootstrap",
+                     repeats: int = 1) -> int:
+    """:func:`bootstrap_confidence`'s checks, on sizes alone (``corpus_score`` runs them
+    before computing any statistic): the number of samples (returned as an int), two
+    segments or more, the cost (of ``repeats`` runs one after the other: ``-m bleu chrf``)."""
+    n_bootstrap = check_samples(n_bootstrap, option)
+    require_segments(n_segments, "a bootstrap confidence interval")
+    check_test(bootstrap_cost(n_bootstrap, n_segments, 1).repeated(repeats), option,
+               n_bootstrap, "ci", n_segments, 1)
+    return n_bootstrap
+
+
 def bootstrap_confidence(stats: RowTable, metric: Any, n_bootstrap: int, seed: Seed = None
                          ) -> tuple[str, float, float]:
     """``(seed text, mean, ci)`` for ``BLEU.corpus_score(n_bootstrap=n)`` (sacreBLEU's ``-ci``).
@@ -63,19 +82,17 @@ def bootstrap_confidence(stats: RowTable, metric: Any, n_bootstrap: int, seed: S
     ``mean`` is :func:`statistics.mean` of the resampled scores and ``ci`` half
     the 2.5%-97.5% spread, as sacreBLEU's ``Score.estimate_ci``.
     """
-    n_bootstrap = check_samples(n_bootstrap, "n_bootstrap")
+    n_bootstrap = check_confidence(n_bootstrap, len(stats))
     text, value = seed_setting(seed)
     scorer = scorer_for(metric, in_place=True)
     if value is not None and native.applies(scorer, value, [stats]):
-        check_memory("ci", n_bootstrap, len(stats), 1)
-        with Progress(n_bootstrap, "bootstrap") as bar:
+        with Progress(n_bootstrap, "bootstrap", "samples") as bar:
             columns = native.bootstrap_columns([stats], scorer, n_bootstrap, value, bar)
         if columns is not None:
             return (text,) + _statistics_interval(columns[0])
     matrix = as_matrix(stats)
-    check_memory("ci", n_bootstrap, matrix.shape[0], 1)
     indices = bootstrap_draws(make_rng(value), matrix.shape[0], n_bootstrap)
-    with Progress(n_bootstrap, "bootstrap") as bar:
+    with Progress(n_bootstrap, "bootstrap", "samples") as bar:
         column = bootstrap_scores(indices, [matrix], scorer, bar)[:, 0]
     # Python floats for float64 scores; NumPy float32 scalars (with their
     # float32 arithmetic below, as in sacreBLEU) when the metric scores in float32
@@ -115,6 +132,15 @@ class PairedCell:
         return ",".join(f"{k}={v}" for k, v in vars(self).items())
 
 
+def check_paired(test_type: str, n_samples: int, n_segments: int, n_systems: int,
+                 option: str = "n_samples", repeats: int = 1) -> None:
+    """:func:`paired_cells`' checks on sizes alone: two segments or more, the cost (of
+    ``repeats`` runs one after the other: one per metric of ``-m bleu chrf``)."""
+    require_segments(n_segments, TEST_NAMES[test_type])
+    check_test(paired_cells_cost(test_type, n_samples, n_segments, n_systems).repeated(repeats),
+               option, n_samples, test_type, n_segments, n_systems)
+
+
 def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric: Any,
                  test_type: str = "bs", n_samples: Optional[int] = None,
                  seed: Seed = None) -> tuple[str, list[PairedCell]]:
@@ -128,7 +154,7 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric: Any
     if len(named_systems) < 2:
         raise ValueError("paired tests need a baseline and at least one other system")
     names = [name for name, _ in named_systems]
-    check_memory(test_type, n_samples, len(named_systems[0][1]), len(named_systems))
+    check_paired(test_type, n_samples, len(named_systems[0][1]), len(named_systems))
     tables = [metric.corpus_statistics(hyps) for _, hyps in named_systems]
     _, seed_value = seed_setting(seed)
     # the corpus sums of the metric itself (sacreBLEU's order for float statistics)
@@ -151,7 +177,8 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric: Any
 def _bootstrap_cells(matrices: list[NDArray[Any]], scores: list[float], scorer: BatchScorer,
                      n_samples: int, seed_value: Optional[int], n_segments: int
                      ) -> list[PairedCell]:
-    with Progress(n_samples * (len(matrices) if seed_value is None else 1), "paired bootstrap") as bar:
+    with Progress(n_samples * (len(matrices) if seed_value is None else 1), "paired bootstrap",
+                  "samples") as bar:
         indices = bootstrap_draws(make_rng(seed_value), n_segments, n_samples)
         columns: list[NDArray[Any]]
         paired_baselines: list[NDArray[Any]]
@@ -183,13 +210,13 @@ def _native_cells(tables: list[RowTable], scores: list[float], scorer: CoreScore
     in the compiled core (no NumPy); None when the statistics are too large for it."""
     if test_type == "ar":
         observed = [abs(scores[0] - s) for s in scores[1:]]
-        with Progress(n_samples, "approximate randomization") as bar:
+        with Progress(n_samples, "approximate randomization", "trials") as bar:
             p_values = native.randomization_p_values(tables, scorer, n_samples, seed_value,
                                                      observed, strict=True, progress=bar)
         if p_values is None:
             return None
         return [PairedCell(scores[0])] + [PairedCell(s, p) for s, p in zip(scores[1:], p_values)]
-    with Progress(n_samples, "paired bootstrap") as bar:
+    with Progress(n_samples, "paired bootstrap", "samples") as bar:
         columns = native.bootstrap_columns(tables, scorer, n_samples, seed_value, bar)
     if columns is None:
         return None
@@ -207,7 +234,7 @@ def _randomization_cells(matrices: list[NDArray[Any]], scores: list[float],
                          n_segments: int) -> list[PairedCell]:
     observed = [abs(scores[0] - s) for s in scores[1:]]
     with Progress(n_samples * (len(matrices) - 1 if seed_value is None else 1),
-                  "approximate randomization") as bar:
+                  "approximate randomization", "trials") as bar:
         p_values: list[float]
         if seed_value is not None:
             masks = swap_masks(make_rng(seed_value), n_segments, n_samples)

@@ -13,6 +13,7 @@ from dataclasses import asdict
 from typing import Optional, Sequence
 
 from .multi import MultiComparison
+from .pvalues import format_p_value
 from .sentence import SentenceComparison
 
 FORMATS = ("text", "json", "latex", "tsv")
@@ -75,9 +76,10 @@ def to_text(result: MultiComparison, width: int = 2,
     p_title = "p (Holm)" if result.holm else "p"
     for pair in result.pairs:
         mark = "*" if pair.significant else " "
-        adjusted = f"  {p_title} = {pair.p_adjusted:.4f}" if result.holm else ""
+        adjusted = (f"  {format_p_value(pair.p_adjusted, result.alpha, label=p_title)}"
+                    if result.holm else "")
         lines.append(f"  {shown(pair.a)} vs {shown(pair.b)}: delta = {pair.delta:.{width}f}, "
-                     f"p = {pair.p_value:.4f}{adjusted} {mark}".rstrip())
+                     f"{format_p_value(pair.p_value, result.alpha)}{adjusted} {mark}".rstrip())
     if sentences:
         lines += ["", "Segment-level comparison (B against A):"]
         for c in sentences:

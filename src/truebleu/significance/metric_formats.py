@@ -21,6 +21,7 @@ from .agreement import MetricAgreement
 from .formats import FORMATS, json_text, latex_escape, shown
 from .multi import MultiComparison
 from .multimetric import MetricsComparison
+from .pvalues import format_p_value
 
 __all__ = ["decimals", "render_metrics"]
 
@@ -94,8 +95,8 @@ def agreement_text(agreement: MetricAgreement, n_systems: int) -> str:
         for test in agreement.tests:
             mark = "*" if test.significant else " "
             lines.append(f"  {shown(test.better)} over {shown(test.worse)}, {test.statistic}: "
-                         f"{test.better_value:.4f} vs {test.worse_value:.4f}, p = "
-                         f"{test.p_value:.4f} {mark}".rstrip())
+                         f"{test.better_value:.4f} vs {test.worse_value:.4f}, "
+                         f"{format_p_value(test.p_value, agreement.alpha)} {mark}".rstrip())
     return "\n".join(lines) + "\n"
 
 

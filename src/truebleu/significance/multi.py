@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence, TypeVar, Union
 
+from ..core.progress import Progress
 from .paired import (
     DEFAULT_SAMPLES,
     StatisticsMatrix,
@@ -45,8 +46,14 @@ from .paired import (
     randomization_p_values,
     score_of,
 )
-from .progress import Progress
-from .resampling import RandomSeed, bootstrap_draws, check_memory, make_rng, swap_masks
+from .preconditions import (
+    TEST_NAMES,
+    bootstrap_cost,
+    check_test,
+    comparison_cost,
+    require_segments,
+)
+from .resampling import RandomSeed, bootstrap_draws, make_rng, swap_masks
 
 if TYPE_CHECKING:
     from numpy.random import Generator
@@ -185,6 +192,21 @@ def _pairwise_randomization(matrices: list[NDArray[Any]], scores: list[float],
     return p, [interval(table[:, k]) for k in range(len(matrices))]
 
 
+def check_comparison(test: str, n_samples: int, n_segments: int, n_systems: int,
+                     option: str = "n_samples", ci_samples: int = 1000) -> int:
+    """:func:`compare_all`'s checks on sizes alone (a command runs them before scoring):
+    two segments or more, and the cost of the test and, for AR, of its bootstrap
+    intervals. Returns ``ci_samples`` as an int."""
+    require_segments(n_segments, f"comparing systems by {TEST_NAMES.get(test, test)}")
+    check_test(comparison_cost(test, n_samples, n_segments, n_systems), option, n_samples, test,
+               n_segments, n_systems)
+    if test == "ar":
+        ci_samples = check_samples(ci_samples, "ci_samples")
+        check_test(bootstrap_cost(ci_samples, n_segments, n_systems), "ci_samples", ci_samples,
+                   "ci", n_segments, n_systems)
+    return ci_samples
+
+
 def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
                                   Sequence[tuple[str, StatisticsMatrix]]],
                 scorer: BatchScorer, test: str = "bs", n_samples: Optional[int] = None,
@@ -223,17 +245,15 @@ def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
         raise ValueError("system names must be unique")
     matrices = [as_matrix(stats, name) for name, stats in items]
     check_same_shape(matrices, names)
-    check_memory(test, n_samples, matrices[0].shape[0], len(matrices))
-    if test == "ar":
-        ci_samples = check_samples(ci_samples, "ci_samples")
-        check_memory("bs", ci_samples, matrices[0].shape[0], len(matrices))
+    ci_samples = check_comparison(test, n_samples, matrices[0].shape[0], len(matrices),
+                                  ci_samples=ci_samples)
     scores = [score_of(m, scorer) for m in matrices]
     shown = scores if system_scores is None else [float(value) for value in system_scores]
     if len(shown) != len(scores):
         raise ValueError(f"{len(shown)} system scores given for {len(scores)} systems")
     rng = make_rng(seed)
-    with Progress(n_samples * (1 if test == "bs" else len(items) - 1),
-                  TEST_LABEL[test]) as bar:
+    with Progress(n_samples * (1 if test == "bs" else len(items) - 1), TEST_LABEL[test],
+                  "samples" if test == "bs" else "trials") as bar:
         if test == "bs":
             p, intervals = _pairwise_bootstrap(matrices, scores, scorer, n_samples, rng, bar,
                                                statistic)
@@ -281,5 +301,11 @@ def compare_systems(named_systems: Sequence[tuple[str, Sequence[str]]], metric: 
     if len(set(lengths.values())) > 1:
         raise ValueError("systems differ in length: "
                          + ", ".join(f"{n!r} has {k}" for n, k in lengths.items()))
+    if named_systems:  # the checks on sizes, before any statistic is computed
+        test = options.get("test", "bs")
+        n_samples = options.get("n_samples")
+        n_samples = DEFAULT_SAMPLES.get(test, 1) if n_samples is None else check_samples(n_samples)
+        check_comparison(test, n_samples, len(named_systems[0][1]),
+                         len(named_systems), ci_samples=options.get("ci_samples", 1000))
     stats = [(name, scorer.statistics(hyps)) for name, hyps in named_systems]
     return compare_all(stats, scorer, **options)

@@ -31,8 +31,8 @@ from .pcg64 import is_plain_seed, pcg64_state
 from .resampling import CHUNK, chunks
 
 if TYPE_CHECKING:
+    from ..core.progress import Progress
     from ..core.statistics import RowTable
-    from .progress import Progress
     from .scoring import BatchScorer, CoreScorer
 
 PAIRWISE_BLOCK = 128  # NumPy's PW_BLOCKSIZE: below it, eight running sums

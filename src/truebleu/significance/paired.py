@@ -54,12 +54,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union, cast
 
 from ..core.lazy_numpy import numpy
-from .progress import Progress
+from ..core.progress import Progress
+from .preconditions import bootstrap_cost, check_test, randomization_cost, require_segments
 from .resampling import (
     BootstrapDraws,
     RandomSeed,
     bootstrap_draws,
-    check_memory,
     chunks,
     float64_column_sums,
     index_blocks,
@@ -358,9 +358,12 @@ def bootstrap_ci(stats: StatisticsMatrix, scorer: BatchScorer, n_samples: int = 
     """Bootstrap mean and 95% half-width of one system's score."""
     n_samples = check_samples(n_samples)
     matrix = as_matrix(stats)
-    check_memory("bs", n_samples, matrix.shape[0], 1)
-    indices = bootstrap_draws(make_rng(seed), matrix.shape[0], n_samples)
-    scores = bootstrap_scores(indices, [matrix], scorer)[:, 0]
+    n = matrix.shape[0]
+    require_segments(n, "a bootstrap confidence interval")
+    check_test(bootstrap_cost(n_samples, n, 1), "n_samples", n_samples, "ci", n, 1)
+    indices = bootstrap_draws(make_rng(seed), n, n_samples)
+    with Progress(n_samples, "bootstrap interval", "samples") as bar:
+        scores = bootstrap_scores(indices, [matrix], scorer, bar)[:, 0]
     mean, ci = interval(scores)
     return ConfidenceInterval(score_of(matrix, scorer), float(mean), float(ci), n_samples)
 
@@ -380,9 +383,12 @@ def paired_bootstrap(stats_a: StatisticsMatrix, stats_b: StatisticsMatrix, score
     check_statistic(statistic)
     a, b = as_matrix(stats_a, names[0]), as_matrix(stats_b, names[1])
     check_same_shape([a, b], names)
-    check_memory("bs", n_samples, a.shape[0], 2)
-    indices = bootstrap_draws(make_rng(seed), a.shape[0], n_samples)
-    scores = bootstrap_scores(indices, [a, b], scorer)
+    n = a.shape[0]
+    require_segments(n, "the paired bootstrap")
+    check_test(bootstrap_cost(n_samples, n, 2), "n_samples", n_samples, "bs", n, 2)
+    indices = bootstrap_draws(make_rng(seed), n, n_samples)
+    with Progress(n_samples, "paired bootstrap", "samples") as bar:
+        scores = bootstrap_scores(indices, [a, b], scorer, bar)
     score_a, score_b = score_of(a, scorer), score_of(b, scorer)
     p = bootstrap_p_value(scores[:, 0], scores[:, 1], score_b - score_a, statistic)
     mean, ci = interval(scores[:, 1])
@@ -397,8 +403,11 @@ def paired_randomization(stats_a: StatisticsMatrix, stats_b: StatisticsMatrix,
     n_trials = check_samples(n_trials, "n_trials")
     a, b = as_matrix(stats_a, names[0]), as_matrix(stats_b, names[1])
     check_same_shape([a, b], names)
-    check_memory("ar", n_trials, a.shape[0], 2)
-    masks = swap_masks(make_rng(seed), a.shape[0], n_trials)
+    n = a.shape[0]
+    require_segments(n, "approximate randomization")
+    check_test(randomization_cost(n_trials, n, 2, 1), "n_trials", n_trials, "ar", n, 2)
+    masks = swap_masks(make_rng(seed), n, n_trials)
     score_a, score_b = score_of(a, scorer), score_of(b, scorer)
-    (p,) = randomization_p_values(masks, a, [b], scorer, [abs(score_a - score_b)])
+    with Progress(n_trials, "approximate randomization", "trials") as bar:
+        (p,) = randomization_p_values(masks, a, [b], scorer, [abs(score_a - score_b)], bar)
     return PairedComparison(names[0], names[1], score_a, score_b, p, "ar", n_trials)

@@ -21,7 +21,6 @@ PCG64's spare 32-bit half) lives in the bit generator, not in the call.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
 
 from ..core.lazy_numpy import numpy
@@ -49,61 +48,6 @@ def make_rng(seed: RandomSeed) -> Generator:
         return seed
     rng: Generator = np.random.default_rng(seed)
     return rng
-
-
-# -- memory needed before anything is allocated ---------------------------------
-
-TEST_LABELS = {"bs": ("the paired bootstrap", "resamples"),
-               "ci": ("the bootstrap confidence interval", "resamples"),
-               "ar": ("approximate randomization", "trials")}
-
-
-def physical_memory() -> int | None:
-    """This machine's physical memory in bytes, or None where the OS does not say."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):  # pragma: no cover - non-POSIX
-        return None
-
-
-def memory_needed(test: str, n_samples: int, n_segments: int, n_systems: int) -> int:
-    """A lower bound on the bytes a test keeps at once (what grows with the samples).
-
-    Bootstrap: a float64 score per sample and system (the table, its parts,
-    a sorted column) and, for sacreBLEU's ``-ci``, a Python float and two list
-    slots per sample; plus one block of draws. Approximate randomization keeps
-    its ``(trials, segments)`` swap mask (1 byte a cell), as sacreBLEU does, and
-    a float32 copy of 1000 trials of it.
-    """
-    if test == "ar":
-        return n_samples * (n_segments + 16 * n_systems) + CHUNK * n_segments * 4
-    per_sample = 24 * n_systems + (40 if test == "ci" else 0)
-    return n_samples * per_sample + BLOCK_BYTES
-
-
-def _size(n_bytes: float) -> str:
-    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
-        if n_bytes < 1000 or unit == "PB":
-            return f"{n_bytes:,.0f} {unit}" if unit == "bytes" else f"{n_bytes:,.1f} {unit}"
-        n_bytes /= 1000
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def check_memory(test: str, n_samples: int, n_segments: int, n_systems: int,
-                 available: int | None = None) -> None:
-    """A ValueError, before anything is allocated, when a test cannot fit in memory.
-
-    ``available`` defaults to the machine's physical memory; the message states
-    both amounts so that the user can choose a smaller number of samples.
-    """
-    available = physical_memory() if available is None else available
-    needed = memory_needed(test, n_samples, n_segments, n_systems)
-    if available is not None and needed > available:
-        label, unit = TEST_LABELS[test]
-        raise ValueError(
-            f"{label} with {n_samples:,} {unit} over {n_segments:,} segments and {n_systems} "
-            f"system(s) needs at least {_size(needed)} of memory, more than this machine's "
-            f"{_size(available)}; use fewer {unit}")
 
 
 def bootstrap_indices(rng: Generator, n_segments: int, n_samples: int) -> NDArray[Any]:

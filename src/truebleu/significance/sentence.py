@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from ..core.lazy_numpy import numpy
 from .paired import StatisticsMatrix, as_matrix, check_same_shape, check_samples
-from .resampling import RandomSeed, bootstrap_draws, check_memory, make_rng, sample_counts
+from .preconditions import bootstrap_cost, check_test, require_segments
+from .resampling import RandomSeed, bootstrap_draws, make_rng, sample_counts
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: as the rest of this package's entry path
 if TYPE_CHECKING:
@@ -85,7 +86,9 @@ def compare_sentences(stats_a: StatisticsMatrix, stats_b: StatisticsMatrix, scor
     n_samples = check_samples(n_samples)
     a, b = as_matrix(stats_a, names[0]), as_matrix(stats_b, names[1])
     check_same_shape([a, b], names)
-    check_memory("bs", n_samples, a.shape[0], 2)
+    require_segments(a.shape[0], "the segment-level comparison")
+    check_test(bootstrap_cost(n_samples, a.shape[0], 2), "n_samples", n_samples, "sentence",
+               a.shape[0], 2)
     delta = scorer.score_rows(b) - scorer.score_rows(a)
     # a segment is won by the better score: the higher one, or the lower one for TER
     gain = delta if getattr(scorer, "higher_is_better", True) else -delta

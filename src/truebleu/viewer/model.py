@@ -20,6 +20,8 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
+from ..core.progress import Progress
+from ..core.resources import Cost
 from ..core.statistics import RowTable
 from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.score import BLEUScore
@@ -196,6 +198,7 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     ``bleu_options`` are :class:`truebleu.BLEU`'s keyword arguments; sentence
     BLEU uses the same ones with ``effective_order=True``.
     """
+    check_report(n_samples, inputs.n_segments, len(inputs.systems), test=test)
     bleu_options = {"force": True, **(bleu_options or {})}
     references = [list(stream) for stream in inputs.references]
     metric_refs = BLEU(**bleu_options, references=references)
@@ -209,15 +212,17 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
         return [None if line is None else next(found) for line in lines]
 
     systems = []
-    for name, hyps in zip(inputs.system_names, inputs.systems):
-        stats = metric_refs.corpus_statistics(hyps)
-        matrix = stats.to_numpy()
-        corpus = metric_refs.score_from_statistics(stats.sum())
-        systems.append(SystemResult(
-            name=name, statistics=stats, corpus=corpus,
-            sentence_bleu=sentence.score_rows(matrix).tolist(),
-            bleu_without=corpus_scorer.score_rows(matrix.sum(axis=0) - matrix).tolist(),
-            tokens=tokens(hyps)))
+    with Progress(len(inputs.systems), "scoring systems", "systems") as bar:
+        for name, hyps in zip(inputs.system_names, inputs.systems):
+            stats = metric_refs.corpus_statistics(hyps)
+            matrix = stats.to_numpy()
+            corpus = metric_refs.score_from_statistics(stats.sum())
+            systems.append(SystemResult(
+                name=name, statistics=stats, corpus=corpus,
+                sentence_bleu=sentence.score_rows(matrix).tolist(),
+                bleu_without=corpus_scorer.score_rows(matrix.sum(axis=0) - matrix).tolist(),
+                tokens=tokens(hyps)))
+            bar.update()
 
     reference_tokens = [tokens(stream) for stream in references]
     significance = _significance(systems, corpus_scorer, seed, n_samples, test)
@@ -234,11 +239,62 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
                       options=dict(options or {}))
 
 
+def report_cost(n_samples: int, n_segments: int, n_systems: int, test: str = "bs") -> Cost:
+    """What :func:`build_report_data`'s resampling takes, one step after the other.
+
+    The intervals and tests (:func:`truebleu.significance.compare_all`, or one
+    system's interval), then the length buckets (one bootstrap of every system
+    per bucket: the buckets' segments add up to all of them), then the frequency
+    buckets (18 sums per sample and system, kept until sorted; one system's
+    F-measures and their temporaries at a time; a block of 4,000,000 weights).
+    """
+    from ..significance.preconditions import bootstrap_cost, comparison_cost
+
+    tests = (bootstrap_cost(n_samples, n_segments, 1) if n_systems == 1
+             else comparison_cost(test, n_samples, n_segments, n_systems))
+    width = 3 * len(FREQUENCY_BUCKETS)
+    frequency = Cost(n_samples * width * 8 * (n_systems + 6) + 4 * 4_000_000 * 8,
+                     n_samples * n_segments * n_systems)
+    return tests.then(bootstrap_cost(n_samples, n_segments, n_systems)).then(frequency)
+
+
+def check_report(n_samples: int, n_segments: int, n_systems: int, option: str = "n_samples",
+                 test: str = "bs") -> None:
+    """The report's resource check, on sizes alone: before any system is scored.
+
+    (Fewer than two segments is no error: the report then has no intervals or
+    tests, and says so.)
+    """
+    from ..significance.paired import check_samples
+    from ..significance.preconditions import MIN_SEGMENTS, check_test
+
+    check_samples(n_samples, option)
+    if n_segments >= MIN_SEGMENTS:
+        check_test(report_cost(n_samples, n_segments, n_systems, test), option, n_samples,
+                   "the report's bootstrap", n_segments, n_systems)
+
+
+def no_power_note(n_segments: int) -> str:
+    """What the report says instead of intervals and tests on too few segments."""
+    from ..significance.preconditions import MIN_SEGMENTS
+
+    return (f"No confidence intervals or significance tests: they need at least "
+            f"{MIN_SEGMENTS} segments to resample, and this report has {n_segments}.")
+
+
 def _significance(systems: list[SystemResult], scorer: BatchScorer, seed: int, n_samples: int,
                   test: str) -> dict[str, Any]:
     """Bootstrap CIs for every system and, with two or more, all-pairs tests and clusters."""
     from ..significance import bootstrap_ci, compare_all
+    from ..significance.preconditions import MIN_SEGMENTS
 
+    n_segments = len(systems[0].statistics)
+    if n_segments < MIN_SEGMENTS:  # no power: ranks by score, one cluster, and a note
+        order = sorted(range(len(systems)), key=lambda k: -systems[k].corpus.score)
+        for rank, k in enumerate(order, start=1):
+            systems[k].rank, systems[k].cluster = rank, 1
+        return {"test": None, "n_samples": n_samples, "seed": seed, "pairs": [],
+                "clusters": [order], "note": no_power_note(n_segments)}
     if len(systems) == 1:
         ci = bootstrap_ci(systems[0].statistics, scorer, n_samples, seed=seed)
         systems[0].ci_mean, systems[0].ci_half_width = ci.mean, ci.ci
@@ -288,7 +344,8 @@ def _length_buckets(ref_tokens: list[Optional[list[str]]], systems: list[SystemR
     """
     from ..core.lazy_numpy import numpy
     from ..significance.paired import bootstrap_scores, interval, score_of
-    from ..significance.resampling import bootstrap_indices, make_rng
+    from ..significance.preconditions import MIN_SEGMENTS
+    from ..significance.resampling import bootstrap_draws, make_rng
 
     np = numpy()
     lengths = [0 if toks is None else len(toks) for toks in ref_tokens]
@@ -296,15 +353,21 @@ def _length_buckets(ref_tokens: list[Optional[list[str]]], systems: list[SystemR
     matrices = [s.statistics.to_numpy() for s in systems]
     bleu: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
     ci: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
-    for b, rows in enumerate(members):
-        if not rows:
-            continue
-        subsets = [m[np.asarray(rows)] for m in matrices]
-        indices = bootstrap_indices(make_rng(seed), len(rows), n_samples)
-        table = bootstrap_scores(indices, subsets, scorer)
-        for k, subset in enumerate(subsets):
-            bleu[k][b] = score_of(subset, scorer)
-            ci[k][b] = float(interval(table[:, k])[1])
+    resampled = [b for b, rows in enumerate(members) if len(rows) >= MIN_SEGMENTS]
+    with Progress(n_samples * len(resampled), "length buckets", "samples") as bar:
+        for b, rows in enumerate(members):
+            if not rows:
+                continue
+            subsets = [m[np.asarray(rows)] for m in matrices]
+            for k, subset in enumerate(subsets):
+                bleu[k][b] = score_of(subset, scorer)
+            if b not in resampled:
+                continue  # no interval from one segment (its width would be 0)
+            # drawn block by block: the same samples as all at once, in bounded memory
+            table = bootstrap_scores(bootstrap_draws(make_rng(seed), len(rows), n_samples),
+                                     subsets, scorer, bar)
+            for k in range(len(subsets)):
+                ci[k][b] = float(interval(table[:, k])[1])
     return {"labels": _bucket_labels(LENGTH_BUCKETS), "segments": [len(m) for m in members],
             "bleu": bleu, "ci": ci}
 
@@ -359,16 +422,18 @@ def _frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: list[Syst
     # float64 products run on BLAS; every count and sum stays an exact integer below 2**53
     all_counts = [c.astype(np.float64) for c in all_counts]
     ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in all_counts]
-    if n:
+    if n >= 2:  # (no interval from one segment)
         # the same resamples of segments for every system, drawn in blocks to bound memory
         resampled: list[list[NDArray[Any]]] = [[] for _ in all_counts]
         rng = make_rng(seed)
         block = max(1, min(n_samples, 4_000_000 // n))
-        for start in range(0, n_samples, block):
-            weights = sample_counts(bootstrap_indices(rng, n, min(block, n_samples - start)),
-                                    n).astype(np.float64)
-            for k, flat in enumerate(all_counts):
-                resampled[k].append(weights @ flat)
+        with Progress(n_samples, "frequency buckets", "samples") as bar:
+            for start in range(0, n_samples, block):
+                rows = min(block, n_samples - start)
+                weights = sample_counts(bootstrap_indices(rng, n, rows), n).astype(np.float64)
+                for k, flat in enumerate(all_counts):
+                    resampled[k].append(weights @ flat)
+                bar.update(rows)
         lower = n_samples // 40
         for k, parts in enumerate(resampled):
             fs = np.sort(_f_measure(np.concatenate(parts).reshape(n_samples, n_buckets, 3)), axis=0)

@@ -74,6 +74,16 @@ function pyFixed(x, digits) {
   return (negative ? "-" : "") + out;
 }
 
+// "p = 0.0123": the twin of truebleu.significance.pvalues.format_p_value. Four
+// decimals, more when rounding would put the number on the other side of alpha
+// than p itself (p = 0.04995 is "0.04995", never "0.0500" beside a significance mark).
+function formatPValue(p, alpha, digits = 4, label = "p") {
+  const significant = p < alpha;
+  let shown = digits;
+  while (shown < 30 && (Number(pyFixed(p, shown)) < alpha) !== significant) shown++;
+  return `${label} = ${pyFixed(p, shown)}`;
+}
+
 function incrementDecimal(digits) {
   const chars = digits.split("");
   let i = chars.length - 1;

@@ -51,6 +51,7 @@ function renderOverview(root, d) {
   root.appendChild(el("section", {class: "card"},
     el("h2", null, "Systems"),
     el("p", {class: "signature"}, "Signature: ", el("code", {id: "signature"}, d.signature)),
+    sig.note ? el("p", {class: "note", id: "significance-note"}, sig.note) : null,
     testName ? el("p", {class: "note"}, `Clusters: systems are ranked by BLEU and grouped while no pair in a group differs significantly (${testName}, ${sig.n_samples} samples, seed ${sig.seed}, α = ${sig.alpha}); 95% intervals from the bootstrap. Click a column to sort; choose A and B to compare.`) : null,
     el("div", {class: "toolbar"}, exportButtons(() => overviewTable(d, overviewRows(d)), "systems", "BLEU of each system")),
   ));

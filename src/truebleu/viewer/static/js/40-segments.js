@@ -158,7 +158,7 @@ function showFullTest(d, target) {
   if (p === null) return;
   const sig = d.significance;
   clear(target).appendChild(el("span", {class: p < sig.alpha ? "significant" : "not-significant"},
-    ` p = ${pyFixed(p, 4)} (${sig.test === "bs" ? "paired bootstrap" : "approximate randomization"}, ${sig.n_samples} samples, seed ${sig.seed}; truebleu API)`));
+    ` ${formatPValue(p, sig.alpha)} (${sig.test === "bs" ? "paired bootstrap" : "approximate randomization"}, ${sig.n_samples} samples, seed ${sig.seed}; truebleu API)`));
 }
 
 async function runSubsetTest(d, indices, target) {
@@ -177,7 +177,7 @@ async function runSubsetTest(d, indices, target) {
   }
   const where = r.where === "page" ? "in-page resampling" : "truebleu API";
   clear(target).appendChild(el("span", {class: r.p < 0.05 ? "significant" : "not-significant"},
-    ` p = ${pyFixed(r.p, 4)} (paired bootstrap, ${r.n} samples, seed ${r.seed}, ${r.segments} segments; ${where})`));
+    ` ${formatPValue(r.p, 0.05)} (paired bootstrap, ${r.n} samples, seed ${r.seed}, ${r.segments} segments; ${where})`));
 }
 
 function renderSegments(root, d) {

@@ -116,6 +116,7 @@ async function start() {
 
 // read-only hooks for tests and the curious: the data and the state
 window.truebleuViewer = {get data() { return DATA; }, get state() { return Object.assign({}, state); },
-  computeBleu, pyFixed, ngramAnalysis, tokensOf, referenceTokenLists, regexBudgetMs: regexBudgetOfOutputs};
+  computeBleu, pyFixed, formatPValue, ngramAnalysis, tokensOf, referenceTokenLists,
+  regexBudgetMs: regexBudgetOfOutputs};
 
 start();

@@ -1,0 +1,250 @@
+"""Ctrl-C (issue 26, item 11: "Ctrl-C prints a traceback").
+
+Interrupting ``compare``, ``report`` or a TER run printed a whole ``KeyboardInterrupt``
+traceback. Every sub-command now ends with status 130 (128 + SIGINT) and one line on
+standard error, leaves no partial output file, and the API still raises
+``KeyboardInterrupt``.
+
+Each command runs in a child process on input large enough for seconds of work, and gets
+SIGINT in the middle of it. No bound is wall-clock time, which a busy machine stretches: a
+child is interrupted once it has spent more CPU time than its sub-command's start-up
+(measured here, with ``--help``) plus a margin, and the test checks that it was still
+running then.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import truebleu
+
+if not sys.platform.startswith("linux"):  # pragma: no cover
+    pytest.skip("reads a child's CPU time from /proc", allow_module_level=True)
+
+PACKAGE_PARENT = str(Path(truebleu.__file__).resolve().parents[1])
+ENV = dict(os.environ, PYTHONPATH=PACKAGE_PARENT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+INTERRUPTED = "truebleu: interrupted"
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process (fields 14 and 15 of /proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def command(args: list[str]) -> list[str]:
+    return [sys.executable, "-m", "truebleu", *args]
+
+
+def start_up_cpu(args: list[str]) -> float:
+    """CPU seconds of the sub-command up to its parsed arguments (its ``--help``)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command(args), capture_output=True, env=ENV, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def interrupt_when_busy(args: list[str], help_args: list[str], cwd: Path
+                        ) -> subprocess.CompletedProcess:
+    """Run ``truebleu args``; SIGINT once its CPU time is well past start-up; its result."""
+    threshold = 2 * start_up_cpu(help_args) + 0.3
+    child = subprocess.Popen(command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env=ENV, cwd=cwd)
+    try:
+        while cpu_seconds(child.pid) < threshold:
+            assert child.poll() is None, (
+                f"finished before it could be interrupted ({threshold:.2f} s of CPU): "
+                f"{child.communicate()}")
+            time.sleep(0.01)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=300)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    return subprocess.CompletedProcess(args, child.returncode, out, err)
+
+
+def write_lines(path: Path, lines: list[str]) -> str:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """A large test set (60,000 segments, three systems) and a long one for TER."""
+    folder = tmp_path_factory.mktemp("interrupt")
+    rng = random.Random(26)
+    words = [f"w{i}" for i in range(3000)]
+    refs = [" ".join(rng.choices(words, k=rng.randint(5, 30))) for _ in range(60_000)]
+    files = {"folder": folder, "ref": write_lines(folder / "ref.txt", refs)}
+    for k in range(3):
+        files[f"sys{k}"] = write_lines(folder / f"sys{k}.txt", [
+            " ".join(w if rng.random() > 0.3 else rng.choice(words) for w in r.split())
+            for r in refs])
+    long_refs = [" ".join(rng.choices(words[:500], k=150)) for _ in range(3000)]
+    files["ter_ref"] = write_lines(folder / "ter_ref.txt", long_refs)
+    files["ter_hyp"] = write_lines(folder / "ter_hyp.txt", [
+        " ".join(rng.choices(words[:500], k=150)) for _ in long_refs])
+    return files
+
+
+def assert_one_line(result: subprocess.CompletedProcess) -> None:
+    """Status 130, and the interruption is one line after what the command said before it."""
+    assert result.returncode == 130, result
+    lines = result.stderr.splitlines()
+    assert lines[-1] == INTERRUPTED and lines.count(INTERRUPTED) == 1, result.stderr
+    assert "Traceback" not in result.stderr and "KeyboardInterrupt" not in result.stderr
+
+
+@pytest.mark.parametrize("case", ["score", "ter", "pbs", "compare", "dialect"])
+def test_commands_end_with_130_and_one_line(corpus, case):
+    c = corpus
+    args, help_args = {
+        "score": ([c["ref"], "-i", c["sys0"], c["sys1"], c["sys2"], "-m", "bleu", "chrf"],
+                  ["--help"]),
+        "ter": ([c["ter_ref"], "-i", c["ter_hyp"], "-m", "ter"], ["--help"]),
+        "pbs": ([c["ref"], "-i", c["sys0"], c["sys1"], "-pbs", "-pbsn", "200000"], ["--help"]),
+        "compare": (["compare", c["ref"], "-i", c["sys0"], c["sys1"], c["sys2"], "-n", "50000"],
+                    ["compare", "--help"]),
+        "dialect": (["--dialect", "nltk", c["ref"], "-i", c["sys0"]],
+                    ["--dialect", "nltk", "--help"]),
+    }[case]
+    result = interrupt_when_busy(args, help_args, c["folder"])
+    assert_one_line(result)
+    assert result.stdout == ""
+
+
+def test_report_leaves_no_output_file(corpus):
+    out = corpus["folder"] / "report.html"
+    result = interrupt_when_busy(["report", corpus["ref"], "-i", corpus["sys0"], corpus["sys1"],
+                                  "--n-samples", "20000", "-o", str(out)],
+                                 ["report", "--help"], corpus["folder"])
+    assert_one_line(result)
+    assert not [p.name for p in corpus["folder"].iterdir() if p.name.startswith("report")]
+
+
+def test_serve_while_building_and_while_serving(corpus):
+    result = interrupt_when_busy(["serve", corpus["ref"], "-i", corpus["sys0"], corpus["sys1"],
+                                  "--port", "0"], ["serve", "--help"], corpus["folder"])
+    assert_one_line(result)
+    small = write_lines(corpus["folder"] / "small.txt", ["a small test", "of two lines"])
+    child = subprocess.Popen(command(["serve", small, "-i", small, "--port", "0"]),
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    try:
+        first = child.stderr.readline()  # printed once the server listens
+        assert "serving" in first, first
+        child.send_signal(signal.SIGINT)
+        out, rest = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130
+    assert len(rest.splitlines()) == 1 and "Traceback" not in rest, rest
+
+
+def test_explain(tmp_path):
+    rng = random.Random(11)
+    sentence = " ".join(f"w{rng.randrange(300)}" for _ in range(18_000))  # ~100 kB an argument
+    args = ["explain", "--hyp", sentence, "-f", "json"]
+    for _ in range(5):
+        args += ["--ref", " ".join(f"w{rng.randrange(300)}" for _ in range(18_000))]
+    result = interrupt_when_busy(args, ["explain", "--help"], tmp_path)
+    assert_one_line(result)
+
+
+class Trickle(http.server.BaseHTTPRequestHandler):
+    """Announces a large file and sends it one byte at a time, until the client goes away."""
+
+    started = threading.Event()
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Length", str(10 ** 8))
+        self.end_headers()
+        try:
+            while True:
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                Trickle.started.set()
+                time.sleep(0.05)
+        except OSError:
+            pass
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+def test_test_set_download_leaves_nothing_in_the_cache(tmp_path):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Trickle)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/slow.en"
+        entry = {"format": "text", "urls": [url], "md5": ["0" * 32], "description": "slow",
+                 "citation": "@misc{slow}", "langpairs": {"de-en": ["fx-slow.slow.en",
+                                                                    "fx-slow.slow.en"]}}
+        code = (
+            "import sys\n"
+            "from truebleu.io.testsets import registry\n"
+            f"document = {{'testsets': {{'fx-slow': {json.dumps(entry)}}}, 'subsets': {{}}}}\n"
+            "registry._document = lambda: document\n"
+            "registry.get_testset.cache_clear()\n"
+            "from truebleu.cli import main\n"
+            "sys.exit(main(['--download', 'fx-slow', '-l', 'de-en']))\n")
+        cache = tmp_path / "cache"
+        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True,
+                                 env=dict(ENV, SACREBLEU=str(cache)))
+        try:
+            assert Trickle.started.wait(120), "the download never started"
+            time.sleep(0.2)  # a few more bytes written to the temporary file
+            child.send_signal(signal.SIGINT)
+            out, err = child.communicate(timeout=60)
+        finally:
+            if child.poll() is None:
+                child.kill()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert child.returncode == 130 and err.splitlines() == [INTERRUPTED], err
+    assert [p for p in cache.rglob("*") if p.is_file()] == []
+
+
+def test_the_api_still_raises_keyboard_interrupt(corpus):
+    code = (
+        "import sys\n"
+        "from truebleu import TER\n"
+        f"hyps = open({corpus['ter_hyp']!r}).read().splitlines()\n"
+        f"refs = open({corpus['ter_ref']!r}).read().splitlines()\n"
+        "print('started', flush=True)\n"
+        "try:\n"
+        "    TER().corpus_score(hyps, [refs])\n"
+        "except KeyboardInterrupt:\n"
+        "    print('KeyboardInterrupt', flush=True)\n"
+        "    sys.exit(3)\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=ENV)
+    try:
+        assert child.stdout.readline() == "started\n"
+        busy = cpu_seconds(child.pid) + 0.3
+        while cpu_seconds(child.pid) < busy:
+            assert child.poll() is None, "TER finished before it could be interrupted"
+            time.sleep(0.01)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 3 and out == "KeyboardInterrupt\n", (out, err)
