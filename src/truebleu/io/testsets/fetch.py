@@ -18,11 +18,11 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
-import sys
 import threading
 import time
 from typing import Any, Optional
 
+from ...core.progress import Progress
 from .errors import DownloadError
 from .limits import DownloadLimits
 
@@ -129,34 +129,6 @@ def _opener(deadline: _Deadline) -> Any:
     return urllib.request.build_opener(Handler(), SecureHandler(context=context))
 
 
-class _Progress:
-    """A one-line progress bar on standard error (only when it is a terminal, or when forced)."""
-
-    def __init__(self, label: str, total: Optional[int], stream: Any = None) -> None:
-        self.label, self.total, self.done = label, total, 0
-        self.stream = stream if stream is not None else sys.stderr
-        self.enabled = stream is not None or (hasattr(self.stream, "isatty")
-                                              and self.stream.isatty())
-
-    def update(self, n: int) -> None:
-        self.done += n
-        if not self.enabled:
-            return
-        if self.total:
-            filled = int(30 * self.done / self.total)
-            bar = "#" * filled + "." * (30 - filled)
-            text = f"\r{self.label} [{bar}] {self.done / 2**20:.1f}/{self.total / 2**20:.1f} MiB"
-        else:
-            text = f"\r{self.label} {self.done / 2**20:.1f} MiB"
-        self.stream.write(text)
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
 def _too_large(url: str, size: str, limits: DownloadLimits) -> DownloadError:
     return DownloadError(f"cannot download {url}: {size} bytes, more than the limit of "
                          f"{limits.max_bytes:,} (set TRUEBLEU_DOWNLOAD_MAX_BYTES to change it)")
@@ -185,8 +157,9 @@ def fetch(url: str, out: OutputFile, limits: DownloadLimits, progress_stream: An
             declared = int(length) if length and length.isdigit() else None
             if declared is not None and declared > limits.max_bytes:
                 raise _too_large(url, f"{declared:,}", limits)
-            progress = _Progress(f"Downloading {os.path.basename(url)}", declared,
-                                 progress_stream)
+            progress = Progress(declared, f"Downloading {os.path.basename(url)}", in_bytes=True,
+                                stream=progress_stream,
+                                enabled=True if progress_stream is not None else None)
             try:
                 while not deadline.expired:
                     block = response.read1(_CHUNK)
