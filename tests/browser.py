@@ -4,9 +4,8 @@ Use it from a test module with::
 
     from browser import browser, open_page, screenshot_dir  # noqa: F401  (pytest fixtures)
 
-- ``browser``: one Chromium for the whole session (shared by every module that
-  imports the fixture); the test skips, with the reason, when Playwright or the
-  browser is missing.
+- ``browser``: one Chromium per test module (stopped when the module is done);
+  the test skips, with the reason, when Playwright or the browser is missing.
 - ``open_page(url)``: a fresh page (own context) at ``url``, after the viewer
   has set ``body[data-ready]``; ``page.watch`` records what a security test
   must see empty: dialogs, page errors, console errors, CSP violations.
@@ -41,9 +40,6 @@ document.addEventListener("securitypolicyviolation", (e) => {
 }, true);
 """
 
-_shared: dict = {}
-
-
 def browser_skip_reason() -> Optional[str]:
     """Why the browser tests cannot run here, or None when they can."""
     try:
@@ -56,35 +52,23 @@ def browser_skip_reason() -> Optional[str]:
     return None
 
 
-def _shared_browser(config):
-    if "browser" not in _shared:
-        from playwright.sync_api import sync_playwright
-
-        playwright = sync_playwright().start()
-        try:
-            _shared["browser"] = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        except Exception:
-            playwright.stop()
-            raise
-        _shared["playwright"] = playwright
-        config.add_cleanup(_stop_browser)
-    return _shared["browser"]
-
-
-def _stop_browser() -> None:
-    browser, playwright = _shared.pop("browser", None), _shared.pop("playwright", None)
-    if browser is not None:
-        browser.close()
-    if playwright is not None:
-        playwright.stop()
-
-
-@pytest.fixture(scope="session")
-def browser(pytestconfig):
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium per test module, stopped when the module is done: Playwright's sync API
+    keeps an event loop running on the main thread while it is started, so a session-wide
+    browser made every later ``asyncio.run`` (the rewards' async tests) and a second sync
+    Playwright (another module's own browser) fail."""
     reason = browser_skip_reason()
     if reason:
         pytest.skip(reason)
-    return _shared_browser(pytestconfig)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield launched
+        finally:
+            launched.close()
 
 
 @dataclass

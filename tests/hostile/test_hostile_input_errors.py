@@ -34,6 +34,7 @@ import truebleu.io as io_layer
 from truebleu.io import InputError, decode, iter_aligned_chunks, read_lines
 from truebleu.io import lines as lines_module
 from truebleu.io.jsonl import read_jsonl_field, read_jsonl_references
+from truebleu.io.scores import read_segment_scores, read_system_scores
 from truebleu.io.segments import read_reference_streams, read_segments
 from truebleu.io.testsets import process
 from truebleu.io.utf8_lines import iter_aligned_utf8_chunks
@@ -119,6 +120,15 @@ def _mismatch(path, monkeypatch):
 
 def _tsv(path, monkeypatch):
     return process._tsv_values(str(path), 2)
+
+
+def _scores(path, monkeypatch):
+    """Segment scores (computed elsewhere) of systems A and B, two segments each."""
+    return read_segment_scores(path, "COMET", ["A", "B"], 2)
+
+
+def _system_scores(path, monkeypatch):
+    return read_system_scores(path, ["A", "B"])
 
 
 XML_HEAD = '<?xml version="1.0" encoding="utf-8"?>\n'
@@ -230,6 +240,30 @@ CASES: dict[str, Case] = {
     # a test set's tab-separated file
     "TSV line without its column on line 2": Case(_file("set.tsv", b"1\ta\tb\n2\tc\n"), _tsv,
                                                   line=2),
+    # segment and system scores computed elsewhere (mt-metrics-eval's layout, TSV, JSONL)
+    "score missing ('None') on line 2": Case(_file("m.seg.score", b"A\t0.5\nA\tNone\n"),
+                                              _scores, line=2),
+    "score not a number on line 1": Case(_file("n.seg.score", b"A\tabc\n"), _scores, line=1),
+    "score NaN on line 1": Case(_file("nan.seg.score", b"A\tnan\n"), _scores, line=1),
+    "score line of three fields on line 1": Case(_file("f.seg.score", b"A\t1\t2\n"), _scores,
+                                                  line=1),
+    "more scores than segments on line 3": Case(
+        _file("x.seg.score", b"A\t1\nA\t2\nA\t3\nB\t1\nB\t2\n"), _scores, line=3),
+    "a system without scores": Case(_file("s.seg.score", b"A\t1\nA\t2\n"), _scores),
+    "a system with too few scores": Case(_file("t.seg.score", b"A\t1\nA\t2\nB\t1\n"),
+                                         _scores),
+    "TSV header naming a system twice": Case(_file("d.tsv", b"A\tA\tB\n1\t2\t3\n"), _scores,
+                                             line=1),
+    "TSV row of the wrong width on line 2": Case(_file("w.tsv", b"A\tB\n1\n"), _scores,
+                                                 line=2),
+    "TSV without a header": Case(_file("h.tsv", b"A\tB\t0.5\n"), _scores, line=1),
+    "JSONL line that is not JSON": Case(_file("j.jsonl", b'{"A": 1, "B"\n'), _scores, line=1),
+    "JSONL line that is not an object": Case(_file("a.jsonl", b"[1, 2]\n"), _scores, line=1),
+    "JSONL score that is not a number": Case(_file("b.jsonl", b'{"A": "x", "B": 1}\n'), _scores,
+                                             line=1),
+    "system score given twice on line 2": Case(_file("c.sys.score", b"A\t1\nA\t2\n"),
+                                               _system_scores, line=2),
+    "system score missing": Case(_file("e.sys.score", b"A\t1\n"), _system_scores),
 }
 
 

@@ -19,7 +19,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
-from ..core.progress import Progress, set_quiet
+from ..core.progress import set_quiet
 from ..significance.formats import FORMATS
 
 if TYPE_CHECKING:
@@ -202,14 +202,12 @@ def run(args: argparse.Namespace) -> str:
     gold = _gold(args, metrics, list(score_files))
     names = system_names(args.input)
     systems = {}
-    with Progress(len(args.input), "reading systems", "systems") as bar:
-        for name, path in zip(names, args.input):
-            hyps = read_lines(path, max_line_length=args.max_line_length)
-            if len(hyps) != len(refs[0]):
-                raise ValueError(f"{path} has {len(hyps)} lines but {args.refs[0]} has "
-                                 f"{len(refs[0])}; systems and references must align")
-            systems[name] = hyps
-            bar.update()
+    for name, path in zip(names, args.input):
+        hyps = read_lines(path, max_line_length=args.max_line_length)
+        if len(hyps) != len(refs[0]):
+            raise ValueError(f"{path} has {len(hyps)} lines but {args.refs[0]} has "
+                             f"{len(refs[0])}; systems and references must align")
+        systems[name] = hyps
     scores = {name: read_segment_scores(path, name, names, len(refs[0]),
                                         system_scores=system_files.get(name),
                                         max_line_length=args.max_line_length)

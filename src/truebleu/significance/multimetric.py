@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
 from ..core.lazy_numpy import numpy
+from ..core.progress import Progress
 from ..core.segment_scores import SegmentScores
 from .agreement import MetricAgreement, metric_agreement
 from .external import MeanScorer
@@ -83,7 +84,11 @@ def _of_object(metric: Any, systems: Mapping[str, Sequence[str]]) -> _Metric:
     if len(set(lengths.values())) > 1:
         raise ValueError("systems differ in length: "
                          + ", ".join(f"{n!r} has {k}" for n, k in lengths.items()))
-    rows = [as_matrix(scorer.statistics(hyps), name) for name, hyps in systems.items()]
+    rows = []
+    with Progress(len(systems), f"scoring systems ({scorer.name})", "systems") as bar:
+        for name, hyps in systems.items():
+            rows.append(as_matrix(scorer.statistics(hyps), name))
+            bar.update()
     return _Metric(scorer.name, bool(getattr(scorer, "higher_is_better", True)), rows, scorer,
                    sentence)
 
