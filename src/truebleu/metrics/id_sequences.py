@@ -69,8 +69,9 @@ def _array_values(array: Any, what: str) -> Any:
 
 
 class DroppedIds:
-    """The ids removed before scoring (the module docstring), checked once: a caller that
-    scores batch after batch with the same ``pad_id`` and ``skip_ids`` (a reward) keeps one.
+    """The ids removed before scoring (:mod:`truebleu.metrics.token_ids` says which), checked
+    once: a caller that scores batch after batch with the same ``pad_id`` and ``skip_ids`` (a
+    reward) keeps one.
 
     ``ids`` is the set the written form removes; ``int64`` the same ids in ascending order
     as an ``array("q")`` (those in int64's range: no other can equal an id a kernel reads),
@@ -148,9 +149,9 @@ class NotReadAsGiven(Exception):
 
 
 class SequenceForm:
-    """The walk of the accepted layouts (the module docstring), written once for the two
-    forms a sequence of ids is scored in: :class:`WrittenForm` (its text) and :class:`GivenForm`
-    (the sequence itself, for a kernel's ``ids_statistics``)."""
+    """The walk of the accepted layouts (:mod:`truebleu.metrics.token_ids` lists them), written
+    once for the two forms a sequence of ids is scored in: :class:`WrittenForm` (its text) and
+    :class:`GivenForm` (the sequence itself, for a kernel's ``ids_statistics``)."""
 
     def rows(self, array: Any, what: str) -> Sequence[Any]:
         """The sub-arrays of an array of two or three dimensions, in this form's terms."""
