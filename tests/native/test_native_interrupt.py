@@ -76,6 +76,14 @@ segments = core.prepare([[" ".join(f"w{(i * j) % 3000}" for j in range(2000))] f
 out = array("q", [0]) * (300 * 300 * 10)
 call = lambda: core.pair_statistics(segments, segments, None, None, 4, THREADS, out)
 """,
+    "ids_statistics": """
+import numpy as np
+ids = np.arange(2000, dtype=np.int64)
+# 400 items of 2000 ids matched against the same 2000 up to order 1000: about 30 s
+hyps, refs = [ids] * 400, [[ids]] * 400
+out = array("q", [0]) * (400 * 2002)
+call = lambda: core.ids_statistics(hyps, refs, array("q", [-100]), 1000, THREADS, out)
+""",
     "chrf_statistics": """
 line = " ".join(f"w{i % 5000}, x{i % 7}." for i in range(2000))
 other = " ".join(f"w{(i * 7) % 5000}, x{i % 5}." for i in range(2000))

@@ -71,6 +71,12 @@ MASKS = bytes(i % 2 for i in range(500 * 20))
 BAD_HYPS = HYPS[:-1] + [3]
 BAD_STREAMS = (([r[0] for r in REFS[:-1]] + [b"x"],), ([r[0] for r in REFS[:-1]] + [None],))
 LINE_UTF8 = HYPS[0].encode()
+ID_HYPS = [[i % 50, (i * 7) % 50, 3, 4, 0, 5] * 4 for i in range(2000)]
+ID_REFS = [[[i % 50, 3, 4, 5, -100, 6] * 4, array("H", [3, 4, i % 50])] for i in range(2000)]
+ID_DROPPED = array("q", [-100, 0])
+ID_UNREAD = ID_HYPS[:-1] + [[1.5]]  # not read by the core: False, nothing computed
+ID_BAD_DROPPED = array("q", [0, -100])
+ID_NO_REFS = ID_REFS[:-1] + [[]]
 CALLS = 0
 
 def call(f, *args, **kwargs):
@@ -122,6 +128,9 @@ def one_round():
     call(core.bleu_rows, sums, 4, 3, 0.0, True, True, True, None)
     call(core.bleu_rows, sums, 4, 3, 0.0, True, False, True, sum)
     call(core.randomization_sums, MASKS, TABLES[0], TABLES[1:], 10)
+    call(core.ids_statistics, ID_HYPS, ID_REFS, ID_DROPPED, 4, 2, OUT)
+    call(core.ids_statistics, ID_HYPS, ID_REFS, ID_DROPPED, 4, 2, None, TOTALS)
+    call(core.ids_statistics, ID_UNREAD, ID_REFS, ID_DROPPED, 4, 2, OUT)
     # error paths must release what they took
     for bad in ([["a", 1]], [b"x"], None):
         fails(core.prepare, bad, 1, True, 2)
@@ -132,6 +141,8 @@ def one_round():
     for streams in BAD_STREAMS:
         fails(core.stream_statistics, HYPS, streams, 1, True, 4, 2, OUT)
     fails(core.stream_statistics, BAD_HYPS, STREAMS, 1, True, 4, 2, OUT)
+    fails(core.ids_statistics, ID_HYPS, ID_REFS, ID_BAD_DROPPED, 4, 2, OUT)
+    fails(core.ids_statistics, ID_HYPS, ID_NO_REFS, ID_DROPPED, 4, 2, OUT)
 
 class MallInfo2(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t)
@@ -171,7 +182,7 @@ def settle():
     gc.collect()
     return threads() - base_threads
 
-probes = HYPS[:3] + [REFS[0][0], UTF8[0]]
+probes = HYPS[:3] + [REFS[0][0], UTF8[0], ID_HYPS[0], ID_REFS[0][1]]
 one_round()
 settle()
 refs_before = [sys.getrefcount(x) for x in probes]

@@ -69,6 +69,13 @@ static PyMethodDef core_methods[] = {
      "    -> tokenized_periods\n\n"
      "Fill `out` (int64 buffer, one row per hypothesis) with BLEU statistics, or with out None\n"
      "add their sum to totals (one row); returns how many hypotheses end in \" .\"."},
+    {"ids_statistics", KW(core_ids_statistics),
+     "ids_statistics(hypotheses, references, dropped, max_order, threads, out, totals=None) -> bool\n\n"
+     "BLEU statistics of token ids, without text: hypotheses[i] (a list or tuple of int ids, or a\n"
+     "1-D integer buffer) against references[i] (a list or tuple of such sequences), the ids of\n"
+     "`dropped` (an ascending int64 buffer) left out. Fills `out` (one row per hypothesis), or with\n"
+     "out None adds the rows' sum to totals; True. False, with nothing computed, when a sequence\n"
+     "is in another form or holds an id outside [0, 2**63) once the dropped ids are out."},
     {"pair_statistics", KW(core_pair_statistics),
      "pair_statistics(hyp_prepared, ref_prepared, hyp_index, ref_index, max_order, threads, out)\n\n"
      "Statistics of chosen (hypothesis segment, reference segment) pairs; all pairs when\n"

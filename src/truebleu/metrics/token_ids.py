@@ -39,193 +39,79 @@ left and right padding, and a pad id equal to the EOS id, all work):
 
 Any other negative id, a float, a bool or a nested sequence where an id is
 expected is an error that names the sequence and the position.
+
+How BLEU is computed: on the ids themselves, not on text. Equal ids are equal
+written tokens, so counting the n-grams of the ids gives the written form's
+counts; the compiled core copies the ids of a batch into C arrays and counts
+there, without the GIL; the Python kernel counts them with the specification's
+functions. A sequence the kernel does not read as it is (a NumPy integer or an
+int subclass inside a list, an id beyond int64, a bad id) sends the call to the
+written form, which converts what it accepts and names what it does not. chrF
+always scores the written form: its character n-grams are over the digits.
 """
 
 from __future__ import annotations
 
-import numbers
-from collections.abc import Collection, Sequence
-from typing import TYPE_CHECKING, Any, Optional, Protocol, TypeGuard, Union
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Union
 
-from .bleu.batch import sentence_scores
-from .bleu.metric import BLEU
+from ..core.kernels import check_threads
+from .bleu.config import BLEUConfig
+from .bleu.kernels import kernels as bleu_kernels
+from .bleu.metric import warn_if_sentence_order_not_effective
+from .bleu.score import score_from_statistics
 from .chrf.batch import sentence_chrf_scores
 from .chrf.metric import CHRF
+from .id_sequences import (
+    AS_GIVEN,
+    IGNORE_INDEX,
+    DroppedIds,
+    NotReadAsGiven,
+    SequenceForm,
+    TokenIdBatch,
+    TokenIdReferences,
+    TokenIds,
+    WrittenForm,
+)
 
 if TYPE_CHECKING:
     from .bleu.score import BLEUScore
     from .chrf.metric import CHRFScore
 
-#: label positions to ignore (PyTorch's ``CrossEntropyLoss(ignore_index=-100)``): always removed
-IGNORE_INDEX = -100
-
-_INT_ONLY = frozenset({int})
-_INTEGER_KINDS = frozenset("iu")  # NumPy dtype kinds: signed and unsigned integers
-_TORCH_INTEGER_DTYPES = frozenset(
-    f"torch.{name}" for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                                 "uint64", "short", "int", "long"))
-
-
-class IdArray(Protocol):
-    """What is read of a NumPy array or a torch tensor: its dimensions and its values."""
-
-    @property
-    def ndim(self) -> int: ...
-
-    def tolist(self) -> Any: ...
-
-
-#: one sequence of token ids
-TokenIds = Union[Sequence[int], IdArray]
-#: a batch of sequences: a sequence of them, or a 2-D array
-TokenIdBatch = Union[Sequence[TokenIds], IdArray]
-#: the references of a batch, one entry per hypothesis: one sequence, or several
-TokenIdReferences = Union[Sequence[Union[TokenIds, Sequence[Optional[TokenIds]]]], IdArray]
-
-
-def _is_array(value: object) -> TypeGuard[IdArray]:
-    return hasattr(value, "tolist") and hasattr(value, "ndim") and hasattr(value, "dtype")
-
-
-def _array_values(array: Any, what: str) -> Any:
-    """An integer array's values as nested lists; TypeError for any other dtype."""
-    dtype = array.dtype
-    kind = getattr(dtype, "kind", None)  # NumPy
-    if kind is None:
-        if str(dtype) not in _TORCH_INTEGER_DTYPES:
-            raise TypeError(f"{what} must hold integer token ids, got an array of {dtype}")
-    elif kind not in _INTEGER_KINDS:
-        raise TypeError(f"{what} must hold integer token ids, got an array of {dtype}")
-    if hasattr(array, "detach"):  # torch: a tensor that requires grad, on any device
-        array = array.detach()
-    return array.tolist()
-
-
-def _drop_set(pad_id: Optional[int], skip_ids: Collection[int]) -> frozenset[int]:
-    """The ids removed before scoring (the module docstring), checked."""
-    dropped = {IGNORE_INDEX}
-    for name, ids in (("pad_id", () if pad_id is None else (pad_id,)), ("skip_ids", skip_ids)):
-        for value in ids:
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-                raise TypeError(f"{name} must hold int token ids, got {value!r}")
-            dropped.add(int(value))
-    return frozenset(dropped)
-
-
-def _bad_id(ids: Sequence[Any], what: str, dropped: frozenset[int]) -> Exception:
-    """The error for the first element of ``ids`` that is neither dropped nor an int id >= 0."""
-    for j, value in enumerate(ids):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            return TypeError(f"{what}[{j}] must be an int token id, got {type(value).__name__}")
-        if value < 0 and value not in dropped:
-            return ValueError(f"{what}[{j}] is {value}: a negative id is not a token (only "
-                              f"{IGNORE_INDEX}, pad_id and skip_ids are removed)")
-    return AssertionError(f"{what}: no bad id")  # pragma: no cover (called when there is one)
-
-
-def _written(ids: Any, what: str, dropped: frozenset[int]) -> str:
-    """One sequence's written form, its dropped ids removed.
-
-    Written for the common case, a list of Python ints: the checks run at C speed
-    (a set of the element types, a look for "-" in the text); anything else takes
-    the slower path that converts NumPy integers or names the bad element. Nothing
-    is cached between calls (a cache of decimal strings would halve the writing, at
-    the price of process-wide state that grows with the vocabulary).
-    """
-    if type(ids) is not list and type(ids) is not tuple:
-        if _is_array(ids):
-            if ids.ndim != 1:
-                raise ValueError(f"{what} must be one sequence of ids (1-D), got {ids.ndim}-D")
-            ids = _array_values(ids, what)
-        if isinstance(ids, (str, bytes)) or not isinstance(ids, Sequence):
-            raise TypeError(f"{what} must be a sequence of int token ids, "
-                            f"got {type(ids).__name__}")
-    try:
-        kept = ids if dropped.isdisjoint(ids) else [token for token in ids if token not in dropped]
-    except TypeError:  # an unhashable element (a nested list)
-        raise _bad_id(ids, what, dropped) from None
-    if not _INT_ONLY.issuperset(map(type, kept)):  # NumPy integers, or an error
-        if any(isinstance(token, bool) or not isinstance(token, numbers.Integral)
-               for token in kept):
-            raise _bad_id(ids, what, dropped)
-        kept = [int(token) for token in kept]
-    text = " ".join(map(str, kept))
-    if "-" in text:  # a negative id that is not dropped
-        raise _bad_id(ids, what, dropped)
-    return text
+__all__ = [
+    "IGNORE_INDEX", "DroppedIds", "TokenIds", "TokenIdBatch", "TokenIdReferences",
+    "ids_to_text", "texts_of_ids", "references_of_ids", "written_batch",
+    "bleu_ids_config", "bleu_ids_scores_with", "sentence_bleu_ids_scores", "sentence_bleu_ids",
+    "corpus_bleu_ids", "sentence_chrf_ids_scores", "sentence_chrf_ids", "corpus_chrf_ids",
+]
 
 
 def ids_to_text(ids: TokenIds, *, pad_id: Optional[int] = None,
                 skip_ids: Collection[int] = ()) -> str:
     """The written form of one sequence of ids: what every score here is the score of."""
-    return _written(ids, "ids", _drop_set(pad_id, skip_ids))
+    return WrittenForm(DroppedIds(pad_id, skip_ids)).sequence(ids, "ids")
 
 
 def texts_of_ids(batch: TokenIdBatch, *, pad_id: Optional[int] = None,
                  skip_ids: Collection[int] = (), what: str = "hypotheses") -> list[str]:
     """The written form of each sequence of a batch (a sequence of sequences, or a 2-D array)."""
-    dropped = _drop_set(pad_id, skip_ids)
-    if _is_array(batch):
-        if batch.ndim != 2:
-            raise ValueError(f"{what} must be a batch of sequences (2-D), got {batch.ndim}-D")
-        batch = _array_values(batch, what)
-    if isinstance(batch, (str, bytes)) or not isinstance(batch, Sequence):
-        raise TypeError(f"{what} must be a sequence of token id sequences, "
-                        f"got {type(batch).__name__}")
-    return [_written(ids, f"{what}[{i}]", dropped) for i, ids in enumerate(batch)]
-
-
-def _is_id(value: object) -> bool:
-    if type(value) is int:
-        return True
-    if _is_array(value):
-        return getattr(value, "ndim", 1) == 0
-    return isinstance(value, numbers.Integral)
+    return WrittenForm(DroppedIds(pad_id, skip_ids)).batch(batch, what)
 
 
 def references_of_ids(references: TokenIdReferences, n_hypotheses: int, *,
                       pad_id: Optional[int] = None, skip_ids: Collection[int] = ()
                       ) -> list[list[str]]:
     """Each hypothesis's references in written form (the layouts of the module docstring)."""
-    dropped = _drop_set(pad_id, skip_ids)
-    if _is_array(references):
-        if references.ndim not in (2, 3):
-            raise ValueError("references as an array must be 2-D (one reference per hypothesis) "
-                             f"or 3-D (k references per hypothesis), got {references.ndim}-D")
-        references = _array_values(references, "references")
-    if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
-        raise TypeError(f"references must be a sequence with one entry per hypothesis, "
-                        f"got {type(references).__name__}")
-    if len(references) != n_hypotheses:
-        raise ValueError(f"{n_hypotheses} hypotheses but {len(references)} reference entries")
-    out: list[list[str]] = []
-    for i, entry in enumerate(references):
-        what = f"references[{i}]"
-        if type(entry) is list and entry and type(entry[0]) is list:  # several, as lists
-            out.append(_several(entry, i, dropped))
-            continue
-        if _is_array(entry):
-            if entry.ndim not in (1, 2):
-                raise ValueError(f"{what} must be 1-D (one reference) or 2-D (several), "
-                                 f"got {entry.ndim}-D")
-            entry = _array_values(entry, what)
-        if isinstance(entry, (str, bytes)) or not isinstance(entry, Sequence):
-            raise TypeError(f"{what} must be a sequence of ids or of id sequences, "
-                            f"got {type(entry).__name__}")
-        if not entry or _is_id(entry[0]):
-            out.append([_written(entry, what, dropped)])
-            continue
-        out.append(_several(entry, i, dropped))
-    return out
+    return WrittenForm(DroppedIds(pad_id, skip_ids)).references(references, n_hypotheses)
 
 
-def _several(entry: Sequence[Any], i: int, dropped: frozenset[int]) -> list[str]:
-    """The written forms of hypothesis ``i``'s references (``None`` dropped)."""
-    refs = [_written(ref, f"references[{i}][{k}]", dropped)
-            for k, ref in enumerate(entry) if ref is not None]
-    if not refs:
-        raise ValueError(f"hypothesis {i} has no reference (every reference is None)")
-    return refs
+def written_batch(batch: TokenIdBatch, references: TokenIdReferences, dropped: DroppedIds, *,
+                  what: str = "hypotheses") -> tuple[list[str], list[list[str]]]:
+    """:func:`texts_of_ids` and :func:`references_of_ids` of a batch, with ``dropped``
+    checked once (a reward's)."""
+    form = WrittenForm(dropped)
+    texts = form.batch(batch, what)
+    return texts, form.references(references, len(texts))
 
 
 def _streams(segments: list[list[str]]) -> list[list[Optional[str]]]:
@@ -235,6 +121,58 @@ def _streams(segments: list[list[str]]) -> list[list[Optional[str]]]:
 
 
 # -- BLEU ------------------------------------------------------------------------------------
+
+#: a walk of the caller's layout in a form: (hypotheses, each one's references)
+_Walk = Callable[[SequenceForm], tuple[list[Any], list[list[Any]]]]
+
+
+def _batch_walk(hypotheses: Any, references: Any, what: str) -> _Walk:
+    def walk(form: SequenceForm) -> tuple[list[Any], list[list[Any]]]:
+        hyps = form.batch(hypotheses, what)
+        return hyps, form.references(references, len(hyps))
+    return walk
+
+
+def _bleu_rows(walk: _Walk, dropped: DroppedIds, config: BLEUConfig, kernel: Any,
+               threads: Optional[int], totals_only: bool) -> Any:
+    """BLEU's statistics rows of the sequences ``walk`` gives (or, ``totals_only``, their
+    column sums): the kernel counts the ids where it reads them as given, and the written
+    form is scored where it does not (which also raises the errors, in its order)."""
+    order = config.max_ngram_order
+    try:
+        hyps, refs = walk(AS_GIVEN)
+    except (TypeError, ValueError, NotReadAsGiven):  # the written form names the fault
+        pass
+    else:
+        rows = kernel.ids_statistics(hyps, refs, dropped.int64, order, threads, totals_only)
+        if rows is not None:
+            return rows
+    texts, written_refs = walk(WrittenForm(dropped))
+    stats = kernel.sentence_statistics(texts, written_refs, config.tokenizer, False, order,
+                                       threads)
+    return stats.sum() if totals_only else stats
+
+
+def bleu_ids_config(smooth_method: str = "exp", smooth_value: Optional[float] = None,
+                    use_effective_order: bool = True, max_ngram_order: int = 4) -> BLEUConfig:
+    """BLEU's checked settings on ids (``sentence_bleu``'s defaults): each id is one token
+    (``tokenize="none"``), nothing is lowercased."""
+    return BLEUConfig.create("none", False, smooth_method, smooth_value, max_ngram_order,
+                             use_effective_order)
+
+
+def bleu_ids_scores_with(config: BLEUConfig, hypotheses: TokenIdBatch,
+                         references: TokenIdReferences, dropped: DroppedIds, *,
+                         threads: Optional[int] = None, backend: Optional[str] = None,
+                         what: str = "hypotheses") -> list[float]:
+    """:func:`sentence_bleu_ids_scores` with its settings checked once, as ``config``
+    (:func:`bleu_ids_config`'s) and ``dropped``: for a caller that scores batch after batch
+    (a reward; ``what`` names its hypotheses in errors)."""
+    kernel = bleu_kernels.load(backend)
+    stats = _bleu_rows(_batch_walk(hypotheses, references, what), dropped, config, kernel,
+                       check_threads(threads), totals_only=False)
+    scores: list[float] = kernel.bleu_scores(stats, config).tolist()
+    return scores
 
 
 def sentence_bleu_ids_scores(hypotheses: TokenIdBatch, references: TokenIdReferences, *,
@@ -248,11 +186,9 @@ def sentence_bleu_ids_scores(hypotheses: TokenIdBatch, references: TokenIdRefere
     Each float equals ``sacrebleu.sentence_bleu(ids_to_text(h), [ids_to_text(r), ...],
     tokenize="none", ...).score`` with the same settings (sentence_bleu's defaults).
     """
-    texts = texts_of_ids(hypotheses, pad_id=pad_id, skip_ids=skip_ids)
-    refs = references_of_ids(references, len(texts), pad_id=pad_id, skip_ids=skip_ids)
-    return sentence_scores(texts, refs, tokenize="none", smooth_method=smooth_method,
-                           smooth_value=smooth_value, use_effective_order=use_effective_order,
-                           max_ngram_order=max_ngram_order, threads=threads, backend=backend)
+    config = bleu_ids_config(smooth_method, smooth_value, use_effective_order, max_ngram_order)
+    return bleu_ids_scores_with(config, hypotheses, references, DroppedIds(pad_id, skip_ids),
+                                threads=threads, backend=backend)
 
 
 def sentence_bleu_ids(hypothesis: TokenIds, references: Union[TokenIds, Sequence[TokenIds]], *,
@@ -261,12 +197,16 @@ def sentence_bleu_ids(hypothesis: TokenIds, references: Union[TokenIds, Sequence
                       use_effective_order: bool = True, max_ngram_order: int = 4,
                       backend: Optional[str] = None) -> BLEUScore:
     """The BLEU of one sequence of ids against its reference(s), as sacreBLEU's ``sentence_bleu``."""
-    text = ids_to_text(hypothesis, pad_id=pad_id, skip_ids=skip_ids)
-    refs = references_of_ids([references], 1, pad_id=pad_id, skip_ids=skip_ids)[0]
-    metric = BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value,
-                  effective_order=use_effective_order, max_ngram_order=max_ngram_order,
-                  backend=backend)
-    return metric.sentence_score(text, refs)
+    config = bleu_ids_config(smooth_method, smooth_value, use_effective_order, max_ngram_order)
+    dropped = DroppedIds(pad_id, skip_ids)
+
+    def walk(form: SequenceForm) -> tuple[list[Any], list[list[Any]]]:
+        return [form.sequence(hypothesis, "ids")], form.references([references], 1)
+
+    totals = _bleu_rows(walk, dropped, config, bleu_kernels.load(backend), None,
+                        totals_only=True)
+    warn_if_sentence_order_not_effective(use_effective_order)
+    return score_from_statistics(totals, config)
 
 
 def corpus_bleu_ids(hypotheses: TokenIdBatch, references: TokenIdReferences, *,
@@ -280,12 +220,11 @@ def corpus_bleu_ids(hypotheses: TokenIdBatch, references: TokenIdReferences, *,
     ``references`` has one entry per hypothesis (this module's layout), not
     sacreBLEU's reference streams: that is how a batch holds them.
     """
-    texts = texts_of_ids(hypotheses, pad_id=pad_id, skip_ids=skip_ids)
-    refs = references_of_ids(references, len(texts), pad_id=pad_id, skip_ids=skip_ids)
-    metric = BLEU(tokenize="none", smooth_method=smooth_method, smooth_value=smooth_value,
-                  effective_order=use_effective_order, max_ngram_order=max_ngram_order,
-                  backend=backend, threads=threads)
-    return metric.corpus_score(texts, _streams(refs))
+    config = bleu_ids_config(smooth_method, smooth_value, use_effective_order, max_ngram_order)
+    totals = _bleu_rows(_batch_walk(hypotheses, references, "hypotheses"),
+                        DroppedIds(pad_id, skip_ids), config, bleu_kernels.load(backend),
+                        check_threads(threads), totals_only=True)
+    return score_from_statistics(totals, config)
 
 
 # -- chrF ------------------------------------------------------------------------------------
@@ -302,8 +241,7 @@ def sentence_chrf_ids_scores(hypotheses: TokenIdBatch, references: TokenIdRefere
     Each float equals ``sacrebleu.sentence_chrf(ids_to_text(h), [ids_to_text(r), ...],
     ...).score`` with the same settings.
     """
-    texts = texts_of_ids(hypotheses, pad_id=pad_id, skip_ids=skip_ids)
-    refs = references_of_ids(references, len(texts), pad_id=pad_id, skip_ids=skip_ids)
+    texts, refs = written_batch(hypotheses, references, DroppedIds(pad_id, skip_ids))
     return sentence_chrf_scores(texts, refs, char_order=char_order, word_order=word_order,
                                 beta=beta, remove_whitespace=remove_whitespace,
                                 eps_smoothing=eps_smoothing, threads=threads, backend=backend)
@@ -322,8 +260,8 @@ def sentence_chrf_ids(hypothesis: TokenIds, references: Union[TokenIds, Sequence
                       remove_whitespace: bool = True, eps_smoothing: bool = False,
                       backend: Optional[str] = None) -> CHRFScore:
     """The chrF of one sequence of ids against its reference(s), as sacreBLEU's ``sentence_chrf``."""
-    text = ids_to_text(hypothesis, pad_id=pad_id, skip_ids=skip_ids)
-    refs = references_of_ids([references], 1, pad_id=pad_id, skip_ids=skip_ids)[0]
+    form = WrittenForm(DroppedIds(pad_id, skip_ids))
+    text, refs = form.sequence(hypothesis, "ids"), form.references([references], 1)[0]
     metric = _chrf(char_order, word_order, beta, remove_whitespace, eps_smoothing, None, backend)
     return metric.sentence_score(text, refs)
 
@@ -335,8 +273,7 @@ def corpus_chrf_ids(hypotheses: TokenIdBatch, references: TokenIdReferences, *,
                     threads: Optional[int] = None, backend: Optional[str] = None) -> CHRFScore:
     """Corpus chrF of a batch of id sequences, as sacreBLEU's ``corpus_chrf`` on the written
     forms (``references``: one entry per hypothesis, as :func:`corpus_bleu_ids`)."""
-    texts = texts_of_ids(hypotheses, pad_id=pad_id, skip_ids=skip_ids)
-    refs = references_of_ids(references, len(texts), pad_id=pad_id, skip_ids=skip_ids)
+    texts, refs = written_batch(hypotheses, references, DroppedIds(pad_id, skip_ids))
     metric = _chrf(char_order, word_order, beta, remove_whitespace, eps_smoothing, threads,
                    backend)
     return metric.corpus_score(texts, _streams(refs))

@@ -28,7 +28,8 @@ from ..metrics.bleu.metric import BLEU
 from ..metrics.chrf.batch import sentence_chrf_scores
 from ..metrics.chrf.metric import CHRF
 from ..metrics.ter.metric import TER
-from .reward import CombinedReward, MetricReward, Reward, Scorer, Transform
+from ..metrics.token_ids import bleu_ids_scores_with
+from .reward import CombinedReward, IdScorer, MetricReward, Reward, Scorer, Transform
 
 if TYPE_CHECKING:
     from ..tokenizers import Tokenizer
@@ -84,12 +85,13 @@ def _ter_scores(metric: TER, hypotheses: list[str], references: list[list[str]])
 
 def _reward(name: str, metric: Metric[Any], scorer: Scorer, transform: Transform, formula: str,
             scale: float, column: str, token_ids: bool, ids_column: str,
-            pad_id: Optional[int], skip_ids: Collection[int], **fields: object) -> MetricReward:
+            pad_id: Optional[int], skip_ids: Collection[int],
+            ids_scorer: Optional[IdScorer] = None, **fields: object) -> MetricReward:
     signature = _signature(metric, reward=formula, scale=f"{scale:g}", **fields,
                            input="ids" if token_ids else "text")
     return MetricReward(_check_name(name), signature, scorer, transform, column=column,
                         ids_column=ids_column if token_ids else None, pad_id=pad_id,
-                        skip_ids=skip_ids)
+                        skip_ids=skip_ids, ids_scorer=ids_scorer if token_ids else None)
 
 
 def make_bleu_reward(*, smooth_method: str = "exp", smooth_value: Optional[float] = None,
@@ -123,9 +125,13 @@ def make_bleu_reward(*, smooth_method: str = "exp", smooth_value: Optional[float
     config = BLEUConfig.create(metric.tokenizer, lowercase, smooth_method, smooth_value,
                                max_ngram_order, effective_order)
     scorer: Scorer = partial(sentence_scores_with, config, threads=threads, backend=backend)
+    ids_scorer: Optional[IdScorer] = None
+    if token_ids:  # the ids counted as they are, never written (config: tokenize "none")
+        ids_scorer = partial(bleu_ids_scores_with, config, threads=threads, backend=backend,
+                             what="completion_ids")
     scale = _check_scale(scale)
     return _reward(name, metric, scorer, partial(_upward, scale=scale), "score/100", scale,
-                   column, token_ids, ids_column, pad_id, skip_ids)
+                   column, token_ids, ids_column, pad_id, skip_ids, ids_scorer)
 
 
 def make_chrf_reward(*, char_order: int = 6, word_order: int = 0, beta: float = 2,

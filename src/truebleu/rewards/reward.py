@@ -14,11 +14,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, Optional
 
-from ..metrics.token_ids import references_of_ids, texts_of_ids
+from ..metrics.token_ids import DroppedIds, written_batch
 from .inputs import completion_texts, reference_lists
 
 #: sacreBLEU-style scores of texts against their references: (hypotheses, references) -> scores
 Scorer = Callable[[list[str], list[list[str]]], list[float]]
+#: the same scores of token ids: (completion ids, reference ids, ids removed) -> scores
+IdScorer = Callable[[Any, Any, DroppedIds], list[float]]
 #: the scores (0..100) of a batch to its rewards, in one pass over the list
 Transform = Callable[[list[float]], list[float]]
 
@@ -113,21 +115,26 @@ class MetricReward(Reward):
     """One metric's sentence scores as rewards (made by the ``make_*_reward`` factories).
 
     With ``ids_column`` set, the reward scores token ids: ``completion_ids``
-    against that column's id sequences (written forms, see
+    against that column's id sequences (the scores of their written forms, see
     :mod:`truebleu.metrics.token_ids`), and no text is decoded or tokenized.
+    ``ids_scorer``, where the metric has one (BLEU), scores the ids without
+    writing them; otherwise ``scorer`` scores the written forms.
     """
 
     def __init__(self, name: str, signature: str, scorer: Scorer, transform: Transform, *,
                  column: str = "references", ids_column: Optional[str] = None,
-                 pad_id: Optional[int] = None, skip_ids: Collection[int] = ()) -> None:
+                 pad_id: Optional[int] = None, skip_ids: Collection[int] = (),
+                 ids_scorer: Optional[IdScorer] = None) -> None:
         self.__name__ = name
         self.signature = signature
         self._scorer = scorer
+        self._ids_scorer = ids_scorer
         self._transform = transform
         self.column = column
         self.ids_column = ids_column
         self.pad_id = pad_id
         self.skip_ids = tuple(skip_ids)
+        self._dropped = DroppedIds(pad_id, self.skip_ids)  # checked here, once
 
     @property
     def on_token_ids(self) -> bool:
@@ -156,10 +163,11 @@ class MetricReward(Reward):
         if reference_ids is None:
             raise ValueError(f"missing the {self.ids_column or 'reference_ids'!r} column: each "
                              "completion's reference token ids")
-        texts = texts_of_ids(completion_ids, pad_id=self.pad_id, skip_ids=self.skip_ids,
-                             what="completion_ids")
-        refs = references_of_ids(reference_ids, len(texts), pad_id=self.pad_id,
-                                 skip_ids=self.skip_ids)
+        if self._ids_scorer is not None:
+            return self._transform(self._ids_scorer(completion_ids, reference_ids,
+                                                    self._dropped))
+        texts, refs = written_batch(completion_ids, reference_ids, self._dropped,
+                                    what="completion_ids")
         return self._transform(self._scorer(texts, refs))
 
     def _score(self, texts: list[str], references: Any, column: str) -> list[float]:

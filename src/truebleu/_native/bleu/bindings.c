@@ -36,21 +36,12 @@ int tb_check_order(int max_order)
     return 0;
 }
 
-/* Runs the job without the GIL; 0, or -1 with the exception of its failure. */
-static int run_job(tb_bleu_job *job, int threads, const tb_state *st)
+int tb_bleu_run_job(tb_bleu_job *job, int threads, const tb_state *st)
 {
     return tb_raise_job_status(tb_job_run_released(&job->base, threads, st->main_thread));
 }
 
-/* Where a statistics job's rows go: into `out`, an int64 buffer of n rows, or,
- * when out is None, nowhere: only their sum is added to `totals` (an int64
- * buffer of one row), which spares a caller that wants the corpus totals a
- * table of n rows. Release with job_output_release. */
-typedef struct {
-    Py_buffer rows, sum;
-} job_output;
-
-static int job_output_get(job_output *o, tb_bleu_job *j, PyObject *out, PyObject *totals, size_t n)
+int tb_bleu_output_get(tb_bleu_output *o, tb_bleu_job *j, PyObject *out, PyObject *totals, size_t n)
 {
     const size_t width = tb_row_width(j->max_order);
     if (out != Py_None) {
@@ -69,7 +60,7 @@ static int job_output_get(job_output *o, tb_bleu_job *j, PyObject *out, PyObject
     return 0;
 }
 
-static void job_output_release(job_output *o)
+void tb_bleu_output_release(tb_bleu_output *o)
 {
     tb_buffer_release(&o->rows);
     tb_buffer_release(&o->sum);
@@ -91,7 +82,7 @@ static PyObject *prepare_gathered(const tb_state *st, const tb_segments *g, int 
     j.texts = g->texts.texts;
     j.offsets = g->offsets;
     j.out_segs = segs;
-    if (run_job(&j, threads, st) < 0) {
+    if (tb_bleu_run_job(&j, threads, st) < 0) {
         tb_prepared_free_segs(segs, nseg);
         return NULL;
     }
@@ -161,7 +152,7 @@ PyObject *core_statistics(PyObject *module, PyObject *args, PyObject *kwargs)
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), periods = 0;
     tb_gather texts;
     tb_gather_start(&texts, st->lower);
-    job_output output = {0};
+    tb_bleu_output output = {0};
     PyObject *result = NULL;
     if (n != prep->n) {
         PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference segments", n, prep->n);
@@ -184,11 +175,11 @@ PyObject *core_statistics(PyObject *module, PyObject *args, PyObject *kwargs)
     j.max_order = max_order;
     j.texts = texts.texts;
     j.ref_segs = prep->segs;
-    if (job_output_get(&output, &j, out, totals, (size_t)n) < 0 || run_job(&j, threads, st) < 0)
+    if (tb_bleu_output_get(&output, &j, out, totals, (size_t)n) < 0 || tb_bleu_run_job(&j, threads, st) < 0)
         goto done;
     result = PyLong_FromSsize_t(periods);
 done:
-    job_output_release(&output);
+    tb_bleu_output_release(&output);
     tb_gather_free(&texts);
     Py_DECREF(seq);
     return result;
@@ -199,7 +190,7 @@ done:
 
 /* The one-pass job shared by sentence_statistics and stream_statistics: each
  * worker tokenizes segment k's references (g) and then hypothesis k of the
- * tuple seq, and writes its row into out (or adds it to totals: job_output_get);
+ * tuple seq, and writes its row into out (or adds it to totals: tb_bleu_output_get);
  * nothing is kept. With periods, counts the hypotheses that end in " .".
  * 0 ok, -1 error. */
 static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g, int mode, int lowercase,
@@ -208,7 +199,7 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
     Py_ssize_t n = PyTuple_GET_SIZE(seq);
     tb_gather texts;
     tb_gather_start(&texts, st->lower);
-    job_output output = {0};
+    tb_bleu_output output = {0};
     int rc = -1;
     if (tb_gather_alloc(&texts, (size_t)n) < 0)
         goto done;
@@ -235,11 +226,11 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
     j.texts = texts.texts;
     j.ref_texts = g->texts.texts;
     j.offsets = g->offsets;
-    if (job_output_get(&output, &j, out, totals, (size_t)n) < 0)
+    if (tb_bleu_output_get(&output, &j, out, totals, (size_t)n) < 0)
         goto done;
-    rc = run_job(&j, threads, st);
+    rc = tb_bleu_run_job(&j, threads, st);
 done:
-    job_output_release(&output);
+    tb_bleu_output_release(&output);
     tb_gather_free(&texts);
     return rc;
 }
@@ -456,7 +447,7 @@ PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args, PyObject
     j.ref_texts = refs.texts;
     j.offsets = offsets;
     j.out_rows = own_rows ? own_rows : rows_view.buf;
-    if (run_job(&j, threads, st) < 0)
+    if (tb_bleu_run_job(&j, threads, st) < 0)
         goto done;
     int64_t *out = j.out_rows, *sum = totals_view.buf;
     for (Py_ssize_t i = 0; i < n; i++)

@@ -1,4 +1,4 @@
-/* truebleu core: BLEU's entry points (bleu/bindings.c, bleu/bindings_matrix.c),
+/* truebleu core: BLEU's entry points (bleu/bindings.c, bleu/bindings_matrix.c, bleu/bindings_ids.c),
  * for module.c's method table. Each takes its arguments by position or by
  * keyword (METH_VARARGS | METH_KEYWORDS). Entry points are named core_* and
  * never call each other (bench/bench_speed.py counts the instructions inside
@@ -8,6 +8,9 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+#include "bleu/jobs.h"
+#include "state.h"
 
 PyObject *core_prepare(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_prepare_streams(PyObject *module, PyObject *args, PyObject *kwargs);
@@ -20,9 +23,25 @@ PyObject *core_cross_statistics(PyObject *module, PyObject *args, PyObject *kwar
 PyObject *core_bleu_scores(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_column_sums(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_tokenized_periods(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *core_ids_statistics(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /* The checks every BLEU entry point makes (bleu/bindings.c): 0, or -1 with ValueError. */
 int tb_check_mode(int mode);
 int tb_check_order(int max_order);
+
+/* Runs a BLEU job without the GIL (bleu/bindings.c); 0, or -1 with the exception of its failure. */
+int tb_bleu_run_job(tb_bleu_job *job, int threads, const tb_state *st);
+
+/* Where a statistics job's rows go: into `out`, an int64 buffer of n rows, or,
+ * when out is None, nowhere: only their sum is added to `totals` (an int64
+ * buffer of one row), which spares a caller that wants the corpus totals a
+ * table of n rows. tb_bleu_output_get sets j's outputs: 0, or -1 with an
+ * exception; release with tb_bleu_output_release either way (bleu/bindings.c). */
+typedef struct {
+    Py_buffer rows, sum;
+} tb_bleu_output;
+
+int tb_bleu_output_get(tb_bleu_output *o, tb_bleu_job *j, PyObject *out, PyObject *totals, size_t n);
+void tb_bleu_output_release(tb_bleu_output *o);
 
 #endif

@@ -37,14 +37,23 @@ static int same_references(const tb_bleu_job *j, size_t a, size_t b)
     return 1;
 }
 
+/* A worker's scratch: the builders of references and hypothesis, the
+ * vocabulary of token ids and the matcher, kept between jobs (runtime/spares.h). */
+typedef struct {
+    tb_builder b, b2;
+    tb_id_vocab v;
+    tb_matcher m;
+} bleu_scratch;
+
 /* Items lo .. hi - 1 of the job. sum: with j->totals, the thread's row (width)
  * and then its sum of rows (width). */
-static void run_items(tb_bleu_job *j, tb_builder *b, tb_builder *b2, tb_matcher *m, tb_poll *poll, size_t lo,
-                      size_t hi, int64_t *sum)
+static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo, size_t hi, int64_t *sum)
 {
+    tb_builder *b = &s->b, *b2 = &s->b2;
+    tb_matcher *m = &s->m;
     const size_t width = tb_row_width(j->max_order);
     const int only_sum = j->totals != NULL;
-    size_t refs_in_b = SIZE_MAX;  /* SENT: the item whose references b holds (as ref) */
+    size_t refs_in_b = SIZE_MAX;  /* SENT: the item whose references b holds (as ref); IDS: s->v */
     tb_seg ref;
     for (size_t k = lo; k < hi && !tb_job_failed(&j->base); k++) {
         int rc = 0;
@@ -85,6 +94,25 @@ static void run_items(tb_bleu_job *j, tb_builder *b, tb_builder *b2, tb_matcher 
                 if (rc == 0)
                     rc = tb_segment_row_ids(m, b2->ids, (uint32_t)b2->nids, &ref, j->max_order, row);
             }
+        } else if (j->kind == TB_BLEU_IDS) {
+            /* the references' vocabulary in s->v (kept while the items share them),
+             * the hypothesis looked up in it: the work is a unit per id and order */
+            const tb_id_batch *ib = j->id_batch;
+            const size_t work = 16 + tb_id_item_size(ib, k) * (size_t)j->max_order;
+            const uint32_t *hyp;
+            uint32_t hlen;
+            if (tb_poll_spend(poll, work < TB_POLL_UNITS ? (long)work : TB_POLL_UNITS))
+                break;
+            if (refs_in_b == SIZE_MAX || !tb_id_same_references(ib, refs_in_b, k)) {
+                refs_in_b = SIZE_MAX;
+                rc = tb_id_references(&s->v, ib, k, &ref);
+                if (rc == 0)
+                    refs_in_b = k;
+            }
+            if (rc == 0)
+                rc = tb_id_hypothesis(&s->v, ib, k, &hyp, &hlen);
+            if (rc == 0)
+                rc = tb_segment_row_ids(m, hyp, hlen, &ref, j->max_order, row);
         } else {
             size_t h, r;
             if (j->hyp_index) {
@@ -108,13 +136,6 @@ static void run_items(tb_bleu_job *j, tb_builder *b, tb_builder *b2, tb_matcher 
     }
 }
 
-/* A worker's scratch: the builders of references and hypothesis and the
- * matcher, kept between jobs (runtime/spares.h). */
-typedef struct {
-    tb_builder b, b2;
-    tb_matcher m;
-} bleu_scratch;
-
 static tb_spares bleu_spares;
 
 static bleu_scratch *scratch_take(void)
@@ -123,6 +144,7 @@ static bleu_scratch *scratch_take(void)
     if (!s && (s = malloc(sizeof(*s)))) {
         tb_builder_init(&s->b);
         tb_builder_init(&s->b2);
+        tb_id_vocab_init(&s->v);
         tb_matcher_init(&s->m);
     }
     return s;
@@ -131,11 +153,13 @@ static bleu_scratch *scratch_take(void)
 static void scratch_give(bleu_scratch *s)
 {
     s->b.poll = s->b2.poll = NULL;  /* (the job's poll dies with the job) */
-    size_t held = tb_builder_footprint(&s->b) + tb_builder_footprint(&s->b2) + tb_matcher_footprint(&s->m);
+    size_t held = tb_builder_footprint(&s->b) + tb_builder_footprint(&s->b2) + tb_id_vocab_footprint(&s->v) +
+                  tb_matcher_footprint(&s->m);
     if (held <= TB_SPARE_MAX_BYTES && tb_spares_give(&bleu_spares, s))
         return;
     tb_builder_free(&s->b);
     tb_builder_free(&s->b2);
+    tb_id_vocab_free(&s->v);
     tb_matcher_free(&s->m);
     free(s);
 }
@@ -161,7 +185,7 @@ static void bleu_worker(tb_job *base)
             tb_job_fail(base, TB_NOMEM, lo);
             break;
         }
-        run_items(j, &s->b, &s->b2, &s->m, &poll.base, lo, hi, sum);
+        run_items(j, s, &poll.base, lo, hi, sum);
     }
     if (sum && !tb_job_failed(base))  /* counts of tokens in memory: no overflow */
         for (size_t c = 0; c < width; c++)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bleu/ids.h"
 #include "bleu/matrix.h"
 #include "bleu/score.h"
 #include "runtime/pool.h"
@@ -23,6 +24,7 @@ typedef enum {
     TB_BLEU_PAIRS,    /* item k: sequence 0 of a hypothesis segment against a reference segment */
     TB_BLEU_SENT,     /* item k: hypothesis k against ref_texts[offsets[k] .. offsets[k+1]),
                        * tokenized together, nothing kept */
+    TB_BLEU_IDS,      /* item k: id_batch's item k (bleu/ids.h), no tokenizer */
 } tb_bleu_job_kind;
 
 typedef struct {
@@ -35,8 +37,9 @@ typedef struct {
     tb_seg **out_segs;             /* PREPARE */
     tb_seg *const *ref_segs;       /* STATS, PAIRS */
     const tb_text *ref_texts;      /* SENT */
-    int64_t *out_rows;             /* one row per item (STATS, SENT, PAIRS) */
-    int64_t *totals;               /* STATS, SENT without out_rows: the rows' sum, and no rows */
+    const tb_id_batch *id_batch;   /* IDS */
+    int64_t *out_rows;             /* one row per item (STATS, SENT, PAIRS, IDS) */
+    int64_t *totals;               /* STATS, SENT, IDS without out_rows: the rows' sum, and no rows */
     /* PAIRS: hypothesis hyp_segs[hyp_index[k]] against ref_segs[ref_index[k]]; both
      * NULL: all pairs, hyp-major (n_ref_segs references per hypothesis) */
     tb_seg *const *hyp_segs;

@@ -22,6 +22,16 @@ configuration's (:class:`~truebleu.metrics.bleu.config.BLEUConfig`);
     per segment, tokenized periods)``; nothing is kept.
 ``sentence_statistics(hypotheses, references_per_hyp, tokenizer, lowercase, max_order, threads=None)``
     One row per hypothesis against its own references (a str or a list).
+``ids_statistics(hypotheses, references, dropped, max_order, threads=None, totals_only=False)``
+    BLEU on token ids without text: one row per hypothesis (a sequence of int
+    ids) against ``references[i]`` (a list of such sequences), the ids of
+    ``dropped`` (an ascending ``array("q")``) left out; with ``totals_only``
+    the column sums. Each id is one token, so the rows are those of the ids'
+    written form with ``tokenize="none"``. None when a sequence is not in a
+    form the kernel reads (the caller scores the written form instead):
+    both read lists and tuples of ints (exactly ``int``) that are in
+    ``[0, 2**63)`` once the dropped ids are out; the native kernel also reads
+    one-dimensional integer buffers (NumPy arrays).
 ``bleu_scores(statistics, config)``
     The sentence BLEU of every row, an ``array('d')``.
 ``pairwise_scores(a, b, config, threads=None)``
@@ -60,6 +70,25 @@ def distinct(lines: Sequence[str]) -> tuple[list[str], array]:
     index: dict[str, int] = {}
     positions = array("q", [index.setdefault(line, len(index)) for line in lines])
     return list(index), positions
+
+
+_INT_ONLY = frozenset({int})
+_INT64_MAX = 2**63 - 1
+
+
+def _kept_ids(sequences: Sequence[object], drop: frozenset[int]) -> list[list[int]] | None:
+    """Each sequence without its dropped ids, if each is a list or tuple of ints, all in
+    [0, 2**63) once those are out; else None."""
+    kept_all = []
+    for seq in sequences:
+        if (type(seq) is not list and type(seq) is not tuple) \
+                or not _INT_ONLY.issuperset(map(type, seq)):
+            return None
+        kept = [token for token in seq if token not in drop]
+        if kept and (min(kept) < 0 or max(kept) > _INT64_MAX):
+            return None
+        kept_all.append(kept)
+    return kept_all
 
 
 def tokenized_periods(hypotheses: Sequence[str]) -> int:
@@ -122,6 +151,24 @@ class PythonKernel:
         segments = [references_of(refs, i) for i, refs in enumerate(references_per_hyp)]
         prepared = self.prepare_references(segments, tokenizer, lowercase, max_order)
         return self.statistics(hypotheses, prepared, tokenizer, lowercase, max_order)
+
+    def ids_statistics(self, hypotheses, references, dropped, max_order, threads=None,
+                       totals_only=False):
+        """The specification's rows with ids for tokens: equal ids, equal tokens."""
+        check_order(max_order, "max_order")
+        if len(hypotheses) != len(references):
+            raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference "
+                             "entries")
+        drop = frozenset(dropped)
+        data = array("q")
+        for hyp, refs in zip(hypotheses, references):
+            tokens = _kept_ids((hyp, *refs), drop)
+            if tokens is None:
+                return None
+            data.extend(spec.segment_row(tokens[0], spec.reference_info(tokens[1:], max_order),
+                                         max_order))
+        stats = Statistics(max_order, data)
+        return stats.sum() if totals_only else stats
 
     def bleu_scores(self, statistics, config):
         return python_bleu_scores(statistics.data, config)

@@ -56,6 +56,12 @@ def warn_if_tokenized(count: int) -> None:
                        "you can suppress this message with the `force` parameter.")
 
 
+def warn_if_sentence_order_not_effective(effective_order: bool) -> None:
+    """sacreBLEU's advice when a sentence is scored without effective order."""
+    if not effective_order:
+        logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+
+
 class BLEU(Metric[BLEUScore]):
     """BLEU with a fixed configuration, as ``sacrebleu.BLEU``.
 
@@ -225,8 +231,7 @@ class BLEU(Metric[BLEUScore]):
         if not isinstance(hypothesis, str):
             raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
         check_str_sequence(references, "references")
-        if not self.effective_order:
-            logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+        warn_if_sentence_order_not_effective(self.effective_order)
         return super().sentence_score(hypothesis, references)
 
     # BLEU's scorer takes these two options; the template's takes any and uses none

@@ -342,6 +342,16 @@ class NativeKernel:
             raise ValueError(f"hypothesis {missing} has no reference")
         return Statistics(max_order, data)
 
+    def ids_statistics(self, hypotheses, references, dropped, max_order, threads=None,
+                       totals_only=False):
+        """Token ids copied into C arrays (with the GIL), counted without it; no text."""
+        check_max_order(max_order)
+        out, totals = output_buffers(len(hypotheses), max_order, totals_only)
+        if not core.ids_statistics(hypotheses, references, dropped, max_order,
+                                   check_threads(threads), out, totals):
+            return None
+        return Statistics(max_order, out) if totals is None else totals.tolist()
+
     def bleu_scores(self, statistics, config):
         """The core's replica of sacreBLEU's ``compute_bleu`` where floats add as there."""
         if not core.SUM_IS_PLAIN:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import chain
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Hashable, NamedTuple, Sequence
 
 if TYPE_CHECKING:
     from ...tokenizers import Tokenizer
@@ -32,7 +32,11 @@ def segment_tokens(line: str, tokenizer: "Tokenizer", lowercase: bool) -> list[s
     return tokenizer(line.rstrip()).split()
 
 
-def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter:
+#: a token: a string from a tokenizer, or a model's token id (equal ids, equal tokens)
+Token = Hashable
+
+
+def ngram_counts(tokens: Sequence[Token], max_order: int) -> Counter:
     """Counts of every n-gram (as a tuple of tokens), 1 <= n <= max_order.
 
     ``zip(tokens, tokens[1:], ...)`` walks the n-grams of one order; Counter
@@ -42,7 +46,7 @@ def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter:
         zip(*(tokens[start:] for start in range(n))) for n in range(1, max_order + 1)))
 
 
-def max_reference_counts(references: Sequence[Sequence[str]], max_order: int) -> Counter:
+def max_reference_counts(references: Sequence[Sequence[Token]], max_order: int) -> Counter:
     """Each n-gram's largest count in any single reference: the clip counts."""
     if len(references) == 1:
         return ngram_counts(references[0], max_order)
@@ -76,13 +80,13 @@ class ReferenceInfo(NamedTuple):
     lengths: list[int]
 
 
-def reference_info(references: Sequence[Sequence[str]], max_order: int) -> ReferenceInfo:
+def reference_info(references: Sequence[Sequence[Token]], max_order: int) -> ReferenceInfo:
     """Clip counts (max over references of each n-gram's count) and lengths."""
     return ReferenceInfo(max_reference_counts(references, max_order),
                          [len(tokens) for tokens in references])
 
 
-def segment_row(hypothesis: Sequence[str], refs: ReferenceInfo, max_order: int) -> list[int]:
+def segment_row(hypothesis: Sequence[Token], refs: ReferenceInfo, max_order: int) -> list[int]:
     """One statistics row: [c, r, matches_1..N, totals_1..N]."""
     matches = [0] * max_order
     totals = [0] * max_order
