@@ -155,3 +155,22 @@ def test_command_line_errors_name_the_file_and_line(tmp_path, inputs, capsys):
     # a score file is an input: the report is never written over it
     assert main(["report", ref, "-i", *paths, "-o", scores, "--scores", f"X={scores}"]) == 1
     assert open(scores, encoding="utf-8").read().startswith("good\t")
+
+
+def test_spread_and_the_pages_own_bleu(inputs):
+    """The disagreement's unit is each metric's standard deviation of sentence scores over
+    every system and segment; the entry of the page's own BLEU says so (its columns are
+    the list's)."""
+    refs, systems, comet = inputs
+    from truebleu.metrics import BLEU
+    data = report(refs, systems, metrics=["bleu", "ter"],
+                  scores={"COMET": comet}, n_samples=20).data.payload()
+    entries = data["metrics"]["list"]
+    assert [m["own_bleu"] for m in entries] == [True, False, False]
+    # a BLEU object of other settings is a metric of its own, with its own columns
+    other = report(refs, systems, metrics=[BLEU(references=refs, lowercase=True)],
+                   n_samples=20).data.payload()
+    assert [m["own_bleu"] for m in other["metrics"]["list"]] == [False]
+    for m in entries:
+        assert m["spread"] == pytest.approx(np.std(np.array(m["sentence"])), rel=1e-12)
+    assert metric(data, "COMET")["spread"] == pytest.approx(np.std([comet[s] for s in systems]))

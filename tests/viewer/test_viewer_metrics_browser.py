@@ -209,8 +209,118 @@ def test_hostile_metric_names(open_page, hostile_metrics, screenshot_dir, mode):
         lines = tsv.rstrip("\n").split("\n")
         assert len(lines) == 3 and all("\x85" not in line and "\u2028" not in line for line in lines)
         assert_clean(page, f"{mode} metrics export")
+        show_view(page, "view=segments&disagree=1")
+        assert_clean(page, f"{mode} metrics segments")
+        heads = page.eval_on_selector_all("#segment-list .seghead span",
+                                          "(s) => s.map((e) => e.textContent)")
+        for name in external:
+            assert shown(name) in heads
+        options = page.eval_on_selector_all("[data-filter=fcol] option",
+                                            "(s) => s.map((e) => e.textContent)")
+        assert f"\u0394{shown(external[0])} (B \u2212 A)" in options
         page.screenshot(path=str(screenshot_dir / f"hostile-metrics-{mode}.png"), full_page=True)
     finally:
         if server is not None:
             server.shutdown()
             server.server_close()
+
+
+# -- the segments view ---------------------------------------------------------------------
+
+def signed(x: float, digits: int) -> str:
+    """As the page's signed(): a + before a positive number that does not show as zero."""
+    shown = f"{x:.{digits}f}"
+    return "+" + shown if x > 0 and shown != f"{0:.{digits}f}" else shown
+
+
+def visible_rows(page) -> list[dict]:
+    """The rows the list has drawn, in list order: segment, and the metric cells' texts."""
+    return page.eval_on_selector_all("#segment-list .segrow", """(rows) => rows
+        .filter((r) => r.style.display !== "none")
+        .map((r) => ({pos: Number(r.dataset.pos), segment: Number(r.dataset.segment),
+                      cells: [...r.children].map((c) => c.textContent)}))
+        .sort((x, y) => x.pos - y.pos)""")
+
+
+def count_shown(page) -> int:
+    return int(page.inner_text("#subset-summary [data-value=count]").split()[0])
+
+
+def oriented_matrix(metric: dict):
+    values = np.array([[np.nan if v is None else v for v in row] for row in metric["sentence"]])
+    return values if metric["higher_is_better"] else -values
+
+
+def disagreement(data: dict, a: int, b: int):
+    """The page's documented measure, recomputed from the API's numbers."""
+    z = np.stack([(oriented_matrix(m)[b] - oriented_matrix(m)[a]) / m["spread"]
+                  for m in data["metrics"]["list"]])
+    for_b = np.maximum(np.nan_to_num(z, nan=0.0).max(axis=0), 0.0)
+    for_a = np.maximum(np.nan_to_num(-z, nan=0.0).max(axis=0), 0.0)
+    return np.minimum(for_a, for_b)
+
+
+@needs_wmt21
+def test_segments_show_every_metric_of_a_and_b(open_page, en_de, screenshot_dir):
+    data = en_de["report"].data.payload()
+    metrics = data["metrics"]["list"]
+    page = open_page(en_de["url"])
+    show_view(page, "view=segments&a=0&b=1")
+    heads = page.eval_on_selector_all("#segment-list .seghead span", "(s) => s.map((e) => e.textContent)")
+    listed = [m for m in metrics if not m["own_bleu"]]
+    assert [m["name"] for m in metrics if m["own_bleu"]] == ["BLEU"]
+    assert [h for h in heads if h in {m["name"] for m in metrics}] == [m["name"] for m in listed]
+    first = heads.index(listed[0]["name"])
+    rows = visible_rows(page)
+    assert len(rows) > 5
+    for row in rows:
+        i = row["segment"]
+        for j, m in enumerate(listed):
+            digits = 3 if m["external"] else 1
+            a, b = m["sentence"][0][i], m["sentence"][1][i]
+            assert row["cells"][first + 2 * j] == f"{a:.{digits}f}{b:.{digits}f}"
+            assert row["cells"][first + 2 * j + 1] == signed(b - a, digits)
+    page.screenshot(path=str(screenshot_dir / "metrics-segments.png"), full_page=True)
+
+
+@needs_wmt21
+def test_sort_and_filter_by_any_metric(open_page, en_de):
+    data = en_de["report"].data.payload()
+    metrics = data["metrics"]["list"]
+    j = next(k for k, m in enumerate(metrics) if m["name"] == "TER")
+    ter = np.array(metrics[j]["sentence"])
+    delta = ter[2] - ter[0]
+    page = open_page(en_de["url"])
+    show_view(page, f"view=segments&a=0&b=2&sort=m{j}d&dir=-1")
+    expected = sorted(range(data["n_segments"]), key=lambda i: (-delta[i], i))
+    assert [r["segment"] for r in visible_rows(page)] == expected[:len(visible_rows(page))]
+    # a range filter on the sentence TER of A
+    show_view(page, f"view=segments&a=0&b=2&fcol=m{j}a&fmin=20&fmax=40")
+    assert count_shown(page) == int(((ter[0] >= 20) & (ter[0] <= 40)).sum())
+    assert all(20 <= ter[0][r["segment"]] <= 40 for r in visible_rows(page))
+    assert page.watch.page_errors == [] and page.watch.console_errors == []
+
+
+@needs_wmt21
+def test_where_the_metrics_disagree(open_page, en_de, screenshot_dir):
+    data = en_de["report"].data.payload()
+    strength = disagreement(data, 3, 1)
+    page = open_page(en_de["url"])
+    show_view(page, "view=segments&a=3&b=1")
+    page.locator("[data-filter=disagree]").check()
+    page.wait_for_selector("body[data-ready]", state="attached")
+    assert page.evaluate("window.truebleuViewer.state.sort") == "disagree"
+    chosen = [i for i in range(data["n_segments"]) if strength[i] > 0]
+    assert 0 < len(chosen) < data["n_segments"]
+    assert count_shown(page) == len(chosen)
+    expected = sorted(chosen, key=lambda i: (-strength[i], i))
+    rows = visible_rows(page)
+    assert [r["segment"] for r in rows] == expected[:len(rows)]
+    for r in rows:
+        assert r["cells"][-2] == f"{strength[r['segment']]:.2f}"
+    # each shown segment has a metric preferring A and another preferring B
+    for r in rows:
+        i = r["segment"]
+        prefs = [oriented_matrix(m)[1][i] - oriented_matrix(m)[3][i] for m in data["metrics"]["list"]]
+        assert max(prefs) > 0 > min(prefs)
+    page.screenshot(path=str(screenshot_dir / "metrics-disagree.png"))

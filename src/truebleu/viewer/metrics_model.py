@@ -3,7 +3,7 @@
 A report built with ``metrics=`` or ``scores=`` carries, per metric, what
 :func:`truebleu.significance.compare_metrics` finds for it: each system's corpus
 score, its bootstrap 95% interval, rank and significance cluster (the metric's own
-all-pairs tests), each system's sentence scores (BLEU with effective order as
+all-pairs tests), each system's sentence scores and their spread (BLEU with effective order as
 ``sacrebleu.sentence_bleu``, chrF and TER as ``sentence_chrf`` and ``sentence_ter``,
 an external metric's own rows), the metric's direction, and how the metrics agree
 (pairwise accuracy and Kendall's tau over systems for every pair of metrics, and
@@ -17,6 +17,8 @@ import math
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from ..metrics.base import Metric
     from ..significance.agreement import MetricAgreement
     from ..significance.multimetric import ExternalScoresArgument
@@ -50,6 +52,7 @@ def metric_objects(choices: Sequence[MetricChoice], references: list[list[Option
 
 
 def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metric[Any]], *,
+                    own_bleu: Optional[Metric[Any]] = None,
                     scores: Optional[ExternalScoresArgument],
                     higher_is_better: Optional[Mapping[str, bool]], gold: Optional[str],
                     test: str, n_samples: int, seed: int, n_permutations: int
@@ -85,9 +88,29 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
             # [better, worse, p-value]: index pairs into the report's systems
             "pairs": [[position[p.a], position[p.b], p.p_value] for p in ranking.pairs],
             "sentence": [[_finite(v) for v in row] for row in result.segment_scores[k].tolist()],
+            "spread": _spread(result.segment_scores[k]),
+            # the page's own BLEU (its list shows it already, with its n-grams)
+            "own_bleu": k < len(metrics) and own_bleu is not None and metrics[k] is own_bleu,
         })
     return {"test": test, "n_samples": n_samples, "seed": seed, "gold": gold,
             "list": entries, "agreement": _agreement_payload(result.agreement)}
+
+
+def _spread(matrix: NDArray[Any]) -> Optional[float]:
+    """The standard deviation of a metric's sentence scores, over every system and segment.
+
+    The page's "where the metrics disagree" measures each metric's preference for A or B
+    in these units (a difference of one spread means as much for chrF as for COMET), so
+    that metrics on different scales can be weighed against each other.
+    """
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    finite = matrix[np.isfinite(matrix)]
+    if finite.size < 2:
+        return None
+    spread = float(np.std(finite))
+    return spread if spread > 0 else None
 
 
 def _signature(metric: Any) -> Optional[str]:

@@ -248,7 +248,8 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     if metrics is not None or scores is not None:
         every_metric = metrics_payload(
             dict(zip(inputs.system_names, inputs.systems)),
-            metric_objects(metrics or (), references, metric_refs), scores=scores,
+            metric_objects(metrics or (), references, metric_refs), own_bleu=metric_refs,
+            scores=scores,
             higher_is_better=higher_is_better, gold=gold, test=test, n_samples=n_samples,
             seed=seed, n_permutations=n_permutations)
     return ReportData(inputs, metric_refs, signature, sentence_metric.get_signature().format(),
