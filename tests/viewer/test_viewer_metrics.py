@@ -174,3 +174,38 @@ def test_spread_and_the_pages_own_bleu(inputs):
     for m in entries:
         assert m["spread"] == pytest.approx(np.std(np.array(m["sentence"])), rel=1e-12)
     assert metric(data, "COMET")["spread"] == pytest.approx(np.std([comet[s] for s in systems]))
+
+
+def test_ters_alignments_are_its_search(inputs):
+    """The compact alignments rebuild, for every system and segment, exactly what
+    TER(...).sentence_alignment returns (the metric's own settings; a segment without
+    references has none)."""
+    from truebleu.metrics import TER
+
+    refs, systems, _ = inputs
+    refs = [list(refs[0]), [None if i % 7 == 0 else line for i, line in enumerate(refs[1])]]
+    refs[0][3] = None  # (a segment without any reference is an error of every metric)
+    ter = TER(case_sensitive=True, references=refs)
+    data = report(refs, systems, metrics=[ter], n_samples=20).data.payload()
+    alignment = metric(data, "TER")["alignment"]
+    api = TER(case_sensitive=True)
+    letters = {"m": "match", "s": "substitute", "d": "delete", "i": "insert"}
+    for k, hyps in enumerate(systems.values()):
+        entry = alignment["systems"][k]
+        for i, hyp in enumerate(hyps):
+            given = [r[i] for r in refs if r[i] is not None]
+            expected = api.sentence_alignment(hyp, given)
+            words = entry["hyp"][i].split()
+            reference = alignment["references"][entry["ref"][i]][i].split()
+            assert tuple(words) == expected.hypothesis and tuple(reference) == expected.reference
+            assert given[expected.reference_index] == refs[entry["ref"][i]][i]
+            steps, h, r = [], 0, 0
+            for op in entry["ops"][i]:
+                hw = words[entry["order"][i][h]] if op != "i" else None
+                rw = reference[r] if op != "d" else None
+                h, r = h + (op != "i"), r + (op != "d")
+                steps.append((letters[op], hw, rw))
+            assert steps == [(e.operation, e.hypothesis_word, e.reference_word)
+                             for e in expected.edits]
+            assert entry["shifts"][i] == [[list(s.origin), s.start, s.to]
+                                          for s in expected.shifts]

@@ -218,6 +218,14 @@ def test_hostile_metric_names(open_page, hostile_metrics, screenshot_dir, mode):
         options = page.eval_on_selector_all("[data-filter=fcol] option",
                                             "(s) => s.map((e) => e.textContent)")
         assert f"\u0394{shown(external[0])} (B \u2212 A)" in options
+        # every hostile segment's detail: metric scores and TER's edits of hostile words
+        for i in range(len(PAYLOADS)):
+            show_view(page, f"view=segments&seg={i}")
+            assert page.locator("#detail .ter-alignment").count() == 2
+            assert_clean(page, f"{mode} metrics detail of segment {i}")
+        heads = page.eval_on_selector_all("#metric-scores tbody tr td:first-child",
+                                          "(s) => s.map((e) => e.textContent)")
+        assert shown(external[0]) + " \u2191" in heads
         page.screenshot(path=str(screenshot_dir / f"hostile-metrics-{mode}.png"), full_page=True)
     finally:
         if server is not None:
@@ -324,3 +332,48 @@ def test_where_the_metrics_disagree(open_page, en_de, screenshot_dir):
         prefs = [oriented_matrix(m)[1][i] - oriented_matrix(m)[3][i] for m in data["metrics"]["list"]]
         assert max(prefs) > 0 > min(prefs)
     page.screenshot(path=str(screenshot_dir / "metrics-disagree.png"))
+
+
+# -- the segment detail ----------------------------------------------------------------------
+
+@needs_wmt21
+def test_detail_shows_every_metric_and_ters_edits(open_page, en_de, screenshot_dir):
+    """Each metric's sentence scores of A and B, and TER's shifts and edit path as
+    TER().sentence_alignment returns them (the exact search), on segments with shifts."""
+    from truebleu.metrics import TER
+
+    data = en_de["report"].data.payload()
+    metrics = data["metrics"]["list"]
+    ter = next(m for m in metrics if m["name"] == "TER")
+    refs, systems = en_de["refs"], list(en_de["systems"].values())
+    a, b = 0, 1
+    shifted = [i for i, s in enumerate(ter["alignment"]["systems"][b]["shifts"]) if s and len(s) > 1]
+    assert shifted, "no segment of B with two shifts"
+    page = open_page(en_de["url"])
+    for i in (shifted[0], shifted[-1], 0):
+        show_view(page, f"view=segments&a={a}&b={b}&seg={i}")
+        rows = page.eval_on_selector_all("#metric-scores tbody tr",
+                                         "(rs) => rs.map((r) => [...r.cells].map((c) => c.textContent))")
+        assert [r[0].split(" ")[0] for r in rows] == [m["name"] for m in metrics]
+        for row, m in zip(rows, metrics):
+            digits = 4 if m["external"] else 2
+            assert row[1:3] == [f"{m['sentence'][a][i]:.{digits}f}", f"{m['sentence'][b][i]:.{digits}f}"]
+        for which, k in (("A", a), ("B", b)):
+            expected = TER().sentence_alignment(systems[k][i], [r[i] for r in refs])
+            box = f"#detail .ter-alignment[data-system={which}]"
+            ops = page.eval_on_selector_all(box + " .ter-path span[data-op]",
+                                            "(s) => s.map((e) => [e.dataset.op, e.textContent])")
+            words = {"match": lambda e: e.hypothesis_word,
+                     "substitute": lambda e: f"{e.hypothesis_word} \u2192 {e.reference_word}",
+                     "delete": lambda e: e.hypothesis_word,
+                     "insert": lambda e: "+" + e.reference_word}
+            assert ops == [[e.operation, words[e.operation](e)] for e in expected.edits]
+            shifts = page.eval_on_selector_all(box + " .ter-shifts li", """(s) => s.map((e) =>
+                [e.querySelector(".shifted").textContent, Number(e.dataset.start), Number(e.dataset.to)])""")
+            assert shifts == [[" ".join(s.words), s.start, s.to] for s in expected.shifts]
+            label = page.inner_text(box + " [data-value=ter-counts]")
+            assert f"{expected.num_edits} edit(s)" in label
+            assert f"reference {'ACD'[expected.reference_index]}" in page.inner_text(box + " .label")
+    assert page.watch.page_errors == [] and page.watch.console_errors == []
+    page.locator("#detail .ter-alignment").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshot_dir / "ter-alignment.png"))

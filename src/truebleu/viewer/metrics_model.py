@@ -5,7 +5,8 @@ A report built with ``metrics=`` or ``scores=`` carries, per metric, what
 score, its bootstrap 95% interval, rank and significance cluster (the metric's own
 all-pairs tests), each system's sentence scores and their spread (BLEU with effective order as
 ``sacrebleu.sentence_bleu``, chrF and TER as ``sentence_chrf`` and ``sentence_ter``,
-an external metric's own rows), the metric's direction, and how the metrics agree
+an external metric's own rows), TER's alignments (:mod:`.ter_alignments`), the
+metric's direction, and how the metrics agree
 (pairwise accuracy and Kendall's tau over systems for every pair of metrics, and
 with a gold metric WMT's figures against it). The page shows these numbers as they
 are; it computes none of them.
@@ -53,12 +54,14 @@ def metric_objects(choices: Sequence[MetricChoice], references: list[list[Option
 
 def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metric[Any]], *,
                     own_bleu: Optional[Metric[Any]] = None,
+                    references: Optional[Sequence[Sequence[Optional[str]]]] = None,
                     scores: Optional[ExternalScoresArgument],
                     higher_is_better: Optional[Mapping[str, bool]], gold: Optional[str],
                     test: str, n_samples: int, seed: int, n_permutations: int
                     ) -> dict[str, Any]:
     """The page's ``metrics`` document: one entry per metric, and their agreement."""
     from ..significance.multimetric import compare_metrics
+    from .ter_alignments import ter_alignment_payload
 
     if len(systems) < 2:
         raise ValueError("a report of several metrics compares systems: give at least two")
@@ -91,6 +94,10 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
             "spread": _spread(result.segment_scores[k]),
             # the page's own BLEU (its list shows it already, with its n-grams)
             "own_bleu": k < len(metrics) and own_bleu is not None and metrics[k] is own_bleu,
+            # TER: the edits its search counted, per system and segment (ter_alignments.py)
+            "alignment": (ter_alignment_payload(metrics[k], systems, references)
+                          if k < len(metrics) and references is not None
+                          and hasattr(metrics[k], "alignments") else None),
         })
     return {"test": test, "n_samples": n_samples, "seed": seed, "gold": gold,
             "list": entries, "agreement": _agreement_payload(result.agreement)}

@@ -249,6 +249,7 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
         every_metric = metrics_payload(
             dict(zip(inputs.system_names, inputs.systems)),
             metric_objects(metrics or (), references, metric_refs), own_bleu=metric_refs,
+            references=references,
             scores=scores,
             higher_is_better=higher_is_better, gold=gold, test=test, n_samples=n_samples,
             seed=seed, n_permutations=n_permutations)
