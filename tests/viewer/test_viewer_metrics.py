@@ -209,3 +209,14 @@ def test_ters_alignments_are_its_search(inputs):
                              for e in expected.edits]
             assert entry["shifts"][i] == [[list(s.origin), s.start, s.to]
                                           for s in expected.shifts]
+
+
+def test_serve_takes_the_same_flags(tmp_path, inputs):
+    refs, systems, comet = inputs
+    ref, paths, scores = files(tmp_path, inputs)
+    args = build_parser("serve").parse_args(
+        [ref, "-i", *paths, "-m", "ter", "--scores", f"COMET={scores}", "--gold", "comet",
+         "--n-samples", "20"])
+    data = build_report(args).data.payload()
+    assert [m["name"] for m in data["metrics"]["list"]] == ["TER", "COMET"]
+    assert data["metrics"]["agreement"]["gold"] == "COMET"
