@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import Optional, Sequence
 
 from ..core.progress import set_quiet
 from ..significance.formats import FORMATS
-
-if TYPE_CHECKING:
-    from ..metrics.base import Metric
+from .external_scores import (
+    ExternalScoreFiles,
+    add_external_score_arguments,
+    gold_metric,
+    read_external_scores,
+)
 from .inputs import system_names
 from .options import (
     UsageError,
@@ -90,25 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.set_defaults(force=True)
     external = parser.add_argument_group(
         "Scores computed elsewhere (COMET, MetricX, human DA/MQM) and metric agreement")
-    external.add_argument("--scores", action="append", default=[], metavar="NAME=FILE",
-                          help="segment scores of metric NAME for every system compared "
-                               "(repeatable): mt-metrics-eval's SYSTEM<TAB>SCORE lines, a .tsv "
-                               "with a header naming the systems, or a .jsonl of "
-                               "{system: score} objects; systems named as compare names the "
-                               "-i files. A NAME.sys.score beside a NAME.seg.score file gives "
-                               "the official system scores")
-    external.add_argument("--system-scores", action="append", default=[], metavar="NAME=FILE",
-                          help="official system scores of metric NAME (SYSTEM<TAB>SCORE), "
-                               "where they are not the mean of its segment scores")
-    external.add_argument("--higher-is-better", action="append", default=[], metavar="NAME",
-                          help="metric NAME's larger scores are better (the default)")
-    external.add_argument("--lower-is-better", action="append", default=[], metavar="NAME",
-                          help="metric NAME's smaller scores are better (MQM error points)")
-    external.add_argument("--gold", default=None, metavar="NAME",
-                          help="measure every metric against NAME (human scores): WMT's "
-                               "pairwise accuracy over the system pairs NAME separates "
-                               "significantly, segment-level Kendall tau and acc23, and "
-                               "permutation tests between metrics")
+    add_external_score_arguments(external, "compare")
     external.add_argument("--segment-grouping", choices=("item", "sys", "none"), default="item",
                           help="segment-level agreement compares the outputs of each segment "
                                "(item, default, as WMT23), each system's segments (sys), or "
@@ -123,55 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _named_files(values: Sequence[str], flag: str) -> dict[str, str]:
-    """``NAME=FILE`` values of a repeatable flag, by name (a name given twice is an error)."""
-    named: dict[str, str] = {}
-    for value in values:
-        name, equals, path = value.partition("=")
-        if not equals or not name or not path:
-            raise UsageError(f"{flag} takes NAME=FILE, got {value!r}")
-        if name in named:
-            raise UsageError(f"{flag} names {name!r} twice")
-        named[name] = path
-    return named
-
-
-def _directions(args: argparse.Namespace, external: Sequence[str]) -> dict[str, bool]:
-    """``--higher-is-better`` / ``--lower-is-better``: the direction of external metrics."""
-    directions: dict[str, bool] = {}
-    for names, higher in ((args.higher_is_better, True), (args.lower_is_better, False)):
-        for name in names:
-            if name not in external:
-                raise UsageError(f"--{'higher' if higher else 'lower'}-is-better {name}: no "
-                                 f"--scores {name}=FILE (the direction of BLEU, chrF and TER "
-                                 "is their own)")
-            if directions.get(name, higher) != higher:
-                raise UsageError(f"{name} is given both --higher-is-better and "
-                                 "--lower-is-better")
-            directions[name] = higher
-    return directions
-
-
-def _gold(args: argparse.Namespace, metrics: dict[str, Metric[Any]], external: Sequence[str]
-          ) -> Optional[str]:
-    """The metric ``--gold`` names: an external name or a score name (``chrF2``), exactly
-    or, when only one matches so, without regard to case; or an ``-m`` name (``chrf``)."""
-    if args.gold is None:
-        return None
-    names = {metric.score_name(): key for key, metric in metrics.items()}
-    every = [*names, *external]
-    if args.gold in every:
-        return str(args.gold)
-    matches = {name for name in every if name.lower() == args.gold.lower()}
-    matches |= {name for name, key in names.items() if key.lower() == args.gold.lower()}
-    if len(matches) == 1:
-        return matches.pop()
-    raise UsageError(f"--gold {args.gold}: not a metric compared ({', '.join(every)})")
-
-
 def run(args: argparse.Namespace) -> str:
     from ..io import read_lines
-    from ..io.scores import read_segment_scores
     from ..significance.compat import seed_setting
     from ..significance.formats import render
     from ..significance.metric_formats import render_metrics
@@ -188,18 +126,13 @@ def run(args: argparse.Namespace) -> str:
     check_metric_flags(args, args.metrics)
     if args.agreement_samples < 0:
         raise UsageError("--agreement-samples must be >= 0")
-    score_files = _named_files(args.scores, "--scores")
-    system_files = _named_files(args.system_scores, "--system-scores")
-    unknown = [name for name in system_files if name not in score_files]
-    if unknown:
-        raise UsageError(f"--system-scores {unknown[0]}=...: no --scores {unknown[0]}=FILE")
-    directions = _directions(args, list(score_files))
+    external = ExternalScoreFiles(args)
     refs = [read_lines(path, max_line_length=args.max_line_length) for path in args.refs]
     # before any statistics are computed: a test without power, or too large, is an error now
     n_samples = DEFAULT_SAMPLES[args.test] if args.samples is None else args.samples
     check_comparison(args.test, n_samples, len(refs[0]), len(args.input), option="-n/--samples")
     metrics = make_metrics(args, refs)
-    gold = _gold(args, metrics, list(score_files))
+    gold = gold_metric(args.gold, metrics, external.names)
     names = system_names(args.input)
     systems = {}
     for name, path in zip(names, args.input):
@@ -208,13 +141,10 @@ def run(args: argparse.Namespace) -> str:
             raise ValueError(f"{path} has {len(hyps)} lines but {args.refs[0]} has "
                              f"{len(refs[0])}; systems and references must align")
         systems[name] = hyps
-    scores = {name: read_segment_scores(path, name, names, len(refs[0]),
-                                        system_scores=system_files.get(name),
-                                        max_line_length=args.max_line_length)
-              for name, path in score_files.items()}
+    scores = read_external_scores(external, names, len(refs[0]), args.max_line_length)
     _, seed = seed_setting(args.seed)
     result = compare_metrics(systems, list(metrics.values()), scores=scores,
-                             higher_is_better=directions, gold=gold, test=args.test,
+                             higher_is_better=external.higher_is_better, gold=gold, test=args.test,
                              n_samples=args.samples, seed=seed, alpha=args.alpha,
                              holm_correction=args.holm, statistic=args.bootstrap_statistic,
                              sentences=args.sentence, grouping=args.segment_grouping,

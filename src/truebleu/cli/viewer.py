@@ -1,8 +1,10 @@
 """``truebleu report`` and ``truebleu serve``: the viewer from the command line.
 
-Both take the scoring command's inputs and BLEU options (references, ``-i``
-systems, ``-tok``, ``-lc``, ``-s``, ...), plus ``--source`` and
-``--doc-ids``; systems are named after their files. ``report`` writes one
+Both take the scoring command's inputs, ``-m`` and metric flags (references,
+``-i`` systems, ``-m bleu chrf ter``, ``-tok``, ``-lc``, ``-cw``, ``--ter-*``, ...),
+``compare``'s ``--scores NAME=FILE`` with its directions and ``--gold``, plus
+``--source`` and ``--doc-ids``; systems are named after their files. Without
+``-m`` and ``--scores`` the page is BLEU's alone. ``report`` writes one
 self-contained HTML file; ``serve`` shows the same page from a local server.
 """
 
@@ -15,8 +17,13 @@ from typing import Optional, Sequence
 
 from ..core.progress import set_quiet
 from ..io import InputError, iter_lines
-from ..metrics import METRICS
 from ..tokenizers import target_language
+from .external_scores import (
+    ExternalScoreFiles,
+    add_external_score_arguments,
+    gold_metric,
+    read_external_scores,
+)
 from .inputs import read_references, system_names
 from .options import (
     UsageError,
@@ -24,8 +31,12 @@ from .options import (
     add_encoding_argument,
     add_language_pair_argument,
     add_max_line_length_argument,
+    add_metric_flags,
+    add_metrics_option,
     add_wmt_xml_arguments,
     check_max_line_length,
+    check_metric_flags,
+    make_metrics,
 )
 from .output import EXIT_INTERRUPTED
 
@@ -56,7 +67,15 @@ def build_parser(command: str) -> argparse.ArgumentParser:
     add_encoding_argument(parser)
     add_language_pair_argument(parser)
     add_max_line_length_argument(parser)
-    METRICS["bleu"].add_arguments(parser)  # the viewer shows BLEU
+    metrics = parser.add_argument_group(
+        "Metrics (default: the BLEU report; -m shows each metric's scores, clusters and "
+        "sentence scores side by side, with how they agree)")
+    add_metrics_option(metrics)
+    add_metric_flags(parser)
+    add_external_score_arguments(metrics, command)
+    # no -m and no --scores: today's BLEU-only page; BLEU never warns about tokenized-looking
+    # output here (the page shows the tokens); the metrics run on the default threads
+    parser.set_defaults(metrics=None, force=True, threads=None)
     stats = parser.add_argument_group("Confidence intervals and significance")
     stats.add_argument("--n-samples", type=int, default=1000,
                        help="Bootstrap samples for intervals, clusters and tests (default: %(default)s).")
@@ -86,6 +105,26 @@ def _bleu_options(args) -> dict:
                 smooth_value=args.smooth_value, max_ngram_order=args.max_ngram_order,
                 effective_order=args.effective_order, trg_lang=target_language(args.langpair),
                 spm_model=args.spm_model, backend=args.backend)
+
+
+def _metric_arguments(args, references, names: list[str], n_segments: int) -> dict:
+    """``report()``'s ``metrics``, ``scores``, ``higher_is_better`` and ``gold`` of the
+    command line: none without ``-m`` and ``--scores`` (the BLEU-only page)."""
+    external = ExternalScoreFiles(args)
+    if args.metrics is None and not external.names:
+        if args.gold is not None:
+            raise UsageError("--gold measures metrics against each other: give -m or --scores")
+        return {}
+    if args.metrics is None:  # --scores alone: beside BLEU, as compare shows them
+        args.metrics = ["bleu"]
+    check_metric_flags(args, args.metrics)
+    objects = make_metrics(args, references)
+    gold = gold_metric(args.gold, objects, external.names)
+    # "bleu" by name: the report's own BLEU (the same flags), computed once
+    metrics = ["bleu" if key == "BLEU" else metric for key, metric in objects.items()]
+    scores = read_external_scores(external, names, n_segments, args.max_line_length)
+    return {"metrics": metrics, "scores": scores,
+            "higher_is_better": external.higher_is_better, "gold": gold}
 
 
 def build_report(args):
@@ -128,8 +167,10 @@ def build_report(args):
         raise InputError(f"{args.refs[0]} has {n} lines but " + ", ".join(wrong)
                          + "; every file must have one line per segment")
     title = args.title or (f"{len(systems)} system(s) against " + ", ".join(ref_names))
+    every_metric = _metric_arguments(args, references, names, n)
     return report(references, systems, reference_names=ref_names, source=source, doc_ids=doc_ids,
-                  title=title, seed=args.seed, n_samples=args.n_samples, **_bleu_options(args))
+                  title=title, seed=args.seed, n_samples=args.n_samples, **every_metric,
+                  **_bleu_options(args))
 
 
 def build_wmt_xml_report(args):
@@ -160,16 +201,19 @@ def build_wmt_xml_report(args):
     check_report(args.n_samples, len(testset.source), len(chosen), option="--n-samples")
     title = args.title or (f"{os.path.basename(args.wmt_xml)}: {len(chosen)} systems, "
                            f"references {', '.join(translators)}")
-    return report([testset.references[t] for t in translators],
+    references = [testset.references[t] for t in translators]
+    every_metric = _metric_arguments(args, references, chosen, len(references[0]))
+    return report(references,
                   {name: [line or "" for line in testset.systems[name]] for name in chosen},
                   reference_names=translators, source=testset.source, doc_ids=testset.doc_ids,
-                  title=title, seed=args.seed, n_samples=args.n_samples, **_bleu_options(args))
+                  title=title, seed=args.seed, n_samples=args.n_samples, **every_metric,
+                  **_bleu_options(args))
 
 
 def input_files(args) -> list[str]:
     """Every file the command reads: the report may not be written over any of them."""
     named = [*args.refs, *(args.input or ()), args.source, args.doc_ids, args.wmt_xml,
-             args.spm_model]
+             args.spm_model, *ExternalScoreFiles(args).paths()]
     return [path for path in named if path is not None]
 
 

@@ -16,7 +16,7 @@ scores: each segment's row scored on its own (BLEU with effective order, as
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
 from ..core.lazy_numpy import numpy
@@ -51,6 +51,10 @@ class MetricsComparison:
     rankings: tuple[MultiComparison, ...]  # one per metric, in ``metrics`` order
     sentences: tuple[tuple[SentenceComparison, ...], ...] = ()  # per metric, if asked for
     agreement: Optional[MetricAgreement] = None  # with two or more metrics
+    #: per metric, ``(systems, segments)`` sentence scores as the metric gives them (not
+    #: oriented): what a reader sees per segment, and what segment-level agreement compares;
+    #: left out of ``==`` (arrays have no truth value; they follow from the rows compared)
+    segment_scores: tuple[NDArray[Any], ...] = field(default=(), compare=False)
 
     def ranking(self, metric: str) -> MultiComparison:
         """The ranking of ``metric`` (by name)."""
@@ -103,11 +107,17 @@ def _external(scores: SegmentScores, higher_is_better: bool, systems: Sequence[s
                    official, external=True)
 
 
-def _segment_scores(metric: _Metric) -> NDArray[Any]:
-    """``(systems, segments)`` sentence scores, oriented (larger is better)."""
+def _sentence_scores(metric: _Metric) -> NDArray[Any]:
+    """``(systems, segments)`` sentence scores, as the metric gives them."""
     np = numpy()
-    matrix = np.stack([np.asarray(metric.sentence_scorer.score_rows(rows), dtype=np.float64)
-                       for rows in metric.rows])
+    matrix: NDArray[Any] = np.stack([
+        np.asarray(metric.sentence_scorer.score_rows(rows), dtype=np.float64)
+        for rows in metric.rows])
+    return matrix
+
+
+def _oriented(metric: _Metric, matrix: NDArray[Any]) -> NDArray[Any]:
+    """``matrix`` with larger always better."""
     oriented: NDArray[Any] = matrix if metric.higher_is_better else -matrix
     return oriented
 
@@ -199,18 +209,20 @@ def compare_metrics(systems: Union[Mapping[str, Sequence[str]], Sequence[str]],
                                     names=(names[0], name))
                   for name, rows in zip(names[1:], metric.rows[1:]))
             for metric in compared)
+    segment_scores = tuple(_sentence_scores(metric) for metric in compared)
     agreement = None
     if len(compared) > 1:
-        agreement = _agreement(compared, rankings, names, gold, grouping, n_permutations,
-                               seed, alpha)
+        agreement = _agreement(compared, rankings, segment_scores, names, gold, grouping,
+                               n_permutations, seed, alpha)
     return MetricsComparison(
         tuple(metric_names), tuple(metric.higher_is_better for metric in compared),
         tuple(metric.name for metric in compared if metric.external),
         tuple(metric.name for metric in compared if metric.official is not None),
-        tuple(rankings), sentence_results, agreement)
+        tuple(rankings), sentence_results, agreement, segment_scores)
 
 
-def _agreement(compared: list[_Metric], rankings: list[MultiComparison], names: list[str],
+def _agreement(compared: list[_Metric], rankings: list[MultiComparison],
+               sentence_scores: tuple[NDArray[Any], ...], names: list[str],
                gold: Optional[str], grouping: str, n_permutations: int, seed: RandomSeed,
                alpha: float) -> MetricAgreement:
     """The agreement of the metrics, from their rankings' system scores (official ones
@@ -224,7 +236,8 @@ def _agreement(compared: list[_Metric], rankings: list[MultiComparison], names: 
     segment_scores = None
     separated: list[tuple[int, int]] = []
     if gold is not None:
-        segment_scores = {metric.name: _segment_scores(metric) for metric in compared}
+        segment_scores = {metric.name: _oriented(metric, matrix)
+                          for metric, matrix in zip(compared, sentence_scores)}
         position = {name: k for k, name in enumerate(names)}
         gold_ranking = rankings[[metric.name for metric in compared].index(gold)]
         separated = [(position[pair.a], position[pair.b]) for pair in gold_ranking.pairs

@@ -17,11 +17,14 @@ import html
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
+from .metrics_model import MetricChoice
 from .model import ReportData, ReportInputs, build_report_data
 from .page import encode_payload, render_page
 
 if TYPE_CHECKING:
     from typing import TypedDict
+
+    from ..significance.multimetric import ExternalScoresArgument
 
     class PairedTestResult(TypedDict):
         """:meth:`Report.paired_test`'s result (the page's ``serve`` mode shows the same)."""
@@ -124,7 +127,12 @@ class Report:
 def report(references: Sequence[Sequence[Optional[str]]], systems: Systems, *,
            reference_names: Optional[Sequence[str]] = None, source: Optional[Sequence[str]] = None,
            doc_ids: Optional[Sequence[str]] = None, title: Optional[str] = None,
-           seed: int = 12345, n_samples: int = 1000, **bleu_options: Any) -> Report:
+           seed: int = 12345, n_samples: int = 1000,
+           metrics: Optional[Sequence[MetricChoice]] = None,
+           scores: Optional[ExternalScoresArgument] = None,
+           higher_is_better: Optional[Mapping[str, bool]] = None,
+           gold: Optional[str] = None, n_permutations: int = 1000,
+           **bleu_options: Any) -> Report:
     """Score ``systems`` against ``references`` and build the viewer's report.
 
     :param references: reference streams, as for :func:`truebleu.corpus_bleu`.
@@ -133,6 +141,15 @@ def report(references: Sequence[Sequence[Optional[str]]], systems: Systems, *,
     :param doc_ids: one document id per segment (optional: documents ranked by ΔBLEU).
     :param seed: seed of the bootstrap intervals and tests (numbers as ``truebleu.significance``).
     :param n_samples: bootstrap samples for intervals, clusters and tests.
+    :param metrics: the metrics shown side by side (``["bleu", "chrf", "ter"]``, or metric
+        objects holding the references, ``CHRF(word_order=2, references=refs)``): each one's
+        scores, intervals, clusters and sentence scores, and how they agree. Default: the
+        BLEU-only report.
+    :param scores: scores computed elsewhere, ``{"COMET": {system: [one per segment]}}``
+        (or a :class:`truebleu.core.segment_scores.SegmentScores`), shown as metrics.
+    :param higher_is_better: an external metric's direction (default True).
+    :param gold: the metric the others are measured against (human scores).
+    :param n_permutations: permutations of each agreement test against ``gold``.
     :param bleu_options: :class:`truebleu.BLEU`'s keyword arguments (tokenize, lowercase, ...).
     """
     if isinstance(systems, Mapping):
@@ -149,7 +166,9 @@ def report(references: Sequence[Sequence[Optional[str]]], systems: Systems, *,
         source=list(source) if source is not None else None,
         doc_ids=[str(doc) for doc in doc_ids] if doc_ids is not None else None)
     data = build_report_data(inputs, bleu_options, seed=seed, n_samples=n_samples,
-                             options={"title": title, **_shown_options(bleu_options)})
+                             options={"title": title, **_shown_options(bleu_options)},
+                             metrics=metrics, scores=scores, higher_is_better=higher_is_better,
+                             gold=gold, n_permutations=n_permutations)
     return Report(data)
 
 

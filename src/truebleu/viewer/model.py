@@ -18,17 +18,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 from ..core.progress import Progress
 from ..core.resources import Cost
 from ..core.statistics import RowTable
 from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.score import BLEUScore
+from .metrics_model import MetricChoice, metric_objects, metrics_payload
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from ..significance.multimetric import ExternalScoresArgument
     from ..significance.scoring import BatchScorer
 
 #: reference-length buckets (tokens of the first reference): lower bounds
@@ -104,12 +106,15 @@ class ReportData:
     documents: Optional[dict[str, Any]]
     buckets: dict[str, Any]
     options: dict[str, Any] = field(default_factory=dict)
+    #: every metric chosen (``metrics=``/``scores=``), as :func:`.metrics_model.metrics_payload`
+    #: gives it; None: the BLEU-only report
+    metrics: Optional[dict[str, Any]] = None
 
     def payload(self) -> dict[str, Any]:
         """The JSON-ready document the page reads (columnar)."""
         inputs = self.inputs
         order = self.metric.max_ngram_order
-        return {
+        document = {
             "format": 1,
             "tool": _tool_version(),
             "title": self.options.get("title") or "truebleu report",
@@ -131,6 +136,9 @@ class ReportData:
             "documents": self.documents,
             "buckets": self.buckets,
         }
+        if self.metrics is not None:
+            document["metrics"] = self.metrics
+        return document
 
 
 def _tool_version() -> str:
@@ -192,11 +200,18 @@ def _system_payload(result: SystemResult, text: list[str]) -> dict[str, Any]:
 
 def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any]] = None, *,
                       seed: int = 12345, n_samples: int = 1000, test: str = "bs",
-                      options: Optional[dict[str, Any]] = None) -> ReportData:
+                      options: Optional[dict[str, Any]] = None,
+                      metrics: Optional[Sequence[MetricChoice]] = None,
+                      scores: Optional[ExternalScoresArgument] = None,
+                      higher_is_better: Optional[Mapping[str, bool]] = None,
+                      gold: Optional[str] = None, n_permutations: int = 1000) -> ReportData:
     """Score every system and derive everything the views need.
 
     ``bleu_options`` are :class:`truebleu.BLEU`'s keyword arguments; sentence
-    BLEU uses the same ones with ``effective_order=True``.
+    BLEU uses the same ones with ``effective_order=True``. ``metrics`` (names or
+    metric objects) and ``scores`` (computed elsewhere) add every metric's
+    scores, tests and agreement (:mod:`.metrics_model`); ``gold`` names the
+    metric the others are measured against, ``n_permutations`` its tests.
     """
     check_report(n_samples, inputs.n_segments, len(inputs.systems), test=test)
     bleu_options = {"force": True, **(bleu_options or {})}
@@ -234,9 +249,18 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     signature = metric_refs.get_signature().format()
     sentence_metric = BLEU(**{**bleu_options, "effective_order": True})
     sentence_metric.num_refs = metric_refs.num_refs
+    every_metric = None
+    if metrics is not None or scores is not None:
+        every_metric = metrics_payload(
+            dict(zip(inputs.system_names, inputs.systems)),
+            metric_objects(metrics or (), references, metric_refs), own_bleu=metric_refs,
+            references=references,
+            scores=scores,
+            higher_is_better=higher_is_better, gold=gold, test=test, n_samples=n_samples,
+            seed=seed, n_permutations=n_permutations)
     return ReportData(inputs, metric_refs, signature, sentence_metric.get_signature().format(),
                       systems, reference_tokens, significance, documents, buckets,
-                      options=dict(options or {}))
+                      options=dict(options or {}), metrics=every_metric)
 
 
 def report_cost(n_samples: int, n_segments: int, n_systems: int, test: str = "bs") -> Cost:

@@ -111,7 +111,8 @@ function download(filename, mime, content) {
 
 // Tables as data: {columns: [{label, latex?}], rows: [[cell, ...]]} with cells as shown.
 function tableTSV(table) {
-  const clean = (c) => String(c).replace(/[\t\r\n]/g, " ");
+  // every character that may end a line somewhere (a NEL or U+2028 in a name must not split a row)
+  const clean = (c) => String(c).replace(/[\t\n\v\f\r\x1c-\x1e\x85\u2028\u2029]/g, " ");
   return [table.columns.map((c) => clean(c.label)), ...table.rows.map((r) => r.map(clean))]
     .map((r) => r.join("\t")).join("\n") + "\n";
 }
@@ -154,7 +155,7 @@ function renderTable(table, options = {}) {
     title: c.title || null,
     onclick: options.sortable ? () => options.onSort(k) : null,
     "aria-sort": options.sortKey === k ? (options.sortDir > 0 ? "ascending" : "descending") : null,
-  }, c.label, options.sortKey === k ? (options.sortDir > 0 ? " \u25b2" : " \u25bc") : "")));
+  }, text(c.label), options.sortKey === k ? (options.sortDir > 0 ? " \u25b2" : " \u25bc") : "")));
   const body = (table.nodes || table.rows).map((row, i) => el("tr", options.rowAttrs ? options.rowAttrs(i) : null,
     row.map((cell, k) => el("td", {class: table.columns[k].numeric ? "num" : null}, cell instanceof Node ? cell : text(cell)))));
   return el("table", {class: "data " + (options.class || "")}, el("thead", null, head), el("tbody", null, body));

@@ -55,6 +55,8 @@ function renderOverview(root, d) {
     testName ? el("p", {class: "note"}, `Clusters: systems are ranked by BLEU and grouped while no pair in a group differs significantly (${testName}, ${sig.n_samples} samples, seed ${sig.seed}, α = ${sig.alpha}); 95% intervals from the bootstrap. Click a column to sort; choose A and B to compare.`) : null,
     el("div", {class: "toolbar"}, exportButtons(() => overviewTable(d, overviewRows(d)), "systems", "BLEU of each system")),
   ));
+  const bleuCard = root.lastChild;
+  if (d.metrics) renderMetricsOverview(root, d);  // 32-metrics-overview.js
   const nodes = order.map((k) => {
     const s = d.systems[k], c = s.corpus;
     const pick = (which) => el("input", {type: "radio", name: "pick-" + which, title: `use as system ${which.toUpperCase()}`,
@@ -69,7 +71,7 @@ function renderOverview(root, d) {
       class: (order[i] === state.a ? "is-a " : "") + (order[i] === state.b ? "is-b" : ""), "data-system": order[i]}),
     onSort: (k) => { const key = OVERVIEW_COLUMNS[k].key; state.ovDir = state.ovSort === key ? -state.ovDir : (key === "name" || key === "rank" ? 1 : -1); state.ovSort = key; update(); },
   });
-  root.lastChild.appendChild(el("div", {class: "scroll-x"}, tableEl));
+  bleuCard.appendChild(el("div", {class: "scroll-x"}, tableEl));
   const chart = horizontalBarChart({
     valueLabel: "BLEU with 95% interval",
     rows: order.map((k) => ({label: d.systems[k].name, value: d.systems[k].corpus.score, ci: d.systems[k].corpus.ci,

@@ -25,7 +25,8 @@ let filterCache = {key: null, indices: null, problems: [], pending: false};
 
 function filterKey() {
   return JSON.stringify([state.a, state.b, state.src, state.ref, state.hyp, regexOn, state.minLen, state.maxLen,
-    state.doc, state.minScore, state.maxScore, state.ngram, state.ngramOrder, state.ngramSide, state.sort, state.dir]);
+    state.doc, state.minScore, state.maxScore, state.ngram, state.ngramOrder, state.ngramSide, state.sort, state.dir,
+    state.fcol, state.fmin, state.fmax, state.disagree]);
 }
 
 function currentIndices(d) {
@@ -43,16 +44,21 @@ function currentIndices(d) {
   const docIndex = d.documents && state.doc !== "" ? d.documents.names.indexOf(state.doc) : -1;
   const ngramSet = state.ngram ? ngramSegments(d) : null;
   const A = d.systems[state.a];
+  const inRange = rangeFilter(d);                                       // 45-metric-segments.js
+  const disagreeing = state.disagree === "1" && d.metrics && d.metrics.list.length > 1;
   const out = [];
   for (let i = 0; i < n && !pending; i++) {   // no rows until every regular expression has answered
     if (d.firstRefLen[i] < minLen || d.firstRefLen[i] > maxLen) continue;
     if (A.sent[i] < minScore || A.sent[i] > maxScore) continue;
     if (docIndex >= 0 && d.documents.index[i] !== docIndex) continue;
     if (ngramSet && !ngramSet.has(i)) continue;
+    if (inRange && !inRange(i)) continue;
+    if (disagreeing && !(disagreement(d, i) > 0)) continue;
     if (!texts.every((f) => f.test(i))) continue;
     out.push(i);
   }
-  const sortKey = (Object.hasOwn(SORT_KEYS, state.sort) ? SORT_KEYS[state.sort] : SORT_KEYS.index).key;
+  const sortKeysOfData = sortKeys(d);
+  const sortKey = (Object.hasOwn(sortKeysOfData, state.sort) ? sortKeysOfData[state.sort] : sortKeysOfData.index).key;
   const keys = new Float64Array(n);
   for (const i of out) keys[i] = sortKey(d, i);
   const indices = sortByKey(Uint32Array.from(out), keys, state.dir);
@@ -93,7 +99,7 @@ function sortByKey(indices, keys, dir) {
 
 function isFiltered() {
   return !!(state.src || state.ref || state.hyp || state.minLen !== "" || state.maxLen !== "" || state.doc ||
-    state.minScore !== "" || state.maxScore !== "" || state.ngram);
+    state.minScore !== "" || state.maxScore !== "" || state.ngram || state.fmin !== "" || state.fmax !== "" || state.disagree);
 }
 
 function filterInput(label, key, attrs) {
@@ -124,7 +130,7 @@ function renderFilters(d) {
     state.ngram ? el("span", {class: "chip"}, `${state.ngramSide === "a" ? "A" : "B"} matches more often: “`, text(state.ngram), "” ",
       el("button", {type: "button", class: "small", title: "remove this filter", onclick: () => { state.ngram = ""; update(); }}, "×")) : null,
     el("label", null, "sort ", el("select", {"data-control": "sort", onchange: (e) => { state.sort = e.target.value; update(); }},
-      Object.entries(SORT_KEYS).map(([k, v]) => el("option", {value: k, selected: state.sort === k}, v.label)))),
+      Object.entries(sortKeys(d)).map(([k, v]) => el("option", {value: k, selected: state.sort === k}, text(v.label))))),
     el("button", {type: "button", class: "small", "data-control": "dir", onclick: () => { state.dir = -state.dir; update(); }}, state.dir > 0 ? "ascending" : "descending"),
     isFiltered() ? el("button", {type: "button", class: "small", onclick: () => { Object.assign(state, FILTER_DEFAULTS); update(); }}, "clear filters") : null,
   );
@@ -185,13 +191,17 @@ function renderSegments(root, d) {
   root.appendChild(el("section", {class: "card"}, renderFilters(d),
     filterCache.problems.length ? el("p", {class: "error filter-errors"}, filterCache.problems.map((p) => el("span", null, text(p), el("br")))) : null,
     filterCache.pending ? el("p", {class: "note", "data-value": "matching"}, "matching the regular expression…") : plainTextNote(),
-    renderSubsetSummary(d, indices)));
-  const split = el("div", {class: "split"});
-  const list = el("div", {class: "seglist" + (d.documents ? "" : " nodocs"), id: "segment-list", tabindex: 0, role: "listbox", "aria-label": "segments"});
+    renderMetricFilters(d), renderSubsetSummary(d, indices)));
+  const grid = segmentGrid(d);                                          // 45-metric-segments.js
+  const split = el("div", {class: "split" + (grid ? " wide" : "")});
+  const list = el("div", {class: "seglist" + (d.documents ? "" : " nodocs") + (grid ? " metric-grid" : ""), id: "segment-list", tabindex: 0, role: "listbox", "aria-label": "segments"});
+  if (grid) list.style.setProperty("--segment-grid", grid);
   const spacer = el("div", {class: "spacer"});
   spacer.style.height = indices.length * ROW_HEIGHT + "px";
   const heads = ["#", "doc", "A", "B", "Δ", "contrib.", "len", "output A / output B"].filter((h) => h !== "doc" || d.documents);
-  list.appendChild(el("div", {class: "seghead"}, heads.map((h) => el("span", null, h))));
+  const headCells = heads.map((h) => el("span", null, h));
+  headCells.splice(headCells.length - 1, 0, ...metricHeads(d));
+  list.appendChild(el("div", {class: "seghead"}, headCells));
   list.appendChild(spacer);
   // the detail of the same segment is kept across re-renders (a filter or sort
   // change does not rebuild its n-gram analysis and tables)
@@ -254,6 +264,7 @@ function fillRow(d, row, i, pos) {
     el("span", {class: "num " + (delta > 0 ? "pos" : delta < 0 ? "neg" : "")}, signed(delta, 1)),
     el("span", {class: "num"}, signed(contribution(d, i), 4)),
     el("span", {class: "num"}, String(d.firstRefLen[i])),
+    d.metrics ? metricCells(d, i) : null,
     el("span", {class: "texts"}, el("span", {class: "a"}, text(A.text[i])), el("span", {class: "b"}, text(B.text[i])))]);
   row.onclick = () => selectSegment(i, false);
 }

@@ -37,6 +37,7 @@ function renderDetail(root, d) {
   systems.forEach((k, j) => {
     root.appendChild(systemBlock(d, k, i, analyses[j], j === 0 ? "A" : "B"));
   });
+  renderMetricDetail(root, d, i);                                       // 55-metric-detail.js
   if (state.allsys === 1 && d.systems.length > 2) root.appendChild(everySystem(d, i, refLists));
 }
 

@@ -1,10 +1,11 @@
 // Start-up, the view state (kept in the URL's #fragment so that a link
 // re-opens the same view), and the page frame.
 
-const FILTER_DEFAULTS = {src: "", ref: "", hyp: "", minLen: "", maxLen: "", doc: "", minScore: "", maxScore: "", ngram: ""};
+const FILTER_DEFAULTS = {src: "", ref: "", hyp: "", minLen: "", maxLen: "", doc: "", minScore: "", maxScore: "", ngram: "",
+  fcol: "", fmin: "", fmax: "", disagree: ""};
 const STATE_DEFAULTS = Object.assign({view: "overview", a: 0, b: 1, sort: "index", dir: 1, seg: null, order: 1,
-  ngramOrder: 1, ngramSide: "a", ovSort: "bleu", ovDir: -1, allsys: 0}, FILTER_DEFAULTS);
-const NUMERIC_STATE = ["a", "b", "dir", "seg", "order", "ngramOrder", "ovDir", "allsys"];
+  ngramOrder: 1, ngramSide: "a", ovSort: "bleu", ovDir: -1, mSort: "", mDir: -1, allsys: 0}, FILTER_DEFAULTS);
+const NUMERIC_STATE = ["a", "b", "dir", "seg", "order", "ngramOrder", "ovDir", "mDir", "allsys"];
 const VIEWS = [["overview", "Systems"], ["segments", "Segments"], ["compare", "A vs B"]];
 
 const state = Object.assign({}, STATE_DEFAULTS);
@@ -28,6 +29,7 @@ function readHash() {
   if (!(state.ngramOrder >= 1 && state.ngramOrder <= DATA.max_order)) state.ngramOrder = 1;
   if (state.dir !== 1 && state.dir !== -1) state.dir = 1;
   if (state.ovDir !== 1 && state.ovDir !== -1) state.ovDir = -1;
+  if (state.mDir !== 1 && state.mDir !== -1) state.mDir = STATE_DEFAULTS.mDir;
 }
 
 function writeHash() {
@@ -103,6 +105,8 @@ async function start() {
     const byRank = DATA.systems.map((s, k) => k).sort((x, y) => DATA.systems[x].corpus.rank - DATA.systems[y].corpus.rank);
     STATE_DEFAULTS.a = byRank[0];
     STATE_DEFAULTS.b = byRank.length > 1 ? byRank[1] : byRank[0];
+    // every metric's table starts sorted by its first metric, best first
+    if (DATA.metrics) STATE_DEFAULTS.mDir = DATA.metrics.list[0].higher_is_better ? -1 : 1;
     document.title = DATA.title;
     readHash();
     // a link followed in the page switches regular expressions off (35-text-filter.js)
