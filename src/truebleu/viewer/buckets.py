@@ -1,0 +1,176 @@
+"""The report's buckets: BLEU by reference length, word F-measure by word frequency.
+
+Each bucket's number comes with a bootstrap interval (the same seed and number of samples
+as the report's tests), so that the page can say whether two systems differ in a bucket.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional, Protocol, Sequence
+
+from ..core.progress import Progress
+from ..core.statistics import RowTable
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from ..significance.scoring import BatchScorer
+
+
+class ScoredSystem(Protocol):
+    """What the buckets read of a system (:class:`.model.SystemResult` has it)."""
+
+    statistics: RowTable  # BLEU's rows, one per segment
+    tokens: list[Optional[list[str]]]  # the hypotheses' tokens
+
+#: reference-length buckets (tokens of the first reference): lower bounds
+LENGTH_BUCKETS = (0, 10, 20, 30, 40, 50)
+#: word-frequency buckets (occurrences in the reference corpus): lower bounds
+FREQUENCY_BUCKETS = (1, 2, 4, 10, 100, 1000)
+
+
+def length_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[ScoredSystem],
+                    scorer: BatchScorer, seed: int, n_samples: int) -> dict[str, Any]:
+    """Corpus BLEU of each system per reference-length bucket, with bootstrap CIs.
+
+    Each interval is :func:`truebleu.significance.bootstrap_ci` of that system
+    on that bucket's segments with ``seed``; since those resamples depend only
+    on the seed and the bucket's size, one set of resamples serves every system.
+    """
+    from ..core.lazy_numpy import numpy
+    from ..significance.paired import bootstrap_scores, interval, score_of
+    from ..significance.preconditions import MIN_SEGMENTS
+    from ..significance.resampling import bootstrap_draws, make_rng
+
+    np = numpy()
+    lengths = [0 if toks is None else len(toks) for toks in ref_tokens]
+    members = _bucket_members(lengths, LENGTH_BUCKETS)
+    matrices = [s.statistics.to_numpy() for s in systems]
+    bleu: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
+    ci: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
+    resampled = [b for b, rows in enumerate(members) if len(rows) >= MIN_SEGMENTS]
+    with Progress(n_samples * len(resampled), "length buckets", "samples") as bar:
+        for b, rows in enumerate(members):
+            if not rows:
+                continue
+            subsets = [m[np.asarray(rows)] for m in matrices]
+            for k, subset in enumerate(subsets):
+                bleu[k][b] = score_of(subset, scorer)
+            if b not in resampled:
+                continue  # no interval from one segment (its width would be 0)
+            # drawn block by block: the same samples as all at once, in bounded memory
+            table = bootstrap_scores(bootstrap_draws(make_rng(seed), len(rows), n_samples),
+                                     subsets, scorer, bar)
+            for k in range(len(subsets)):
+                ci[k][b] = float(interval(table[:, k])[1])
+    return {"labels": _bucket_labels(LENGTH_BUCKETS), "segments": [len(m) for m in members],
+            "bleu": bleu, "ci": ci}
+
+
+def frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[ScoredSystem],
+                       seed: int, n_samples: int) -> dict[str, Any]:
+    """Word F-measure per frequency bucket (compare-mt's analysis), with bootstrap CIs.
+
+    A word's frequency is its number of occurrences in the (first) reference
+    stream; a hypothesis word absent from it falls in the first bucket. Per
+    segment and word, ``min(hyp count, ref count)`` occurrences are matched.
+    The intervals resample segments (the same resamples for every system).
+    """
+    from ..core.lazy_numpy import numpy
+    from ..significance.resampling import bootstrap_indices, make_rng, sample_counts
+
+    np = numpy()
+    vocabulary: dict[str, int] = {}
+    n, n_buckets = len(ref_tokens), len(FREQUENCY_BUCKETS)
+
+    def pairs(token_lists: Sequence[Optional[list[str]]]) -> tuple[NDArray[Any], NDArray[Any]]:
+        """(segment, word id) of every token, as two int64 arrays."""
+        segs = [i for i, toks in enumerate(token_lists) if toks for _ in toks]
+        ids = [vocabulary.setdefault(t, len(vocabulary)) for toks in token_lists if toks for t in toks]
+        return np.asarray(segs, dtype=np.int64), np.asarray(ids, dtype=np.int64)
+
+    ref_segs, ref_ids = pairs(ref_tokens)
+    system_pairs = [pairs(s.tokens) for s in systems]
+    size = max(len(vocabulary), 1)
+    frequency = np.bincount(ref_ids, minlength=size)
+    word_bucket = np.searchsorted(np.asarray(FREQUENCY_BUCKETS), np.maximum(frequency, 1),
+                                  side="right") - 1
+    ref_keys, ref_count = np.unique(ref_segs * size + ref_ids, return_counts=True)
+    ref_column = np.zeros((n, n_buckets), dtype=np.int64)
+    np.add.at(ref_column, (ref_keys // size, word_bucket[ref_keys % size]), ref_count)
+
+    all_counts = []
+    for segs, ids in system_pairs:
+        keys, hyp_count = np.unique(segs * size + ids, return_counts=True)
+        where = np.searchsorted(ref_keys, keys)
+        found = where < len(ref_keys)
+        found[found] = ref_keys[where[found]] == keys[found]
+        in_ref = np.zeros(len(keys), dtype=np.int64)
+        in_ref[found] = ref_count[where[found]]
+        counts = np.zeros((n, n_buckets, 3), dtype=np.int64)  # matched, hyp, ref
+        rows, buckets = keys // size, word_bucket[keys % size]
+        np.add.at(counts, (rows, buckets, 0), np.minimum(hyp_count, in_ref))
+        np.add.at(counts, (rows, buckets, 1), hyp_count)
+        counts[:, :, 2] = ref_column
+        all_counts.append(counts.reshape(n, -1))
+    f = [_nullable(_f_measure(c.sum(axis=0).reshape(n_buckets, 3))) for c in all_counts]
+    # float64 products run on BLAS; every count and sum stays an exact integer below 2**53
+    all_counts = [c.astype(np.float64) for c in all_counts]
+    ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in all_counts]
+    if n >= 2:  # (no interval from one segment)
+        # the same resamples of segments for every system, drawn in blocks to bound memory
+        resampled: list[list[NDArray[Any]]] = [[] for _ in all_counts]
+        rng = make_rng(seed)
+        block = max(1, min(n_samples, 4_000_000 // n))
+        with Progress(n_samples, "frequency buckets", "samples") as bar:
+            for start in range(0, n_samples, block):
+                rows = min(block, n_samples - start)
+                weights = sample_counts(bootstrap_indices(rng, n, rows), n).astype(np.float64)
+                for k, flat in enumerate(all_counts):
+                    resampled[k].append(weights @ flat)
+                bar.update(rows)
+        lower = n_samples // 40
+        for k, parts in enumerate(resampled):
+            fs = np.sort(_f_measure(np.concatenate(parts).reshape(n_samples, n_buckets, 3)), axis=0)
+            ci[k] = _nullable(0.5 * (fs[n_samples - lower - 1] - fs[lower]))
+    return {"labels": _bucket_labels(FREQUENCY_BUCKETS), "f": f, "ci": ci,
+            "ref_words": ref_column.sum(axis=0).tolist(), "n_samples": n_samples}
+
+
+def _nullable(values: NDArray[Any]) -> list[Optional[float]]:
+    return [None if v != v else float(v) for v in values.tolist()]
+
+
+def _f_measure(counts: NDArray[Any]) -> NDArray[Any]:
+    """F1 (in percent) from ``[..., bucket, (matched, hyp, ref)]`` counts; NaN where undefined."""
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    matched, hyp, ref = (counts[..., k].astype(np.float64) for k in range(3))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = matched / hyp
+        recall = matched / ref
+        f = 200.0 * precision * recall / (precision + recall)
+    f = np.where((hyp == 0) & (ref == 0), np.nan, f)
+    return np.where(np.isnan(f) & ~((hyp == 0) & (ref == 0)), 0.0, f)
+
+
+def _bucket_members(values: Sequence[int], bounds: Sequence[int]) -> list[list[int]]:
+    members: list[list[int]] = [[] for _ in bounds]
+    for i, value in enumerate(values):
+        k = len(bounds) - 1
+        while k > 0 and value < bounds[k]:
+            k -= 1
+        members[k].append(i)
+    return members
+
+
+def _bucket_labels(bounds: Sequence[int]) -> list[str]:
+    labels = []
+    for k, low in enumerate(bounds):
+        if k + 1 < len(bounds):
+            high = bounds[k + 1] - 1
+            labels.append(str(low) if high == low else f"{low}-{high}")
+        else:
+            labels.append(f"{low}+")
+    return labels
