@@ -17,10 +17,10 @@ names the settings used.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional, Sequence
 
+from ..explanation import SentenceExplanation
 from . import spec as _reference
 from .config import MAX_NGRAM_ORDER, BLEUConfig
 from .score import LOG_ZERO, score_from_statistics
@@ -49,7 +49,7 @@ class OrderTable:
 
 
 @dataclass
-class Explanation:
+class Explanation(SentenceExplanation):
     hypothesis: str
     references: list[str]
     hypothesis_tokens: list[str]
@@ -73,15 +73,6 @@ class Explanation:
     def to_dict(self) -> dict[str, Any]:
         """Plain values, as ``json.dumps`` writes them; ``metric`` names the metric."""
         return {"metric": "bleu", **asdict(self)}
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
-
-    def to_text(self) -> str:
-        out = [f"Hypothesis:  {self.hypothesis}"]
-        for k, ref in enumerate(self.references, 1):
-            out.append(f"Reference {k}: {ref}")
-        return "\n".join([*out, *self.body_lines()])
 
     def body_lines(self) -> list[str]:
         """Everything but the sentences: the settings, the n-gram tables, the score."""

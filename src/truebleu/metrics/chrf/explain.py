@@ -14,11 +14,11 @@ corpus defaults (``sacrebleu.sentence_chrf``'s), and the signature names them.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional, Sequence, Union
 
+from ..explanation import SentenceExplanation
 from . import spec
 from .config import ChrfConfig
 
@@ -57,7 +57,7 @@ class ChrfOrder:
 
 
 @dataclass
-class ChrfExplanation:
+class ChrfExplanation(SentenceExplanation):
     hypothesis: str
     references: list[str]
     reference_scores: list[float]   # the sentence chrF against each reference alone
@@ -81,14 +81,6 @@ class ChrfExplanation:
     def to_dict(self) -> dict[str, Any]:
         """Plain values, as ``json.dumps`` writes them; ``metric`` names the metric."""
         return {"metric": "chrf", **asdict(self)}
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
-
-    def to_text(self) -> str:
-        out = [f"Hypothesis:  {self.hypothesis}"]
-        out += [f"Reference {k}: {ref}" for k, ref in enumerate(self.references, 1)]
-        return "\n".join([*out, *self.body_lines()])
 
     def body_lines(self) -> list[str]:
         """Everything but the sentences: the settings, the table, the score."""

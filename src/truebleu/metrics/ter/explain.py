@@ -13,11 +13,11 @@ corpus defaults (``sacrebleu.sentence_ter``'s), and the signature names them.
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from dataclasses import asdict, dataclass
 from typing import Any, Sequence
 
+from ..explanation import SentenceExplanation
 from .alignment import Edit, TERAlignment
 from .metric import TER, score_from_totals
 
@@ -29,7 +29,7 @@ GAP = "*"  # the missing word of an insertion or a deletion
 
 
 @dataclass
-class TERExplanation:
+class TERExplanation(SentenceExplanation):
     hypothesis: str
     references: list[str]
     reference_edits: list[int]   # the edits against each reference alone
@@ -47,14 +47,6 @@ class TERExplanation:
     def to_dict(self) -> dict[str, Any]:
         """Plain values, as ``json.dumps`` writes them; ``metric`` names the metric."""
         return {"metric": "ter", **asdict(self), "alignment": self.alignment.to_dict()}
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
-
-    def to_text(self) -> str:
-        out = [f"Hypothesis:  {self.hypothesis}"]
-        out += [f"Reference {k}: {ref}" for k, ref in enumerate(self.references, 1)]
-        return "\n".join([*out, *self.body_lines()])
 
     def body_lines(self) -> list[str]:
         """Everything but the sentences: settings, shifts, the aligned words, the score."""
