@@ -32,3 +32,14 @@ class SentenceExplanation:
         out = [f"Hypothesis:  {self.hypothesis}"]
         out += [f"Reference {k}: {ref}" for k, ref in enumerate(self.references, 1)]
         return "\n".join([*out, *self.body_lines()])
+
+
+def check_sentence(hypothesis: object, references: Sequence[str]) -> None:
+    """One sentence and its references, as every ``explain`` takes them: a string and a
+    non-empty sequence of strings (TypeError or ValueError otherwise)."""
+    if not isinstance(hypothesis, str):
+        raise TypeError("hypothesis must be a string")
+    if isinstance(references, str) or not all(isinstance(r, str) for r in references):
+        raise TypeError("references must be a sequence of strings")
+    if not references:
+        raise ValueError("at least one reference is needed")

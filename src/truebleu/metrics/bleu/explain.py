@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional, Sequence
 
-from ..explanation import SentenceExplanation
+from ..explanation import SentenceExplanation, check_sentence
 from . import spec as _reference
 from .config import MAX_NGRAM_ORDER, BLEUConfig
 from .score import LOG_ZERO, score_from_statistics
@@ -120,12 +120,7 @@ def explain(hypothesis: str, references: Sequence[str], *, tokenize: str = "13a"
             smooth_value: Optional[float] = None, max_ngram_order: int = MAX_NGRAM_ORDER,
             effective_order: bool = True, spm_model: Optional[str] = None) -> Explanation:
     """Every number behind the BLEU of ``hypothesis`` against ``references``."""
-    if not isinstance(hypothesis, str):
-        raise TypeError("hypothesis must be a string")
-    if isinstance(references, str) or not all(isinstance(r, str) for r in references):
-        raise TypeError("references must be a sequence of strings")
-    if not references:
-        raise ValueError("at least one reference is needed")
+    check_sentence(hypothesis, references)
     config = BLEUConfig.create(tokenize, lowercase, smooth_method, smooth_value, max_ngram_order,
                                effective_order, spm_model=spm_model)
     tokenizer, n = config.tokenizer, config.max_ngram_order

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional, Sequence, Union
 
-from ..explanation import SentenceExplanation
+from ..explanation import SentenceExplanation, check_sentence
 from . import spec
 from .config import ChrfConfig
 
@@ -148,12 +148,7 @@ def explain(hypothesis: str, references: Sequence[str], *, char_order: int = 6,
             whitespace: bool = False, eps_smoothing: bool = False) -> ChrfExplanation:
     """Every number behind the chrF of ``hypothesis`` against ``references`` (sacreBLEU's
     ``CHRF`` settings)."""
-    if not isinstance(hypothesis, str):
-        raise TypeError("hypothesis must be a string")
-    if isinstance(references, str) or not all(isinstance(r, str) for r in references):
-        raise TypeError("references must be a sequence of strings")
-    if not references:
-        raise ValueError("at least one reference is needed")
+    check_sentence(hypothesis, references)
     from .metric import CHRF  # the signature's fields are the metric's
 
     config = ChrfConfig(char_order, word_order, beta, lowercase, whitespace, eps_smoothing)

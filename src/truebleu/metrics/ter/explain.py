@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import asdict, dataclass
 from typing import Any, Sequence
 
-from ..explanation import SentenceExplanation
+from ..explanation import SentenceExplanation, check_sentence
 from .alignment import Edit, TERAlignment
 from .metric import TER, score_from_totals
 
@@ -150,12 +150,7 @@ def explain(hypothesis: str, references: Sequence[str], *, normalized: bool = Fa
             case_sensitive: bool = False) -> TERExplanation:
     """Every edit behind the TER of ``hypothesis`` against ``references`` (sacreBLEU's
     ``TER`` settings)."""
-    if not isinstance(hypothesis, str):
-        raise TypeError("hypothesis must be a string")
-    if isinstance(references, str) or not all(isinstance(r, str) for r in references):
-        raise TypeError("references must be a sequence of strings")
-    if not references:
-        raise ValueError("at least one reference is needed")
+    check_sentence(hypothesis, references)
     metric = TER(normalized, no_punct, asian_support, case_sensitive)
     alignment = metric.sentence_alignment(hypothesis, references)
     alone = metric.alignments([hypothesis] * len(references), list(references))
