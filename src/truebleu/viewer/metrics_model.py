@@ -61,11 +61,16 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
                     ) -> dict[str, Any]:
     """The page's ``metrics`` document: one entry per metric, and their agreement."""
     from ..significance.multimetric import compare_metrics
-    from .ter_alignments import ter_alignment_payload
+    from .ter_alignments import AligningTER, ter_alignment_payload
 
     if len(systems) < 2:
         raise ValueError("a report of several metrics compares systems: give at least two")
-    result = compare_metrics(systems, list(metrics), scores=scores,
+    # TER's search runs once: its statistics and its alignments from the same results
+    aligning = [AligningTER(metric) if references is not None
+                and hasattr(metric, "corpus_alignments") else None for metric in metrics]
+    result = compare_metrics(systems, [metric if wrapped is None else wrapped
+                                       for metric, wrapped in zip(metrics, aligning)],
+                             scores=scores,
                              higher_is_better=higher_is_better, gold=gold, test=test,
                              n_samples=n_samples, seed=seed, ci_samples=n_samples,
                              n_permutations=n_permutations)
@@ -95,9 +100,9 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
             # the page's own BLEU (its list shows it already, with its n-grams)
             "own_bleu": k < len(metrics) and own_bleu is not None and metrics[k] is own_bleu,
             # TER: the edits its search counted, per system and segment (ter_alignments.py)
-            "alignment": (ter_alignment_payload(metrics[k], systems, references)
-                          if k < len(metrics) and references is not None
-                          and hasattr(metrics[k], "alignments") else None),
+            "alignment": (ter_alignment_payload(aligning[k], systems, references)
+                          if k < len(metrics) and aligning[k] is not None
+                          and references is not None else None),
         })
     return {"test": test, "n_samples": n_samples, "seed": seed, "gold": gold,
             "list": entries, "agreement": _agreement_payload(result.agreement)}

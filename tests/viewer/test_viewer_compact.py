@@ -1,0 +1,119 @@
+"""The report's fast, compact forms decode to exactly what the slow paths give.
+
+TER runs its search once for a report (statistics and alignments from the same
+results, :class:`truebleu.viewer.ter_alignments.AligningTER`) and writes the page's
+alignment columns straight from the kernel's record: the oracles are TER's own
+``corpus_statistics`` and its public ``alignments`` (one
+:class:`~truebleu.metrics.ter.alignment.TERAlignment` per segment, read edit by edit
+here). The buckets' vectorised counts are checked against plain per-token loops.
+On generated inputs (with shifts, several references, missing ones) and on WMT21.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from conftest import needs_wmt21, wmt21_dir  # noqa: E402
+from truebleu.io import read_lines  # noqa: E402
+from truebleu.metrics import TER  # noqa: E402
+from truebleu.viewer.ter_alignments import OPERATION_LETTERS, AligningTER, ter_alignment_payload  # noqa: E402
+
+WORDS = "the a cat dog sat on mat house red blue runs quickly , . is was Über naïve".split()
+
+
+def generated(seed: int, n: int = 80, n_systems: int = 3):
+    """References (the second with gaps) and systems: shuffled, edited copies of them,
+    so that TER shifts blocks."""
+    rng = random.Random(seed)
+    first = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 16))) for _ in range(n)]
+    second = [None if rng.random() < 0.3 else " ".join(rng.sample(line.split(), len(line.split())))
+              for line in first]
+
+    def edited(line: str) -> str:
+        words = line.split()
+        if len(words) > 3 and rng.random() < 0.6:  # move a block
+            start = rng.randrange(len(words) - 2)
+            block = words[start:start + 2]
+            del words[start:start + 2]
+            at = rng.randrange(len(words) + 1)
+            words[at:at] = block
+        for k in range(len(words)):
+            if rng.random() < 0.15:
+                words[k] = rng.choice(WORDS)
+        if rng.random() < 0.2:
+            words.insert(rng.randrange(len(words) + 1), rng.choice(WORDS))
+        return " ".join(words) + (" " if rng.random() < 0.1 else "")
+
+    systems = {f"sys{k}": [edited(line) for line in first] for k in range(n_systems)}
+    return [first, second], systems
+
+
+def slow_alignment_payload(metric: TER, systems, references) -> dict:
+    """The page's alignment columns from TER's public alignments, one edit at a time."""
+    n = len(references[0])
+    present = [[k for k, stream in enumerate(references) if stream[i] is not None]
+               for i in range(n)]
+    out = []
+    for hyps in systems.values():
+        found = metric.alignments(hyps, [[references[k][i] for k in present[i]] for i in range(n)])
+        entry = {key: [] for key in ("hyp", "ref", "ops", "order", "shifts")}
+        for i, alignment in enumerate(found):
+            entry["hyp"].append(" ".join(alignment.hypothesis))
+            entry["ref"].append(present[i][alignment.reference_index])
+            entry["ops"].append("".join(OPERATION_LETTERS[e.operation] for e in alignment.edits))
+            entry["order"].append([e.hypothesis_position for e in alignment.edits
+                                   if e.hypothesis_position is not None])
+            entry["shifts"].append([[list(s.origin), s.start, s.to] for s in alignment.shifts])
+        out.append(entry)
+    return out
+
+
+def check_compact_equals_slow(references, systems, backend: str, **options) -> int:
+    """Both checks on one corpus; returns the number of shifts seen (the test needs some)."""
+    metric = TER(references=references, backend=backend, **options)
+    aligning = AligningTER(metric)
+    for hyps in systems.values():
+        rows = aligning.statistics(hyps)
+        assert rows.dtype == np.float64
+        assert np.array_equal(rows, metric.corpus_statistics(hyps).to_numpy())
+    compact = ter_alignment_payload(aligning, systems, references)
+    assert compact["systems"] == slow_alignment_payload(metric, systems, references)
+    return sum(len(s) for entry in compact["systems"] for s in entry["shifts"])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_ter_compact_alignments_equal_the_public_alignments(seed, backend):
+    references, systems = generated(seed)
+    assert check_compact_equals_slow(references, systems, backend) > 0
+
+
+def test_ter_compact_alignments_with_options(backend):
+    references, systems = generated(4)
+    assert check_compact_equals_slow(references, systems, backend, case_sensitive=True,
+                                     normalized=True, no_punct=True) >= 0
+
+
+def test_statistics_the_viewer_asks_for_again_are_searched_again():
+    references, systems = generated(5, n=10)
+    aligning = AligningTER(TER(references=references))
+    hyps = systems["sys0"]
+    aligning.statistics(hyps)
+    assert aligning.alignments(hyps) is aligning.alignments(hyps)  # kept
+    copy = list(hyps)
+    assert aligning.alignments(copy) is not aligning.alignments(hyps)  # another list: anew
+    assert aligning.alignments(copy) == aligning.alignments(hyps)
+
+
+@needs_wmt21
+def test_ter_compact_alignments_on_wmt21_en_de():
+    wmt = Path(wmt21_dir())
+    references = [read_lines(wmt / "references" / f"newstest2021.en-de.ref.{r}.de")
+                  for r in ("A", "C")]
+    paths = sorted((wmt / "system-outputs").glob("newstest2021.en-de.hyp.*.de"))[:3]
+    systems = {p.name: read_lines(p) for p in paths}
+    assert check_compact_equals_slow(references, systems, "native") > 100
