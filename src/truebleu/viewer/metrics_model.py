@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ..metrics.base import Metric
     from ..significance.agreement import MetricAgreement
     from ..significance.multimetric import ExternalScoresArgument
+    from .ter_alignments import AligningTER
 
 #: a metric as the viewer takes it: a registered name (``"chrf"``) or a metric object
 #: holding the references (``CHRF(word_order=2, references=refs)``)
@@ -61,7 +62,7 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
                     ) -> dict[str, Any]:
     """The page's ``metrics`` document: one entry per metric, and their agreement."""
     from ..significance.multimetric import compare_metrics
-    from .ter_alignments import AligningTER, ter_alignment_payload
+    from .ter_alignments import AligningTER
 
     if len(systems) < 2:
         raise ValueError("a report of several metrics compares systems: give at least two")
@@ -77,6 +78,7 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
     names = list(systems)
     signatures = [_signature(metric) for metric in metrics]
     signatures += [None] * (len(result.metrics) - len(signatures))
+    aligning += [None] * (len(result.metrics) - len(aligning))
     entries = []
     for k, (name, ranking) in enumerate(zip(result.metrics, result.rankings)):
         by_name = {summary.name: summary for summary in ranking.systems}
@@ -100,12 +102,20 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
             # the page's own BLEU (its list shows it already, with its n-grams)
             "own_bleu": k < len(metrics) and own_bleu is not None and metrics[k] is own_bleu,
             # TER: the edits its search counted, per system and segment (ter_alignments.py)
-            "alignment": (ter_alignment_payload(aligning[k], systems, references)
-                          if k < len(metrics) and aligning[k] is not None
-                          and references is not None else None),
+            "alignment": _alignment(aligning[k], systems, references),
         })
     return {"test": test, "n_samples": n_samples, "seed": seed, "gold": gold,
             "list": entries, "agreement": _agreement_payload(result.agreement)}
+
+
+def _alignment(aligning: Optional[AligningTER], systems: Mapping[str, Sequence[str]],
+               references: Optional[Sequence[Sequence[Optional[str]]]]
+               ) -> Optional[dict[str, Any]]:
+    from .ter_alignments import ter_alignment_payload
+
+    if aligning is None or references is None:
+        return None
+    return ter_alignment_payload(aligning, systems, references)
 
 
 def _spread(matrix: NDArray[Any]) -> Optional[float]:
