@@ -117,3 +117,101 @@ def test_ter_compact_alignments_on_wmt21_en_de():
     paths = sorted((wmt / "system-outputs").glob("newstest2021.en-de.hyp.*.de"))[:3]
     systems = {p.name: read_lines(p) for p in paths}
     assert check_compact_equals_slow(references, systems, "native") > 100
+
+
+# -- BLEU's tokens, one string per segment ------------------------------------------
+
+SPACES = [" ", "  ", "\t", "\u00a0", "\u3000", " \n "]
+
+
+def awkward_lines(seed: int, n: int = 200) -> list:
+    rng = random.Random(seed)
+    pieces = WORDS + ["&quot;", "'s", "U.S.", "3.14", "co-op", "«", "»", "—", "東京", "x\u0301"]
+    lines = []
+    for _ in range(n):
+        if rng.random() < 0.05:
+            lines.append(None)
+            continue
+        words = [rng.choice(pieces) for _ in range(rng.randint(0, 12))]
+        lines.append("".join(w + rng.choice(SPACES) for w in words).strip(" ") if words else "")
+    return lines
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "char", "none"])
+def test_tokens_decode_to_the_kernels_token_lists(tokenize, backend):
+    from truebleu import BLEU
+    from truebleu.viewer.tokens import CHUNK, Tokens, tokenize_stream
+
+    lines = awkward_lines(7, n=CHUNK + 50)  # more than one chunk
+    metric = BLEU(tokenize=tokenize, backend=backend)
+    kernel = metric.kernel
+
+    def tokens_of(present):
+        return kernel.tokens(present, metric.tokenizer, metric.lowercase)
+
+    tokens = tokenize_stream(lines, tokens_of)
+    assert isinstance(tokens, Tokens) and len(tokens) == len(lines)
+    slow = [None if line is None else tokens_of([line])[0] for line in lines]
+    assert list(tokens) == slow
+    assert tokens[3:9] == slow[3:9]
+    assert tokens.lengths().tolist() == [0 if t is None else len(t) for t in slow]
+    segments, words = tokens.flat()
+    assert words == [w for t in slow if t for w in t]
+    assert segments.tolist() == [i for i, t in enumerate(slow) if t for _ in t]
+
+
+def test_tokens_of_no_words_at_all():
+    from truebleu.viewer.tokens import Tokens
+
+    tokens = Tokens([None, "", ""])
+    assert list(tokens) == [None, [], []]
+    segments, words = tokens.flat()
+    assert segments.tolist() == [] and words == []
+
+
+def test_bucket_members_equal_a_loop_over_segments():
+    from truebleu.viewer.buckets import LENGTH_BUCKETS, _bucket_members
+
+    values = [0, 1, 9, 10, 11, 19, 20, 29, 30, 39, 40, 49, 50, 51, 1000, 3, 45]
+    slow = [[] for _ in LENGTH_BUCKETS]
+    for i, value in enumerate(values):
+        k = max(b for b, low in enumerate(LENGTH_BUCKETS) if value >= low)
+        slow[k].append(i)
+    assert [m.tolist() for m in _bucket_members(np.asarray(values), LENGTH_BUCKETS)] == slow
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_frequency_buckets_equal_counting_word_by_word(seed):
+    """Each bucket's F-measure from Counters, one word at a time, as the bucket defines it."""
+    from collections import Counter
+
+    from truebleu.viewer import report
+    from truebleu.viewer.buckets import FREQUENCY_BUCKETS
+
+    references, systems = generated(seed, n=120)
+    data = report(references, systems, n_samples=20).data
+    ref_tokens = data.reference_tokens[0]
+    frequency = Counter(w for t in ref_tokens if t for w in t)
+
+    def bucket(word):
+        return max(b for b, low in enumerate(FREQUENCY_BUCKETS) if max(frequency[word], 1) >= low)
+
+    for result, f in zip(data.systems, data.buckets["frequency"]["f"]):
+        counts = np.zeros((len(FREQUENCY_BUCKETS), 3), dtype=np.int64)
+        for hyp, ref in zip(result.tokens, ref_tokens):
+            h, r = Counter(hyp or []), Counter(ref or [])
+            for word, c in h.items():
+                counts[bucket(word), 0] += min(c, r[word])
+                counts[bucket(word), 1] += c
+            for word, c in r.items():
+                counts[bucket(word), 2] += c
+        want = []
+        for matched, hyp, ref in counts.tolist():
+            if hyp == 0 and ref == 0:
+                want.append(None)
+            elif matched == 0:
+                want.append(0.0)
+            else:
+                p, r = matched / hyp, matched / ref
+                want.append(200.0 * p * r / (p + r))
+        assert f == want

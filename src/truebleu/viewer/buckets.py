@@ -15,13 +15,14 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from ..significance.scoring import BatchScorer
+    from .tokens import Tokens
 
 
 class ScoredSystem(Protocol):
     """What the buckets read of a system (:class:`.model.SystemResult` has it)."""
 
     statistics: RowTable  # BLEU's rows, one per segment
-    tokens: list[Optional[list[str]]]  # the hypotheses' tokens
+    tokens: Tokens  # the hypotheses' tokens
 
 #: reference-length buckets (tokens of the first reference): lower bounds
 LENGTH_BUCKETS = (0, 10, 20, 30, 40, 50)
@@ -29,7 +30,7 @@ LENGTH_BUCKETS = (0, 10, 20, 30, 40, 50)
 FREQUENCY_BUCKETS = (1, 2, 4, 10, 100, 1000)
 
 
-def length_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[ScoredSystem],
+def length_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
                     scorer: BatchScorer, seed: int, n_samples: int) -> dict[str, Any]:
     """Corpus BLEU of each system per reference-length bucket, with bootstrap CIs.
 
@@ -37,23 +38,20 @@ def length_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[Scor
     on that bucket's segments with ``seed``; since those resamples depend only
     on the seed and the bucket's size, one set of resamples serves every system.
     """
-    from ..core.lazy_numpy import numpy
     from ..significance.paired import bootstrap_scores, interval, score_of
     from ..significance.preconditions import MIN_SEGMENTS
     from ..significance.resampling import bootstrap_draws, make_rng
 
-    np = numpy()
-    lengths = [0 if toks is None else len(toks) for toks in ref_tokens]
-    members = _bucket_members(lengths, LENGTH_BUCKETS)
+    members = _bucket_members(ref_tokens.lengths(), LENGTH_BUCKETS)
     matrices = [s.statistics.to_numpy() for s in systems]
     bleu: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
     ci: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
     resampled = [b for b, rows in enumerate(members) if len(rows) >= MIN_SEGMENTS]
     with Progress(n_samples * len(resampled), "length buckets", "samples") as bar:
         for b, rows in enumerate(members):
-            if not rows:
+            if not len(rows):
                 continue
-            subsets = [m[np.asarray(rows)] for m in matrices]
+            subsets = [m[rows] for m in matrices]
             for k, subset in enumerate(subsets):
                 bleu[k][b] = score_of(subset, scorer)
             if b not in resampled:
@@ -67,7 +65,7 @@ def length_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[Scor
             "bleu": bleu, "ci": ci}
 
 
-def frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[ScoredSystem],
+def frequency_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
                        seed: int, n_samples: int) -> dict[str, Any]:
     """Word F-measure per frequency bucket (compare-mt's analysis), with bootstrap CIs.
 
@@ -80,17 +78,18 @@ def frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[S
     from ..significance.resampling import bootstrap_indices, make_rng, sample_counts
 
     np = numpy()
-    vocabulary: dict[str, int] = {}
     n, n_buckets = len(ref_tokens), len(FREQUENCY_BUCKETS)
-
-    def pairs(token_lists: Sequence[Optional[list[str]]]) -> tuple[NDArray[Any], NDArray[Any]]:
-        """(segment, word id) of every token, as two int64 arrays."""
-        segs = [i for i, toks in enumerate(token_lists) if toks for _ in toks]
-        ids = [vocabulary.setdefault(t, len(vocabulary)) for toks in token_lists if toks for t in toks]
-        return np.asarray(segs, dtype=np.int64), np.asarray(ids, dtype=np.int64)
-
-    ref_segs, ref_ids = pairs(ref_tokens)
-    system_pairs = [pairs(s.tokens) for s in systems]
+    # every token at once: one id per distinct word (dict lookups in C, no loop per token)
+    flat = [ref_tokens.flat()] + [s.tokens.flat() for s in systems]
+    vocabulary: dict[str, int] = {}
+    for _, words in flat:
+        vocabulary.update(dict.fromkeys(words, 0))  # first appearances, in order
+    for k, word in enumerate(vocabulary):
+        vocabulary[word] = k
+    pairs = [(segs, np.fromiter(map(vocabulary.__getitem__, words), dtype=np.int64,
+                                count=len(words))) for segs, words in flat]
+    del flat
+    (ref_segs, ref_ids), system_pairs = pairs[0], pairs[1:]
     size = max(len(vocabulary), 1)
     frequency = np.bincount(ref_ids, minlength=size)
     word_bucket = np.searchsorted(np.asarray(FREQUENCY_BUCKETS), np.maximum(frequency, 1),
@@ -155,14 +154,14 @@ def _f_measure(counts: NDArray[Any]) -> NDArray[Any]:
     return np.where(np.isnan(f) & ~((hyp == 0) & (ref == 0)), 0.0, f)
 
 
-def _bucket_members(values: Sequence[int], bounds: Sequence[int]) -> list[list[int]]:
-    members: list[list[int]] = [[] for _ in bounds]
-    for i, value in enumerate(values):
-        k = len(bounds) - 1
-        while k > 0 and value < bounds[k]:
-            k -= 1
-        members[k].append(i)
-    return members
+def _bucket_members(values: NDArray[Any], bounds: Sequence[int]) -> list[NDArray[Any]]:
+    """Each bucket's segments (int64 arrays, in order): a value falls in the last bucket
+    whose lower bound it reaches (the first bucket if none)."""
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    bucket = np.maximum(np.searchsorted(np.asarray(bounds), values, side="right") - 1, 0)
+    return [np.flatnonzero(bucket == k) for k in range(len(bounds))]
 
 
 def _bucket_labels(bounds: Sequence[int]) -> list[str]:
