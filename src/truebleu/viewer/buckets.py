@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any, Optional, Protocol, Sequence
 
 from ..core.progress import Progress
 from ..core.statistics import RowTable
+from .tokens import Tokens
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from ..significance.scoring import BatchScorer
-    from .tokens import Tokens
 
 
 class ScoredSystem(Protocol):
@@ -28,6 +28,8 @@ class ScoredSystem(Protocol):
 LENGTH_BUCKETS = (0, 10, 20, 30, 40, 50)
 #: word-frequency buckets (occurrences in the reference corpus): lower bounds
 FREQUENCY_BUCKETS = (1, 2, 4, 10, 100, 1000)
+#: segments whose tokens are counted at once (a bound on the token strings held)
+TOKEN_BLOCK = 16384
 
 
 def length_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
@@ -79,17 +81,24 @@ def frequency_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
 
     np = numpy()
     n, n_buckets = len(ref_tokens), len(FREQUENCY_BUCKETS)
-    # every token at once: one id per distinct word (dict lookups in C, no loop per token)
-    flat = [ref_tokens.flat()] + [s.tokens.flat() for s in systems]
     vocabulary: dict[str, int] = {}
-    for _, words in flat:
-        vocabulary.update(dict.fromkeys(words, 0))  # first appearances, in order
-    for k, word in enumerate(vocabulary):
-        vocabulary[word] = k
-    pairs = [(segs, np.fromiter(map(vocabulary.__getitem__, words), dtype=np.int64,
-                                count=len(words))) for segs, words in flat]
-    del flat
-    (ref_segs, ref_ids), system_pairs = pairs[0], pairs[1:]
+
+    def pairs(tokens: Tokens) -> tuple[NDArray[Any], NDArray[Any]]:
+        """(segment, word id) of every token of a stream, as two int64 arrays: a block of
+        segments at a time, with dict lookups in C, no Python loop per token (a block's
+        token strings exist at a time, not a stream's)."""
+        segs, ids = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
+        for start in range(0, len(tokens), TOKEN_BLOCK):
+            block_segs, words = tokens.flat(start, start + TOKEN_BLOCK)
+            new = [word for word in dict.fromkeys(words) if word not in vocabulary]
+            vocabulary.update(zip(new, range(len(vocabulary), len(vocabulary) + len(new))))
+            segs.append(block_segs)
+            ids.append(np.fromiter(map(vocabulary.__getitem__, words), dtype=np.int64,
+                                   count=len(words)))
+        return np.concatenate(segs), np.concatenate(ids)
+
+    ref_segs, ref_ids = pairs(ref_tokens)
+    system_pairs = [pairs(s.tokens) for s in systems]
     size = max(len(vocabulary), 1)
     frequency = np.bincount(ref_ids, minlength=size)
     word_bucket = np.searchsorted(np.asarray(FREQUENCY_BUCKETS), np.maximum(frequency, 1),

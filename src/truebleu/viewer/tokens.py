@@ -52,14 +52,16 @@ class Tokens(Sequence[Optional[list[str]]]):
         return np.fromiter((0 if line is None or not line else line.count(" ") + 1
                             for line in self.joined), dtype=np.int64, count=len(self.joined))
 
-    def flat(self) -> tuple[NDArray[Any], list[str]]:
-        """(each token's segment, every token in order), all segments at once."""
+    def flat(self, start: int = 0, stop: Optional[int] = None) -> tuple[NDArray[Any], list[str]]:
+        """(each token's segment, every token in order) of segments ``start:stop``, all
+        at once (with C-level ``str.join`` and ``str.split``)."""
         from ..core.lazy_numpy import numpy
 
         np = numpy()
-        lengths = self.lengths()
-        segments = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-        words = " ".join(line for line in self.joined if line).split(" ")
+        part = Tokens(self.joined[start:stop])
+        lengths = part.lengths()
+        segments = np.repeat(np.arange(start, start + len(lengths), dtype=np.int64), lengths)
+        words = " ".join(line for line in part.joined if line).split(" ")
         return segments, words if len(segments) else []
 
 
