@@ -117,7 +117,8 @@ def external_score_files(folder: Path, refs, systems) -> dict[str, Path]:
         path = folder / f"{name}.seg.score"
         with path.open("w", encoding="utf-8") as out:
             for system, hyps in systems.items():
-                for value in metric.sentence_scores(hyps, segment_refs):
+                for hyp, segment in zip(hyps, segment_refs):
+                    value = metric.sentence_score(hyp, segment).score
                     out.write(f"{system}\t{sign * value / 100 + rng.gauss(0, 0.05):.6f}\n")
         files[name] = path
     return files

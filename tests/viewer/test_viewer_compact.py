@@ -215,3 +215,28 @@ def test_frequency_buckets_equal_counting_word_by_word(seed):
                 p, r = matched / hyp, matched / ref
                 want.append(200.0 * p * r / (p + r))
         assert f == want
+
+
+# -- the page's JSON, compressed column by column -----------------------------------
+
+def test_the_compressed_payload_is_the_json_text_of_the_payload():
+    import gzip
+    import json
+    import re
+
+    from truebleu.viewer.page import encode_payload
+
+    payload = {
+        "title": "t\ud800", "n": 3, "empty": [], "none": None, "nested": {},
+        "systems": [{"name": "A\udfff", "text": ["a", "b\ud83d", "é"], "stats": [1, 2, 3],
+                     "corpus": {"score": 1.5, "k\ud800": [[1, "x\udc00"], []]}},
+                    {"name": "B", "text": [], "stats": []}],
+        "references": [{"text": ["\U0001f600 x", None]}],
+        "metrics": {"list": [{"sentence": [[0.5, None], [1e-300, -0.0]], "alignment": None}]},
+    }
+    text = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    text = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+    assert gzip.decompress(encode_payload(payload)) == text.encode("utf-8")
+    assert json.loads(gzip.decompress(encode_payload(payload))) == json.loads(text)
+    with pytest.raises(ValueError):
+        encode_payload({"systems": [{"score": float("nan")}]})
