@@ -240,3 +240,37 @@ def test_the_compressed_payload_is_the_json_text_of_the_payload():
     assert json.loads(gzip.decompress(encode_payload(payload))) == json.loads(text)
     with pytest.raises(ValueError):
         encode_payload({"systems": [{"score": float("nan")}]})
+
+
+# -- the length buckets' intervals, resampled in the core ---------------------------
+
+def test_length_bucket_intervals_run_in_the_core_with_bootstrap_cis_numbers(monkeypatch):
+    """The core's draws and sums (significance.native, as -pbs) give every bucket's
+    interval; each equals bootstrap_ci of the bucket's rows on NumPy's path."""
+    pytest.importorskip("truebleu.metrics.bleu.native")
+    from truebleu import BLEU
+    from truebleu.significance import bootstrap_ci, native
+    from truebleu.viewer import report
+
+    calls = []
+    real = native.bootstrap_columns
+    monkeypatch.setattr(native, "bootstrap_columns",
+                        lambda *a, **k: calls.append(len(a[0])) or real(*a, **k))
+    references, systems = generated(6, n=150)
+    data = report(references, systems, n_samples=300, seed=9, backend="native").data
+    assert calls and set(calls) == {len(systems)}  # every system of a bucket at once
+    monkeypatch.setattr(native, "bootstrap_columns", lambda *a, **k: None)  # NumPy's path
+    buckets = data.buckets["length"]
+    lengths = data.reference_tokens[0].lengths()
+    metric = BLEU(references=references, backend="native")
+    scorer = metric.batch_scorer()
+    bounds = [0, 10, 20, 30, 40, 50, 10**9]
+    checked = 0
+    for k, hyps in enumerate(systems.values()):
+        matrix = metric.corpus_statistics(hyps).to_numpy()
+        for b in range(6):
+            rows = np.flatnonzero((lengths >= bounds[b]) & (lengths < bounds[b + 1]))
+            if len(rows) >= 2:
+                assert buckets["ci"][k][b] == bootstrap_ci(matrix[rows], scorer, 300, seed=9).ci
+                checked += 1
+    assert checked >= 2 * len(systems)
