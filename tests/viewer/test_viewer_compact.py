@@ -274,3 +274,30 @@ def test_length_bucket_intervals_run_in_the_core_with_bootstrap_cis_numbers(monk
                 assert buckets["ci"][k][b] == bootstrap_ci(matrix[rows], scorer, 300, seed=9).ci
                 checked += 1
     assert checked >= 2 * len(systems)
+
+
+def test_frequency_bucket_intervals_run_in_the_core_with_numpys_numbers(monkeypatch):
+    """The core's exact int64 sums of the bootstrap samples give the frequency buckets'
+    intervals; NumPy's path (sample counts times the rows) gives the same ones."""
+    pytest.importorskip("truebleu.metrics.bleu.native")
+    from truebleu.viewer import buckets, report
+
+    calls = []
+    real = buckets._core_sums
+    monkeypatch.setattr(buckets, "_core_sums", lambda *a: calls.append(1) or real(*a))
+    references, systems = generated(8, n=150)
+    # words seen once, a few times and often, so that several buckets have intervals
+    references[0] = [f"{line} r{i} q{i % 40} s{i % 9}" for i, line in enumerate(references[0])]
+    systems = {name: [f"{line} r{i} q{i % 40}" if i % 3 else f"{line} s{i % 9}"
+                      for i, line in enumerate(hyps)] for name, hyps in systems.items()}
+    fast = report(references, systems, n_samples=300, seed=4).data.buckets["frequency"]
+    assert calls and real(*([np.ones((3, 2), dtype=np.int64)], 4, 5, _Bar())) is not None
+    monkeypatch.setattr(buckets, "_core_sums", lambda *a: None)
+    slow = report(references, systems, n_samples=300, seed=4).data.buckets["frequency"]
+    assert fast == slow
+    assert sum(v is not None for row in fast["ci"] for v in row) >= 3 * len(systems)
+
+
+class _Bar:
+    def update(self, n: int) -> None:
+        pass

@@ -102,7 +102,6 @@ def frequency_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
     The intervals resample segments (the same resamples for every system).
     """
     from ..core.lazy_numpy import numpy
-    from ..significance.resampling import bootstrap_indices, make_rng, sample_counts
 
     np = numpy()
     n, n_buckets = len(ref_tokens), len(FREQUENCY_BUCKETS)
@@ -147,27 +146,76 @@ def frequency_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
         counts[:, :, 2] = ref_column
         all_counts.append(counts.reshape(n, -1))
     f = [_nullable(_f_measure(c.sum(axis=0).reshape(n_buckets, 3))) for c in all_counts]
-    # float64 products run on BLAS; every count and sum stays an exact integer below 2**53
-    all_counts = [c.astype(np.float64) for c in all_counts]
     ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in all_counts]
     if n >= 2:  # (no interval from one segment)
-        # the same resamples of segments for every system, drawn in blocks to bound memory
-        resampled: list[list[NDArray[Any]]] = [[] for _ in all_counts]
-        rng = make_rng(seed)
-        block = max(1, min(n_samples, 4_000_000 // n))
         with Progress(n_samples, "frequency buckets", "samples") as bar:
-            for start in range(0, n_samples, block):
-                rows = min(block, n_samples - start)
-                weights = sample_counts(bootstrap_indices(rng, n, rows), n).astype(np.float64)
-                for k, flat in enumerate(all_counts):
-                    resampled[k].append(weights @ flat)
-                bar.update(rows)
+            resampled = _resampled_sums(all_counts, seed, n_samples, bar)
         lower = n_samples // 40
-        for k, parts in enumerate(resampled):
-            fs = np.sort(_f_measure(np.concatenate(parts).reshape(n_samples, n_buckets, 3)), axis=0)
+        for k, sums in enumerate(resampled):
+            fs = np.sort(_f_measure(sums.reshape(n_samples, n_buckets, 3)), axis=0)
             ci[k] = _nullable(0.5 * (fs[n_samples - lower - 1] - fs[lower]))
     return {"labels": _bucket_labels(FREQUENCY_BUCKETS), "f": f, "ci": ci,
             "ref_words": ref_column.sum(axis=0).tolist(), "n_samples": n_samples}
+
+
+def _resampled_sums(tables: list[NDArray[Any]], seed: int, n_samples: int,
+                    bar: Progress) -> list[NDArray[Any]]:
+    """Each int64 table's column sums on the same ``n_samples`` bootstrap samples of its
+    rows: ``default_rng(seed).choice(n, size=(n_samples, n))``'s draws, as every interval
+    of the report. In the compiled core where it runs (exact int64 sums, the draws of
+    :mod:`truebleu.significance.native`), else NumPy's sample counts times the rows in
+    float64 on BLAS (exact below 2**53), in blocks of bounded memory.
+    """
+    from ..core.lazy_numpy import numpy
+    from ..significance.resampling import bootstrap_indices, make_rng, sample_counts
+
+    np = numpy()
+    in_core = _core_sums(tables, seed, n_samples, bar)
+    if in_core is not None:
+        return in_core
+    n = tables[0].shape[0]
+    floats = [table.astype(np.float64) for table in tables]
+    parts: list[list[NDArray[Any]]] = [[] for _ in tables]
+    rng = make_rng(seed)
+    block = max(1, min(n_samples, 4_000_000 // n))
+    for start in range(0, n_samples, block):
+        rows = min(block, n_samples - start)
+        weights = sample_counts(bootstrap_indices(rng, n, rows), n).astype(np.float64)
+        for k, flat in enumerate(floats):
+            parts[k].append(weights @ flat)
+        bar.update(rows)
+    return [np.concatenate(p) for p in parts]
+
+
+def _core_sums(tables: list[NDArray[Any]], seed: int, n_samples: int,
+               bar: Progress) -> Optional[list[NDArray[Any]]]:
+    """:func:`_resampled_sums` in the compiled core; None where it does not run (the Python
+    backend, a seed that is not a plain integer, sums the core refuses as too large)."""
+    from array import array
+
+    from ..core.kernels import backend_name, native_core
+    from ..core.lazy_numpy import numpy
+    from ..significance.pcg64 import is_plain_seed, pcg64_state
+    from ..significance.resampling import CHUNK
+
+    np = numpy()
+    if backend_name() != "native" or not is_plain_seed(seed):
+        return None
+    core, state = native_core(), pcg64_state(seed)
+    width = tables[0].shape[1]
+    data = [array("q", np.ascontiguousarray(table, dtype=np.int64).tobytes()) for table in tables]
+    out = [np.empty((n_samples, width), dtype=np.int64) for _ in tables]
+    for start in range(0, n_samples, CHUNK):
+        rows = min(CHUNK, n_samples - start)
+        try:  # the core checks its bound before drawing anything
+            raw = core.resample_sums(state, rows, data, width)
+        except OverflowError:
+            return None
+        block = np.frombuffer(raw, dtype=np.int64).reshape(rows, len(tables), width)
+        for k, sums in enumerate(out):
+            sums[start:start + rows] = block[:, k]
+        bar.update(rows)
+    return out
 
 
 def _nullable(values: NDArray[Any]) -> list[Optional[float]]:
