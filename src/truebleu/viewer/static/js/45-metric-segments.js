@@ -36,7 +36,8 @@ function disagreement(d, i) {
 let sortKeysCache = {data: null, keys: null};
 function sortKeys(d) {
   if (sortKeysCache.data === d) return sortKeysCache.keys;
-  const keys = Object.assign({}, SORT_KEYS);
+  const keys = {};
+  for (const [k, v] of Object.entries(SORT_KEYS)) if (!v.bleu || bleuShown(d)) keys[k] = v;
   for (const {m, j} of listedMetrics(d)) {
     keys[`m${j}a`] = {label: `${m.name} of A`, key: (d, i) => sentenceOf(m, state.a, i)};
     keys[`m${j}b`] = {label: `${m.name} of B`, key: (d, i) => sentenceOf(m, state.b, i)};
@@ -102,6 +103,7 @@ function metricCells(d, i) {
 function segmentGrid(d) {
   const listed = listedMetrics(d).length;
   if (!listed && !sortKeys(d).disagree) return null;
-  const base = d.documents ? "54px 90px 44px 44px 48px 68px 36px" : "54px 44px 44px 48px 68px 36px";
+  const bleu = bleuShown(d) ? " 44px 44px 48px 68px" : "";   // BLEU's A, B, Δ and contribution
+  const base = (d.documents ? "54px 90px" : "54px") + bleu + " 36px";
   return base + " 60px 52px".repeat(listed) + (sortKeys(d).disagree ? " 50px" : "") + " minmax(320px, 1fr)";
 }

@@ -1,0 +1,174 @@
+"""A page of any metrics, in headless Chromium (WMT21 ru-en, three systems, one score file
+made here as a noisy function of sentence chrF):
+
+- with ``-m`` not naming bleu, no BLEU number or BLEU view anywhere; the first metric
+  chosen ranks the systems and picks A and B;
+- on a filter, every metric's score of A and B equals the API's on those segments
+  (``metric.corpus_score`` of the subset; the external metric's mean), in the page;
+- in ``serve``, the page's paired test of the filter, by every metric, is
+  :func:`truebleu.significance.paired_bootstrap` on the same rows, subset and seed.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import truebleu  # noqa: E402
+from browser import browser, open_page, screenshot_dir, show_view, wait_until  # noqa: E402,F401
+from conftest import needs_wmt21, wmt21_dir  # noqa: E402
+from truebleu.cli.inputs import system_names  # noqa: E402
+from truebleu.cli.viewer import build_parser, build_report  # noqa: E402
+from truebleu.metrics import CHRF, TER  # noqa: E402
+from truebleu.significance import paired_bootstrap  # noqa: E402
+from truebleu.significance.external import MeanScorer  # noqa: E402
+from truebleu.significance.paired import score_of  # noqa: E402
+from truebleu.viewer.server import make_server  # noqa: E402
+
+SYSTEMS = 3
+SAMPLES = 120
+
+
+def lines(path) -> list[str]:
+    return open(path, encoding="utf-8").read().split("\n")[:-1]
+
+
+@pytest.fixture(scope="module")
+def ru_en(tmp_path_factory):
+    data = wmt21_dir()
+    if not (data / "system-outputs").is_dir():
+        pytest.skip(f"WMT21 data not found at {data}")
+    folder = tmp_path_factory.mktemp("subsets")
+    ref = str(data / "references" / "newstest2021.ru-en.ref.A.en")
+    hyps = sorted(str(p) for p in (data / "system-outputs").glob("newstest2021.ru-en.hyp.*.en"))[:SYSTEMS]
+    names = system_names(hyps)
+    refs = lines(ref)
+    systems = {name: lines(p) for name, p in zip(names, hyps)}
+    rng = random.Random(3)
+    comet = {name: [truebleu.sentence_chrf(h, [r]).score / 100 + rng.gauss(0, 0.05)
+                    for h, r in zip(hyp, refs)] for name, hyp in systems.items()}
+    scores = folder / "COMET.seg.score"
+    scores.write_text("".join(f"{n}\t{v!r}\n" for n, vs in comet.items() for v in vs), encoding="utf-8")
+
+    def report(out: str, *metrics: str):
+        args = build_parser("report").parse_args(
+            [ref, "-i", *hyps, "-o", str(folder / out), "-m", *metrics,
+             "--scores", f"COMET={scores}", "--n-samples", str(SAMPLES)])
+        rep = build_report(args)
+        rep.save(folder / out)
+        return rep, (folder / out).as_uri()
+
+    without_bleu = report("no-bleu.html", "ter", "chrf")
+    with_bleu = report("every.html", "chrf", "bleu", "ter")
+    return {"refs": refs, "systems": systems, "names": names, "comet": comet,
+            "without_bleu": without_bleu, "with_bleu": with_bleu}
+
+
+@needs_wmt21
+def test_a_page_without_bleu_shows_no_bleu(open_page, ru_en, screenshot_dir):
+    rep, url = ru_en["without_bleu"]
+    page = open_page(url)
+    ter = rep.data.metrics["list"][0]
+    assert ter["name"] == "TER"
+    best, second = sorted(range(SYSTEMS), key=lambda k: ter["rank"][k])[:2]
+    # the primary metric (the first chosen, TER) picks A and B: its best and runner-up
+    assert page.evaluate("[window.truebleuViewer.state.a, window.truebleuViewer.state.b]") == [best, second]
+    views = {"overview": "view=overview", "segments": "view=segments&seg=4",
+             "compare": "view=compare", "filtered": "view=segments&fcol=m0d&fmin=5"}
+    for name, fragment in views.items():
+        show_view(page, fragment)
+        shown = page.inner_text("body")
+        assert "BLEU" not in shown and "n-gram" not in shown, name
+        page.screenshot(path=str(screenshot_dir / f"no-bleu-{name}.png"), full_page=True)
+    show_view(page, "view=overview")
+    assert page.locator("#primary-chart h2").inner_text() == "TER and confidence intervals"
+    assert page.locator("table.metrics input[name=pick-a]").count() == SYSTEMS
+    show_view(page, "view=segments&seg=4")
+    assert page.locator("#metric-scores").count() == 1       # every metric's sentence scores
+    assert page.inner_text("[data-field=output-a]") == ru_en["systems"][ru_en["names"][best]][4]
+    assert page.watch.page_errors == [] and page.watch.console_errors == []
+
+
+def subset_cells(page) -> dict[str, list[str]]:
+    rows = page.eval_on_selector_all("#metric-subset table tbody tr",
+                                     "(rows) => rows.map((r) => [...r.cells].map((c) => c.textContent))")
+    return {row[0].split(" ")[0]: row[1:4] for row in rows}
+
+
+@needs_wmt21
+@pytest.mark.parametrize("threshold", [0.55, 0.8])
+def test_subset_scores_of_every_metric_are_the_apis(open_page, ru_en, threshold):
+    """Filter on COMET of A ≥ threshold: each metric's score of A and B on those segments."""
+    rep, url = ru_en["with_bleu"]
+    metrics = rep.data.metrics["list"]
+    assert [m["name"] for m in metrics] == ["chrF2", "BLEU", "TER", "COMET"]
+    page = open_page(url)
+    a, b = (page.evaluate(f"window.truebleuViewer.state.{x}") for x in "ab")
+    names, refs = ru_en["names"], ru_en["refs"]
+    keep = [i for i, v in enumerate(ru_en["comet"][names[a]]) if v >= threshold]
+    assert 10 < len(keep) < len(refs)
+    show_view(page, f"view=segments&fcol=m3a&fmin={threshold}")
+    assert page.inner_text("#subset-summary [data-value=count]") == f"{len(keep)} of {len(refs)} segments"
+    shown = subset_cells(page)
+    sub_refs = [[refs[i] for i in keep]]
+    rows_of = {row.name: row for row in rep.data.metric_rows}
+    for j, m in enumerate(metrics):
+        want = []
+        for k in (a, b):
+            hyps = [ru_en["systems"][names[k]][i] for i in keep]
+            if m["name"] == "COMET":
+                api = float(np.mean([ru_en["comet"][names[k]][i] for i in keep]))
+            else:
+                metric = {"chrF2": CHRF, "BLEU": truebleu.BLEU, "TER": TER}[m["name"]]()
+                api = metric.corpus_score(hyps, sub_refs).score
+            page_value = page.evaluate(
+                "([j, k, keep]) => window.truebleuViewer.metricSubsetScore(j, k, keep)", [j, k, keep])
+            rows = rows_of[m["name"]]
+            exact = score_of(rows.rows[k][keep], rows.scorer)
+            if m["name"] == "BLEU":  # the browser's exp and log may differ in the last bit
+                assert page_value == pytest.approx(exact, rel=1e-13)
+            else:  # the same sums and operations as the API's
+                assert page_value == exact, (m["name"], k)
+            assert page_value == pytest.approx(api, rel=1e-12, abs=1e-12)
+            want.append(api)
+        digits = 4 if m["external"] else 2
+        label = m["name"]
+        assert shown[label][:2] == [f"{want[0]:.{digits}f}", f"{want[1]:.{digits}f}"], label
+    # the static page says where the paired test of a filter runs
+    assert "truebleu serve" in page.inner_text("[data-value=needs-serve]")
+
+
+@pytest.fixture(scope="module")
+def served(ru_en):
+    rep, _ = ru_en["with_bleu"]
+    srv = make_server(rep, "127.0.0.1", 0, request_timeout=10.0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+    thread.join(5)
+
+
+@needs_wmt21
+def test_serve_runs_the_paired_test_of_the_filter_by_every_metric(open_page, ru_en, served, screenshot_dir):
+    rep, _ = ru_en["with_bleu"]
+    page = open_page(served.url + "#view=segments&fcol=m0d&fmin=3")
+    a, b = (page.evaluate(f"window.truebleuViewer.state.{x}") for x in "ab")
+    metrics = rep.data.metrics["list"]
+    chrf = metrics[0]["sentence"]
+    keep = [i for i in range(len(ru_en["refs"])) if chrf[b][i] - chrf[a][i] >= 3]
+    page.click("[data-control=run-metric-tests]")
+    wait_until(page, "() => document.querySelectorAll('#metric-subset [data-p]').length === 4", timeout=120)
+    got = page.eval_on_selector_all(
+        "#metric-subset [data-p]", "(xs) => xs.map((x) => [Number(x.dataset.p), Number(x.dataset.delta)])")
+    for (p, delta), rows in zip(got, rep.data.metric_rows):
+        want = paired_bootstrap(rows.rows[a][keep], rows.rows[b][keep], rows.scorer,
+                                n_samples=SAMPLES, seed=rep.data.metrics["seed"])
+        assert (p, delta) == (want.p_value, want.delta), rows.name
+    assert isinstance(rep.data.metric_rows[3].scorer, MeanScorer)
+    page.screenshot(path=str(screenshot_dir / "serve-metric-tests.png"), full_page=True)
