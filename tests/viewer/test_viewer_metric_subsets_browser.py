@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -85,7 +86,7 @@ def test_a_page_without_bleu_shows_no_bleu(open_page, ru_en, screenshot_dir):
         assert "BLEU" not in shown and "n-gram" not in shown, name
         page.screenshot(path=str(screenshot_dir / f"no-bleu-{name}.png"), full_page=True)
     show_view(page, "view=overview")
-    assert page.locator("#primary-chart h2").inner_text() == "TER and confidence intervals"
+    assert page.locator("#metric-chart h2").inner_text() == "TER and confidence intervals"
     assert page.locator("table.metrics input[name=pick-a]").count() == SYSTEMS
     show_view(page, "view=segments&seg=4")
     assert page.locator("#metric-scores").count() == 1       # every metric's sentence scores
@@ -172,3 +173,99 @@ def test_serve_runs_the_paired_test_of_the_filter_by_every_metric(open_page, ru_
         assert (p, delta) == (want.p_value, want.delta), rows.name
     assert isinstance(rep.data.metric_rows[3].scorer, MeanScorer)
     page.screenshot(path=str(screenshot_dir / "serve-metric-tests.png"), full_page=True)
+
+
+# -- exports ------------------------------------------------------------------------------
+
+def downloaded(page, selector: str) -> str:
+    with page.expect_download() as download:
+        page.locator(selector).first.click()
+    return Path(download.value.path()).read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def download_page(browser):
+    pages = []
+
+    def opener(url: str):
+        page = browser.new_page(viewport={"width": 1400, "height": 900}, accept_downloads=True)
+        pages.append(page)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready]", state="attached")
+        return page
+
+    yield opener
+    for page in pages:
+        page.close()
+
+
+@needs_wmt21
+def test_every_metric_chart_and_the_agreement_map_export_as_svg(download_page, ru_en):
+    rep, url = ru_en["without_bleu"]
+    page = download_page(url + "#view=overview")
+    metrics = rep.data.metrics["list"]
+    svg = downloaded(page, "#metric-chart button:text('SVG')")
+    assert svg.startswith("<svg") and "TER with 95% interval" in svg
+    for k in range(SYSTEMS):
+        assert f">{metrics[0]['score'][k]:.2f}</text>" in svg
+    page.select_option("[data-control=metric-chart]", "2")   # COMET
+    page.wait_for_selector("body[data-ready]", state="attached")
+    assert "mChart=2" in page.url
+    svg = downloaded(page, "#metric-chart button:text('SVG')")
+    for k in range(SYSTEMS):
+        assert f">{metrics[2]['score'][k]:.4f}</text>" in svg
+    pairs = rep.data.metrics["agreement"]["pairs"]
+    svg = downloaded(page, "#agreement .toolbar:has-text('pairwise accuracy') button:text('SVG')")
+    shown = sorted(svg.split('data-value="accuracy">')[1:])
+    assert len(shown) == 2 * len(pairs) == 6
+    assert sorted(x.split("<")[0] for x in shown) == sorted(2 * [f"{p['accuracy']:.3f}" for p in pairs])
+
+
+@needs_wmt21
+def test_the_segment_list_and_the_subset_table_export(download_page, ru_en):
+    rep, url = ru_en["with_bleu"]
+    page = download_page(url + "#view=segments&fcol=m0d&fmin=3&sort=m2d&dir=-1")
+    a, b = (page.evaluate(f"window.truebleuViewer.state.{x}") for x in "ab")
+    metrics = rep.data.metrics["list"]
+    chrf, ter = metrics[0]["sentence"], metrics[2]["sentence"]
+    keep = [i for i in range(len(ru_en["refs"])) if chrf[b][i] - chrf[a][i] >= 3]
+    keep.sort(key=lambda i: (-(ter[b][i] - ter[a][i]), i))   # sorted by ΔTER, descending
+    tsv = downloaded(page, ".segment-exports button:text('TSV')").splitlines()
+    head = tsv[0].split("\t")
+    assert head[:6] == ["segment", "BLEU A", "BLEU B", "\u0394BLEU", "contribution", "reference length"]
+    assert head[6:9] == ["chrF2 A", "chrF2 B", "\u0394chrF2"] and head[-2:] == ["output A", "output B"]
+    assert [int(line.split("\t")[0]) - 1 for line in tsv[1:]] == keep
+    first = dict(zip(head, tsv[1].split("\t")))
+    i = keep[0]
+    assert first["TER A"] == f"{ter[a][i]:.1f}"
+    assert first["output B"] == ru_en["systems"][ru_en["names"][b]][i]
+    subset = downloaded(page, "#metric-subset button:text('TSV')").splitlines()
+    assert subset[0] == "Metric\tA\tB\t\u0394 (B \u2212 A)"
+    shown = page.eval_on_selector_all(
+        "#metric-subset table tbody tr",
+        "(rows) => rows.map((r) => [...r.cells].slice(0, 4).map((c) => c.textContent))")
+    assert [line.split("\t") for line in subset[1:]] == shown
+
+
+@needs_wmt21
+def test_a_one_system_page_of_several_metrics(open_page, ru_en, tmp_path):
+    """Refused before: one system, three metrics; its scores and intervals, no A vs B."""
+    from truebleu.viewer import report as make_report
+
+    name = ru_en["names"][0]
+    rep = make_report([ru_en["refs"]], {name: ru_en["systems"][name]}, metrics=["ter", "chrf"],
+                      n_samples=100)
+    rep.save(tmp_path / "one.html")
+    page = open_page((tmp_path / "one.html").as_uri())
+    tabs = page.eval_on_selector_all("nav button.tab", "(bs) => bs.map((b) => b.dataset.view)")
+    assert tabs == ["overview", "segments"]
+    row = page.eval_on_selector_all(
+        "table.metrics tbody tr", "(rs) => rs.map((r) => [...r.cells].map((c) => c.textContent))")
+    hyps = ru_en["systems"][name]
+    ter, chrf = rep.data.metrics["list"]
+    refs = [ru_en["refs"]]
+    assert row == [[name, f"{truebleu.corpus_ter(hyps, refs).score:.2f}", f"{ter['ci'][0]:.2f}", "1",
+                    f"{truebleu.corpus_chrf(hyps, refs).score:.2f}", f"{chrf['ci'][0]:.2f}", "1"]]
+    show_view(page, "view=compare")      # no such view with one system: the systems view
+    assert page.evaluate("window.truebleuViewer.state.view") == "overview"
+    assert "BLEU" not in page.inner_text("body")

@@ -46,7 +46,7 @@ function overviewTable(d, order) {
 function renderOverview(root, d) {
   if (!bleuShown(d)) {   // no BLEU chosen: every metric's table and the primary metric's chart
     const order = renderMetricsOverview(root, d, true);                 // 32-metrics-overview.js
-    renderPrimaryChart(root, d, order);                                 // 42-metric-subsets.js
+    renderMetricChart(root, d, order);                                  // 44-metric-exports.js
     return;
   }
   const order = overviewRows(d);
@@ -61,7 +61,7 @@ function renderOverview(root, d) {
     el("div", {class: "toolbar"}, exportButtons(() => overviewTable(d, overviewRows(d)), "systems", "BLEU of each system")),
   ));
   const bleuCard = root.lastChild;
-  if (d.metrics) renderMetricsOverview(root, d);  // 32-metrics-overview.js
+  if (d.metrics) renderMetricChart(root, d, renderMetricsOverview(root, d));  // 32-, 44-metric-exports.js
   const nodes = order.map((k) => {
     const s = d.systems[k], c = s.corpus;
     return [String(c.rank), el("span", null, systemPicks(k, order), " ", text(s.name)), pyFixed(c.score, 2), pyFixed(c.ci, 2),

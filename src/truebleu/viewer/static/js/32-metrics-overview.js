@@ -122,6 +122,9 @@ function renderAgreement(root, a) {
     el("p", {class: "note"}, "For every pair of metrics: the share of system pairs both order the same way (pairwise accuracy) and Kendall's \u03c4 over the systems' scores."),
     el("div", {class: "toolbar"}, exportButtons(() => agreementTable(a), "metric-agreement", "Agreement of the metrics over systems")),
     el("div", {class: "scroll-x"}, renderTable(agreementTable(a), {class: "agreement"})));
+  const heatmap = agreementHeatmap(a);                                  // 44-metric-exports.js
+  card.appendChild(el("div", {class: "toolbar"}, "pairwise accuracy (Kendall τ below) ", svgExportButton(() => heatmap, "metric-agreement")));
+  card.appendChild(heatmap);
   if (a.gold !== null) {
     card.appendChild(el("h3", null, "Against the gold: ", text(a.gold)));
     card.appendChild(el("p", {class: "note"}, "WMT's pairwise accuracy counts only the system pairs the gold's own test separates significantly; "

@@ -133,6 +133,7 @@ function renderFilters(d) {
     el("label", null, "sort ", el("select", {"data-control": "sort", onchange: (e) => { state.sort = e.target.value; update(); }},
       Object.entries(sortKeys(d)).map(([k, v]) => el("option", {value: k, selected: state.sort === k}, text(v.label))))),
     el("button", {type: "button", class: "small", "data-control": "dir", onclick: () => { state.dir = -state.dir; update(); }}, state.dir > 0 ? "ascending" : "descending"),
+    d.metrics ? segmentListExports(d) : null,                           // 44-metric-exports.js
     isFiltered() ? el("button", {type: "button", class: "small", onclick: () => { Object.assign(state, FILTER_DEFAULTS); update(); }}, "clear filters") : null,
   );
 }

@@ -173,16 +173,3 @@ function renderMetricCompare(root, d) {
     isFiltered() ? el("p", {class: "note"}, "A filter is active (see Segments): the scores below are those of the filtered segments.") : null,
     renderMetricSubset(d, currentIndices(d))));
 }
-
-// The systems view without BLEU: every metric's table (with the A and B pickers) and the
-// primary metric's scores with their intervals.
-function renderPrimaryChart(root, d, order) {
-  const m = primaryMetric(d);
-  const chart = horizontalBarChart({
-    valueLabel: `${m.name} with 95% interval`,
-    rows: order.map((k) => ({label: d.systems[k].name, value: m.score[k], ci: m.ci[k], text: pyFixed(m.score[k], metricDigits(m)),
-      color: k === state.a ? "#d1722e" : k === state.b ? "#4a9b5a" : "#3b6fb6"})),
-  });
-  root.appendChild(el("section", {class: "card", id: "primary-chart"}, el("h2", null, text(m.name), " and confidence intervals"),
-    el("div", {class: "toolbar"}, svgExportButton(() => chart, "primary-metric-systems")), chart));
-}
