@@ -266,6 +266,17 @@ def test_a_one_system_page_of_several_metrics(open_page, ru_en, tmp_path):
     refs = [ru_en["refs"]]
     assert row == [[name, f"{truebleu.corpus_ter(hyps, refs).score:.2f}", f"{ter['ci'][0]:.2f}", "1",
                     f"{truebleu.corpus_chrf(hyps, refs).score:.2f}", f"{chrf['ci'][0]:.2f}", "1"]]
+    # the segment list: each metric's sentence score of the one system, no B and no Δ
+    show_view(page, "view=segments&fcol=m1a&fmin=60")
+    heads = page.eval_on_selector_all("#segment-list .seghead span", "(s) => s.map((e) => e.textContent)")
+    assert heads == ["#", "len", "TER", "chrF2", "output"]
+    keep = [i for i, v in enumerate(chrf["sentence"][0]) if v >= 60]
+    table = page.eval_on_selector_all(
+        "#metric-subset tr", "(rows) => rows.map((r) => [...r.cells].map((c) => c.textContent))")
+    sub_hyps, sub_refs = [hyps[i] for i in keep], [[ru_en["refs"][i] for i in keep]]
+    assert table == [["Metric", "Score"],
+                     ["TER \u2193", f"{truebleu.corpus_ter(sub_hyps, sub_refs).score:.2f}"],
+                     ["chrF2 \u2191", f"{truebleu.corpus_chrf(sub_hyps, sub_refs).score:.2f}"]]
     show_view(page, "view=compare")      # no such view with one system: the systems view
     assert page.evaluate("window.truebleuViewer.state.view") == "overview"
     assert "BLEU" not in page.inner_text("body")

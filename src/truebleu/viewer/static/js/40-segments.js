@@ -206,7 +206,7 @@ function renderSegments(root, d) {
   if (grid) list.style.setProperty("--segment-grid", grid);
   const spacer = el("div", {class: "spacer"});
   spacer.style.height = indices.length * ROW_HEIGHT + "px";
-  const heads = ["#", "doc", "A", "B", "Δ", "contrib.", "len", "output A / output B"].filter((h) => (h !== "doc" || d.documents)
+  const heads = ["#", "doc", "A", "B", "Δ", "contrib.", "len", d.systems.length > 1 ? "output A / output B" : "output"].filter((h) => (h !== "doc" || d.documents)
     && (bleuShown(d) || !["A", "B", "Δ", "contrib."].includes(h)));   // BLEU's columns
   const headCells = heads.map((h) => el("span", null, h));
   headCells.splice(headCells.length - 1, 0, ...metricHeads(d));
@@ -274,7 +274,7 @@ function fillRow(d, row, i, pos) {
     bleu ? el("span", {class: "num"}, signed(contribution(d, i), 4)) : null,
     el("span", {class: "num"}, String(d.firstRefLen[i])),
     d.metrics ? metricCells(d, i) : null,
-    el("span", {class: "texts"}, el("span", {class: "a"}, text(A.text[i])), el("span", {class: "b"}, text(B.text[i])))]);
+    el("span", {class: "texts"}, el("span", {class: "a"}, text(A.text[i])), d.systems.length > 1 ? el("span", {class: "b"}, text(B.text[i])) : null)]);
   row.onclick = () => selectSegment(i, false);
 }
 

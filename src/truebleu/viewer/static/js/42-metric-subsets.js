@@ -95,6 +95,10 @@ function metricPairP(m, a, b) {
 
 // The subset table: per metric A's and B's score on the filtered segments and Δ (B − A).
 function metricSubsetTable(d, indices) {
+  if (singleSystem(d)) {                                                // 45-metric-segments.js
+    return {columns: [{label: "Metric"}, {label: "Score", numeric: true}], rows: d.metrics.list.map((m) =>
+      [metricLabel(m), pyFixed(metricSubsetScore(d, m, state.a, indices), metricDigits(m))])};
+  }
   const columns = [{label: "Metric"}, {label: "A", numeric: true}, {label: "B", numeric: true}, {label: "\u0394 (B \u2212 A)", numeric: true}];
   const rows = d.metrics.list.map((m) => {
     const digits = metricDigits(m);                                      // 32-metrics-overview.js
@@ -109,19 +113,20 @@ function renderMetricSubset(d, indices) {
   const table = metricSubsetTable(d, indices);
   const all = indices.length === d.n_segments;
   const results = d.metrics.list.map(() => el("span", {class: "test-result"}));
-  const nodes = table.rows.map((row, j) => row.concat([results[j]]));
-  const columns = table.columns.concat([{label: "paired test"}]);
+  const single = singleSystem(d);
+  const nodes = table.rows.map((row, j) => single ? row : row.concat([results[j]]));
+  const columns = single ? table.columns : table.columns.concat([{label: "paired test"}]);
   const tableEl = renderTable({columns, rows: nodes.map((r) => r.map((c) => c instanceof Node ? "" : c)), nodes}, {class: "metric-subset",
     rowAttrs: (j) => ({"data-metric": j})});
   d.metrics.list.forEach((m, j) => { if (all) showMetricFullTest(d, m, results[j]); });
-  const canTest = MODE === "serve" && !all && indices.length >= 2;
+  const canTest = MODE === "serve" && !all && indices.length >= 2 && !single;
   return el("div", {class: "block", id: "metric-subset"},
     el("div", {class: "toolbar"},
       el("span", {class: "label"}, all ? "Every metric on all segments" : `Every metric on these ${indices.length} segments`), " ",
       exportButtons(() => metricSubsetTable(d, currentIndices(d)), "metric-subset", "Every metric of A and B on the filtered segments"),
       canTest ? el("button", {type: "button", class: "small", "data-control": "run-metric-tests",
         onclick: () => runMetricTests(d, indices, results)}, "paired tests") : null),
-    !all && MODE !== "serve" ? el("p", {class: "note", "data-value": "needs-serve"},
+    !all && MODE !== "serve" && !single ? el("p", {class: "note", "data-value": "needs-serve"},
       "The paired test of a filter, by every metric, runs in truebleu serve (the same report, with the exact API tests).") : null,
     el("div", {class: "scroll-x"}, tableEl));
 }

@@ -54,9 +54,13 @@ function segmentListTable(d, indices) {
   if (bleu) columns.push({label: "BLEU A", numeric: true}, {label: "BLEU B", numeric: true}, {label: "\u0394BLEU", numeric: true}, {label: "contribution", numeric: true});
   columns.push({label: "reference length", numeric: true});
   const listed = listedMetrics(d);                                     // 45-metric-segments.js
-  for (const {m} of listed) columns.push({label: `${m.name} A`, numeric: true}, {label: `${m.name} B`, numeric: true}, {label: `\u0394${m.name}`, numeric: true});
+  const single = singleSystem(d);                                      // one system: its scores, no B
+  for (const {m} of listed) {
+    if (single) columns.push({label: m.name, numeric: true});
+    else columns.push({label: `${m.name} A`, numeric: true}, {label: `${m.name} B`, numeric: true}, {label: `\u0394${m.name}`, numeric: true});
+  }
   if (disagree) columns.push({label: "disagreement", numeric: true});
-  columns.push({label: "output A"}, {label: "output B"});
+  columns.push(...(single ? [{label: "output"}] : [{label: "output A"}, {label: "output B"}]));
   const rows = Array.from(indices, (i) => {
     const row = [String(i + 1)];
     if (d.documents) row.push(d.documents.names[d.documents.index[i]]);
@@ -64,10 +68,11 @@ function segmentListTable(d, indices) {
     row.push(String(d.firstRefLen[i]));
     for (const {m} of listed) {
       const digits = sentenceDigits(m);
-      row.push(pyFixed(sentenceOf(m, state.a, i), digits), pyFixed(sentenceOf(m, state.b, i), digits), signed(metricDelta(m, i), digits));
+      if (single) row.push(pyFixed(sentenceOf(m, state.a, i), digits));
+      else row.push(pyFixed(sentenceOf(m, state.a, i), digits), pyFixed(sentenceOf(m, state.b, i), digits), signed(metricDelta(m, i), digits));
     }
     if (disagree) row.push(pyFixed(disagreement(d, i), 2));
-    row.push(A.text[i], B.text[i]);
+    row.push(...(single ? [A.text[i]] : [A.text[i], B.text[i]]));
     return row;
   });
   return {columns, rows};

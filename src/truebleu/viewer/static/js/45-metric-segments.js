@@ -20,6 +20,8 @@ function listedMetrics(d) {
 function sentenceOf(m, k, i) { const v = m.sentence[k][i]; return v === null ? NaN : v; }
 function metricDelta(m, i) { return sentenceOf(m, state.b, i) - sentenceOf(m, state.a, i); }
 function sentenceDigits(m) { return m.external ? 3 : 1; }
+// One system: nothing to compare it with, so each metric has one column (A's) and no Δ.
+function singleSystem(d) { return d.systems.length < 2; }
 
 function disagreement(d, i) {
   let forB = 0, forA = 0;
@@ -40,10 +42,11 @@ function sortKeys(d) {
   for (const [k, v] of Object.entries(SORT_KEYS)) if (!v.bleu || bleuShown(d)) keys[k] = v;
   for (const {m, j} of listedMetrics(d)) {
     keys[`m${j}a`] = {label: `${m.name} of A`, key: (d, i) => sentenceOf(m, state.a, i)};
+    if (singleSystem(d)) continue;
     keys[`m${j}b`] = {label: `${m.name} of B`, key: (d, i) => sentenceOf(m, state.b, i)};
     keys[`m${j}d`] = {label: `\u0394${m.name} (B \u2212 A)`, key: (d, i) => metricDelta(m, i)};
   }
-  if (d.metrics && d.metrics.list.length > 1) keys.disagree = {label: "metrics disagree (strength)", key: disagreement};
+  if (d.metrics && d.metrics.list.length > 1 && !singleSystem(d)) keys.disagree = {label: "metrics disagree (strength)", key: disagreement};
   sortKeysCache = {data: d, keys};
   return keys;
 }
@@ -81,7 +84,10 @@ function renderMetricFilters(d) {
 // The extra columns of the list: per metric A|B (stacked) and Δ, then the disagreement.
 function metricHeads(d) {
   const heads = [];
-  for (const {m} of listedMetrics(d)) heads.push(el("span", {title: `${m.name}: sentence score of A (above) and B (below)`}, text(m.name)), el("span", null, "\u0394"));
+  for (const {m} of listedMetrics(d)) {
+    if (singleSystem(d)) { heads.push(el("span", {title: `${m.name}: sentence score`}, text(m.name))); continue; }
+    heads.push(el("span", {title: `${m.name}: sentence score of A (above) and B (below)`}, text(m.name)), el("span", null, "\u0394"));
+  }
   if (sortKeys(d).disagree) heads.push(el("span", {title: "how strongly the metrics disagree (see the filter)"}, "disagr."));
   return heads;
 }
@@ -91,6 +97,7 @@ function metricCells(d, i) {
   for (const {m} of listedMetrics(d)) {
     const digits = sentenceDigits(m), delta = metricDelta(m, i);
     const better = m.higher_is_better ? delta : -delta;
+    if (singleSystem(d)) { cells.push(el("span", {class: "num"}, pyFixed(sentenceOf(m, state.a, i), digits))); continue; }
     cells.push(el("span", {class: "num ab"}, el("span", {class: "a"}, pyFixed(sentenceOf(m, state.a, i), digits)),
       el("span", {class: "b"}, pyFixed(sentenceOf(m, state.b, i), digits))));
     cells.push(el("span", {class: "num " + (better > 0 ? "pos" : better < 0 ? "neg" : "")}, signed(delta, digits)));
@@ -105,5 +112,5 @@ function segmentGrid(d) {
   if (!listed && !sortKeys(d).disagree) return null;
   const bleu = bleuShown(d) ? " 44px 44px 48px 68px" : "";   // BLEU's A, B, Δ and contribution
   const base = (d.documents ? "54px 90px" : "54px") + bleu + " 36px";
-  return base + " 60px 52px".repeat(listed) + (sortKeys(d).disagree ? " 50px" : "") + " minmax(320px, 1fr)";
+  return base + (singleSystem(d) ? " 60px" : " 60px 52px").repeat(listed) + (sortKeys(d).disagree ? " 50px" : "") + " minmax(320px, 1fr)";
 }
