@@ -280,3 +280,29 @@ def test_a_one_system_page_of_several_metrics(open_page, ru_en, tmp_path):
     show_view(page, "view=compare")      # no such view with one system: the systems view
     assert page.evaluate("window.truebleuViewer.state.view") == "overview"
     assert "BLEU" not in page.inner_text("body")
+
+
+@needs_wmt21
+def test_the_list_heads_sort_by_any_metric_and_its_difference(open_page, ru_en):
+    """A click on a head sorts by its column (largest first), a second click reverses;
+    the order is in the URL, as the sort menu's."""
+    rep, url = ru_en["with_bleu"]
+    page = open_page(url + "#view=segments")
+    a, b = (page.evaluate(f"window.truebleuViewer.state.{x}") for x in "ab")
+    ter = rep.data.metrics["list"][2]["sentence"]
+    delta = [ter[b][i] - ter[a][i] for i in range(len(ru_en["refs"]))]
+
+    def first_row() -> int:
+        return int(page.get_attribute("#segment-list .segrow[data-pos='0']", "data-segment"))
+
+    page.click("#segment-list .seghead [data-sort=m2d]")
+    page.wait_for_selector("#segment-list .seghead [data-sort=m2d][aria-sort=descending]")
+    assert "sort=m2d" in page.url and "dir=-1" in page.url
+    assert first_row() == min(range(len(delta)), key=lambda i: (-delta[i], i))
+    page.click("#segment-list .seghead [data-sort=m2d]")
+    page.wait_for_selector("#segment-list .seghead [data-sort=m2d][aria-sort=ascending]")
+    assert first_row() == min(range(len(delta)), key=lambda i: (delta[i], i))
+    page.click("#segment-list .seghead [data-sort=m0a]")      # chrF of A, best first
+    page.wait_for_selector("#segment-list .seghead [data-sort=m0a][aria-sort=descending]")
+    chrf_a = rep.data.metrics["list"][0]["sentence"][a]
+    assert first_row() == min(range(len(chrf_a)), key=lambda i: (-chrf_a[i], i))

@@ -208,7 +208,7 @@ function renderSegments(root, d) {
   spacer.style.height = indices.length * ROW_HEIGHT + "px";
   const heads = ["#", "doc", "A", "B", "Δ", "contrib.", "len", d.systems.length > 1 ? "output A / output B" : "output"].filter((h) => (h !== "doc" || d.documents)
     && (bleuShown(d) || !["A", "B", "Δ", "contrib."].includes(h)));   // BLEU's columns
-  const headCells = heads.map((h) => el("span", null, h));
+  const headCells = heads.map((h) => sortableHead(h, HEAD_SORT[h]));
   headCells.splice(headCells.length - 1, 0, ...metricHeads(d));
   list.appendChild(el("div", {class: "seghead"}, headCells));
   list.appendChild(spacer);
@@ -254,6 +254,20 @@ function renderSegments(root, d) {
 }
 
 let detailCache = {key: null, node: null};
+
+// The list's column heads sort by their column (a second click reverses the order).
+const HEAD_SORT = {"#": "index", A: "bleuA", B: "bleuB", "Δ": "delta", "contrib.": "contribution", len: "length"};
+function sortableHead(label, key, title) {
+  if (!key) return el("span", {title: title || null}, text(label));
+  // the arrow of the sorted column is drawn by the style sheet (the head's text stays its label)
+  const sorted = state.sort === key && key !== "index" ? (state.dir > 0 ? "ascending" : "descending") : null;
+  return el("span", {class: "sortable", "data-sort": key, "aria-sort": sorted, title: (title ? title + "; " : "") + "click to sort",
+    onclick: () => {
+      if (state.sort === key) state.dir = -state.dir;
+      else { state.sort = key; state.dir = key === "index" ? 1 : -1; }
+      update();
+    }}, text(label));
+}
 
 let segmentListRedraw = null;
 

@@ -84,11 +84,12 @@ function renderMetricFilters(d) {
 // The extra columns of the list: per metric A|B (stacked) and Δ, then the disagreement.
 function metricHeads(d) {
   const heads = [];
-  for (const {m} of listedMetrics(d)) {
-    if (singleSystem(d)) { heads.push(el("span", {title: `${m.name}: sentence score`}, text(m.name))); continue; }
-    heads.push(el("span", {title: `${m.name}: sentence score of A (above) and B (below)`}, text(m.name)), el("span", null, "\u0394"));
+  for (const {m, j} of listedMetrics(d)) {
+    if (singleSystem(d)) { heads.push(sortableHead(m.name, `m${j}a`, `${m.name}: sentence score`)); continue; }
+    heads.push(sortableHead(m.name, `m${j}a`, `${m.name}: sentence score of A (above) and B (below); sorts by A's`),
+      sortableHead("\u0394", `m${j}d`, `\u0394${m.name} (B \u2212 A)`));
   }
-  if (sortKeys(d).disagree) heads.push(el("span", {title: "how strongly the metrics disagree (see the filter)"}, "disagr."));
+  if (sortKeys(d).disagree) heads.push(sortableHead("disagr.", "disagree", "how strongly the metrics disagree (see the filter)"));
   return heads;
 }
 
