@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
     from ..metrics.base import Metric
     from ..significance.agreement import MetricAgreement
-    from ..significance.multimetric import ExternalScoresArgument
+    from ..significance.multi import MultiComparison
+    from ..significance.multimetric import ExternalScoresArgument, MetricRows
 
 #: a metric as the viewer takes it: a registered name (``"chrf"``) or a metric object
 #: holding the references (``CHRF(word_order=2, references=refs)``)
@@ -58,49 +59,115 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
                     scores: Optional[ExternalScoresArgument],
                     higher_is_better: Optional[Mapping[str, bool]], gold: Optional[str],
                     test: str, n_samples: int, seed: int, n_permutations: int
-                    ) -> dict[str, Any]:
-    """The page's ``metrics`` document: one entry per metric, and their agreement."""
-    from ..significance.multimetric import compare_metrics
+                    ) -> tuple[dict[str, Any], list[MetricRows]]:
+    """The page's ``metrics`` document (one entry per metric, and their agreement), and
+    each metric's rows and scorer (what ``serve``'s paired tests of a filter resample).
+
+    With one system there is nothing to rank or compare: each metric's score, bootstrap
+    interval and sentence scores, as the BLEU-only report of one system has them.
+    """
+    from ..significance.multimetric import compare_metrics, metric_rows, sentence_matrix
     from .ter_alignments import ter_alignment_payload
 
-    if len(systems) < 2:
-        raise ValueError("a report of several metrics compares systems: give at least two")
-    result = compare_metrics(systems, list(metrics), scores=scores,
-                             higher_is_better=higher_is_better, gold=gold, test=test,
-                             n_samples=n_samples, seed=seed, ci_samples=n_samples,
-                             n_permutations=n_permutations)
     names = list(systems)
-    signatures = [_signature(metric) for metric in metrics]
-    signatures += [None] * (len(result.metrics) - len(signatures))
+    if len(names) < 2:
+        if gold is not None:
+            raise ValueError(f"the gold metric {gold!r} orders systems: give at least two")
+        compared = metric_rows(systems, list(metrics), scores=scores,
+                               higher_is_better=higher_is_better)
+        summaries = [_one_system(metric, n_samples, seed) for metric in compared]
+        agreement = None
+    else:
+        result = compare_metrics(systems, list(metrics), scores=scores,
+                                 higher_is_better=higher_is_better, gold=gold, test=test,
+                                 n_samples=n_samples, seed=seed, ci_samples=n_samples,
+                                 n_permutations=n_permutations)
+        compared = list(result.rows)
+        summaries = [_ranked(ranking, names) for ranking in result.rankings]
+        agreement = _agreement_payload(result.agreement)
     entries = []
-    for k, (name, ranking) in enumerate(zip(result.metrics, result.rankings)):
-        by_name = {summary.name: summary for summary in ranking.systems}
-        summaries = [by_name[system] for system in names]
-        position = {system: i for i, system in enumerate(names)}
+    for k, (metric, summary) in enumerate(zip(compared, summaries)):
+        chosen = metrics[k] if k < len(metrics) else None
+        sentence = sentence_matrix(metric)
         entries.append({
-            "name": name,
-            "higher_is_better": result.higher_is_better[k],
-            "external": name in result.external,
-            "official": name in result.official,
-            "signature": signatures[k],
-            "score": [_finite(s.score) for s in summaries],
-            "ci_mean": [_finite(s.mean) for s in summaries],
-            "ci": [_finite(s.ci) for s in summaries],
-            "rank": [s.rank for s in summaries],
-            "cluster": [s.cluster for s in summaries],
-            # [better, worse, p-value]: index pairs into the report's systems
-            "pairs": [[position[p.a], position[p.b], p.p_value] for p in ranking.pairs],
-            "sentence": [[_finite(v) for v in row] for row in result.segment_scores[k].tolist()],
-            "spread": _spread(result.segment_scores[k]),
+            "name": metric.name,
+            "higher_is_better": metric.higher_is_better,
+            "external": metric.external,
+            "official": metric.official is not None,
+            "signature": _signature(chosen) if chosen is not None else None,
+            **summary,
+            "sentence": [[_finite(v) for v in row] for row in sentence.tolist()],
+            "spread": _spread(sentence),
             # the page's own BLEU (its list shows it already, with its n-grams)
-            "own_bleu": k < len(metrics) and own_bleu is not None and metrics[k] is own_bleu,
+            "own_bleu": chosen is not None and own_bleu is not None and chosen is own_bleu,
+            # how the page scores a subset of segments (None: only serve can)
+            "scoring": _scoring(chosen, metric, own_bleu),
             # TER: the edits its search counted, per system and segment (ter_alignments.py)
-            "alignment": (ter_alignment_payload(metrics[k], systems, references)
-                          if k < len(metrics) and references is not None
-                          and hasattr(metrics[k], "alignments") else None),
+            "alignment": (ter_alignment_payload(chosen, systems, references)
+                          if chosen is not None and references is not None
+                          and hasattr(chosen, "alignments") else None),
         })
-    return {"test": test, "n_samples": n_samples, "seed": seed, "gold": gold,
-            "list": entries, "agreement": _agreement_payload(result.agreement)}
+    return ({"test": test, "n_samples": n_samples, "seed": seed, "gold": gold,
+             "list": entries, "agreement": agreement}, compared)
+
+
+def _ranked(ranking: MultiComparison, names: list[str]) -> dict[str, Any]:
+    """One metric's ranking of the report's systems, in the report's order."""
+    by_name = {summary.name: summary for summary in ranking.systems}
+    summaries = [by_name[system] for system in names]
+    position = {system: i for i, system in enumerate(names)}
+    return {
+        "score": [_finite(s.score) for s in summaries],
+        "ci_mean": [_finite(s.mean) for s in summaries],
+        "ci": [_finite(s.ci) for s in summaries],
+        "rank": [s.rank for s in summaries],
+        "cluster": [s.cluster for s in summaries],
+        # [better, worse, p-value]: index pairs into the report's systems
+        "pairs": [[position[p.a], position[p.b], p.p_value] for p in ranking.pairs],
+    }
+
+
+def _one_system(metric: MetricRows, n_samples: int, seed: int) -> dict[str, Any]:
+    """One system's score (the official one where given) and bootstrap interval, as
+    :func:`truebleu.significance.bootstrap_ci` computes it (none below two segments)."""
+    from ..significance import bootstrap_ci
+    from ..significance.paired import score_of
+    from ..significance.preconditions import MIN_SEGMENTS
+
+    rows = metric.rows[0]
+    score = metric.official[0] if metric.official is not None else score_of(rows, metric.scorer)
+    mean = ci = None
+    if rows.shape[0] >= MIN_SEGMENTS:
+        interval = bootstrap_ci(rows, metric.scorer, n_samples, seed=seed)
+        mean, ci = _finite(interval.mean), _finite(interval.ci)
+    return {"score": [_finite(score)], "ci_mean": [mean], "ci": [ci], "rank": [1],
+            "cluster": [1], "pairs": []}
+
+
+def _scoring(chosen: Any, metric: MetricRows, own_bleu: Optional[Metric[Any]]
+             ) -> Optional[dict[str, Any]]:
+    """What the page needs to score any subset of segments exactly as the API does,
+    from additive rows: BLEU's are the report's own (``systems[k].stats``); chrF's and
+    TER's rows are here, one flat list per system; an external metric's rows are
+    ``[score, 1]``, so its subset score is the mean of its sentence scores."""
+    from ..metrics.chrf.metric import CHRF
+    from ..metrics.ter.metric import TER
+
+    if metric.external:
+        return {"kind": "mean"}
+    if chosen is not None and chosen is own_bleu:
+        return {"kind": "bleu"}
+    if isinstance(chosen, CHRF):
+        return {"kind": "chrf", "beta": chosen.beta, "eps_smoothing": chosen.eps_smoothing,
+                "width": int(metric.rows[0].shape[1]), "stats": _flat_rows(metric)}
+    if isinstance(chosen, TER):
+        return {"kind": "ter", "width": 2, "stats": _flat_rows(metric)}
+    return None
+
+
+def _flat_rows(metric: MetricRows) -> list[list[float]]:
+    """Each system's rows, row after row (integers where they are: chrF's counts)."""
+    return [rows.ravel().tolist() for rows in metric.rows]
 
 
 def _spread(matrix: NDArray[Any]) -> Optional[float]:

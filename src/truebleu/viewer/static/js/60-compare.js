@@ -47,6 +47,7 @@ function ngramSegments(d) {
 }
 
 function renderCompare(root, d) {
+  if (!bleuShown(d)) { renderMetricCompare(root, d); return; }        // no BLEU chosen (42-metric-subsets.js)
   const A = d.systems[state.a], B = d.systems[state.b];
   const indices = currentIndices(d);
   root.appendChild(el("section", {class: "card"}, el("h2", null, "A versus B"),
