@@ -55,6 +55,11 @@ class MetricsComparison:
     #: oriented): what a reader sees per segment, and what segment-level agreement compares;
     #: left out of ``==`` (arrays have no truth value; they follow from the rows compared)
     segment_scores: tuple[NDArray[Any], ...] = field(default=(), compare=False)
+    #: per metric, each system's ``(segments, width)`` additive statistics (external
+    #: scores: rows ``[score, 1]``), and the scorer of summed rows: the corpus score of
+    #: any subset of segments is ``scorers[k].score_rows(rows[subset].sum(axis=0))``
+    statistics: tuple[tuple[NDArray[Any], ...], ...] = field(default=(), compare=False)
+    scorers: tuple[BatchScorer, ...] = field(default=(), compare=False)
 
     def ranking(self, metric: str) -> MultiComparison:
         """The ranking of ``metric`` (by name)."""
@@ -218,7 +223,9 @@ def compare_metrics(systems: Union[Mapping[str, Sequence[str]], Sequence[str]],
         tuple(metric_names), tuple(metric.higher_is_better for metric in compared),
         tuple(metric.name for metric in compared if metric.external),
         tuple(metric.name for metric in compared if metric.official is not None),
-        tuple(rankings), sentence_results, agreement, segment_scores)
+        tuple(rankings), sentence_results, agreement, segment_scores,
+        tuple(tuple(metric.rows) for metric in compared),
+        tuple(metric.scorer for metric in compared))
 
 
 def _agreement(compared: list[_Metric], rankings: list[MultiComparison],

@@ -57,10 +57,15 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
                     references: Optional[Sequence[Sequence[Optional[str]]]] = None,
                     scores: Optional[ExternalScoresArgument],
                     higher_is_better: Optional[Mapping[str, bool]], gold: Optional[str],
-                    test: str, n_samples: int, seed: int, n_permutations: int
+                    test: str, n_samples: int, seed: int, n_permutations: int,
+                    document_index: Optional[Sequence[int]] = None
                     ) -> dict[str, Any]:
-    """The page's ``metrics`` document: one entry per metric, and their agreement."""
+    """The page's ``metrics`` document: one entry per metric, and their agreement.
+
+    ``document_index`` (each segment's document, numbered from 0) adds each metric's
+    score per document and system."""
     from ..significance.multimetric import compare_metrics
+    from .metric_subsets import document_scores, leave_one_out, rows_score
     from .ter_alignments import ter_alignment_payload
 
     if len(systems) < 2:
@@ -72,8 +77,10 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
     names = list(systems)
     signatures = [_signature(metric) for metric in metrics]
     signatures += [None] * (len(result.metrics) - len(signatures))
+    n_documents = max(document_index, default=-1) + 1 if document_index is not None else 0
     entries = []
     for k, (name, ranking) in enumerate(zip(result.metrics, result.rankings)):
+        rows, scorer = result.statistics[k], result.scorers[k]
         by_name = {summary.name: summary for summary in ranking.systems}
         summaries = [by_name[system] for system in names]
         position = {system: i for i, system in enumerate(names)}
@@ -90,6 +97,14 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
             "cluster": [s.cluster for s in summaries],
             # [better, worse, p-value]: index pairs into the report's systems
             "pairs": [[position[p.a], position[p.b], p.p_value] for p in ranking.pairs],
+            # per pair of "pairs": the paired bootstrap [mean, 95% half-width] of better − worse
+            "pair_delta": [_finite_pair(p.delta_interval) for p in ranking.pairs],
+            # A vs B (metric_subsets.py): each system's corpus score of its rows, of all
+            # segments but one (per segment), and of each document's segments
+            "rows_score": [rows_score(system_rows, scorer) for system_rows in rows],
+            "without": [leave_one_out(system_rows, scorer) for system_rows in rows],
+            "documents": ([document_scores(system_rows, scorer, document_index, n_documents)
+                           for system_rows in rows] if document_index is not None else None),
             "sentence": [[_finite(v) for v in row] for row in result.segment_scores[k].tolist()],
             "spread": _spread(result.segment_scores[k]),
             # the page's own BLEU (its list shows it already, with its n-grams)
@@ -127,6 +142,10 @@ def _signature(metric: Any) -> Optional[str]:
 
 def _finite(value: float) -> Optional[float]:
     return value if math.isfinite(value) else None
+
+
+def _finite_pair(pair: Optional[tuple[float, float]]) -> Optional[list[Optional[float]]]:
+    return None if pair is None else [_finite(value) for value in pair]
 
 
 def _agreement_payload(agreement: Optional[MetricAgreement]) -> Optional[dict[str, Any]]:
