@@ -113,6 +113,9 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
             "alignment": (ter_alignment_payload(metrics[k], systems, references)
                           if k < len(metrics) and references is not None
                           and hasattr(metrics[k], "alignments") else None),
+            # chrF: the settings the page finds one segment's matches with (_chrf_settings)
+            "chrf_matches": (_chrf_settings(metrics[k]) if k < len(metrics)
+                             and hasattr(metrics[k], "sentence_matches") else None),
         })
     return {"test": test, "n_samples": n_samples, "seed": seed, "gold": gold,
             "list": entries, "agreement": _agreement_payload(result.agreement)}
@@ -133,6 +136,21 @@ def _spread(matrix: NDArray[Any]) -> Optional[float]:
         return None
     spread = float(np.std(finite))
     return spread if spread > 0 else None
+
+
+def _chrf_settings(metric: Any) -> dict[str, Any]:
+    """chrF's settings, with which the page finds the matches of the segment it shows.
+
+    :meth:`CHRF.sentence_matches <truebleu.metrics.chrf.metric.CHRF.sentence_matches>`
+    defines them; run for every system and segment at build time it costs ~6 ms a
+    segment in Python (two minutes for WMT21 en-de's twenty systems), so the page runs
+    its twin on the one segment shown (55-metric-detail.js, 57-chrf-matches.js; the
+    browser tests compare the two), as it does for BLEU's n-grams.
+    """
+    config = metric.config
+    return {"char_order": config.char_order, "word_order": config.word_order,
+            "beta": config.beta, "lowercase": config.lowercase,
+            "whitespace": config.whitespace, "eps_smoothing": config.eps_smoothing}
 
 
 def _signature(metric: Any) -> Optional[str]:

@@ -4,8 +4,8 @@
 const FILTER_DEFAULTS = {src: "", ref: "", hyp: "", minLen: "", maxLen: "", doc: "", minScore: "", maxScore: "", ngram: "",
   fcol: "", fmin: "", fmax: "", disagree: ""};
 const STATE_DEFAULTS = Object.assign({view: "overview", a: 0, b: 1, sort: "index", dir: 1, seg: null, order: 1,
-  ngramOrder: 1, ngramSide: "a", ovSort: "bleu", ovDir: -1, mSort: "", mDir: -1, allsys: 0, cm: 0}, FILTER_DEFAULTS);
-const NUMERIC_STATE = ["a", "b", "dir", "seg", "order", "ngramOrder", "ovDir", "mDir", "allsys", "cm"];
+  ngramOrder: 1, ngramSide: "a", ovSort: "bleu", ovDir: -1, mSort: "", mDir: -1, allsys: 0, cm: 0, corder: 1}, FILTER_DEFAULTS);
+const NUMERIC_STATE = ["a", "b", "dir", "seg", "order", "ngramOrder", "ovDir", "mDir", "allsys", "cm", "corder"];
 const VIEWS = [["overview", "Systems"], ["segments", "Segments"], ["compare", "A vs B"]];
 
 const state = Object.assign({}, STATE_DEFAULTS);
@@ -30,6 +30,7 @@ function readHash() {
   if (state.dir !== 1 && state.dir !== -1) state.dir = 1;
   if (state.ovDir !== 1 && state.ovDir !== -1) state.ovDir = -1;
   if (state.mDir !== 1 && state.mDir !== -1) state.mDir = STATE_DEFAULTS.mDir;
+  if (!(state.corder >= 1 && state.corder <= 99)) state.corder = 1;  // beyond a metric's orders: its first
   if (!(DATA.metrics && state.cm >= 0 && state.cm < DATA.metrics.list.length)) state.cm = 0;
 }
 
@@ -121,7 +122,7 @@ async function start() {
 
 // read-only hooks for tests and the curious: the data and the state
 window.truebleuViewer = {get data() { return DATA; }, get state() { return Object.assign({}, state); },
-  computeBleu, pyFixed, formatPValue, ngramAnalysis, tokensOf, referenceTokenLists,
+  computeBleu, pyFixed, formatPValue, ngramAnalysis, tokensOf, referenceTokenLists, chrfMatches,
   regexBudgetMs: regexBudgetOfOutputs};
 
 start();
