@@ -80,7 +80,20 @@ function render() {
   else if (state.view === "segments") renderSegments(main, d);
   else renderCompare(main, d);
   if (focused) { const again = document.querySelector(`[data-filter="${focused}"]`); if (again) again.focus(); }
-  if (!regexPending) document.body.dataset.ready = "1";   // else when the last pattern has answered
+  markReadyAfterPaint();
+}
+
+// body[data-ready], which tests and screenshots wait for, is set once the view just rendered
+// has been painted: two frames on, after the segment list's own requestAnimationFrame has drawn
+// its rows, never while the page still shows "Loading the report…" or an empty list. Only the
+// latest render sets it, and none while a regular expression is still being matched (its
+// answer renders again).
+let readyTicket = 0;
+function markReadyAfterPaint() {
+  const ticket = ++readyTicket;
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    if (ticket === readyTicket && !regexPending) document.body.dataset.ready = "1";
+  }));
 }
 
 // The access token of a server other machines can reach comes in the URL (?token=...) and is
