@@ -4,7 +4,8 @@ The page finds one segment's matches with the twin of ``CHRF.sentence_matches``
 (57-chrf-matches.js): on generated text (every whitespace and case rule of the test
 strategies, every chrF setting), on WMT21 en-de lines and on the security corpus it
 must give the Python's best reference, statistics row, n-grams, counts and spans; the
-detail draws them (the counts shown, the characters highlighted) and switches orders.
+detail draws them (the counts shown, the characters highlighted) and switches orders; the
+security corpus in the matches and in the A vs B view of every metric runs nothing.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import truebleu
-from browser import browser, open_page, screenshot_dir  # noqa: F401  (fixtures)
+from browser import browser, open_page, screenshot_dir, show_view  # noqa: F401  (fixtures)
 from conftest import needs_wmt21, wmt21_dir
-from hostile_text import PAYLOADS
+from hostile_text import NAMES, PAYLOADS, PWN
 from strategies import segments
 from truebleu.viewer import report as make_report
 
@@ -150,3 +151,43 @@ def test_the_detail_draws_the_matches(open_page, en_de, screenshot_dir):
     assert page.evaluate("window.truebleuViewer.state.corder") == 8
     page.screenshot(path=str(screenshot_dir / "chrf-matches.png"), full_page=True)
     assert page.watch.page_errors == [] and page.watch.console_errors == []
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    """The security corpus as outputs, references, document ids and an external metric's name."""
+    import random
+
+    n = len(PAYLOADS)
+    systems = {NAMES[0]: list(PAYLOADS), NAMES[1]: [PAYLOADS[(k + 1) % n] for k in range(n)]}
+    rng = random.Random(4)
+    name = f"<img src=x onerror={PWN}>\u202e"
+    refs = [list(PAYLOADS), [p[::-1] for p in PAYLOADS]]
+    rep = make_report(refs, systems,
+                      metrics=["chrf", truebleu.CHRF(word_order=2, references=refs), "ter"],
+                      scores={name: {s: [rng.random() for _ in range(n)] for s in systems}},
+                      doc_ids=[f"doc<b>{k // 4}</b>\u202e" for k in range(n)], n_samples=30,
+                      n_permutations=10)
+    path = tmp_path_factory.mktemp("hostile-chrf") / "report.html"
+    rep.save(path)
+    return path.as_uri(), name
+
+
+def test_hostile_text_in_the_matches_and_a_vs_b(open_page, hostile, screenshot_dir):
+    """Every hostile segment's chrF matches (each order), and A vs B for every metric."""
+    from test_viewer_security import assert_clean, shown
+
+    url, name = hostile
+    page = open_page(url)
+    for i in range(len(PAYLOADS)):
+        show_view(page, f"view=segments&seg={i}&corder={1 + i % 8}")
+        assert page.locator("#detail .chrf-matches").count() == 2
+        page.locator("#detail .chrf-matches").nth(1).locator("button[data-chrf-order]").last.click()
+        assert_clean(page, f"chrF matches of segment {i}")
+    for k in range(4):
+        show_view(page, f"view=compare&cm={k}")
+        assert_clean(page, f"A vs B by metric {k}")
+        assert page.locator("table.documents tbody tr").count() > 0
+    assert shown(name) in page.locator("select[data-control=compare-metric]").inner_text()
+    assert page.locator("#contributions h2").inner_text().endswith(f"({shown(name)})")
+    page.screenshot(path=str(screenshot_dir / "hostile-a-vs-b.png"), full_page=True)
