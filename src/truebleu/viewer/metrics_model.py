@@ -102,7 +102,9 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
             # A vs B (metric_subsets.py): each system's corpus score of its rows, of all
             # segments but one (per segment), and of each document's segments
             "rows_score": [rows_score(system_rows, scorer) for system_rows in rows],
-            "without": [leave_one_out(system_rows, scorer) for system_rows in rows],
+            # (the page's own BLEU: its systems' "bleu_without" already, by the same scorer)
+            "without": (None if k < len(metrics) and metrics[k] is own_bleu
+                        else [leave_one_out(system_rows, scorer) for system_rows in rows]),
             "documents": ([document_scores(system_rows, scorer, document_index, n_documents)
                            for system_rows in rows] if document_index is not None else None),
             "sentence": [[_finite(v) for v in row] for row in result.segment_scores[k].tolist()],

@@ -24,7 +24,9 @@ function compareMetric(d) {
   const value = (v) => v === null || v === undefined ? NaN : v;
   return {name: m.name, digits: metricDigits(m), higherIsBetter: m.higher_is_better, isBleu: m.own_bleu, entry: m,
     score: (k) => value(m.score[k]), rowsScore: (k) => value(m.rows_score[k]),
-    without: (k, i) => value(m.without[k][i]), sentence: (k, i) => sentenceOf(m, k, i),
+    // the page's own BLEU leaves its leave-one-out scores to the systems (metrics_model.py)
+    without: m.without ? (k, i) => value(m.without[k][i]) : (k, i) => d.systems[k].without[i],
+    sentence: (k, i) => sentenceOf(m, k, i),
     document: m.documents ? (k, j) => value(m.documents[k][j]) : null};
 }
 
