@@ -58,15 +58,19 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
                     references: Optional[Sequence[Sequence[Optional[str]]]] = None,
                     scores: Optional[ExternalScoresArgument],
                     higher_is_better: Optional[Mapping[str, bool]], gold: Optional[str],
-                    test: str, n_samples: int, seed: int, n_permutations: int
+                    test: str, n_samples: int, seed: int, n_permutations: int,
+                    document_index: Optional[Sequence[int]] = None
                     ) -> tuple[dict[str, Any], list[MetricRows]]:
     """The page's ``metrics`` document (one entry per metric, and their agreement), and
     each metric's rows and scorer (what ``serve``'s paired tests of a filter resample).
 
     With one system there is nothing to rank or compare: each metric's score, bootstrap
     interval and sentence scores, as the BLEU-only report of one system has them.
+    ``document_index`` (each segment's document, numbered from 0) adds each metric's
+    score per document and system.
     """
     from ..significance.multimetric import compare_metrics, metric_rows, sentence_matrix
+    from .metric_subsets import document_scores, leave_one_out, rows_score
     from .ter_alignments import ter_alignment_payload
 
     names = list(systems)
@@ -85,10 +89,12 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
         compared = list(result.rows)
         summaries = [_ranked(ranking, names) for ranking in result.rankings]
         agreement = _agreement_payload(result.agreement)
+    n_documents = max(document_index, default=-1) + 1 if document_index is not None else 0
     entries = []
     for k, (metric, summary) in enumerate(zip(compared, summaries)):
         chosen = metrics[k] if k < len(metrics) else None
         sentence = sentence_matrix(metric)
+        rows, scorer = metric.rows, metric.scorer
         entries.append({
             "name": metric.name,
             "higher_is_better": metric.higher_is_better,
@@ -96,6 +102,14 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
             "official": metric.official is not None,
             "signature": _signature(chosen) if chosen is not None else None,
             **summary,
+            # A vs B (metric_subsets.py): each system's corpus score of its rows, of all
+            # segments but one (per segment), and of each document's segments
+            "rows_score": [rows_score(system_rows, scorer) for system_rows in rows],
+            # (the page's own BLEU: its systems' "bleu_without" already, by the same scorer)
+            "without": (None if chosen is not None and chosen is own_bleu
+                        else [leave_one_out(system_rows, scorer) for system_rows in rows]),
+            "documents": ([document_scores(system_rows, scorer, document_index, n_documents)
+                           for system_rows in rows] if document_index is not None else None),
             "sentence": [[_finite(v) for v in row] for row in sentence.tolist()],
             "spread": _spread(sentence),
             # the page's own BLEU (its list shows it already, with its n-grams)
@@ -106,6 +120,9 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
             "alignment": (ter_alignment_payload(chosen, systems, references)
                           if chosen is not None and references is not None
                           and hasattr(chosen, "alignments") else None),
+            # chrF: the settings the page finds one segment's matches with (_chrf_settings)
+            "chrf_matches": (_chrf_settings(chosen) if chosen is not None
+                             and hasattr(chosen, "sentence_matches") else None),
         })
     return ({"test": test, "n_samples": n_samples, "seed": seed, "gold": gold,
              "list": entries, "agreement": agreement}, compared)
@@ -124,6 +141,8 @@ def _ranked(ranking: MultiComparison, names: list[str]) -> dict[str, Any]:
         "cluster": [s.cluster for s in summaries],
         # [better, worse, p-value]: index pairs into the report's systems
         "pairs": [[position[p.a], position[p.b], p.p_value] for p in ranking.pairs],
+        # per pair of "pairs": the paired bootstrap [mean, 95% half-width] of better − worse
+        "pair_delta": [_finite_pair(p.delta_interval) for p in ranking.pairs],
     }
 
 
@@ -141,7 +160,7 @@ def _one_system(metric: MetricRows, n_samples: int, seed: int) -> dict[str, Any]
         interval = bootstrap_ci(rows, metric.scorer, n_samples, seed=seed)
         mean, ci = _finite(interval.mean), _finite(interval.ci)
     return {"score": [_finite(score)], "ci_mean": [mean], "ci": [ci], "rank": [1],
-            "cluster": [1], "pairs": []}
+            "cluster": [1], "pairs": [], "pair_delta": []}
 
 
 def _scoring(chosen: Any, metric: MetricRows, own_bleu: Optional[Metric[Any]]
@@ -187,6 +206,23 @@ def _spread(matrix: NDArray[Any]) -> Optional[float]:
     return spread if spread > 0 else None
 
 
+def _chrf_settings(metric: Any) -> dict[str, Any]:
+    """chrF's settings, with which the page finds the matches of the segment it shows.
+
+    :meth:`CHRF.sentence_matches <truebleu.metrics.chrf.metric.CHRF.sentence_matches>`
+    defines them; run for every system and segment at build time it costs ~6 ms a
+    segment in Python (two minutes for WMT21 en-de's twenty systems), so the page runs
+    its twin on the one segment shown (55-metric-detail.js, 57-chrf-matches.js; the
+    browser tests compare the two), as it does for BLEU's n-grams.
+    """
+    config = metric.config
+    return {"char_order": config.char_order, "word_order": config.word_order,
+            "beta": config.beta, "lowercase": config.lowercase,
+            "whitespace": config.whitespace, "eps_smoothing": config.eps_smoothing}
+
+
+
+
 def _signature(metric: Any) -> Optional[str]:
     signature = getattr(metric, "get_signature", None)
     return str(signature().format()) if callable(signature) else None
@@ -194,6 +230,12 @@ def _signature(metric: Any) -> Optional[str]:
 
 def _finite(value: float) -> Optional[float]:
     return value if math.isfinite(value) else None
+
+
+def _finite_pair(pair: Optional[tuple[float, float]]) -> Optional[list[Optional[float]]]:
+    return None if pair is None else [_finite(value) for value in pair]
+
+
 
 
 def _agreement_payload(agreement: Optional[MetricAgreement]) -> Optional[dict[str, Any]]:

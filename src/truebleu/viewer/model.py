@@ -254,7 +254,8 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
             references=references,
             scores=scores,
             higher_is_better=higher_is_better, gold=gold, test=test, n_samples=n_samples,
-            seed=seed, n_permutations=n_permutations)
+            seed=seed, n_permutations=n_permutations,
+            document_index=documents["index"] if documents is not None else None)
     return ReportData(inputs, metric_refs, signature, sentence_metric.get_signature().format(),
                       systems, reference_tokens, significance, documents, buckets,
                       options=dict(options or {}), metrics=every_metric, metric_rows=metric_rows)

@@ -11,7 +11,7 @@ The statistics are specified in :mod:`.spec`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ...core.references import ReferenceStreams
 from ...core.signature import ABBREVIATIONS, Signature
@@ -20,6 +20,9 @@ from ..base import Metric, Score
 from .config import ChrfConfig, check_orders
 from .kernels import kernels
 from .spec import PUNCTUATION, f_score
+
+if TYPE_CHECKING:
+    from .matches import ChrfMatches
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "ChrfConfig", "check_orders"]
 
@@ -110,6 +113,16 @@ class CHRF(Metric[CHRFScore]):
 
     def row_width(self) -> int:
         return self.config.width
+
+    def sentence_matches(self, hypothesis: str, references: Sequence[str]) -> ChrfMatches:
+        """Which character (and, for chrF++, word) n-grams of ``hypothesis`` matched its best
+        reference, per order, with their counts and spans (:mod:`.matches`); per order the
+        counts add up to :meth:`sentence_score`'s statistics."""
+        from ..explanation import check_sentence
+        from .matches import sentence_matches
+
+        check_sentence(hypothesis, references)
+        return sentence_matches(hypothesis, list(references), self.config)
 
     # -- signature ----------------------------------------------------------
 

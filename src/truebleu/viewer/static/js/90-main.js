@@ -4,8 +4,8 @@
 const FILTER_DEFAULTS = {src: "", ref: "", hyp: "", minLen: "", maxLen: "", doc: "", minScore: "", maxScore: "", ngram: "",
   fcol: "", fmin: "", fmax: "", disagree: ""};
 const STATE_DEFAULTS = Object.assign({view: "overview", a: 0, b: 1, sort: "index", dir: 1, seg: null, order: 1,
-  ngramOrder: 1, ngramSide: "a", ovSort: "bleu", ovDir: -1, mSort: "", mDir: -1, allsys: 0, mChart: 0}, FILTER_DEFAULTS);
-const NUMERIC_STATE = ["a", "b", "dir", "seg", "order", "ngramOrder", "ovDir", "mDir", "allsys", "mChart"];
+  ngramOrder: 1, ngramSide: "a", ovSort: "bleu", ovDir: -1, mSort: "", mDir: -1, allsys: 0, mChart: 0, cm: 0, corder: 1}, FILTER_DEFAULTS);
+const NUMERIC_STATE = ["a", "b", "dir", "seg", "order", "ngramOrder", "ovDir", "mDir", "allsys", "mChart", "cm", "corder"];
 const VIEWS = [["overview", "Systems"], ["segments", "Segments"], ["compare", "A vs B"]];
 
 const state = Object.assign({}, STATE_DEFAULTS);
@@ -30,6 +30,8 @@ function readHash() {
   if (state.dir !== 1 && state.dir !== -1) state.dir = 1;
   if (state.ovDir !== 1 && state.ovDir !== -1) state.ovDir = -1;
   if (state.mDir !== 1 && state.mDir !== -1) state.mDir = STATE_DEFAULTS.mDir;
+  if (!(state.corder >= 1 && state.corder <= 99)) state.corder = 1;  // beyond a metric's orders: its first
+  if (!(DATA.metrics && state.cm >= 0 && state.cm < DATA.metrics.list.length)) state.cm = 0;
 }
 
 function writeHash() {
@@ -79,7 +81,20 @@ function render() {
   else if (state.view === "segments") renderSegments(main, d);
   else renderCompare(main, d);
   if (focused) { const again = document.querySelector(`[data-filter="${focused}"]`); if (again) again.focus(); }
-  if (!regexPending) document.body.dataset.ready = "1";   // else when the last pattern has answered
+  markReadyAfterPaint();
+}
+
+// body[data-ready], which tests and screenshots wait for, is set once the view just rendered
+// has been painted: two frames on, after the segment list's own requestAnimationFrame has drawn
+// its rows, never while the page still shows "Loading the report…" or an empty list. Only the
+// latest render sets it, and none while a regular expression is still being matched (its
+// answer renders again).
+let readyTicket = 0;
+function markReadyAfterPaint() {
+  const ticket = ++readyTicket;
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    if (ticket === readyTicket && !regexPending) document.body.dataset.ready = "1";
+  }));
 }
 
 // The access token of a server other machines can reach comes in the URL (?token=...) and is
@@ -122,7 +137,7 @@ async function start() {
 
 // read-only hooks for tests and the curious: the data and the state
 window.truebleuViewer = {get data() { return DATA; }, get state() { return Object.assign({}, state); },
-  computeBleu, pyFixed, formatPValue, ngramAnalysis, tokensOf, referenceTokenLists,
+  computeBleu, pyFixed, formatPValue, ngramAnalysis, tokensOf, referenceTokenLists, chrfMatches,
   regexBudgetMs: regexBudgetOfOutputs, metricSubsetScore: (j, k, indices) => metricSubsetScore(DATA, DATA.metrics.list[j], k, indices)};
 
 start();
