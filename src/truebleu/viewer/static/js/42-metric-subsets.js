@@ -169,12 +169,3 @@ function renderPlainSegment(root, d, i) {
   }
   renderMetricDetail(root, d, i);
 }
-
-// A vs B without BLEU: every metric's scores of A and B, on the filter, with its test.
-function renderMetricCompare(root, d) {
-  const A = d.systems[state.a], B = d.systems[state.b];
-  root.appendChild(el("section", {class: "card"}, el("h2", null, "A versus B"),
-    el("p", null, "A = ", el("b", null, text(A.name)), ", B = ", el("b", null, text(B.name)), "."),
-    isFiltered() ? el("p", {class: "note"}, "A filter is active (see Segments): the scores below are those of the filtered segments.") : null,
-    renderMetricSubset(d, currentIndices(d))));
-}

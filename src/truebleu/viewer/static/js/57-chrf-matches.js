@@ -66,25 +66,9 @@ function chrfOccurrences(textLine, cfg) {
   return orders;
 }
 
-// chrF from a statistics row: the twin of metrics/chrf/spec.f_score (the same float operations).
-function chrfScore(row, beta, epsSmoothing) {
-  const EPS = 1e-16, order = row.length / 3, factor = beta ** 2;
-  let score = 0, effective = 0, avgPrec = 0, avgRec = 0;
-  for (let i = 0; i < order; i++) {
-    const [nHyp, nRef, nMatch] = row.slice(3 * i, 3 * i + 3);
-    const prec = nHyp > 0 ? nMatch / nHyp : EPS, rec = nRef > 0 ? nMatch / nRef : EPS;
-    const denom = factor * prec + rec;
-    score += denom > 0 ? (1 + factor) * prec * rec / denom : EPS;
-    if (nHyp > 0 && nRef > 0) { avgPrec += prec; avgRec += rec; effective++; }
-  }
-  if (epsSmoothing) return 100 * score / order;
-  if (effective === 0) { avgPrec = 0; avgRec = 0; } else { avgPrec /= effective; avgRec /= effective; }
-  if (avgPrec + avgRec) return 100 * ((1 + factor) * avgPrec * avgRec) / ((factor * avgPrec) + avgRec);
-  return 0;
-}
-
 // {best, orders: [{kind, n, hyp, ref, matches, ngrams: [{ngram, count, hypSpans, refSpans}]}]}
-// for hypothesis hyp against the references refs (strings), or null without a reference.
+// for hypothesis hyp against the references refs (strings), or null without a reference;
+// the best reference by chrfScore (42-metric-subsets.js: spec.f_score's operations in order).
 function chrfMatches(hyp, refs, cfg) {
   if (!refs.length) return null;
   const mine = chrfOccurrences(hyp, cfg);

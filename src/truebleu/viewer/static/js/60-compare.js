@@ -47,7 +47,6 @@ function ngramSegments(d) {
 }
 
 function renderCompare(root, d) {
-  if (!bleuShown(d)) { renderMetricCompare(root, d); return; }        // no BLEU chosen (42-metric-subsets.js)
   const A = d.systems[state.a], B = d.systems[state.b];
   const indices = currentIndices(d);
   const metric = compareMetric(d);                                      // 62-compare-metrics.js
@@ -58,7 +57,8 @@ function renderCompare(root, d) {
       el("b", {class: "sys-b"}, text(B.name)), ` (${name} ${pyFixed(metric.score(state.b), digits)}): corpus Δ${name} (B − A) = `,
       el("b", {"data-value": "corpus-delta"}, signed(delta, digits)), " ", metricSelector(d)),
     isFiltered() ? el("p", {class: "note"}, "A filter is active (see Segments); the tables below follow it where they say so.") : null,
-    renderSubsetSummary(d, indices)));
+    // BLEU's page: BLEU of the filter; several metrics: every metric's (42-metric-subsets.js)
+    d.metrics ? (isFiltered() ? renderMetricSubset(d, indices) : null) : renderSubsetSummary(d, indices)));
   renderMetricDeltas(root, d);
 
   // contributions
@@ -95,6 +95,7 @@ function renderCompare(root, d) {
       el("div", {class: "scroll-y"}, renderTable({columns: t.columns, rows: t.rows, nodes}, {class: "documents", rowAttrs: (r) => ({"data-doc": order[r]})}))));
   }
   if (!metric.isBleu) {
+    if (!bleuShown(d)) return;                                          // a page without BLEU says nothing of it
     root.appendChild(el("p", {class: "note", id: "bleu-only"}, "BLEU's n-gram differences and its length and frequency buckets are shown with BLEU chosen above."));
     return;
   }

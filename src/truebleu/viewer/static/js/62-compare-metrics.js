@@ -6,9 +6,9 @@
 // the page only subtracts them.
 
 const COMPARE_HELP = "Contribution of a segment = Δ(all segments) − Δ(all segments but this one), " +
-  "where Δ = corpus score of B − corpus score of A. Each metric's statistics are additive (n-gram counts, edits, " +
-  "an external score and a count), so the corpus score without a segment is exact, not an estimate; the contributions " +
-  "need not add up to Δ, since BLEU, chrF and TER are not sums of sentence scores.";
+  "where Δ = corpus score of B − corpus score of A. Each metric's statistics are additive (counts, edits and lengths; " +
+  "for an external score, the score and a count), so the corpus score without a segment is exact, not an estimate; " +
+  "the contributions need not add up to Δ, since a corpus score is in general not a sum of sentence scores.";
 
 // The metric the A vs B view explains: a common face over the page's own BLEU (a
 // report without -m) and every entry of d.metrics.
