@@ -1,8 +1,10 @@
-/* truebleu core: chrf_statistics() (bindings): the strings gathered with the
- * GIL (chrF lowercases in Python before the call), the job of chrf/chrf.c run
- * without it on the runtime's threads. */
+/* truebleu core: chrf_statistics() and chrf_matrix() (bindings): the strings
+ * gathered with the GIL (chrF lowercases in Python before the call), the jobs of
+ * chrf/chrf.c and chrf/matrix.c run without it on the runtime's threads. */
 #include "chrf/bindings.h"
 #include "chrf/chrf.h"
+#include "chrf/matrix.h"
+#include "chrf/profile.h"
 #include "runtime/buffers.h"
 #include "runtime/errors.h"
 #include "runtime/gather.h"
@@ -125,6 +127,85 @@ done:
     tb_gather_free(&ht);
     tb_gather_free(&rt);
     PyMem_Free(ref_start);
+    Py_DECREF(hyps);
+    Py_DECREF(refs);
+    return result;
+}
+
+PyObject *core_chrf_matrix(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"hypotheses", "references", "char_order", "word_order", "whitespace",
+                                         "eps_smoothing", "factor", "one_plus_factor", "threads", "out", NULL};
+    const tb_state *st = tb_state_of(module);
+    PyObject *hyp_obj, *ref_obj, *out_obj;
+    int char_order, word_order, whitespace, eps_smoothing, threads;
+    double factor, one_plus_factor;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiippddiO", (char **)kwlist, &hyp_obj, &ref_obj,
+                                     &char_order, &word_order, &whitespace, &eps_smoothing, &factor,
+                                     &one_plus_factor, &threads, &out_obj))
+        return NULL;
+    if (char_order < 0 || word_order < 0 || char_order + word_order < 1 ||
+        char_order + word_order > 10000) {
+        PyErr_SetString(PyExc_ValueError, "char_order + word_order must be between 1 and 10000");
+        return NULL;
+    }
+    if (threads < 1) {
+        PyErr_SetString(PyExc_ValueError, "threads must be >= 1");
+        return NULL;
+    }
+    /* the same sequence on both sides (MBR): one profile per line */
+    int same = hyp_obj == ref_obj;
+    PyObject *hyps = PySequence_Fast(hyp_obj, "hypotheses must be a sequence");
+    if (!hyps)
+        return NULL;
+    PyObject *refs = PySequence_Fast(ref_obj, "references must be a sequence");
+    if (!refs) {
+        Py_DECREF(hyps);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    tb_gather ht, rt;
+    tb_gather_start(&ht, st->lower);
+    tb_gather_start(&rt, st->lower);
+    Py_buffer ov = {0};
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps), m = PySequence_Fast_GET_SIZE(refs);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (add_text(&ht, PySequence_Fast_GET_ITEM(hyps, i), "hypotheses", i) < 0)
+            goto done;
+    for (Py_ssize_t k = 0; !same && k < m; k++)
+        if (add_text(&rt, PySequence_Fast_GET_ITEM(refs, k), "references", k) < 0)
+            goto done;
+    if (PyObject_GetBuffer(out_obj, &ov, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        goto done;
+    if ((size_t)ov.len != (size_t)n * (size_t)m * sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "out must be a double buffer of len(hypotheses) * len(references)");
+        goto done;
+    }
+    tb_chrf_profiles profiles;
+    tb_status status;
+    Py_BEGIN_ALLOW_THREADS
+    status = tb_chrf_profiles_build(&profiles, ht.texts, (size_t)n, rt.texts, (size_t)m, same,
+                                    char_order, word_order, whitespace);
+    Py_END_ALLOW_THREADS
+    if (tb_raise_job_status(status) < 0)
+        goto done;
+    tb_chrf_matrix_job j;
+    tb_chrf_matrix_job_init(&j, (size_t)n, (size_t)m);
+    j.profiles = &profiles;
+    j.first_ref = same ? 0 : (size_t)n;
+    j.eps_smoothing = eps_smoothing;
+    j.factor = factor;
+    j.one_plus_factor = one_plus_factor;
+    j.out = ov.buf;
+    status = tb_job_run_released(&j.base, threads, st->main_thread);
+    tb_chrf_profiles_free(&profiles);
+    if (tb_raise_job_status(status) < 0)
+        goto done;
+    result = Py_NewRef(Py_None);
+done:
+    tb_buffer_release(&ov);
+    tb_gather_free(&ht);
+    tb_gather_free(&rt);
     Py_DECREF(hyps);
     Py_DECREF(refs);
     return result;

@@ -15,11 +15,11 @@
  * over the distinct n-grams.
  *
  * Text is read from the PyUnicode storage (1, 2 or 4 bytes per code point)
- * with the GIL released; whitespace is Py_UNICODE_ISSPACE, as str.split()
- * sees it. Lowercasing happens in Python (str.lower) before the call.
+ * with the GIL released, by chrf/lines.c (whitespace as str.split() sees it).
+ * Lowercasing happens in Python (str.lower) before the call.
  */
-#include "text/classes.h"  /* (first: it brings Python.h, for Py_UNICODE_ISSPACE) */
 #include "chrf/chrf.h"
+#include "chrf/lines.h"
 #include "runtime/memory.h"
 
 #include <stdint.h>
@@ -27,19 +27,6 @@
 #include <string.h>
 
 #define CHRF_EPS 1e-16
-
-/* A piece of a code point buffer: a word. */
-typedef struct {
-    uint32_t start, len;
-} chrf_span;
-
-/* One side (hypothesis or reference) of a comparison, decoded. */
-typedef struct {
-    tb_u32buf all;            /* every code point */
-    tb_u32buf chars;          /* the code points that enter character n-grams */
-    chrf_span *words; size_t nwords, words_cap;
-    uint32_t *ids; size_t ids_cap;  /* word ids in the shared vocabulary of one pair */
-} chrf_side;
 
 /* n-gram table entry. An n-gram is known by an exact 64-bit key: the id of
  * its first n - 1 symbols (0 for n = 1) and its last symbol, (id << 32) | sym;
@@ -64,86 +51,6 @@ typedef struct {
     chrf_word_slot *vocab; size_t vocab_cap;
     int64_t *row; size_t row_cap;
 } chrf_scratch;
-
-static uint32_t hash_run(const uint32_t *p, uint32_t n)
-{
-    uint64_t h = 0x243F6A8885A308D3ULL;
-    for (uint32_t k = 0; k < n; k++)
-        h = (h ^ p[k]) * 0x9E3779B97F4A7C15ULL;
-    return (uint32_t)(h ^ (h >> 32));
-}
-
-static uint32_t text_at(const tb_text *t, size_t i)
-{
-    switch (t->kind) {
-    case 1: return ((const uint8_t *)t->data)[i];
-    case 2: return ((const uint16_t *)t->data)[i];
-    default: return ((const uint32_t *)t->data)[i];
-    }
-}
-
-static int is_punct(uint32_t c)
-{
-    /* string.punctuation */
-    return c < 128 && c > 32 && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", (int)c) != NULL;
-}
-
-static int push_word(chrf_side *s, uint32_t start, uint32_t len)
-{
-    if (GROW(s->words, s->words_cap, s->nwords + 1) < 0)
-        return -1;
-    s->words[s->nwords].start = start;
-    s->words[s->nwords].len = len;
-    s->nwords++;
-    return 0;
-}
-
-/* Decode a line: its character sequence and, if words, chrF++'s words
- * (whitespace split, one punctuation mark split off the end, else the start,
- * of words longer than one character). 0 ok, -1 out of memory. */
-static int decode(chrf_side *s, const tb_text *t, int whitespace, int words)
-{
-    size_t n = t->length;
-    s->all.n = s->chars.n = 0;
-    s->nwords = 0;
-    if (n >= UINT32_MAX)
-        return -1;
-    if (GROW(s->all.a, s->all.cap, n) < 0 || GROW(s->chars.a, s->chars.cap, n) < 0)
-        return -1;
-    size_t nc = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t c = text_at(t, i);
-        s->all.a[i] = c;
-        if (whitespace || !Py_UNICODE_ISSPACE(c))
-            s->chars.a[nc++] = c;
-    }
-    s->all.n = n;
-    s->chars.n = nc;
-    if (!words)
-        return 0;
-    const uint32_t *a = s->all.a;
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && Py_UNICODE_ISSPACE(a[i]))
-            i++;
-        if (i >= n)
-            break;
-        size_t start = i;
-        while (i < n && !Py_UNICODE_ISSPACE(a[i]))
-            i++;
-        uint32_t len = (uint32_t)(i - start);
-        int rc;
-        if (len > 1 && is_punct(a[start + len - 1]))
-            rc = push_word(s, (uint32_t)start, len - 1) | push_word(s, (uint32_t)(start + len - 1), 1);
-        else if (len > 1 && is_punct(a[start]))
-            rc = push_word(s, (uint32_t)start, 1) | push_word(s, (uint32_t)start + 1, len - 1);
-        else
-            rc = push_word(s, (uint32_t)start, len);
-        if (rc < 0)
-            return -1;
-    }
-    return 0;
-}
 
 static size_t table_size(size_t count)
 {
@@ -255,7 +162,7 @@ static int word_ids(chrf_scratch *w)
         for (size_t i = 0; i < side->nwords; i++) {
             const uint32_t *p = side->all.a + side->words[i].start;
             uint32_t len = side->words[i].len;
-            uint32_t hv = hash_run(p, len);
+            uint32_t hv = tb_chrf_hash_run(p, len);
             size_t k = hv & mask;
             for (;;) {
                 chrf_word_slot *e = &w->vocab[k];
@@ -347,13 +254,13 @@ static int segment(chrf_scratch *w, const tb_chrf_job *j, size_t i)
     int words = j->word_order > 0;
     if (GROW(w->row, w->row_cap, width) < 0)
         return -1;
-    if (decode(&w->hyp, &j->hyps[i], j->whitespace, words) < 0)
+    if (tb_chrf_decode(&w->hyp, &j->hyps[i], j->whitespace, words) < 0)
         return -1;
     double best = -1.0;
     size_t first = j->ref_start[i], last = j->ref_start[i + 1];
     memset(out, 0, width * sizeof(int64_t));
     for (size_t k = first; k < last; k++) {
-        if (decode(&w->ref, &j->refs[k], j->whitespace, words) < 0)
+        if (tb_chrf_decode(&w->ref, &j->refs[k], j->whitespace, words) < 0)
             return -1;
         if (pair_row(w, j, w->row) < 0)
             return -1;
@@ -374,13 +281,8 @@ static int segment(chrf_scratch *w, const tb_chrf_job *j, size_t i)
 
 static void scratch_free(chrf_scratch *w)
 {
-    chrf_side *sides[2] = {&w->hyp, &w->ref};
-    for (int s = 0; s < 2; s++) {
-        free(sides[s]->all.a);
-        free(sides[s]->chars.a);
-        free(sides[s]->words);
-        free(sides[s]->ids);
-    }
+    tb_chrf_side_free(&w->hyp);
+    tb_chrf_side_free(&w->ref);
     free(w->slots);
     free(w->hid);
     free(w->rid);

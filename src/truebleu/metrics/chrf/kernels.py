@@ -9,6 +9,9 @@ Both kernels have the same two methods and give the same numbers:
     A :class:`~truebleu.core.statistics.RowTable` of ``3 * (char_order +
     word_order)`` counts per hypothesis; ``scores`` (an ``array('d')``, one
     per hypothesis) gets each row's f-score.
+``matrix(hypotheses, references, config, threads=None)``
+    The f-score of every hypothesis against every reference alone, as an
+    ``array('d')`` row by row (each line's n-grams counted once).
 """
 
 from __future__ import annotations
@@ -48,6 +51,10 @@ class PythonKernel:
             for i, row in enumerate(table.rows()):
                 scores[i] = spec.f_score(row, config.beta, config.eps_smoothing)
         return table
+
+    def matrix(self, hypotheses, references, config, threads=None):
+        return array("d", [score for row in spec.matrix_scores(hypotheses, references, config)
+                           for score in row])
 
 
 class ChrfPrepared:
@@ -104,6 +111,18 @@ class NativeKernel:
             check_strings(hypotheses, "hypotheses")  # say which one, when one is not a string
             raise
         return RowTable(config.width, data)
+
+    def matrix(self, hypotheses, references, config, threads=None):
+        same = hypotheses is references  # MBR: the core makes one profile per line
+        if config.lowercase:
+            hypotheses = [hyp.lower() for hyp in hypotheses]
+            references = hypotheses if same else [ref.lower() for ref in references]
+        out = array("d", bytes(8 * len(hypotheses) * len(references)))
+        factor = config.beta ** 2
+        native_core().chrf_matrix(hypotheses, references, config.char_order, config.word_order,
+                                  config.whitespace, config.eps_smoothing, float(factor),
+                                  float(1 + factor), thread_count(threads), out)
+        return out
 
 
 #: chrF's kernels, chosen by name (``backend=``, ``$TRUEBLEU_BACKEND``)
