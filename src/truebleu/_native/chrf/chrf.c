@@ -37,10 +37,12 @@ typedef struct {
     int32_t left;    /* reference occurrences not yet matched by the hypothesis */
 } chrf_slot;
 
-/* word vocabulary entry: a word of one of the two sides, and its id */
+/* word vocabulary entry: a word of one of the two sides, and its id; a slot
+ * whose stamp is not the current pair's is empty (no clearing between pairs) */
 typedef struct {
     const uint32_t *p;
-    uint32_t len, hash, id1;  /* id1 = id + 1, 0 = empty slot */
+    uint32_t len, hash, id1;  /* id1 = id + 1 */
+    uint32_t stamp;
 } chrf_word_slot;
 
 typedef struct {
@@ -48,7 +50,9 @@ typedef struct {
     chrf_slot *slots; size_t slots_cap, slots_zeroed;
     uint32_t next_id;  /* ids only grow, so a slot whose id predates the pair is empty */
     uint32_t *hid, *rid; size_t hid_cap, rid_cap;  /* n-gram ids by start position */
-    chrf_word_slot *vocab; size_t vocab_cap;
+    unsigned char *common; size_t common_cap;       /* by id - first: held by both sides */
+    chrf_word_slot *vocab; size_t vocab_cap, vocab_zeroed;
+    uint32_t vocab_stamp;  /* the current pair's, from 1 */
     int64_t *row; size_t row_cap;
 } chrf_scratch;
 
@@ -66,7 +70,14 @@ static inline size_t slot_of(uint64_t key, size_t mask)
 }
 
 /* [hyp n-grams, ref n-grams, matches] for n = 1..max_order between the symbol
- * sequences h and r (code points, or word ids), written to out[3 * (n - 1)..]. */
+ * sequences h and r (code points, or word ids), written to out[3 * (n - 1)..].
+ *
+ * Only n-grams that both sides hold can match, and an n-gram is common only if
+ * its first n - 1 symbols are: so from order 2 on, a reference n-gram enters
+ * the table only where its (n - 1)-gram prefix was found in the hypothesis
+ * (every occurrence of a common n-gram still enters, so its count is whole),
+ * and a hypothesis n-gram is looked up only where its prefix is in the table.
+ * The totals of each order are the lengths; only matches need the table. */
 static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uint32_t *r,
                         size_t rn, int max_order, int64_t *out)
 {
@@ -80,7 +91,7 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
         return -1;
     size_t cap = table_size(total);
     if (GROW(w->slots, w->slots_cap, cap) < 0 || GROW(w->rid, w->rid_cap, rn) < 0 ||
-        GROW(w->hid, w->hid_cap, hn ? hn : 1) < 0)
+        GROW(w->hid, w->hid_cap, hn ? hn : 1) < 0 || GROW(w->common, w->common_cap, total + 1) < 0)
         return -1;
     chrf_slot *slots = w->slots;
     uint32_t *rid = w->rid, *hid = w->hid;
@@ -97,6 +108,8 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
     }
     const uint32_t first = w->next_id;
     uint32_t next_id = first;
+    /* common[id - first]: the hypothesis holds n-gram `id` too */
+    unsigned char *common = w->common;
     size_t mask = cap - 1;
     for (int n = 1; n <= max_order; n++) {
         size_t ref_total = rn >= (size_t)n ? rn - (size_t)n + 1 : 0;
@@ -107,14 +120,24 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
         row[0] = (int64_t)hyp_total;
         row[1] = (int64_t)ref_total;
         for (size_t i = 0; i < ref_total; i++) {
-            uint64_t key = ((uint64_t)(n == 1 ? 0 : rid[i]) << 32) | r[i + (size_t)n - 1];
+            uint32_t prev = 0;
+            if (n > 1) {
+                prev = rid[i];
+                if (!prev || !common[prev - first]) {
+                    rid[i] = 0;  /* its prefix is not common: neither is it, nor what it starts */
+                    continue;
+                }
+            }
+            uint64_t key = ((uint64_t)prev << 32) | r[i + (size_t)n - 1];
             size_t k = slot_of(key, mask);
             while (slots[k].id >= first && slots[k].key != key)
                 k = (k + 1) & mask;
             if (slots[k].id < first) {
                 slots[k].key = key;
-                slots[k].id = next_id++;
+                slots[k].id = next_id;
                 slots[k].left = 0;
+                common[next_id - first] = 0;
+                next_id++;
             }
             slots[k].left++;
             rid[i] = slots[k].id;
@@ -134,6 +157,7 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
                 continue;
             }
             hid[i] = slots[k].id;
+            common[slots[k].id - first] = 1;
             if (slots[k].left > 0) {
                 slots[k].left--;
                 matches++;
@@ -152,7 +176,15 @@ static int word_ids(chrf_scratch *w)
     size_t cap = table_size(w->hyp.nwords + w->ref.nwords);
     if (GROW(w->vocab, w->vocab_cap, cap) < 0)
         return -1;
-    memset(w->vocab, 0, cap * sizeof(chrf_word_slot));
+    if (w->vocab_stamp == UINT32_MAX) {  /* the stamps ran out: clear what was used */
+        memset(w->vocab, 0, w->vocab_zeroed * sizeof(chrf_word_slot));
+        w->vocab_stamp = 0;
+    }
+    if (cap > w->vocab_zeroed) {
+        memset(w->vocab + w->vocab_zeroed, 0, (cap - w->vocab_zeroed) * sizeof(chrf_word_slot));
+        w->vocab_zeroed = cap;
+    }
+    const uint32_t stamp = ++w->vocab_stamp;
     size_t mask = cap - 1;
     uint32_t next_id = 0;
     for (int s = 0; s < 2; s++) {
@@ -166,7 +198,8 @@ static int word_ids(chrf_scratch *w)
             size_t k = hv & mask;
             for (;;) {
                 chrf_word_slot *e = &w->vocab[k];
-                if (!e->id1) {
+                if (e->stamp != stamp) {
+                    e->stamp = stamp;
                     e->p = p;
                     e->len = len;
                     e->hash = hv;
@@ -286,6 +319,7 @@ static void scratch_free(chrf_scratch *w)
     free(w->slots);
     free(w->hid);
     free(w->rid);
+    free(w->common);
     free(w->vocab);
     free(w->row);
 }

@@ -1,4 +1,5 @@
-/* chrF's reading of a line (chrf/lines.h). Whitespace is Py_UNICODE_ISSPACE,
+/* chrF's reading of a line (chrf/lines.h): PyUnicode storage of 1, 2 or 4 bytes a
+ * code point (tb_text.kind). Whitespace is Py_UNICODE_ISSPACE,
  * as str.split() sees it; punctuation is string.punctuation. */
 #include "text/classes.h"  /* (first: it brings Python.h, for Py_UNICODE_ISSPACE) */
 #include "chrf/lines.h"
@@ -6,19 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t text_at(const tb_text *t, size_t i)
-{
-    switch (t->kind) {
-    case 1: return ((const uint8_t *)t->data)[i];
-    case 2: return ((const uint16_t *)t->data)[i];
-    default: return ((const uint32_t *)t->data)[i];
-    }
-}
+/* string.punctuation, !"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~, as two bit masks of ASCII */
+#define PUNCT_0_63 0xfc00fffe00000000ULL
+#define PUNCT_64_127 0x78000001f8000001ULL
 
 static int is_punct(uint32_t c)
 {
-    /* string.punctuation */
-    return c < 128 && c > 32 && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", (int)c) != NULL;
+    return c < 64 ? (int)((PUNCT_0_63 >> c) & 1) : c < 128 ? (int)((PUNCT_64_127 >> (c - 64)) & 1) : 0;
 }
 
 static int push_word(chrf_side *s, uint32_t start, uint32_t len)
@@ -39,6 +34,33 @@ uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n)
     return (uint32_t)(h ^ (h >> 32));
 }
 
+/* The characters of t (of type T: its PyUnicode kind) into s->chars (whitespace
+ * dropped unless kept) and, for chrF++'s words, into s->all. One loop per kind, so
+ * that the kind is not tested per character. */
+#define DECODE_LOOP(T)                                                  \
+    do {                                                                \
+        const T *d = (const T *)t->data;                                \
+        uint32_t *chars = s->chars.a, *all = s->all.a;                  \
+        if (words) {                                                    \
+            for (size_t i = 0; i < n; i++) {                            \
+                uint32_t c = d[i];                                      \
+                all[i] = c;                                             \
+                chars[nc] = c;                                          \
+                nc += whitespace || !Py_UNICODE_ISSPACE(c);             \
+            }                                                           \
+        } else if (whitespace) {                                        \
+            for (size_t i = 0; i < n; i++)                              \
+                chars[i] = d[i];                                        \
+            nc = n;                                                     \
+        } else {                                                        \
+            for (size_t i = 0; i < n; i++) {                            \
+                uint32_t c = d[i];                                      \
+                chars[nc] = c;                                          \
+                nc += !Py_UNICODE_ISSPACE(c);                           \
+            }                                                           \
+        }                                                               \
+    } while (0)
+
 int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words)
 {
     size_t n = t->length;
@@ -46,16 +68,15 @@ int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words)
     s->nwords = 0;
     if (n >= UINT32_MAX)
         return -1;
-    if (GROW(s->all.a, s->all.cap, n) < 0 || GROW(s->chars.a, s->chars.cap, n) < 0)
+    if (GROW(s->chars.a, s->chars.cap, n) < 0 || (words && GROW(s->all.a, s->all.cap, n) < 0))
         return -1;
     size_t nc = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t c = text_at(t, i);
-        s->all.a[i] = c;
-        if (whitespace || !Py_UNICODE_ISSPACE(c))
-            s->chars.a[nc++] = c;
+    switch (t->kind) {
+    case 1: DECODE_LOOP(uint8_t); break;
+    case 2: DECODE_LOOP(uint16_t); break;
+    default: DECODE_LOOP(uint32_t); break;
     }
-    s->all.n = n;
+    s->all.n = words ? n : 0;
     s->chars.n = nc;
     if (!words)
         return 0;

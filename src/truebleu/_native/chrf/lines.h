@@ -17,7 +17,7 @@ typedef struct {
 
 /* One line, decoded; its buffers are reused from one line to the next. */
 typedef struct {
-    tb_u32buf all;            /* every code point */
+    tb_u32buf all;            /* every code point (only when words are read) */
     tb_u32buf chars;          /* the code points that enter character n-grams */
     chrf_span *words; size_t nwords, words_cap;  /* chrF++'s words, spans of `all` */
     uint32_t *ids; size_t ids_cap;  /* word ids (filled by the caller's vocabulary) */
