@@ -16,9 +16,10 @@
 #include <string.h>
 
 /* The matches of hypothesis profile hp against every reference, by order, into
- * matches[r * orders + o]. */
-static void row_matches(const tb_chrf_profiles *pr, size_t hp, size_t nrefs, int64_t *matches)
+ * matches[r * orders + o]; returns the postings walked (the row's work). */
+static size_t row_matches(const tb_chrf_profiles *pr, size_t hp, size_t nrefs, int64_t *matches)
 {
+    size_t walked = 0;
     size_t orders = (size_t)pr->orders;
     memset(matches, 0, nrefs * orders * sizeof(int64_t));
     const tb_chrf_entry *e = pr->entries + pr->start[hp * orders];
@@ -28,9 +29,11 @@ static void row_matches(const tb_chrf_profiles *pr, size_t hp, size_t nrefs, int
         int64_t *by_order = matches + pr->order_of[e->id];
         const tb_chrf_posting *p = pr->postings + pr->post_start[e->id];
         const tb_chrf_posting *stop = pr->postings + pr->post_start[e->id + 1];
+        walked += (size_t)(stop - p);
         for (; p < stop; p++)
             by_order[(size_t)p->ref * orders] += h < p->count ? h : p->count;
     }
+    return walked;
 }
 
 /* The statistics row of hypothesis profile hp against reference profile rp. */
@@ -69,17 +72,16 @@ static void matrix_worker(tb_job *base)
     size_t lo, hi;
     while (tb_job_claim(base, &lo, &hi)) {
         for (size_t i = lo; i < hi; i++) {
-            /* work units: the row's cells and the postings it may walk (bounded) */
-            size_t units = j->nrefs + pr->start[(i + 1) * orders] - pr->start[i * orders];
-            if (tb_poll_spend(&poll.base, units > (size_t)TB_POLL_UNITS ? TB_POLL_UNITS : (long)units))
-                break;
-            row_matches(pr, i, j->nrefs, matches);
+            /* work units: the row's cells and the postings it walks (bounded) */
+            size_t units = j->nrefs + row_matches(pr, i, j->nrefs, matches);
             double *out = j->out + i * j->nrefs;
             for (size_t r = 0; r < j->nrefs; r++) {
                 cell_row(pr, i, j->first_ref + r, matches + r * orders, row);
                 out[r] = tb_chrf_f_score(row, pr->orders, j->factor, j->one_plus_factor,
                                          j->eps_smoothing);
             }
+            if (tb_poll_spend(&poll.base, units > (size_t)TB_POLL_UNITS ? TB_POLL_UNITS : (long)units))
+                break;
         }
     }
     free(matches);
