@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Optional
 
-from ...core.references import ReferenceStreams
+from ...core.references import ReferenceStreams, check_reference_streams
 from ...core.signature import ABBREVIATIONS, Signature
 from ...core.statistics import RowTable
 from ..base import Metric, Score
@@ -94,6 +94,13 @@ class CHRF(Metric[CHRFScore]):
 
     def _prepare(self, segments: list[list[str]]) -> Any:
         return self._kernel.prepare(segments, self.config, self.threads)
+
+    def _prepare_streams(self, streams: ReferenceStreams) -> tuple[int, Any]:
+        """The kernel takes sacreBLEU's streams as they are (the core reads them in place)."""
+        check_reference_streams(streams)
+        n_segments, self.num_refs, prepared = self._kernel.prepare_streams(
+            streams, self.config, self.threads)
+        return n_segments, prepared
 
     def _statistics(self, hypotheses: Sequence[str], prepared: Any) -> RowTable:
         rows: RowTable = self._kernel.statistics(hypotheses, prepared, self.config, self.threads)
