@@ -1,0 +1,122 @@
+"""The compiled core's clipped n-gram counts, for the dialects that count as sacreBLEU does.
+
+Most tools clip each hypothesis n-gram by its largest count in any reference and
+count ``max(0, len - n + 1)`` n-grams of order n: sacreBLEU's statistics, which
+the core computes (through :class:`truebleu.BLEU`, so with the Python kernel when
+the core is not built). Where a dialect's tokens are provably those of one of the
+core's tokenizers on its input, it takes the per-segment rows from here and keeps
+only its own arithmetic (length rule, smoothing, rounding); otherwise it counts in
+Python, its specification (the modules' ``*_python`` paths, which the tests
+compare with this one).
+
+A row is ``[hyp_len, ref_len, matches_1 .. matches_N, totals_1 .. totals_N]``
+with ``ref_len`` the closest reference length, ties to the shorter.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ..metrics.bleu.config import MAX_ORDER_LIMIT
+from ..metrics.bleu.metric import BLEU
+from ..metrics.bleu.statistics import Statistics
+from ._base import PreparedCache
+
+#: the core's tokenizers (the names its BLEU takes) that a dialect may hand lines to
+CORE_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
+
+# characters str.split() takes for whitespace (and so the core's "none") that are
+# not ASCII whitespace, which is all byte-reading Perl splits on
+UNICODE_ONLY_SPACES = ("\x1c\x1d\x1e\x1f\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200b)))
+                       + "\u2028\u2029\u202f\u205f\u3000")
+_ESCAPE = "\ue000"  # private use: not whitespace to anyone
+
+
+class SpaceHider:
+    """Makes chosen whitespace characters ordinary letters, keeping tokens apart.
+
+    Each hidden character becomes ``_ESCAPE`` + a private-use character of its own
+    and ``_ESCAPE`` itself becomes two of it: a prefix code, so distinct tokens stay
+    distinct and equal ones equal, and the counts of a whitespace split that should
+    not have split on these characters are those of the original tokens.
+    """
+
+    def __init__(self, characters: str) -> None:
+        mapping = {char: _ESCAPE + chr(0xE001 + i) for i, char in enumerate(characters)}
+        mapping[_ESCAPE] = _ESCAPE * 2
+        self._table = str.maketrans(mapping)
+        self._found = re.compile("[" + re.escape("".join(mapping)) + "]")
+
+    def __call__(self, lines: Sequence[str]) -> list[str]:
+        found, table = self._found.search, self._table
+        return [line.translate(table) if found(line) else line for line in lines]
+
+
+#: multi-bleu.perl splits bytes on ASCII whitespace: the other spaces of str.split are letters
+hide_unicode_only_spaces = SpaceHider(UNICODE_ONLY_SPACES)
+
+
+def rstrip_is_harmless(tokenize: str, lines: Sequence[str]) -> bool:
+    """Whether ``tokenize``'s tokens of each line are those of the line without its
+    trailing whitespace (the core, as sacreBLEU, strips it first; a dialect that
+    tokenizes the line as given may not).
+
+    ``none`` splits on whitespace anyway; 13a's only use of trailing whitespace is
+    dropping ``"-\\n"``, so a newline there is what counts; for the others any
+    trailing whitespace sends the corpus to the Python path.
+    """
+    if tokenize == "none":
+        return True
+    if tokenize == "13a":
+        if "\n" not in "".join(lines):  # the usual case, in one scan
+            return True
+        return not any("\n" in line[len(line.rstrip()):] for line in lines)
+    return not any(line[-1:].isspace() for line in lines)
+
+
+def within_core_order(max_order: int) -> bool:
+    return 1 <= max_order <= MAX_ORDER_LIMIT
+
+
+def core_rows(cache: PreparedCache, hypotheses: Sequence[str], refs: Sequence[Sequence[str]],
+              tokenize: str, max_order: int) -> Statistics:
+    """Per-segment rows of ``hypotheses`` against ``refs`` (``refs[i]``: the references
+    of segment ``i``, the same number for every segment), lines taken as they are
+    (no lowercasing). The references are prepared once per ``cache`` (the dialect
+    object's): scoring several systems against them reuses the preparation.
+    """
+    if tokenize not in CORE_TOKENIZERS:
+        raise ValueError(f"not a core tokenizer: {tokenize!r}")
+    key = ("core", tokenize, max_order, tuple(map(tuple, refs)))
+
+    def prepare() -> BLEU:
+        streams = [list(stream) for stream in zip(*refs)] if refs else [[]]
+        return BLEU(tokenize=tokenize, max_ngram_order=max_order, force=True,
+                    references=streams)
+    metric: BLEU = cache.get(key, prepare)
+    table = metric.corpus_statistics(list(hypotheses), check_inputs=False)
+    assert isinstance(table, Statistics)
+    return table
+
+
+def shortest_reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],
+                               tokenize: str, max_order: int) -> int:
+    """The summed length of each segment's shortest reference: the closest to an empty
+    hypothesis (ties to the shorter), so one more pass of the core gives it."""
+    empty = [""] * len(refs)
+    return int(core_rows(cache, empty, refs, tokenize, max_order).sum()[1])
+
+
+def reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],
+                      tokenize: str) -> list[list[int]]:
+    """Each reference's length in tokens, per segment (one core pass per reference
+    stream, kept in ``cache``): for the length rules sacreBLEU's statistics do not give."""
+    def count() -> list[list[int]]:
+        empty = [""] * len(refs)
+        per_stream = [[int(row[1]) for row in
+                       core_rows(cache, empty, [[ref] for ref in stream], tokenize, 1).rows()]
+                      for stream in zip(*refs)]
+        return [list(lengths) for lengths in zip(*per_stream)]
+    lengths: list[list[int]] = cache.get(("lengths", tokenize, tuple(map(tuple, refs))), count)
+    return lengths
