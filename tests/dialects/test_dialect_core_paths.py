@@ -162,3 +162,22 @@ def test_wmt21_core_counts_equal_the_specification(name, options):
             hyps, refs, dialect.n_gram, dialect.tokens)
     else:
         assert dialect.counts(hyps, refs) == dialect.python_counts(hyps, refs)
+
+
+@settings(max_examples=600, deadline=None)
+@given(line(), st.booleans())
+def test_mteval_13a_tokens_from_the_core_are_perls(text, lowercase):
+    from truebleu.dialects._core import tokenize_13a_perl_core
+    from truebleu.dialects._perl import tokenize_13a_perl
+    from truebleu.dialects.mteval import sgml_text
+
+    for variant in (text, sgml_text(text), text.upper()):
+        assert tokenize_13a_perl_core(variant, lowercase) == tokenize_13a_perl(variant, lowercase)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("aZ\u0130\u212a\u00c9 .\x1c"), max_size=12))
+def test_ascii_lower_touches_ascii_letters_only(text):
+    from truebleu.dialects._perl import ascii_lower
+
+    assert ascii_lower(text) == "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)

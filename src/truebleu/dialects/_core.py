@@ -18,10 +18,12 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from ..core.kernels import native_core
 from ..metrics.bleu.config import MAX_ORDER_LIMIT
 from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.statistics import Statistics
 from ._base import PreparedCache
+from ._perl import before_rules_13a, tokenize_13a_perl
 
 #: the core's tokenizers (the names its BLEU takes) that a dialect may hand lines to
 CORE_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
@@ -120,3 +122,27 @@ def reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],
         return [list(lengths) for lengths in zip(*per_stream)]
     lengths: list[list[int]] = cache.get(("lengths", tokenize, tuple(map(tuple, refs))), count)
     return lengths
+
+
+# after mteval's own steps, what the core's 13a would still change (it un-escapes
+# entities and drops "<skipped>" again) or split where Perl does not (U+001C..U+001F
+# are whitespace to Python, not to Perl)
+_NOT_FOR_CORE_13A = re.compile("&|<skipped>|[\x1c-\x1f]")
+
+
+def tokenize_13a_perl_core(text: str, lowercase: bool) -> tuple[str, ...]:
+    """:func:`~._perl.tokenize_13a_perl` with the punctuation rules and the split in the core.
+
+    mteval-v13a's rules are sacreBLEU's 13a rules; what differs comes before them
+    (:func:`~._perl.before_rules_13a`, applied here in Python) and in the whitespace
+    of the split. A line on which the core's 13a would do more than the rules and
+    Perl's split goes through the Python tokenizer, the specification.
+    """
+    prepared = before_rules_13a(text, lowercase)
+    if _NOT_FOR_CORE_13A.search(prepared):
+        return tokenize_13a_perl(text, lowercase)
+    try:
+        core = native_core()
+    except ImportError:
+        return tokenize_13a_perl(text, lowercase)
+    return tuple(core.tokenize(prepared, core.MODE_13A, False))
