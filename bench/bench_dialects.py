@@ -7,9 +7,10 @@ so the 9 systems are the first 9 WMT21 en-de outputs (name order) against
 reference A, from ``../shared/data/wmt21``.
 
 Every path is called once untimed on ten lines first (imports, first-use set-up:
-the command rows include them). For each dialect, one fresh dialect object scores the 9 systems in turn (so the
-references are prepared once, as for the default path, where one fresh
-``truebleu.BLEU`` scores them), and the time is compared with the default path's
+the command rows include them). For each dialect, one fresh dialect object scores
+the 9 systems in turn (so the references are prepared once, as for the default
+path, where one fresh ``truebleu.BLEU`` scores them), and the time is compared
+with the default path's
 on the same lines. Beside it: the peer tool where it is installed (sacreBLEU for
 the default, NLTK's ``corpus_bleu`` for ``nltk``, torchmetrics' ``BLEUScore`` for
 ``torchmetrics``), and the whole command (``truebleu REF -i SYS... --dialect
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import math
 import os
 import platform
@@ -182,11 +184,13 @@ def main(argv=None) -> int:
     names = [system_name(p) for p in paths]
 
     tiny_hyps, tiny_ref = [hyps[0][:10]], ref[:10]  # for the warm-up calls
-    default_time, default_scores = timed(lambda: default_path(hyps, ref), repeat,
-                                         lambda: default_path(tiny_hyps, tiny_ref))
+
+    def time_path(path):
+        return timed(lambda: path(hyps, ref), repeat, lambda: path(tiny_hyps, tiny_ref))
+
+    default_time, default_scores = time_path(default_path)
     peer_label, peer = PEERS["default"]
-    peer_time, peer_scores = timed(lambda: peer(hyps, ref), repeat,
-                                   lambda: peer(tiny_hyps, tiny_ref))
+    peer_time, peer_scores = time_path(peer)
     check_equal("default vs sacreBLEU", default_scores, peer_scores)
     default_cmd = None if args.no_commands else run_command(command(ref_path, paths, None), repeat)
 
@@ -198,8 +202,7 @@ def main(argv=None) -> int:
     print(f"| default BLEU | {default_time:.3f} | 1.00x | {peer_label} | {peer_time:.3f} | "
           f"{cmd_cell} | 1.00x |")
     for name in args.dialects:
-        elapsed, scores = timed(lambda: dialect_path(name, hyps, ref), repeat,
-                                lambda: dialect_path(name, tiny_hyps, tiny_ref))
+        elapsed, scores = time_path(functools.partial(dialect_path, name))
         checked = []
         golden = golden_scores(args.shared, name)
         pairs = [(s, golden[n]) for s, n in zip(scores, names) if n in golden]
@@ -210,8 +213,7 @@ def main(argv=None) -> int:
         peer_cells = "- | -"
         if name in PEERS:
             label, peer = PEERS[name]
-            peer_time, peer_scores = timed(lambda: peer(hyps, ref), repeat,
-                                           lambda: peer(tiny_hyps, tiny_ref))
+            peer_time, peer_scores = time_path(peer)
             check_equal(f"{name} vs {label}", scores, peer_scores)
             peer_cells = f"{label} | {peer_time:.3f}"
             checked.append(label)
