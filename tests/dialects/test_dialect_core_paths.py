@@ -13,6 +13,7 @@ are checked in the other modules of this folder, on the same code paths.
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 
@@ -33,7 +34,8 @@ PIECES = ["the", "The", "cat", "CAT", "sat", "a", ".", ",", "1.5", "3,000", "-",
           "\ue000", "\ue001", "\ue000\ue001", "x\u00a0y"]
 SPACES = [" ", " ", " ", "  ", "\t", "\u00a0", "\x1c", "\x1f", "\x85", "\u2028", "\u3000",
           "\u200a", "\n", "-\n", ""]
-MAX_EXAMPLES = 150
+# TRUEBLEU_DIALECT_EXAMPLES raises it for a long differential run (20,000 inputs and more)
+MAX_EXAMPLES = int(os.environ.get("TRUEBLEU_DIALECT_EXAMPLES", "150"))
 SETTINGS = settings(max_examples=MAX_EXAMPLES, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
@@ -165,7 +167,7 @@ def test_wmt21_core_counts_equal_the_specification(name, options):
         assert dialect.counts(hyps, refs) == dialect.python_counts(hyps, refs)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=4 * MAX_EXAMPLES, deadline=None)
 @given(line(), st.booleans())
 def test_mteval_13a_tokens_from_the_core_are_perls(text, lowercase):
     from truebleu.dialects._core import tokenize_13a_perl_core
