@@ -19,8 +19,8 @@ import math
 
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, ToolError, check_bool
-from ._core import core_rows, hide_unicode_only_spaces
-from ._perl import ascii_lower, perl_lc, split_bytes_awk, split_perl, tokenize_13a_perl
+from ._core import core_rows, hide_unicode_only_spaces, tokenize_13a_perl_core
+from ._perl import ascii_lower, perl_lc, split_bytes_awk, split_perl
 
 ORDER = 4
 _NO_LENGTH = 9999  # the script's initial "closest" distance and length
@@ -47,14 +47,14 @@ class MultiBleuDialect(Dialect):
         if self.detok:
             if self.lowercase:
                 line = perl_lc(line)
-            return tokenize_13a_perl(line, lowercase=False)
+            return tokenize_13a_perl_core(line, lowercase=False)
         if self.lowercase:
             line = ascii_lower(line)
         return tuple(split_bytes_awk(line))
 
     def tokenize_reference(self, line: str) -> tuple[str, ...]:
         if self.detok:
-            text = " ".join(tokenize_13a_perl(line, lowercase=False))
+            text = " ".join(tokenize_13a_perl_core(line, lowercase=False))
             if self.lowercase:
                 text = perl_lc(text)
             return tuple(split_perl(text))
