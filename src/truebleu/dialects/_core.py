@@ -48,11 +48,16 @@ class SpaceHider:
         mapping = {char: _ESCAPE + chr(0xE001 + i) for i, char in enumerate(characters)}
         mapping[_ESCAPE] = _ESCAPE * 2
         self._table = str.maketrans(mapping)
-        self._found = re.compile("[" + re.escape("".join(mapping)) + "]")
+        self._characters = tuple(mapping)
+        self._ascii_characters = tuple(char for char in mapping if char.isascii())
 
     def __call__(self, lines: Sequence[str]) -> list[str]:
-        found, table = self._found.search, self._table
-        return [line.translate(table) if found(line) else line for line in lines]
+        text = "".join(lines)
+        # one substring scan per character (much faster than a character class)
+        if not any(char in text for char in (
+                self._ascii_characters if text.isascii() else self._characters)):
+            return list(lines)
+        return [line.translate(self._table) for line in lines]
 
 
 #: multi-bleu.perl splits bytes on ASCII whitespace: the other spaces of str.split are letters
