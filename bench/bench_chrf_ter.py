@@ -11,6 +11,12 @@ Tasks:
 ``corpus-cached``  truebleu's ``CHRF(references=...)`` per test set, reused;
 ``sentence``       20,000 sentence scores (the first 20,000 segment pairs):
                    a sacreBLEU loop against truebleu's batched call.
+``matrix``         (chrF only) the MBR matrix of 512 x 512 WMT21 en-de lines (the first
+                   512 of the first en-de system output, as candidates and pseudo-references):
+                   fastChrF 0.2.1's ``pairwise_chrf`` (Rust) against ``truebleu.chrf_matrix``
+                   at the default threads and at ``threads=1``; every cell must equal
+                   fastChrF's, and the first rows sacreBLEU's ``sentence_chrf``.
+                   ``--matrix`` measures this task alone.
 Each measurement runs in its own subprocess, so each peak RSS (``ru_maxrss``)
 is the tool's own; "RSS after loading" is the RSS once the text is read.
 Times are medians over ``--repeat`` runs (sacreBLEU: fewer, it is slow), as
@@ -38,6 +44,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared") / "data" / "wmt21"
 N_SENTENCES = 20000
+MATRIX_SIZE = 512
+MATRIX_ROWS_CHECKED = 4  # rows of the matrix compared with sacreBLEU (its 262,144 cells take minutes)
 
 
 def read_lines(path: Path) -> list[str]:
@@ -56,6 +64,32 @@ def into_english(data: Path, limit: int | None = None) -> list[tuple[list[str], 
         for hyp_path in sorted((data / "system-outputs").glob(f"{prefix}.hyp.*")):
             systems.append((read_lines(hyp_path), ref))
     return systems[:limit] if limit else systems
+
+
+def mbr_candidates(data: Path) -> list[str]:
+    """The matrix task's lines: the first MATRIX_SIZE of the first en-de system output."""
+    path = sorted((data / "system-outputs").glob("newstest2021.en-de.hyp.*"))[0]
+    return read_lines(path)[:MATRIX_SIZE]
+
+
+def matrix_call(tool: str):
+    """The MBR matrix of a tool: candidates -> rows of floats (Python lists, as both return)."""
+    if tool == "fastchrf":
+        import fastchrf
+
+        return lambda cands: fastchrf.pairwise_chrf([cands], [cands])[0]
+    import truebleu
+
+    threads = 1 if tool == "truebleu-1thread" else None
+    return lambda cands: truebleu.chrf_matrix(cands, cands, threads=threads)
+
+
+def matrix_digest(matrix) -> str:
+    """Every cell's bits, in one string to compare."""
+    import hashlib
+    from array import array
+
+    return hashlib.sha256(array("d", [x for row in matrix for x in row]).tobytes()).hexdigest()
 
 
 def rss_kb() -> int:
@@ -95,6 +129,8 @@ def metric_calls(metric: str, tool: str):
 
 def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat: int) -> dict:
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+    if task == "matrix":
+        return matrix_worker(tool, data, repeat)
     corpus, batch, cached = metric_calls(metric, tool)
     if task in ("corpus", "corpus-cached"):
         systems = into_english(data, n_systems)
@@ -133,6 +169,28 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
             "segments": segments, "scores": [float(s).hex() for s in scores]}
 
 
+def matrix_worker(tool: str, data: Path, repeat: int) -> dict:
+    cands = mbr_candidates(data)
+    base = rss_kb()
+    run = matrix_call(tool)
+    times, cpu_times, matrix = [], [], None
+    for _ in range(repeat):
+        start, cpu_start = time.perf_counter(), cpu_seconds()
+        matrix = run(cands)
+        times.append(time.perf_counter() - start)
+        cpu_times.append(cpu_seconds() - cpu_start)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    result = {"times": times, "cpu": cpu_times, "peak_kb": peak, "base_kb": base,
+              "segments": len(cands) ** 2, "scores": [matrix_digest(matrix)]}
+    if tool == "truebleu":  # the first rows against sacreBLEU itself (not timed)
+        import sacrebleu
+
+        result["sacrebleu_rows_equal"] = all(
+            matrix[i][j] == sacrebleu.sentence_chrf(cands[i], [cands[j]]).score
+            for i in range(MATRIX_ROWS_CHECKED) for j in range(len(cands)))
+    return result
+
+
 def cpu_seconds() -> float:
     """CPU time of this process (all threads): less sensitive than wall time to a busy machine."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -142,7 +200,7 @@ def cpu_seconds() -> float:
 def measure(metric: str, task: str, tool: str, args) -> dict:
     cmd = [sys.executable, __file__, "--worker", task, tool, "--metric", metric,
            "--data", str(args.data), "--systems", str(args.systems), "--repeat", str(args.repeat)]
-    if tool == "sacrebleu":
+    if tool in ("sacrebleu", "fastchrf"):
         cmd[-1] = str(1 if args.quick else min(args.repeat, 3))
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])
@@ -159,7 +217,9 @@ def main(argv=None) -> int:
     parser.add_argument("--systems", type=int, default=20,
                         help="number of system outputs scored (default: %(default)s)")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--quick", action="store_true", help="one sacreBLEU run per task")
+    parser.add_argument("--quick", action="store_true", help="one sacreBLEU (and fastChrF) run per task")
+    parser.add_argument("--matrix", action="store_true",
+                        help="only the MBR matrix task (chrF): fastChrF against truebleu")
     parser.add_argument("--worker", nargs=2, metavar=("TASK", "TOOL"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -174,16 +234,27 @@ def main(argv=None) -> int:
     print(f"truebleu {truebleu.__version__} (backend: {truebleu.active_backend()}), "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, metric {args.metric}\n")
     rows, mismatches, sacre_corpus = [], [], None
-    for task, tools in (("corpus", ("sacrebleu", "truebleu")),
-                        ("corpus-cached", ("truebleu",)),
-                        ("sentence", ("sacrebleu", "truebleu"))):
+    tasks = [("corpus", ("sacrebleu", "truebleu")),
+             ("corpus-cached", ("truebleu",)),
+             ("sentence", ("sacrebleu", "truebleu"))]
+    if args.matrix and args.metric != "chrf":
+        parser.error("--matrix is chrF's (fastChrF has no word n-grams)")
+    if args.matrix:
+        tasks = []
+    if args.metric == "chrf":
+        tasks.append(("matrix", ("fastchrf", "truebleu", "truebleu-1thread")))
+    for task, tools in tasks:
         results = {tool: measure(args.metric, task, tool, args) for tool in tools}
         print(f"  measured {task}", file=sys.stderr)
-        reference = results.get("sacrebleu") or sacre_corpus  # corpus-cached: corpus's
+        reference = results.get("sacrebleu") or results.get("fastchrf") or sacre_corpus
         if task == "corpus":
-            sacre_corpus = reference
-        if results["truebleu"]["scores"] != reference["scores"]:
-            mismatches.append(f"{task}: truebleu differs from sacreBLEU")
+            sacre_corpus = reference  # corpus-cached is compared with it
+        for tool in (t for t in tools if t.startswith("truebleu")):
+            if results[tool]["scores"] != reference["scores"]:
+                mismatches.append(f"{task}: {tool} differs from "
+                                  + ("fastChrF" if task == "matrix" else "sacreBLEU"))
+        if task == "matrix" and not results["truebleu"]["sacrebleu_rows_equal"]:
+            mismatches.append(f"matrix: the first {MATRIX_ROWS_CHECKED} rows differ from sacreBLEU")
         base_t = statistics.median(reference["times"])
         base_cpu = statistics.median(reference["cpu"])
         for tool, res in results.items():
@@ -197,6 +268,9 @@ def main(argv=None) -> int:
     for task, tool, n, t, ratio, c, cpu_ratio, peak, base in rows:
         print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {fmt_s(c)} "
               f"| {cpu_ratio:.1f}x | {peak / 1024:.0f} MiB | {base / 1024:.0f} MiB |")
+    if any(row[0] == "matrix" for row in rows):
+        print(f"matrix: the speed-ups are to fastChrF; every cell compared with it, the first "
+              f"{MATRIX_ROWS_CHECKED} rows with sacreBLEU")
     print("scores identical to sacreBLEU: "
           + ("yes" if not mismatches else "NO: " + "; ".join(mismatches)))
     return 1 if mismatches else 0

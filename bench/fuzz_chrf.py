@@ -6,6 +6,10 @@ references); each batch draws a configuration (character order 0-8, word
 order 0-3, beta, lowercase, whitespace, eps smoothing). For every input the
 native statistics row must equal the Python backend's, and the core's
 f-score (``scores=``) must equal ``_reference_chrf.f_score`` to the last bit.
+The same rows must come from the references given as sacreBLEU's streams
+(``None``-padded), and each batch's first MATRIX_SIDE hypotheses give two
+matrices (against the first references, and against themselves: MBR) that
+must equal the Python kernel's cell for cell.
 
     python bench/fuzz_chrf.py -n 200000 --seed 1 [--threads 2]
 
@@ -24,6 +28,30 @@ from fuzz_native import random_case
 from truebleu.metrics.chrf.config import ChrfConfig
 from truebleu.metrics.chrf.kernels import NativeKernel, PythonKernel
 from truebleu.metrics.chrf.spec import f_score
+
+MATRIX_SIDE = 16
+
+
+def as_streams(refs: list[list[str]]) -> list[list]:
+    """Per-segment reference lists as reference streams, None where a segment has fewer."""
+    k = max(len(r) for r in refs)
+    return [[r[j] if j < len(r) else None for r in refs] for j in range(k)]
+
+
+def matrix_differences(native, python, hyps, refs, config, threads) -> int:
+    """Cells where the native matrix differs from the Python kernel's (printed, the first few)."""
+    found = 0
+    for other in (refs, hyps):  # two lists, then one list on both sides (MBR)
+        want = python.matrix(hyps, other, config)
+        got = native.matrix(hyps, other, config, threads)
+        for cell, (g, w) in enumerate(zip(got, want)):
+            if g != w:
+                found += 1
+                if found <= 3:
+                    i, j = divmod(cell, len(other))
+                    print(f"MATRIX DIFF {config}\n  hyp={hyps[i]!r}\n  ref={other[j]!r}\n"
+                          f"  native={g!r} python={w!r}")
+    return found
 
 
 def random_config(rng: random.Random) -> ChrfConfig:
@@ -55,6 +83,12 @@ def main(argv=None) -> int:
         scores = array("d", [0.0]) * size
         got = native.statistics(hyps, native.prepare(refs, config, args.threads), config,
                                 threads=args.threads, scores=scores)
+        _, _, from_streams = native.prepare_streams(as_streams(refs), config, args.threads)
+        if native.statistics(hyps, from_streams, config, threads=args.threads).data != got.data:
+            differences += 1
+            print(f"STREAMS DIFF {config}: the rows from reference streams differ")
+        differences += matrix_differences(native, python, hyps[:MATRIX_SIDE],
+                                          [r[0] for r in refs[:MATRIX_SIDE]], config, args.threads)
         for i, (g, w) in enumerate(zip(got.rows(), want.rows())):
             expected_score = f_score(w, config.beta, config.eps_smoothing)
             if g != w or scores[i] != expected_score:

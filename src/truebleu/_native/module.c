@@ -30,6 +30,12 @@ static PyMethodDef core_methods[] = {
      "Fill `out` (int64 buffer, one row of 3 * (char_order + word_order) per hypothesis) with\n"
      "chrF statistics against the best of its references (references[i]: a sequence of str);\n"
      "`scores` (a double buffer or None) receives each row's f-score."},
+    {"chrf_matrix", KW(core_chrf_matrix),
+     "chrf_matrix(hypotheses, references, char_order, word_order, whitespace, eps_smoothing,\n"
+     "            factor, one_plus_factor, threads, out) -> None\n\n"
+     "Fill `out` (double buffer of len(hypotheses) * len(references), row by row) with the\n"
+     "sentence chrF of each hypothesis against each reference alone. Each line's n-grams are\n"
+     "counted once; pass the same sequence twice for MBR (one profile per line)."},
     {"prepare", KW(core_prepare),
      "prepare(segments, mode, lowercase, threads, loose=False) -> Prepared\n\n"
      "Tokenize every string of every segment (a sequence of str) once. With loose,\n"

@@ -107,6 +107,14 @@ def system_names(paths: Sequence[str]) -> list[str]:
     if len(bases) < 2:
         return bases
     parts = [base.split(".") for base in bases]
+    head, tail = _shared_parts(parts)
+    names = [".".join(p[head:len(p) - tail]) for p in parts]
+    return names if all(names) and len(set(names)) == len(names) else bases
+
+
+def _shared_parts(parts: Sequence[Sequence[str]]) -> tuple[int, int]:
+    """How many dot-separated parts every name shares at its start and at its end (each
+    name keeps one of its own)."""
     head = 0
     while all(len(p) > head + 1 for p in parts) and len({p[head] for p in parts}) == 1:
         head += 1
@@ -114,5 +122,20 @@ def system_names(paths: Sequence[str]) -> list[str]:
     while (all(len(p) - head - tail > 1 for p in parts)
            and len({p[len(p) - 1 - tail] for p in parts}) == 1):
         tail += 1
-    names = [".".join(p[head:len(p) - tail]) for p in parts]
-    return names if all(names) and len(set(names)) == len(names) else bases
+    return head, tail
+
+
+def files_title(paths: Sequence[str]) -> str:
+    """Files as a title names them: the file name, or the names' shared parts with what
+    differs in braces (``newstest2021.en-de.ref.{A,C,D}.de``, as a shell would expand it),
+    so that one file and several read alike and the reader recognises them."""
+    bases = [re.sub(r"\.(gz|bz2|xz)$", "", os.path.basename(path)) or path for path in paths]
+    if len(bases) == 1:
+        return bases[0]
+    names = system_names(paths)
+    if names in (bases, list(paths)):  # nothing shared, or names that would clash
+        return ", ".join(names)
+    parts = [base.split(".") for base in bases]
+    head, tail = _shared_parts(parts)
+    first = parts[0]
+    return ".".join([*first[:head], "{" + ",".join(names) + "}", *first[len(first) - tail:]])

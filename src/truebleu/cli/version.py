@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import sys
 from argparse import SUPPRESS, Action, ArgumentParser, Namespace
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
@@ -70,6 +69,7 @@ def build_text() -> str:
 def _installed_from() -> str:
     """The wheel tag of the installed distribution, if the running truebleu is that distribution."""
     import sysconfig
+    from importlib import metadata  # only here: it costs every other command ~10 ms to import
 
     here = Path(__file__).resolve().parents[1] / "__init__.py"  # the running truebleu
     try:
@@ -100,6 +100,8 @@ def feature_lines() -> list[str]:
 
 
 def _installed_version(distribution: str) -> Optional[str]:
+    from importlib import metadata
+
     try:
         return metadata.version(distribution)
     except metadata.PackageNotFoundError:

@@ -24,7 +24,7 @@ from .external_scores import (
     gold_metric,
     read_external_scores,
 )
-from .inputs import read_references, system_names
+from .inputs import files_title, read_references, system_names
 from .options import (
     UsageError,
     add_backend_argument,
@@ -166,7 +166,8 @@ def build_report(args):
     if wrong:
         raise InputError(f"{args.refs[0]} has {n} lines but " + ", ".join(wrong)
                          + "; every file must have one line per segment")
-    title = args.title or (f"{len(systems)} system(s) against " + ", ".join(ref_names))
+    # the reference files as named on the command line, one or several alike (files_title)
+    title = args.title or f"{len(systems)} system(s) against {files_title(args.refs)}"
     every_metric = _metric_arguments(args, references, names, n)
     return report(references, systems, reference_names=ref_names, source=source, doc_ids=doc_ids,
                   title=title, seed=args.seed, n_samples=args.n_samples, **every_metric,

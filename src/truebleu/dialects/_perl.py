@@ -62,6 +62,8 @@ def split_bytes_awk(text: str) -> list[str]:
 
 def ascii_lower(text: str) -> str:
     """``tr/[A-Z]/[a-z]/``; also Perl's ``lc`` on an undecoded byte string."""
+    if text.isascii():  # str.lower changes A-Z alone there, and faster than translate
+        return text.lower()
     return text.translate(_ASCII_LOWER)
 
 
@@ -92,14 +94,18 @@ def rules_13a(text: str) -> str:
     return text
 
 
+def before_rules_13a(text: str, lowercase: bool) -> str:
+    """mteval-v13a's ``tokenization`` up to its punctuation rules: ``<skipped>`` and
+    line breaks out, entities un-escaped, ASCII letters lowercased if asked."""
+    text = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    text = f" {unescape_mteval(text)} "
+    return ascii_lower(text) if lowercase else text
+
+
 @lru_cache(maxsize=2**17)
 def tokenize_13a_perl(text: str, lowercase: bool) -> tuple[str, ...]:
     """mteval-v13a's ``tokenization`` (also multi-bleu-detok's, without lowercasing), split."""
-    text = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-    text = f" {unescape_mteval(text)} "
-    if lowercase:
-        text = ascii_lower(text)
-    return tuple(split_perl(rules_13a(text)))
+    return tuple(split_perl(rules_13a(before_rules_13a(text, lowercase))))
 
 
 @lru_cache(maxsize=2**17)

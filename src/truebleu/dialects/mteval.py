@@ -29,7 +29,8 @@ from typing import Callable, Sequence
 
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, check_bool
-from ._perl import PERL_SPACE_RUN, ngram_counts_many, tokenize_13a_perl, tokenize_intl_perl
+from ._core import tokenize_13a_perl_core
+from ._perl import PERL_SPACE_RUN, ngram_counts_many, tokenize_intl_perl
 
 BLEU_ORDER = 4
 NIST_ORDER = 5
@@ -151,7 +152,7 @@ class MtevalDialect(Dialect):
         text = sgml_text(line)
         if self.international_tokenization:
             return tokenize_intl_perl(text, self.lowercase)
-        return tokenize_13a_perl(text, self.lowercase)
+        return tokenize_13a_perl_core(text, self.lowercase)
 
     def _prepare(self, refs: list[list[str]]) -> _PreparedReferences:
         key = ("mteval", self.lowercase, self.international_tokenization,

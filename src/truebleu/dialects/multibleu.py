@@ -19,7 +19,8 @@ import math
 
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, ToolError, check_bool
-from ._perl import ascii_lower, perl_lc, split_bytes_awk, split_perl, tokenize_13a_perl
+from ._core import core_rows, hide_unicode_only_spaces, tokenize_13a_perl_core
+from ._perl import ascii_lower, perl_lc, split_bytes_awk, split_perl
 
 ORDER = 4
 _NO_LENGTH = 9999  # the script's initial "closest" distance and length
@@ -46,14 +47,14 @@ class MultiBleuDialect(Dialect):
         if self.detok:
             if self.lowercase:
                 line = perl_lc(line)
-            return tokenize_13a_perl(line, lowercase=False)
+            return tokenize_13a_perl_core(line, lowercase=False)
         if self.lowercase:
             line = ascii_lower(line)
         return tuple(split_bytes_awk(line))
 
     def tokenize_reference(self, line: str) -> tuple[str, ...]:
         if self.detok:
-            text = " ".join(tokenize_13a_perl(line, lowercase=False))
+            text = " ".join(tokenize_13a_perl_core(line, lowercase=False))
             if self.lowercase:
                 text = perl_lc(text)
             return tuple(split_perl(text))
@@ -74,6 +75,50 @@ class MultiBleuDialect(Dialect):
         return prepared
 
     def _corpus(self, hypotheses, refs):
+        correct, total, hyp_len, ref_len = self.counts(hypotheses, refs)
+        precisions = [correct[n] / total[n] if total[n] else 0 for n in range(ORDER)]
+        if ref_len == 0:
+            # the script prints "BLEU = 0, 0/0/0/0 (BP=0, ...)" and exits with status 1
+            return DialectScore(self.name, 0.0, 0.0, [0.0] * ORDER, 0.0, hyp_len, 0,
+                                correct, total)
+        bp: float = 1
+        if hyp_len < ref_len:
+            if hyp_len == 0:
+                raise ToolError(f"{self.name}.perl dies on this input: Illegal division by "
+                                "zero (empty hypotheses, non-empty references)")
+            bp = math.exp(1 - ref_len / hyp_len)
+        bleu = bp * math.exp((_my_log(precisions[0]) + _my_log(precisions[1])
+                              + _my_log(precisions[2]) + _my_log(precisions[3])) / 4)
+        return DialectScore(
+            dialect=self.name, score=100 * bleu, bleu=100 * bleu,
+            precisions=[100 * p for p in precisions], bp=float(bp), sys_len=hyp_len,
+            ref_len=ref_len, counts=correct, totals=total)
+
+    def counts(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
+        """``(correct, total, hyp_len, ref_len)``: from the core where its tokens are the
+        script's, else :meth:`python_counts`.
+
+        multi-bleu.perl's tokens are runs of non-ASCII-whitespace, the core's ``none``
+        splits on Python's whitespace: the few characters only Python takes for
+        whitespace are hidden from it first (:class:`~._core.SpaceHider`). ``-lc``
+        lowercases ASCII letters only, here before the core sees the line. The script's closest
+        reference starts from a distance of 9999: only when no reference comes closer
+        does it differ from sacreBLEU's closest, and then the Python path decides.
+        """
+        if self.detok or not hypotheses:
+            return self.python_counts(hypotheses, refs)
+        def as_core_reads(lines: list[str]) -> list[str]:
+            return hide_unicode_only_spaces(
+                [ascii_lower(line) for line in lines] if self.lowercase else lines)
+        hyps, segs = as_core_reads(hypotheses), [as_core_reads(seg) for seg in refs]
+        rows = core_rows(self._prepared, hyps, segs, "none", ORDER)
+        if any(abs(row[0] - row[1]) >= _NO_LENGTH for row in rows.rows()):
+            return self.python_counts(hypotheses, refs)
+        sums = [int(x) for x in rows.sum()]
+        return sums[2:2 + ORDER], sums[2 + ORDER:], sums[0], sums[1]
+
+    def python_counts(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
+        """The counts as the script makes them (the specification)."""
         prepared = self._prepare(refs)
         correct = [0] * ORDER
         total = [0] * ORDER
@@ -95,20 +140,4 @@ class MultiBleuDialect(Dialect):
                 total[n] += size - n
             for ngram in counts.keys() & clip.keys():
                 correct[len(ngram) - 1] += min(counts[ngram], clip[ngram])
-        precisions = [correct[n] / total[n] if total[n] else 0 for n in range(ORDER)]
-        if ref_len == 0:
-            # the script prints "BLEU = 0, 0/0/0/0 (BP=0, ...)" and exits with status 1
-            return DialectScore(self.name, 0.0, 0.0, [0.0] * ORDER, 0.0, hyp_len, 0,
-                                correct, total)
-        bp: float = 1
-        if hyp_len < ref_len:
-            if hyp_len == 0:
-                raise ToolError(f"{self.name}.perl dies on this input: Illegal division by "
-                                "zero (empty hypotheses, non-empty references)")
-            bp = math.exp(1 - ref_len / hyp_len)
-        bleu = bp * math.exp((_my_log(precisions[0]) + _my_log(precisions[1])
-                              + _my_log(precisions[2]) + _my_log(precisions[3])) / 4)
-        return DialectScore(
-            dialect=self.name, score=100 * bleu, bleu=100 * bleu,
-            precisions=[100 * p for p in precisions], bp=float(bp), sys_len=hyp_len,
-            ref_len=ref_len, counts=correct, totals=total)
+        return correct, total, hyp_len, ref_len

@@ -19,6 +19,7 @@ import math
 import sys
 import warnings
 from collections import Counter
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Callable, Optional, Sequence
 
@@ -124,35 +125,69 @@ def corpus_bleu(list_of_references: Sequence[Sequence[Sequence]], hypotheses: Se
     if len(list_of_references) != len(hypotheses):
         raise NLTKAssertionError(
             f"{len(hypotheses)} hypotheses but {len(list_of_references)} lists of references")
+    weights = weight_list(weights)
+    counts = corpus_counts(list_of_references, hypotheses, max(len(weight) for weight in weights))
+    return bleu_from_counts(counts, weights, smoothing_function, auto_reweigh)
+
+
+@dataclass
+class CorpusCounts:
+    """What ``corpus_bleu`` sums over the corpus, and the last segment, which the
+    smoothing methods read. ``numerators[n - 1]``/``denominators[n - 1]`` are the
+    summed clipped matches and the summed ``max(1, count)`` of n-grams of order n."""
+
+    numerators: list[int]
+    denominators: list[int]
+    hyp_lengths: int
+    ref_lengths: int
+    references: Any  # the last segment's references and hypothesis (None: empty corpus)
+    hypothesis: Any
+
+
+def weight_list(weights) -> list:
+    """``weights`` as a list of weight tuples (one tuple: a list of one)."""
     try:
         weights[0][0]
     except (TypeError, IndexError):
-        weights = [weights]
-    max_order = max(len(weight) for weight in weights)
+        return [weights]
+    return list(weights)
 
-    numerators: Counter = Counter()
-    denominators: Counter = Counter()
+
+def corpus_counts(list_of_references: Sequence[Sequence[Sequence]],
+                  hypotheses: Sequence[Sequence], max_order: int) -> CorpusCounts:
+    """The corpus sums of :func:`modified_precision` and of the lengths, as NLTK adds them."""
+    numerators = [0] * max_order
+    denominators = [0] * max_order
     hyp_lengths = ref_lengths = 0
     references: Any = None
     hypothesis: Any = None
     for references, hypothesis in zip(list_of_references, hypotheses):
         for n in range(1, max_order + 1):
             precision = modified_precision(references, hypothesis, n)
-            numerators[n] += precision.numerator
-            denominators[n] += precision.denominator
+            numerators[n - 1] += precision.numerator
+            denominators[n - 1] += precision.denominator
         hyp_lengths += len(hypothesis)
         ref_lengths += closest_ref_length(references, len(hypothesis))
+    return CorpusCounts(numerators, denominators, hyp_lengths, ref_lengths, references, hypothesis)
 
-    bp = brevity_penalty(ref_lengths, hyp_lengths)
-    p_n = [Fraction(numerators[n], denominators[n], _normalize=False)
-           for n in range(1, max_order + 1)]
-    if numerators[1] == 0:
+
+def bleu_from_counts(counts: CorpusCounts, weights=DEFAULT_WEIGHTS,
+                     smoothing_function: Optional[Callable] = None, auto_reweigh: bool = False):
+    """``corpus_bleu``'s score from its corpus sums: NLTK's arithmetic, wherever the
+    sums were counted (here, or in the compiled core: :mod:`.nltk_dialect`)."""
+    weights = weight_list(weights)
+    max_order = max(len(weight) for weight in weights)
+    hyp_lengths = counts.hyp_lengths
+    bp = brevity_penalty(counts.ref_lengths, hyp_lengths)
+    p_n = [Fraction(counts.numerators[n], counts.denominators[n], _normalize=False)
+           for n in range(max_order)]
+    if counts.numerators[0] == 0:
         return 0 if len(weights) == 1 else [0] * len(weights)
 
     if not smoothing_function:
         smoothing_function = SmoothingFunction().method0
     # the smoothing sees the *last* segment's references and hypothesis
-    p_n = smoothing_function(p_n, references=references, hypothesis=hypothesis,
+    p_n = smoothing_function(p_n, references=counts.references, hypothesis=counts.hypothesis,
                              hyp_len=hyp_lengths)
 
     scores = []

@@ -7,6 +7,7 @@ from typing import Sequence
 from ..tokenizers import get_tokenizer
 from . import nltk_bleu
 from ._base import Dialect, DialectScore, check_bool
+from ._core import CORE_TOKENIZERS, core_rows, rstrip_is_harmless, within_core_order
 
 SMOOTHING_METHODS = tuple(f"method{i}" for i in range(8))
 
@@ -58,20 +59,46 @@ class NltkDialect(Dialect):
         return self._tokenizer(line).split()
 
     def _corpus(self, hypotheses, refs):
-        hyps = [self.tokenize(hyp) for hyp in hypotheses]
-        list_of_refs = [[self.tokenize(ref) for ref in seg] for seg in refs]
+        counts = self.counts(hypotheses, refs)
         smoother = nltk_bleu.SmoothingFunction(epsilon=self.epsilon, alpha=self.alpha, k=self.k)
-        score = nltk_bleu.corpus_bleu(list_of_refs, hyps, self.weights,
-                                      getattr(smoother, self.smoothing), self.auto_reweigh)
-        counts, totals = [], []
-        for n in range(1, len(self.weights) + 1):
-            pairs = [nltk_bleu.modified_precision(r, h, n) for r, h in zip(list_of_refs, hyps)]
-            counts.append(sum(p.numerator for p in pairs))
-            totals.append(sum(p.denominator for p in pairs))
-        sys_len = sum(len(h) for h in hyps)
-        ref_len = sum(nltk_bleu.closest_ref_length(r, len(h)) for r, h in zip(list_of_refs, hyps))
+        score = nltk_bleu.bleu_from_counts(counts, self.weights, getattr(smoother, self.smoothing),
+                                           self.auto_reweigh)
+        sys_len, ref_len = counts.hyp_lengths, counts.ref_lengths
         return DialectScore(
             dialect=self.name, score=score, bleu=100 * score,
-            precisions=[c / t if t else 0.0 for c, t in zip(counts, totals)],
+            precisions=[c / t if t else 0.0 for c, t in zip(counts.numerators, counts.denominators)],
             bp=float(nltk_bleu.brevity_penalty(ref_len, sys_len)), sys_len=sys_len,
-            ref_len=ref_len, counts=counts, totals=totals)
+            ref_len=ref_len, counts=counts.numerators, totals=counts.denominators)
+
+    def counts(self, hypotheses: list[str], refs: list[list[str]]) -> nltk_bleu.CorpusCounts:
+        """NLTK's corpus sums: from the core where its tokens are this dialect's, else
+        :meth:`python_counts`.
+
+        NLTK clips as sacreBLEU does and takes the closest reference length, ties to the
+        shorter; only its denominators differ: a hypothesis shorter than ``n`` counts 1
+        n-gram of order ``n``, not 0 (``max(1, ...)`` in ``modified_precision``). The
+        smoothing methods read the last segment, which is tokenized here.
+        """
+        mode = "none" if self.tokenize_name == "whitespace" else self.tokenize_name
+        order = len(self.weights)
+        if not (hypotheses and mode in CORE_TOKENIZERS and within_core_order(order)
+                and rstrip_is_harmless(mode, hypotheses)
+                and all(rstrip_is_harmless(mode, seg) for seg in refs)):
+            return self.python_counts(hypotheses, refs)
+        rows = core_rows(self._prepared, hypotheses, refs, mode, order)
+        sums = [int(x) for x in rows.sum()]
+        short = [0] * order  # segments whose hypothesis has fewer than n tokens
+        for row in rows.rows():
+            for n in range(min(int(row[0]), order), order):
+                short[n] += 1
+        denominators = [total + extra for total, extra in zip(sums[2 + order:], short)]
+        return nltk_bleu.CorpusCounts(
+            sums[2:2 + order], denominators, sums[0], sums[1],
+            [self.tokenize(ref) for ref in refs[-1]], self.tokenize(hypotheses[-1]))
+
+    def python_counts(self, hypotheses: list[str], refs: list[list[str]]
+                      ) -> nltk_bleu.CorpusCounts:
+        """The sums as NLTK makes them, on this dialect's tokens (the specification)."""
+        return nltk_bleu.corpus_counts([[self.tokenize(ref) for ref in seg] for seg in refs],
+                                       [self.tokenize(hyp) for hyp in hypotheses],
+                                       len(self.weights))

@@ -22,6 +22,13 @@ from typing import Sequence
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ..tokenizers import get_tokenizer
 from ._base import Dialect, DialectScore, ToolError, check_bool
+from ._core import (
+    CORE_TOKENIZERS,
+    core_rows,
+    rstrip_is_harmless,
+    shortest_reference_lengths,
+    within_core_order,
+)
 
 
 def compute_bleu(reference_corpus: Sequence[Sequence[Sequence[str]]],
@@ -122,10 +129,28 @@ class TfNmtDialect(Dialect):
     def _corpus(self, hypotheses, refs):
         key = ("tf-nmt-stats", self.tokenize_name, self.max_order, tuple(hypotheses),
                tuple(map(tuple, refs)))
-        counts = self._sums.get(key, lambda: _count(
-            (self.tokenize(hyp) for hyp in hypotheses), self._prepare(refs), self.max_order))
+        counts = self._sums.get(key, lambda: self.counts(hypotheses, refs))
         bleu, precisions, bp, ratio, hyp_len, ref_len = score_counts(counts, self.max_order,
                                                                      self.smooth)
         return DialectScore(
             dialect=self.name, score=bleu, bleu=100 * bleu, precisions=precisions, bp=bp,
             sys_len=hyp_len, ref_len=ref_len, counts=list(counts[0]), totals=list(counts[1]))
+
+    def counts(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
+        """``(matches, possible, hyp_len, ref_len)``: from the core where its tokens are
+        this dialect's, else :meth:`python_counts`."""
+        mode = "none" if self.tokenize_name == "whitespace" else self.tokenize_name
+        if not (hypotheses and mode in CORE_TOKENIZERS and within_core_order(self.max_order)
+                and rstrip_is_harmless(mode, hypotheses)
+                and all(rstrip_is_harmless(mode, seg) for seg in refs)):
+            return self.python_counts(hypotheses, refs)
+        order = self.max_order
+        sums = [int(x) for x in core_rows(self._prepared, hypotheses, refs, mode, order).sum()]
+        ref_len = sums[1] if len(refs[0]) == 1 else shortest_reference_lengths(
+            self._prepared, refs, mode, order)  # one reference: the closest is the shortest
+        return sums[2:2 + order], sums[2 + order:], sums[0], ref_len
+
+    def python_counts(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
+        """The counts as tf/nmt makes them, on this dialect's tokens (the specification)."""
+        return _count((self.tokenize(hyp) for hyp in hypotheses), self._prepare(refs),
+                      self.max_order)

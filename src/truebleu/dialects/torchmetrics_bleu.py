@@ -32,6 +32,13 @@ from typing import Callable, Optional, Sequence
 from ..metrics.bleu.spec import ngram_counts
 from ..tokenizers import get_tokenizer
 from ._base import Dialect, DialectScore, ToolError, check_bool
+from ._core import (
+    CORE_TOKENIZERS,
+    core_rows,
+    reference_lengths,
+    rstrip_is_harmless,
+    within_core_order,
+)
 
 _EXACT_FLOAT32_INTS = 2 ** 24
 
@@ -170,8 +177,7 @@ class TorchmetricsDialect(Dialect):
                 ("float", "float32" if self.backend == "torch" else "float32-emulated")]
 
     def _corpus(self, hypotheses, refs):
-        preds_len, target_len, numerator, denominator = torchmetrics_statistics(
-            hypotheses, refs, self.n_gram, self.tokens)
+        preds_len, target_len, numerator, denominator = self.statistics(hypotheses, refs)
         counts = [int(v) for v in numerator]
         totals = [int(v) for v in denominator]
         if min(numerator) == 0.0:
@@ -186,3 +192,33 @@ class TorchmetricsDialect(Dialect):
         return DialectScore(
             dialect=self.name, score=score, bleu=100 * score, precisions=precisions, bp=bp,
             sys_len=int(preds_len), ref_len=int(target_len), counts=counts, totals=totals)
+
+    def statistics(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
+        """``(preds_len, target_len, numerator, denominator)``: from the core where its
+        tokens are this dialect's, else :func:`torchmetrics_statistics` (the specification).
+
+        torchmetrics clips as sacreBLEU does; its float32 sums are exact integers while
+        they stay within 2**24, so larger sums go to the Python path, which rounds as
+        torchmetrics does. Its reference length is the closest, ties to the *first*
+        reference: from each reference's length (one reference: the closest is it).
+        """
+        mode = "none" if self.tokenize is None else self.tokenize
+        order = self.n_gram
+        if (hypotheses and mode in CORE_TOKENIZERS and within_core_order(order)
+                and not (self.lowercase and self.tokenize is not None)
+                and rstrip_is_harmless(mode, hypotheses)
+                and all(rstrip_is_harmless(mode, seg) for seg in refs)):
+            rows = core_rows(self._prepared, hypotheses, refs, mode, order)
+            sums = [int(x) for x in rows.sum()]
+            if len(refs[0]) == 1:
+                target_len = sums[1]
+            else:
+                target_len = 0
+                for row, lengths in zip(rows.rows(),
+                                        reference_lengths(self._prepared, refs, mode)):
+                    diffs = [abs(int(row[0]) - length) for length in lengths]
+                    target_len += lengths[diffs.index(min(diffs))]
+            if max(sums + [target_len]) <= _EXACT_FLOAT32_INTS:
+                return (float(sums[0]), float(target_len), [float(x) for x in sums[2:2 + order]],
+                        [float(x) for x in sums[2 + order:]])
+        return torchmetrics_statistics(hypotheses, refs, self.n_gram, self.tokens)

@@ -76,8 +76,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 #: p-values of the pairs ``(i, j)``, ``i < j``, of systems by position
 PairValues = dict[tuple[int, int], float]
-#: each system's bootstrap (mean, 95% half-width)
-Intervals = list[tuple[float, float]]
 
 TEST_LABEL = {"bs": "paired bootstrap", "ar": "approximate randomization"}
 
@@ -103,6 +101,9 @@ class PairResult:
     p_value: float
     p_adjusted: float  # Holm-adjusted when requested, else equal to p_value
     significant: bool
+    #: bootstrap mean and 95% half-width of ``score_a - score_b`` over the resamples that
+    #: give the systems' intervals (the same draws for both: a paired interval)
+    delta_interval: Optional[tuple[float, float]] = None
 
     @property
     def delta(self) -> float:
@@ -164,7 +165,7 @@ def clusters_from(ordered: Sequence[T], different: Callable[[T, T], bool]) -> li
 
 def _pairwise_bootstrap(matrices: list[NDArray[Any]], scores: list[float], scorer: BatchScorer,
                         n_samples: int, rng: Generator, bar: Progress, statistic: str
-                        ) -> tuple[PairValues, Intervals]:
+                        ) -> tuple[PairValues, NDArray[Any]]:
     indices = bootstrap_draws(rng, matrices[0].shape[0], n_samples)
     table = bootstrap_scores(indices, matrices, scorer, bar)
     p: PairValues = {}
@@ -172,12 +173,12 @@ def _pairwise_bootstrap(matrices: list[NDArray[Any]], scores: list[float], score
         for j in range(i + 1, len(matrices)):
             p[i, j] = bootstrap_p_value(table[:, i], table[:, j], scores[j] - scores[i],
                                         statistic)
-    return p, [interval(table[:, k]) for k in range(len(matrices))]
+    return p, table
 
 
 def _pairwise_randomization(matrices: list[NDArray[Any]], scores: list[float],
                             scorer: BatchScorer, n_samples: int, rng: Generator, bar: Progress,
-                            ci_samples: int) -> tuple[PairValues, Intervals]:
+                            ci_samples: int) -> tuple[PairValues, NDArray[Any]]:
     masks = swap_masks(rng, matrices[0].shape[0], n_samples)
     p: PairValues = {}
     for i in range(len(matrices) - 1):
@@ -189,7 +190,7 @@ def _pairwise_randomization(matrices: list[NDArray[Any]], scores: list[float],
         bar.update(n_samples)
     indices = bootstrap_draws(rng, matrices[0].shape[0], ci_samples)
     table = bootstrap_scores(indices, matrices, scorer)
-    return p, [interval(table[:, k]) for k in range(len(matrices))]
+    return p, table
 
 
 def check_comparison(test: str, n_samples: int, n_segments: int, n_systems: int,
@@ -255,11 +256,13 @@ def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
     with Progress(n_samples * (1 if test == "bs" else len(items) - 1), TEST_LABEL[test],
                   "samples" if test == "bs" else "trials") as bar:
         if test == "bs":
-            p, intervals = _pairwise_bootstrap(matrices, scores, scorer, n_samples, rng, bar,
-                                               statistic)
+            p, table = _pairwise_bootstrap(matrices, scores, scorer, n_samples, rng, bar,
+                                           statistic)
         else:
-            p, intervals = _pairwise_randomization(matrices, scores, scorer, n_samples, rng,
-                                                   bar, ci_samples)
+            p, table = _pairwise_randomization(matrices, scores, scorer, n_samples, rng,
+                                               bar, ci_samples)
+    # (samples, systems) bootstrap scores: each system's interval, and each pair's paired one
+    intervals = [interval(table[:, k]) for k in range(len(matrices))]
     keys = sorted(p)
     raw = [p[k] for k in keys]
     adjusted = dict(zip(keys, holm(raw) if holm_correction else raw))
@@ -279,8 +282,10 @@ def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
     pairs = []
     for i, j in keys:
         hi, lo = (i, j) if better * shown[i] >= better * shown[j] else (j, i)
+        mean, half = interval(table[:, hi] - table[:, lo])
         pairs.append(PairResult(names[hi], names[lo], shown[hi], shown[lo], p[i, j],
-                                adjusted[i, j], adjusted[i, j] < alpha))
+                                adjusted[i, j], adjusted[i, j] < alpha,
+                                (float(mean), float(half))))
     clusters = tuple(Cluster(c + 1, tuple(names[k] for k in members))
                      for c, members in enumerate(cluster_lists))
     seed_value = seed if isinstance(seed, int) else None

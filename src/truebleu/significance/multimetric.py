@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from .scoring import BatchScorer
 
-__all__ = ["MetricsComparison", "compare_metrics"]
+__all__ = ["MetricRows", "MetricsComparison", "compare_metrics", "metric_rows", "sentence_matrix"]
 
 #: external scores as the API takes them: a name's scores per system, or read already
 ExternalScoresArgument = Mapping[str, Union[SegmentScores, Mapping[str, Sequence[float]]]]
@@ -55,6 +55,9 @@ class MetricsComparison:
     #: oriented): what a reader sees per segment, and what segment-level agreement compares;
     #: left out of ``==`` (arrays have no truth value; they follow from the rows compared)
     segment_scores: tuple[NDArray[Any], ...] = field(default=(), compare=False)
+    #: per metric, its rows (one matrix per system) and batch scorer: what any paired
+    #: test of a subset of segments resamples (the viewer's ``serve``)
+    rows: tuple[MetricRows, ...] = field(default=(), compare=False)
 
     def ranking(self, metric: str) -> MultiComparison:
         """The ranking of ``metric`` (by name)."""
@@ -62,7 +65,7 @@ class MetricsComparison:
 
 
 @dataclass
-class _Metric:
+class MetricRows:
     """One metric being compared: its name, direction, rows per system, scorers."""
 
     name: str
@@ -74,7 +77,7 @@ class _Metric:
     external: bool = False
 
 
-def _of_object(metric: Any, systems: Mapping[str, Sequence[str]]) -> _Metric:
+def _of_object(metric: Any, systems: Mapping[str, Sequence[str]]) -> MetricRows:
     """A metric object's rows for every system: those of its hypotheses (BLEU, chrF, TER,
     any scorer), or for an :class:`~truebleu.metrics.external.ExternalScores` its scores."""
     from .scoring import scorer_for
@@ -93,21 +96,21 @@ def _of_object(metric: Any, systems: Mapping[str, Sequence[str]]) -> _Metric:
         for name, hyps in systems.items():
             rows.append(as_matrix(scorer.statistics(hyps), name))
             bar.update()
-    return _Metric(scorer.name, bool(getattr(scorer, "higher_is_better", True)), rows, scorer,
+    return MetricRows(scorer.name, bool(getattr(scorer, "higher_is_better", True)), rows, scorer,
                    sentence)
 
 
-def _external(scores: SegmentScores, higher_is_better: bool, systems: Sequence[str]) -> _Metric:
+def _external(scores: SegmentScores, higher_is_better: bool, systems: Sequence[str]) -> MetricRows:
     chosen = scores.select(systems, f"scores[{scores.name!r}]")
     scorer = MeanScorer(scores.name, higher_is_better)
     official = (None if chosen.system_scores is None
                 else [chosen.system_scores[system] for system in systems])
-    return _Metric(scores.name, higher_is_better,
+    return MetricRows(scores.name, higher_is_better,
                    [chosen.rows(system).to_numpy() for system in systems], scorer, scorer,
                    official, external=True)
 
 
-def _sentence_scores(metric: _Metric) -> NDArray[Any]:
+def sentence_matrix(metric: MetricRows) -> NDArray[Any]:
     """``(systems, segments)`` sentence scores, as the metric gives them."""
     np = numpy()
     matrix: NDArray[Any] = np.stack([
@@ -116,7 +119,7 @@ def _sentence_scores(metric: _Metric) -> NDArray[Any]:
     return matrix
 
 
-def _oriented(metric: _Metric, matrix: NDArray[Any]) -> NDArray[Any]:
+def _oriented(metric: MetricRows, matrix: NDArray[Any]) -> NDArray[Any]:
     """``matrix`` with larger always better."""
     oriented: NDArray[Any] = matrix if metric.higher_is_better else -matrix
     return oriented
@@ -155,11 +158,48 @@ def compare_metrics(systems: Union[Mapping[str, Sequence[str]], Sequence[str]],
     ``test``, ``n_samples``, ``seed``, ``alpha``, ``holm_correction``, ``ci_samples`` and
     ``statistic`` are :func:`~.multi.compare_all`'s, for every metric.
     """
+    names = list(systems) if isinstance(systems, Mapping) else [str(name) for name in systems]
+    if len(names) < 2:
+        raise ValueError("comparing systems needs at least two of them")
+    compared = metric_rows(systems, metrics, scores=scores, higher_is_better=higher_is_better,
+                           system_scores=system_scores, gold=gold)
+    metric_names = [metric.name for metric in compared]
+    rankings = []
+    for metric in compared:
+        rankings.append(compare_all(list(zip(names, metric.rows)), metric.scorer, test=test,
+                                    n_samples=n_samples, seed=seed, alpha=alpha,
+                                    holm_correction=holm_correction, ci_samples=ci_samples,
+                                    statistic=statistic, system_scores=metric.official))
+    sentence_results: tuple[tuple[SentenceComparison, ...], ...] = ()
+    if sentences:
+        sentence_results = tuple(
+            tuple(compare_sentences(metric.rows[0], rows, metric.sentence_scorer, seed=seed,
+                                    names=(names[0], name))
+                  for name, rows in zip(names[1:], metric.rows[1:]))
+            for metric in compared)
+    segment_scores = tuple(sentence_matrix(metric) for metric in compared)
+    agreement = None
+    if len(compared) > 1:
+        agreement = _agreement(compared, rankings, segment_scores, names, gold, grouping,
+                               n_permutations, seed, alpha)
+    return MetricsComparison(
+        tuple(metric_names), tuple(metric.higher_is_better for metric in compared),
+        tuple(metric.name for metric in compared if metric.external),
+        tuple(metric.name for metric in compared if metric.official is not None),
+        tuple(rankings), sentence_results, agreement, segment_scores, tuple(compared))
+
+
+def metric_rows(systems: Union[Mapping[str, Sequence[str]], Sequence[str]],
+                metrics: Sequence[Any] = (), *,
+                scores: Optional[ExternalScoresArgument] = None,
+                higher_is_better: Optional[Mapping[str, bool]] = None,
+                system_scores: Optional[Mapping[str, Mapping[str, float]]] = None,
+                gold: Optional[str] = None) -> list[MetricRows]:
+    """Every metric's rows for every system, checked: what :func:`compare_metrics` tests
+    (its arguments, which see), also for a single system (a one-system report's intervals)."""
     named = (dict(systems) if isinstance(systems, Mapping)
              else {str(name): [] for name in systems})
     names = list(named)
-    if len(names) < 2:
-        raise ValueError("comparing systems needs at least two of them")
     if metrics and not isinstance(systems, Mapping):
         raise ValueError("metrics that score text need each system's hypotheses: give "
                          "systems as a mapping of names to hypotheses")
@@ -196,32 +236,10 @@ def compare_metrics(systems: Union[Mapping[str, Sequence[str]], Sequence[str]],
     if len(set(segment_counts.values())) > 1:
         raise ValueError("the metrics score different numbers of segments: " + ", ".join(
             f"{name} {count}" for name, count in segment_counts.items()))
-    rankings = []
-    for metric in compared:
-        rankings.append(compare_all(list(zip(names, metric.rows)), metric.scorer, test=test,
-                                    n_samples=n_samples, seed=seed, alpha=alpha,
-                                    holm_correction=holm_correction, ci_samples=ci_samples,
-                                    statistic=statistic, system_scores=metric.official))
-    sentence_results: tuple[tuple[SentenceComparison, ...], ...] = ()
-    if sentences:
-        sentence_results = tuple(
-            tuple(compare_sentences(metric.rows[0], rows, metric.sentence_scorer, seed=seed,
-                                    names=(names[0], name))
-                  for name, rows in zip(names[1:], metric.rows[1:]))
-            for metric in compared)
-    segment_scores = tuple(_sentence_scores(metric) for metric in compared)
-    agreement = None
-    if len(compared) > 1:
-        agreement = _agreement(compared, rankings, segment_scores, names, gold, grouping,
-                               n_permutations, seed, alpha)
-    return MetricsComparison(
-        tuple(metric_names), tuple(metric.higher_is_better for metric in compared),
-        tuple(metric.name for metric in compared if metric.external),
-        tuple(metric.name for metric in compared if metric.official is not None),
-        tuple(rankings), sentence_results, agreement, segment_scores)
+    return compared
 
 
-def _agreement(compared: list[_Metric], rankings: list[MultiComparison],
+def _agreement(compared: list[MetricRows], rankings: list[MultiComparison],
                sentence_scores: tuple[NDArray[Any], ...], names: list[str],
                gold: Optional[str], grouping: str, n_permutations: int, seed: RandomSeed,
                alpha: float) -> MetricAgreement:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing import TypedDict
 
     from ..significance.multimetric import ExternalScoresArgument
+    from ..significance.scoring import BatchScorer
 
     class PairedTestResult(TypedDict):
         """:meth:`Report.paired_test`'s result (the page's ``serve`` mode shows the same)."""
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
         segments: int
         score_a: float
         score_b: float
+        metric: str
         where: str
 
 __all__ = ["Report", "ReportInputs", "report"]
@@ -91,13 +93,21 @@ class Report:
                 'sandbox="allow-scripts allow-downloads" '
                 'style="width:100%;height:820px;border:1px solid #ddd"></iframe>')
 
-    def paired_test(self, a: int, b: int, segments: Optional[Sequence[int]] = None, *,
-                    n_samples: Optional[int] = None, seed: Optional[int] = None
-                    ) -> PairedTestResult:
-        """Paired bootstrap of system ``b`` against ``a`` on ``segments`` (default: all).
+    @property
+    def metric_names(self) -> list[str]:
+        """The metrics :meth:`paired_test` can test: the report's BLEU and every one chosen."""
+        chosen = [metric.name for metric in self.data.metric_rows or ()]
+        return chosen if chosen else ["BLEU"]
 
-        The numbers are :func:`truebleu.significance.paired_bootstrap`'s; the
-        page shows them for the current filter in ``serve`` mode.
+    def paired_test(self, a: int, b: int, segments: Optional[Sequence[int]] = None, *,
+                    n_samples: Optional[int] = None, seed: Optional[int] = None,
+                    metric: Optional[str] = None) -> PairedTestResult:
+        """Paired bootstrap of system ``b`` against ``a`` on ``segments`` (default: all),
+        by ``metric`` (a name of :attr:`metric_names`; default: the report's BLEU).
+
+        The numbers are :func:`truebleu.significance.paired_bootstrap`'s on the
+        metric's own rows and scorer (an external metric's: its scores, their mean);
+        the page shows them for the current filter in ``serve`` mode.
         """
         from ..significance import paired_bootstrap
 
@@ -114,14 +124,25 @@ class Report:
         significance = self.data.significance
         n_samples = significance["n_samples"] if n_samples is None else n_samples
         seed = significance["seed"] if seed is None else seed
-        scorer = self.data.metric.batch_scorer()
-        matrix_a = systems[a].statistics.to_numpy()[rows]
-        matrix_b = systems[b].statistics.to_numpy()[rows]
+        scorer: BatchScorer
+        if metric is None:
+            scorer = self.data.metric.batch_scorer()
+            matrix_a = systems[a].statistics.to_numpy()[rows]
+            matrix_b = systems[b].statistics.to_numpy()[rows]
+            name = "BLEU"
+        else:
+            chosen = {m.name: m for m in self.data.metric_rows or ()}
+            if metric not in chosen:
+                raise ValueError(f"metric must be one of {', '.join(self.metric_names)}, "
+                                 f"got {metric!r}")
+            scorer = chosen[metric].scorer
+            matrix_a, matrix_b = chosen[metric].rows[a][rows], chosen[metric].rows[b][rows]
+            name = metric
         result = paired_bootstrap(matrix_a, matrix_b, scorer, n_samples=n_samples, seed=seed,
                                   names=(systems[a].name, systems[b].name))
         return {"delta": result.delta, "p": result.p_value, "n": result.n_samples, "seed": seed,
                 "segments": len(rows), "score_a": result.score_a, "score_b": result.score_b,
-                "where": "api"}
+                "metric": name, "where": "api"}
 
 
 def report(references: Sequence[Sequence[Optional[str]]], systems: Systems, *,

@@ -30,7 +30,7 @@ from .metrics_model import MetricChoice, metric_objects, metrics_payload
 from .tokens import Tokens, tokenize_stream
 
 if TYPE_CHECKING:
-    from ..significance.multimetric import ExternalScoresArgument
+    from ..significance.multimetric import ExternalScoresArgument, MetricRows
     from ..significance.scoring import BatchScorer
 
 
@@ -105,6 +105,8 @@ class ReportData:
     #: every metric chosen (``metrics=``/``scores=``), as :func:`.metrics_model.metrics_payload`
     #: gives it; None: the BLEU-only report
     metrics: Optional[dict[str, Any]] = None
+    #: each metric's rows and scorer, in ``metrics["list"]`` order (serve's paired tests)
+    metric_rows: Optional[list[MetricRows]] = None
 
     def payload(self) -> dict[str, Any]:
         """The JSON-ready document the page reads (columnar)."""
@@ -236,18 +238,19 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     signature = metric_refs.get_signature().format()
     sentence_metric = BLEU(**{**bleu_options, "effective_order": True})
     sentence_metric.num_refs = metric_refs.num_refs
-    every_metric = None
+    every_metric = metric_rows = None
     if metrics is not None or scores is not None:
-        every_metric = metrics_payload(
+        every_metric, metric_rows = metrics_payload(
             dict(zip(inputs.system_names, inputs.systems)),
             metric_objects(metrics or (), references, metric_refs), own_bleu=metric_refs,
             references=references,
             scores=scores,
             higher_is_better=higher_is_better, gold=gold, test=test, n_samples=n_samples,
-            seed=seed, n_permutations=n_permutations)
+            seed=seed, n_permutations=n_permutations,
+            document_index=documents["index"] if documents is not None else None)
     return ReportData(inputs, metric_refs, signature, sentence_metric.get_signature().format(),
                       systems, reference_tokens, significance, documents, buckets,
-                      options=dict(options or {}), metrics=every_metric)
+                      options=dict(options or {}), metrics=every_metric, metric_rows=metric_rows)
 
 
 def report_cost(n_samples: int, n_segments: int, n_systems: int, test: str = "bs") -> Cost:

@@ -5,8 +5,9 @@ The server knows three routes and nothing else:
 - ``GET /``: the page (``report.html("serve")``, held in memory);
 - ``GET /api/report``: the report's data (the gzip-compressed JSON of
   :meth:`Report.payload_bytes`), which the page fetches instead of embedding;
-- ``POST /api/paired``: ``{a, b, segments, n_samples, seed}`` in, the dict of
-  :meth:`Report.paired_test` out (a paired bootstrap on any subset of segments).
+- ``POST /api/paired``: ``{a, b, segments, n_samples, seed, metric}`` in, the dict of
+  :meth:`Report.paired_test` out (a paired bootstrap on any subset of segments, by
+  any metric of the report: ``metric`` names it, default the report's BLEU).
 
 It is built to be safe to leave running on a workstation: it binds the
 loopback address unless the user asks, by name, for more (``allow_remote``), and then every
@@ -68,7 +69,7 @@ MAX_RESAMPLED_CELLS = 25_000_000
 #: seeds are non-negative integers below this bound (NumPy accepts any; JSON clients need a limit)
 MAX_SEED = 2 ** 63
 
-_PAIRED_KEYS = {"a", "b", "segments", "n_samples", "seed"}
+_PAIRED_KEYS = {"a", "b", "segments", "n_samples", "seed", "metric"}
 
 
 class RequestError(Exception):
@@ -209,7 +210,8 @@ class ReportRequestHandler(BaseHTTPRequestHandler):
                                        self.server.max_resampled_cells)
         with self.server.test_slots:
             result = self.server.report.paired_test(request["a"], request["b"], request["segments"],
-                                                    n_samples=request["n_samples"], seed=request["seed"])
+                                                    n_samples=request["n_samples"], seed=request["seed"],
+                                                    metric=request["metric"])
         body = json.dumps(result, allow_nan=False).encode("utf-8")
         self._send(HTTPStatus.OK, "application/json", body)
 
@@ -349,7 +351,13 @@ def parse_paired_request(body: Any, report: "Report", max_resampled_cells: int =
                            f"{n_samples} samples x {len(segments)} segments is more than this server "
                            f"resamples in one test ({max_resampled_cells}); narrow the filter "
                            "or ask for fewer samples")
-    return {"a": a, "b": b, "segments": segments, "n_samples": n_samples, "seed": seed}
+    metric = body.get("metric")
+    if metric is not None and (not isinstance(metric, str) or metric not in report.metric_names):
+        raise RequestError(HTTPStatus.BAD_REQUEST, "metric must be one of "
+                           + ", ".join(map(json.dumps, report.metric_names))
+                           + f", got {json.dumps(metric)[:40]}")
+    return {"a": a, "b": b, "segments": segments, "n_samples": n_samples, "seed": seed,
+            "metric": metric}
 
 
 def make_server(report: "Report", host: str = "127.0.0.1", port: int = 8000, *,

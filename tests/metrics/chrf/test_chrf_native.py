@@ -69,3 +69,33 @@ def test_errors():
                              None)
     with pytest.raises(ValueError, match="between 1 and"):
         core.chrf_statistics(["x"], [["x"]], 0, 0, False, False, 4.0, 5.0, 1, out, None)
+
+
+def test_reference_streams_read_in_place():
+    """sacreBLEU's streams (None: a missing reference) give the rows of per-segment lists."""
+    streams = [[r[0] for r in REFS], [None if i % 3 else r[1] for i, r in enumerate(REFS)]]
+    segments = [[ref for ref in refs if ref is not None] for refs in zip(*streams)]
+    for word_order in (0, 2):
+        expected = call(HYPS, segments, word_order=word_order)
+        out = array("q", [0]) * len(expected)
+        core.chrf_statistics(HYPS, streams, 6, word_order, False, False, 4.0, 5.0, 2, out, None,
+                             streams=True)
+        assert out == expected
+    metric = CHRF(word_order=2, backend="native", references=(tuple(streams[0]), streams[1]))
+    assert metric.corpus_statistics(HYPS).data == call(HYPS, segments)
+    assert metric.num_refs == -1
+
+
+def test_reference_stream_errors():
+    out = array("q", [0]) * 36
+    args = (6, 0, False, False, 4.0, 5.0, 1, out, None)
+    with pytest.raises(TypeError, match=r"references\[1\]\[0\] must be a string or None, got int"):
+        core.chrf_statistics(["x", "y"], [["x", "y"], [3, "y"]], *args, streams=True)
+    with pytest.raises(ValueError, match="segment 1 has no reference"):
+        core.chrf_statistics(["x", "y"], [["x", None], ["y", None]], *args, streams=True)
+    with pytest.raises(ValueError, match="2 hypotheses but 1 reference segments"):
+        core.chrf_statistics(["x", "y"], [["x"]], *args, streams=True)
+    with pytest.raises(TypeError, match=r"references\[0\] must be a list or tuple"):
+        core.chrf_statistics(["x", "y"], ["xy"], *args, streams=True)
+    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be a string or None"):
+        CHRF(backend="native", lowercase=True).corpus_score(["a", "b"], [["a", b"b"]])

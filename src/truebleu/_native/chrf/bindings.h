@@ -1,4 +1,4 @@
-/* truebleu core: chrF's entry point (chrf/bindings.c), for module.c's method table. */
+/* truebleu core: chrF's entry points (chrf/bindings.c), for module.c's method table. */
 #ifndef TB_CHRF_BINDINGS_H
 #define TB_CHRF_BINDINGS_H
 
@@ -6,5 +6,6 @@
 #include <Python.h>
 
 PyObject *core_chrf_statistics(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *core_chrf_matrix(PyObject *module, PyObject *args, PyObject *kwargs);
 
 #endif

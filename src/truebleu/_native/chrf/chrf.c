@@ -15,11 +15,11 @@
  * over the distinct n-grams.
  *
  * Text is read from the PyUnicode storage (1, 2 or 4 bytes per code point)
- * with the GIL released; whitespace is Py_UNICODE_ISSPACE, as str.split()
- * sees it. Lowercasing happens in Python (str.lower) before the call.
+ * with the GIL released, by chrf/lines.c (whitespace as str.split() sees it).
+ * Lowercasing happens in Python (str.lower) before the call.
  */
-#include "text/classes.h"  /* (first: it brings Python.h, for Py_UNICODE_ISSPACE) */
 #include "chrf/chrf.h"
+#include "chrf/lines.h"
 #include "runtime/memory.h"
 
 #include <stdint.h>
@@ -27,19 +27,6 @@
 #include <string.h>
 
 #define CHRF_EPS 1e-16
-
-/* A piece of a code point buffer: a word. */
-typedef struct {
-    uint32_t start, len;
-} chrf_span;
-
-/* One side (hypothesis or reference) of a comparison, decoded. */
-typedef struct {
-    tb_u32buf all;            /* every code point */
-    tb_u32buf chars;          /* the code points that enter character n-grams */
-    chrf_span *words; size_t nwords, words_cap;
-    uint32_t *ids; size_t ids_cap;  /* word ids in the shared vocabulary of one pair */
-} chrf_side;
 
 /* n-gram table entry. An n-gram is known by an exact 64-bit key: the id of
  * its first n - 1 symbols (0 for n = 1) and its last symbol, (id << 32) | sym;
@@ -50,10 +37,12 @@ typedef struct {
     int32_t left;    /* reference occurrences not yet matched by the hypothesis */
 } chrf_slot;
 
-/* word vocabulary entry: a word of one of the two sides, and its id */
+/* word vocabulary entry: a word of one of the two sides, and its id; a slot
+ * whose stamp is not the current pair's is empty (no clearing between pairs) */
 typedef struct {
     const uint32_t *p;
-    uint32_t len, hash, id1;  /* id1 = id + 1, 0 = empty slot */
+    uint32_t len, hash, id1;  /* id1 = id + 1 */
+    uint32_t stamp;
 } chrf_word_slot;
 
 typedef struct {
@@ -61,89 +50,11 @@ typedef struct {
     chrf_slot *slots; size_t slots_cap, slots_zeroed;
     uint32_t next_id;  /* ids only grow, so a slot whose id predates the pair is empty */
     uint32_t *hid, *rid; size_t hid_cap, rid_cap;  /* n-gram ids by start position */
-    chrf_word_slot *vocab; size_t vocab_cap;
+    unsigned char *common; size_t common_cap;       /* by id - first: held by both sides */
+    chrf_word_slot *vocab; size_t vocab_cap, vocab_zeroed;
+    uint32_t vocab_stamp;  /* the current pair's, from 1 */
     int64_t *row; size_t row_cap;
 } chrf_scratch;
-
-static uint32_t hash_run(const uint32_t *p, uint32_t n)
-{
-    uint64_t h = 0x243F6A8885A308D3ULL;
-    for (uint32_t k = 0; k < n; k++)
-        h = (h ^ p[k]) * 0x9E3779B97F4A7C15ULL;
-    return (uint32_t)(h ^ (h >> 32));
-}
-
-static uint32_t text_at(const tb_text *t, size_t i)
-{
-    switch (t->kind) {
-    case 1: return ((const uint8_t *)t->data)[i];
-    case 2: return ((const uint16_t *)t->data)[i];
-    default: return ((const uint32_t *)t->data)[i];
-    }
-}
-
-static int is_punct(uint32_t c)
-{
-    /* string.punctuation */
-    return c < 128 && c > 32 && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", (int)c) != NULL;
-}
-
-static int push_word(chrf_side *s, uint32_t start, uint32_t len)
-{
-    if (GROW(s->words, s->words_cap, s->nwords + 1) < 0)
-        return -1;
-    s->words[s->nwords].start = start;
-    s->words[s->nwords].len = len;
-    s->nwords++;
-    return 0;
-}
-
-/* Decode a line: its character sequence and, if words, chrF++'s words
- * (whitespace split, one punctuation mark split off the end, else the start,
- * of words longer than one character). 0 ok, -1 out of memory. */
-static int decode(chrf_side *s, const tb_text *t, int whitespace, int words)
-{
-    size_t n = t->length;
-    s->all.n = s->chars.n = 0;
-    s->nwords = 0;
-    if (n >= UINT32_MAX)
-        return -1;
-    if (GROW(s->all.a, s->all.cap, n) < 0 || GROW(s->chars.a, s->chars.cap, n) < 0)
-        return -1;
-    size_t nc = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t c = text_at(t, i);
-        s->all.a[i] = c;
-        if (whitespace || !Py_UNICODE_ISSPACE(c))
-            s->chars.a[nc++] = c;
-    }
-    s->all.n = n;
-    s->chars.n = nc;
-    if (!words)
-        return 0;
-    const uint32_t *a = s->all.a;
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && Py_UNICODE_ISSPACE(a[i]))
-            i++;
-        if (i >= n)
-            break;
-        size_t start = i;
-        while (i < n && !Py_UNICODE_ISSPACE(a[i]))
-            i++;
-        uint32_t len = (uint32_t)(i - start);
-        int rc;
-        if (len > 1 && is_punct(a[start + len - 1]))
-            rc = push_word(s, (uint32_t)start, len - 1) | push_word(s, (uint32_t)(start + len - 1), 1);
-        else if (len > 1 && is_punct(a[start]))
-            rc = push_word(s, (uint32_t)start, 1) | push_word(s, (uint32_t)start + 1, len - 1);
-        else
-            rc = push_word(s, (uint32_t)start, len);
-        if (rc < 0)
-            return -1;
-    }
-    return 0;
-}
 
 static size_t table_size(size_t count)
 {
@@ -159,7 +70,14 @@ static inline size_t slot_of(uint64_t key, size_t mask)
 }
 
 /* [hyp n-grams, ref n-grams, matches] for n = 1..max_order between the symbol
- * sequences h and r (code points, or word ids), written to out[3 * (n - 1)..]. */
+ * sequences h and r (code points, or word ids), written to out[3 * (n - 1)..].
+ *
+ * Only n-grams that both sides hold can match, and an n-gram is common only if
+ * its first n - 1 symbols are: so from order 2 on, a reference n-gram enters
+ * the table only where its (n - 1)-gram prefix was found in the hypothesis
+ * (every occurrence of a common n-gram still enters, so its count is whole),
+ * and a hypothesis n-gram is looked up only where its prefix is in the table.
+ * The totals of each order are the lengths; only matches need the table. */
 static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uint32_t *r,
                         size_t rn, int max_order, int64_t *out)
 {
@@ -173,7 +91,7 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
         return -1;
     size_t cap = table_size(total);
     if (GROW(w->slots, w->slots_cap, cap) < 0 || GROW(w->rid, w->rid_cap, rn) < 0 ||
-        GROW(w->hid, w->hid_cap, hn ? hn : 1) < 0)
+        GROW(w->hid, w->hid_cap, hn ? hn : 1) < 0 || GROW(w->common, w->common_cap, total + 1) < 0)
         return -1;
     chrf_slot *slots = w->slots;
     uint32_t *rid = w->rid, *hid = w->hid;
@@ -190,6 +108,8 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
     }
     const uint32_t first = w->next_id;
     uint32_t next_id = first;
+    /* common[id - first]: the hypothesis holds n-gram `id` too */
+    unsigned char *common = w->common;
     size_t mask = cap - 1;
     for (int n = 1; n <= max_order; n++) {
         size_t ref_total = rn >= (size_t)n ? rn - (size_t)n + 1 : 0;
@@ -200,14 +120,24 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
         row[0] = (int64_t)hyp_total;
         row[1] = (int64_t)ref_total;
         for (size_t i = 0; i < ref_total; i++) {
-            uint64_t key = ((uint64_t)(n == 1 ? 0 : rid[i]) << 32) | r[i + (size_t)n - 1];
+            uint32_t prev = 0;
+            if (n > 1) {
+                prev = rid[i];
+                if (!prev || !common[prev - first]) {
+                    rid[i] = 0;  /* its prefix is not common: neither is it, nor what it starts */
+                    continue;
+                }
+            }
+            uint64_t key = ((uint64_t)prev << 32) | r[i + (size_t)n - 1];
             size_t k = slot_of(key, mask);
             while (slots[k].id >= first && slots[k].key != key)
                 k = (k + 1) & mask;
             if (slots[k].id < first) {
                 slots[k].key = key;
-                slots[k].id = next_id++;
+                slots[k].id = next_id;
                 slots[k].left = 0;
+                common[next_id - first] = 0;
+                next_id++;
             }
             slots[k].left++;
             rid[i] = slots[k].id;
@@ -227,6 +157,7 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
                 continue;
             }
             hid[i] = slots[k].id;
+            common[slots[k].id - first] = 1;
             if (slots[k].left > 0) {
                 slots[k].left--;
                 matches++;
@@ -245,7 +176,15 @@ static int word_ids(chrf_scratch *w)
     size_t cap = table_size(w->hyp.nwords + w->ref.nwords);
     if (GROW(w->vocab, w->vocab_cap, cap) < 0)
         return -1;
-    memset(w->vocab, 0, cap * sizeof(chrf_word_slot));
+    if (w->vocab_stamp == UINT32_MAX) {  /* the stamps ran out: clear what was used */
+        memset(w->vocab, 0, w->vocab_zeroed * sizeof(chrf_word_slot));
+        w->vocab_stamp = 0;
+    }
+    if (cap > w->vocab_zeroed) {
+        memset(w->vocab + w->vocab_zeroed, 0, (cap - w->vocab_zeroed) * sizeof(chrf_word_slot));
+        w->vocab_zeroed = cap;
+    }
+    const uint32_t stamp = ++w->vocab_stamp;
     size_t mask = cap - 1;
     uint32_t next_id = 0;
     for (int s = 0; s < 2; s++) {
@@ -255,11 +194,12 @@ static int word_ids(chrf_scratch *w)
         for (size_t i = 0; i < side->nwords; i++) {
             const uint32_t *p = side->all.a + side->words[i].start;
             uint32_t len = side->words[i].len;
-            uint32_t hv = hash_run(p, len);
+            uint32_t hv = tb_chrf_hash_run(p, len);
             size_t k = hv & mask;
             for (;;) {
                 chrf_word_slot *e = &w->vocab[k];
-                if (!e->id1) {
+                if (e->stamp != stamp) {
+                    e->stamp = stamp;
                     e->p = p;
                     e->len = len;
                     e->hash = hv;
@@ -347,13 +287,13 @@ static int segment(chrf_scratch *w, const tb_chrf_job *j, size_t i)
     int words = j->word_order > 0;
     if (GROW(w->row, w->row_cap, width) < 0)
         return -1;
-    if (decode(&w->hyp, &j->hyps[i], j->whitespace, words) < 0)
+    if (tb_chrf_decode(&w->hyp, &j->hyps[i], j->whitespace, words) < 0)
         return -1;
     double best = -1.0;
     size_t first = j->ref_start[i], last = j->ref_start[i + 1];
     memset(out, 0, width * sizeof(int64_t));
     for (size_t k = first; k < last; k++) {
-        if (decode(&w->ref, &j->refs[k], j->whitespace, words) < 0)
+        if (tb_chrf_decode(&w->ref, &j->refs[k], j->whitespace, words) < 0)
             return -1;
         if (pair_row(w, j, w->row) < 0)
             return -1;
@@ -374,16 +314,12 @@ static int segment(chrf_scratch *w, const tb_chrf_job *j, size_t i)
 
 static void scratch_free(chrf_scratch *w)
 {
-    chrf_side *sides[2] = {&w->hyp, &w->ref};
-    for (int s = 0; s < 2; s++) {
-        free(sides[s]->all.a);
-        free(sides[s]->chars.a);
-        free(sides[s]->words);
-        free(sides[s]->ids);
-    }
+    tb_chrf_side_free(&w->hyp);
+    tb_chrf_side_free(&w->ref);
     free(w->slots);
     free(w->hid);
     free(w->rid);
+    free(w->common);
     free(w->vocab);
     free(w->row);
 }

@@ -14,6 +14,9 @@ With the compiled core the f-scores come from the core's replica of the
 scalar :func:`.spec.f_score` (the same double operations
 in the same order); with the Python backend each row goes through that
 function. The tests compare every cell with sacreBLEU on both backends.
+The matrix counts each line's n-grams once (:func:`.spec.matrix_scores`; in
+the core, profiles with an index of the n-grams the lines share, the rows on
+the runtime's threads), not once per cell.
 """
 
 from __future__ import annotations
@@ -119,13 +122,11 @@ def chrf_matrix(hypotheses: Sequence[str], references: Sequence[str], *, as_nump
     check_strings(hypotheses, "hypotheses")
     check_strings(references, "references")
     n, m = len(hypotheses), len(references)
-    per_ref = [[ref] for ref in references]
-    config = _config(**settings)
-    flat = _scores([hyp for hyp in hypotheses for _ in range(m)], per_ref * n, config,
-                   kernels.load(backend), check_threads(threads))
+    kernel: Any = kernels.load(backend)
+    flat = kernel.matrix(hypotheses, references, _config(**settings), check_threads(threads))
     if as_numpy:
         import numpy as np
 
-        matrix: NDArray[Any] = np.array(flat, dtype=np.float64).reshape(n, m)
+        matrix: NDArray[Any] = np.frombuffer(flat, dtype=np.float64).reshape(n, m)
         return matrix
-    return [flat[i * m:(i + 1) * m] for i in range(n)]
+    return [flat[i * m:(i + 1) * m].tolist() for i in range(n)]

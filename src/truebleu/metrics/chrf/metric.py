@@ -11,15 +11,18 @@ The statistics are specified in :mod:`.spec`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-from ...core.references import ReferenceStreams
+from ...core.references import ReferenceStreams, check_reference_streams
 from ...core.signature import ABBREVIATIONS, Signature
 from ...core.statistics import RowTable
 from ..base import Metric, Score
 from .config import ChrfConfig, check_orders
 from .kernels import kernels
 from .spec import PUNCTUATION, f_score
+
+if TYPE_CHECKING:
+    from .matches import ChrfMatches
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "ChrfConfig", "check_orders"]
 
@@ -92,6 +95,13 @@ class CHRF(Metric[CHRFScore]):
     def _prepare(self, segments: list[list[str]]) -> Any:
         return self._kernel.prepare(segments, self.config, self.threads)
 
+    def _prepare_streams(self, streams: ReferenceStreams) -> tuple[int, Any]:
+        """The kernel takes sacreBLEU's streams as they are (the core reads them in place)."""
+        check_reference_streams(streams)
+        n_segments, self.num_refs, prepared = self._kernel.prepare_streams(
+            streams, self.config, self.threads)
+        return n_segments, prepared
+
     def _statistics(self, hypotheses: Sequence[str], prepared: Any) -> RowTable:
         rows: RowTable = self._kernel.statistics(hypotheses, prepared, self.config, self.threads)
         return rows
@@ -110,6 +120,16 @@ class CHRF(Metric[CHRFScore]):
 
     def row_width(self) -> int:
         return self.config.width
+
+    def sentence_matches(self, hypothesis: str, references: Sequence[str]) -> ChrfMatches:
+        """Which character (and, for chrF++, word) n-grams of ``hypothesis`` matched its best
+        reference, per order, with their counts and spans (:mod:`.matches`); per order the
+        counts add up to :meth:`sentence_score`'s statistics."""
+        from ..explanation import check_sentence
+        from .matches import sentence_matches
+
+        check_sentence(hypothesis, references)
+        return sentence_matches(hypothesis, list(references), self.config)
 
     # -- signature ----------------------------------------------------------
 

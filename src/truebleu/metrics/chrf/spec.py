@@ -140,6 +140,31 @@ def prepare_references(segments: Sequence[Sequence[str]], config: ChrfConfig) ->
                            config.whitespace) for ref in refs] for refs in segments]
 
 
+def matrix_scores(hypotheses: Sequence[str], references: Sequence[str],
+                  config: ChrfConfig) -> list[list[float]]:
+    """``[[f-score of hyp against [ref] alone for ref in references] for hyp in hypotheses]``:
+    the chrF matrix of minimum-Bayes-risk decoding, each line's n-grams counted once."""
+    def profile(line: str) -> list[Counter]:
+        return ngram_profile(config.preprocess(line), config.char_order, config.word_order,
+                             config.whitespace)
+    ref_profiles = [profile(ref) for ref in references]
+    matrix = []
+    for hyp in hypotheses:
+        hyp_profile = profile(hyp)
+        matrix.append([segment_score(hyp_profile, ref_profile, config)
+                       for ref_profile in ref_profiles])
+    return matrix
+
+
+def segment_score(hyp_profile: list[Counter], ref_profile: list[Counter],
+                  config: ChrfConfig) -> float:
+    """The f-score of one hypothesis against one reference, from their profiles."""
+    row: list[int] = []
+    for hyp, ref in zip(hyp_profile, ref_profile):
+        row += match_counts(hyp, ref)
+    return f_score(row, config.beta, config.eps_smoothing)
+
+
 def statistics_rows(hypotheses: Sequence[str], prepared: Sequence, config: ChrfConfig):
     """One statistics row per hypothesis against its prepared references."""
     for hyp, ref_profiles in zip(hypotheses, prepared):

@@ -2,6 +2,8 @@
 // the page through document.createTextNode (el() and text()), never as HTML.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
+// A's and B's colours wherever the page draws them (app.css has the same as --a and --b)
+const COLOR_A = "#d1722e", COLOR_B = "#4a9b5a";
 
 // Control, bidi and other invisible characters are shown as visible marks so
 // that a segment reads literally (and an override cannot reorder the page).

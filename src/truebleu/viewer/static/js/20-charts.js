@@ -66,14 +66,15 @@ function horizontalBarChart({rows, valueLabel, onClick}) {
     const label = r.label.length > 44 ? r.label.slice(0, 43) + "\u2026" : r.label;
     svg.appendChild(svgEl("text", {x: left - 6, y: yy + 12, "text-anchor": "end", "font-size": 11, fill: "#222"}, markInvisible(label)));
     const x0 = Math.min(x(0), x(r.value)), w = Math.max(1, Math.abs(x(r.value) - x(0)));
-    const rect = svgEl("rect", {x: x0, y: yy + 3, width: w, height: rowH - 6, fill: r.color || (r.value >= 0 ? "#3b6fb6" : "#d1722e"), class: onClick ? "clickable" : null});
+    // r.attrs (data-* attributes) mark the bar and its number, for tests and the curious
+    const rect = svgEl("rect", {x: x0, y: yy + 3, width: w, height: rowH - 6, fill: r.color || (r.value >= 0 ? COLOR_B : COLOR_A), class: onClick ? "clickable" : null, ...r.attrs});
     rect.appendChild(svgEl("title", null, markInvisible(r.label) + ": " + pyFixed(r.value, 3)));
     if (onClick) rect.addEventListener("click", () => onClick(r));
     svg.appendChild(rect);
     if (r.ci) {
       svg.appendChild(svgEl("line", {x1: x(r.value - r.ci), x2: x(r.value + r.ci), y1: yy + rowH / 2, y2: yy + rowH / 2, stroke: "#222"}));
     }
-    svg.appendChild(svgEl("text", {x: width - right + 4, y: yy + 12, "font-size": 10, fill: "#333"}, r.text || pyFixed(r.value, 2)));
+    svg.appendChild(svgEl("text", {x: width - right + 4, y: yy + 12, "font-size": 10, fill: "#333", class: "value", ...r.attrs}, r.text || pyFixed(r.value, 2)));
   });
   return svg;
 }

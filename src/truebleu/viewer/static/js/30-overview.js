@@ -44,6 +44,11 @@ function overviewTable(d, order) {
 }
 
 function renderOverview(root, d) {
+  if (!bleuShown(d)) {   // no BLEU chosen: every metric's table and the primary metric's chart
+    const order = renderMetricsOverview(root, d, true);                 // 32-metrics-overview.js
+    renderMetricChart(root, d, order);                                  // 44-metric-exports.js
+    return;
+  }
   const order = overviewRows(d);
   const table = overviewTable(d, order);
   const sig = d.significance;
@@ -56,12 +61,10 @@ function renderOverview(root, d) {
     el("div", {class: "toolbar"}, exportButtons(() => overviewTable(d, overviewRows(d)), "systems", "BLEU of each system")),
   ));
   const bleuCard = root.lastChild;
-  if (d.metrics) renderMetricsOverview(root, d);  // 32-metrics-overview.js
+  if (d.metrics) renderMetricChart(root, d, renderMetricsOverview(root, d));  // 32-, 44-metric-exports.js
   const nodes = order.map((k) => {
     const s = d.systems[k], c = s.corpus;
-    const pick = (which) => el("input", {type: "radio", name: "pick-" + which, title: `use as system ${which.toUpperCase()}`,
-      checked: state[which] === k, onchange: () => { state[which] = k; if (state.a === state.b) state[which === "a" ? "b" : "a"] = order.find((x) => x !== k); update(); }});
-    return [String(c.rank), el("span", null, pick("a"), pick("b"), " ", text(s.name)), pyFixed(c.score, 2), pyFixed(c.ci, 2),
+    return [String(c.rank), el("span", null, systemPicks(k, order), " ", text(s.name)), pyFixed(c.score, 2), pyFixed(c.ci, 2),
       c.precisions.map((p) => pyFixed(p, 1)).join("/"), pyFixed(c.bp, 3), pyFixed(c.ratio, 3), String(c.sys_len), String(c.ref_len),
       el("span", {class: "cluster c" + (c.cluster % 6)}, String(c.cluster))];
   });

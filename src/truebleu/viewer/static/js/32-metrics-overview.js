@@ -48,14 +48,16 @@ function firstDirection(d, column) {
   return d.metrics.list[column.metric].higher_is_better ? -1 : 1;
 }
 
-function renderMetricsOverview(root, d) {
+// With `picks` (a page without BLEU, whose own table has them) each name has the A and B
+// pickers; returns the systems in the table's order.
+function renderMetricsOverview(root, d, picks) {
   const columns = metricColumns(d);
   const order = metricRows(d, columns);
   const table = metricTable(d, columns, order);
   const info = d.metrics;
   const testName = info.test === "bs" ? "paired bootstrap" : "approximate randomization";
   const nodes = order.map((k, r) => table.rows[r].map((cell, c) => {
-    if (c === 0) return el("span", {class: "name"}, text(cell));
+    if (c === 0) return el("span", {class: "name"}, picks ? systemPicks(k, order) : null, text(cell));
     if (c % 3 === 0) return el("span", {class: "cluster c" + (Number(cell) % 6)}, cell);
     return cell;
   }));
@@ -76,6 +78,14 @@ function renderMetricsOverview(root, d) {
     el("div", {class: "toolbar"}, exportButtons(() => metricTable(d, columns, metricRows(d, columns)), "metrics", "Every metric of each system")),
     el("div", {class: "scroll-x"}, tableEl)));
   if (info.agreement) renderAgreement(root, info.agreement);
+  return order;
+}
+
+// Radio buttons choosing system k as A or B (the other moves to the next system of `order`).
+function systemPicks(k, order) {
+  const pick = (which) => el("input", {type: "radio", name: "pick-" + which, title: `use as system ${which.toUpperCase()}`,
+    checked: state[which] === k, onchange: () => { state[which] = k; if (state.a === state.b) state[which === "a" ? "b" : "a"] = order.find((x) => x !== k); update(); }});
+  return el("span", {class: "picks"}, pick("a"), pick("b"));
 }
 
 function fraction(part, whole) { return `${part}/${whole}`; }
@@ -112,6 +122,9 @@ function renderAgreement(root, a) {
     el("p", {class: "note"}, "For every pair of metrics: the share of system pairs both order the same way (pairwise accuracy) and Kendall's \u03c4 over the systems' scores."),
     el("div", {class: "toolbar"}, exportButtons(() => agreementTable(a), "metric-agreement", "Agreement of the metrics over systems")),
     el("div", {class: "scroll-x"}, renderTable(agreementTable(a), {class: "agreement"})));
+  const heatmap = agreementHeatmap(a);                                  // 44-metric-exports.js
+  card.appendChild(el("div", {class: "toolbar"}, "pairwise accuracy (Kendall τ below) ", svgExportButton(() => heatmap, "metric-agreement")));
+  card.appendChild(heatmap);
   if (a.gold !== null) {
     card.appendChild(el("h3", null, "Against the gold: ", text(a.gold)));
     card.appendChild(el("p", {class: "note"}, "WMT's pairwise accuracy counts only the system pairs the gold's own test separates significantly; "

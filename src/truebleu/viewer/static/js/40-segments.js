@@ -4,10 +4,10 @@
 const ROW_HEIGHT = 46;
 const SORT_KEYS = {
   index: {label: "segment", key: (d, i) => i},
-  bleuA: {label: "sentence BLEU of A", key: (d, i) => d.systems[state.a].sent[i]},
-  bleuB: {label: "sentence BLEU of B", key: (d, i) => d.systems[state.b].sent[i]},
-  delta: {label: "ΔBLEU (B − A)", key: (d, i) => d.systems[state.b].sent[i] - d.systems[state.a].sent[i]},
-  contribution: {label: "contribution to corpus Δ", key: (d, i) => contribution(d, i)},
+  bleuA: {label: "sentence BLEU of A", bleu: true, key: (d, i) => d.systems[state.a].sent[i]},
+  bleuB: {label: "sentence BLEU of B", bleu: true, key: (d, i) => d.systems[state.b].sent[i]},
+  delta: {label: "ΔBLEU (B − A)", bleu: true, key: (d, i) => d.systems[state.b].sent[i] - d.systems[state.a].sent[i]},
+  contribution: {label: "contribution to corpus Δ", bleu: true, key: (d, i) => contribution(d, i)},
   length: {label: "reference length", key: (d, i) => d.firstRefLen[i]},
   hypLength: {label: "length of A", key: (d, i) => d.systems[state.a].hypLen[i]},
   ratio: {label: "length ratio of A", key: (d, i) => d.firstRefLen[i] ? d.systems[state.a].hypLen[i] / d.firstRefLen[i] : Infinity},
@@ -39,8 +39,9 @@ function currentIndices(d) {
   const texts = Object.values(filters).filter((f) => f && f.test);
   const minLen = state.minLen === "" ? -Infinity : Number(state.minLen);
   const maxLen = state.maxLen === "" ? Infinity : Number(state.maxLen);
-  const minScore = state.minScore === "" ? -Infinity : Number(state.minScore);
-  const maxScore = state.maxScore === "" ? Infinity : Number(state.maxScore);
+  // "BLEU of A" bounds: only on a page that shows BLEU (42-metric-subsets.js)
+  const minScore = state.minScore === "" || !bleuShown(d) ? -Infinity : Number(state.minScore);
+  const maxScore = state.maxScore === "" || !bleuShown(d) ? Infinity : Number(state.maxScore);
   const docIndex = d.documents && state.doc !== "" ? d.documents.names.indexOf(state.doc) : -1;
   const ngramSet = state.ngram ? ngramSegments(d) : null;
   const A = d.systems[state.a];
@@ -123,8 +124,8 @@ function renderFilters(d) {
     regexSwitch(),
     filterInput("ref length ≥", "minLen", {type: "number", min: 0, class: "narrow"}),
     filterInput("≤", "maxLen", {type: "number", min: 0, class: "narrow"}),
-    filterInput("BLEU of A ≥", "minScore", {type: "number", step: "any", class: "narrow"}),
-    filterInput("≤", "maxScore", {type: "number", step: "any", class: "narrow"}),
+    bleuShown(d) ? filterInput("BLEU of A ≥", "minScore", {type: "number", step: "any", class: "narrow"}) : null,
+    bleuShown(d) ? filterInput("≤", "maxScore", {type: "number", step: "any", class: "narrow"}) : null,
     docs ? el("label", null, "document ", el("select", {"data-filter": "doc", onchange: (e) => { state.doc = e.target.value; state.seg = null; update(); }},
       el("option", {value: ""}, "all"), docs.names.map((name) => el("option", {value: name, selected: state.doc === name}, text(name))))) : null,
     state.ngram ? el("span", {class: "chip"}, `${state.ngramSide === "a" ? "A" : "B"} matches more often: “`, text(state.ngram), "” ",
@@ -132,12 +133,18 @@ function renderFilters(d) {
     el("label", null, "sort ", el("select", {"data-control": "sort", onchange: (e) => { state.sort = e.target.value; update(); }},
       Object.entries(sortKeys(d)).map(([k, v]) => el("option", {value: k, selected: state.sort === k}, text(v.label))))),
     el("button", {type: "button", class: "small", "data-control": "dir", onclick: () => { state.dir = -state.dir; update(); }}, state.dir > 0 ? "ascending" : "descending"),
+    d.metrics ? segmentListExports(d) : null,                           // 44-metric-exports.js
     isFiltered() ? el("button", {type: "button", class: "small", onclick: () => { Object.assign(state, FILTER_DEFAULTS); update(); }}, "clear filters") : null,
   );
 }
 
-// Corpus BLEU of A and B on the filtered segments, and a paired test on them.
+// Corpus BLEU of A and B on the filtered segments, and a paired test on them; then
+// every metric's scores on them (42-metric-subsets.js).
 function renderSubsetSummary(d, indices) {
+  if (!bleuShown(d)) {
+    return el("div", {class: "subset", id: "subset-summary"},
+      el("span", {"data-value": "count"}, `${indices.length} of ${d.n_segments} segments`), renderMetricSubset(d, indices));
+  }
   const A = d.systems[state.a], B = d.systems[state.b];
   const all = indices.length === d.n_segments;
   const scoreA = all ? A.corpus.score : corpusBleuOf(d, A, indices).score;
@@ -150,6 +157,7 @@ function renderSubsetSummary(d, indices) {
   box.appendChild(el("button", {type: "button", class: "small", "data-control": "run-test", onclick: () => runSubsetTest(d, indices, result)}, "paired test"));
   box.appendChild(result);
   if (all) showFullTest(d, result);
+  if (d.metrics) box.appendChild(renderMetricSubset(d, indices));
   return box;
 }
 
@@ -198,8 +206,9 @@ function renderSegments(root, d) {
   if (grid) list.style.setProperty("--segment-grid", grid);
   const spacer = el("div", {class: "spacer"});
   spacer.style.height = indices.length * ROW_HEIGHT + "px";
-  const heads = ["#", "doc", "A", "B", "Δ", "contrib.", "len", "output A / output B"].filter((h) => h !== "doc" || d.documents);
-  const headCells = heads.map((h) => el("span", null, h));
+  const heads = ["#", "doc", "A", "B", "Δ", "contrib.", "len", d.systems.length > 1 ? "output A / output B" : "output"].filter((h) => (h !== "doc" || d.documents)
+    && (bleuShown(d) || !["A", "B", "Δ", "contrib."].includes(h)));   // BLEU's columns
+  const headCells = heads.map((h) => sortableHead(h, HEAD_SORT[h]));
   headCells.splice(headCells.length - 1, 0, ...metricHeads(d));
   list.appendChild(el("div", {class: "seghead"}, headCells));
   list.appendChild(spacer);
@@ -246,6 +255,20 @@ function renderSegments(root, d) {
 
 let detailCache = {key: null, node: null};
 
+// The list's column heads sort by their column (a second click reverses the order).
+const HEAD_SORT = {"#": "index", A: "bleuA", B: "bleuB", "Δ": "delta", "contrib.": "contribution", len: "length"};
+function sortableHead(label, key, title) {
+  if (!key) return el("span", {title: title || null}, text(label));
+  // the arrow of the sorted column is drawn by the style sheet (the head's text stays its label)
+  const sorted = state.sort === key && key !== "index" ? (state.dir > 0 ? "ascending" : "descending") : null;
+  return el("span", {class: "sortable", "data-sort": key, "aria-sort": sorted, title: (title ? title + "; " : "") + "click to sort",
+    onclick: () => {
+      if (state.sort === key) state.dir = -state.dir;
+      else { state.sort = key; state.dir = key === "index" ? 1 : -1; }
+      update();
+    }}, text(label));
+}
+
 let segmentListRedraw = null;
 
 function fillRow(d, row, i, pos) {
@@ -254,18 +277,18 @@ function fillRow(d, row, i, pos) {
   row.style.top = pos * ROW_HEIGHT + "px";
   row.className = "segrow" + (state.seg === i ? " selected" : "");
   row.setAttribute("aria-selected", String(state.seg === i));
-  const delta = B.sent[i] - A.sent[i];
+  const delta = B.sent[i] - A.sent[i], bleu = bleuShown(d);
   const docName = d.documents ? d.documents.names[d.documents.index[i]] : "";
   append(clear(row), [
     el("span", {class: "num"}, String(i + 1)),
     d.documents ? el("span", {class: "doc", title: docName}, text(docName)) : null,
-    el("span", {class: "num"}, pyFixed(A.sent[i], 1)),
-    el("span", {class: "num"}, pyFixed(B.sent[i], 1)),
-    el("span", {class: "num " + (delta > 0 ? "pos" : delta < 0 ? "neg" : "")}, signed(delta, 1)),
-    el("span", {class: "num"}, signed(contribution(d, i), 4)),
+    bleu ? el("span", {class: "num"}, pyFixed(A.sent[i], 1)) : null,
+    bleu ? el("span", {class: "num"}, pyFixed(B.sent[i], 1)) : null,
+    bleu ? el("span", {class: "num " + (delta > 0 ? "pos" : delta < 0 ? "neg" : "")}, signed(delta, 1)) : null,
+    bleu ? el("span", {class: "num"}, signed(contribution(d, i), 4)) : null,
     el("span", {class: "num"}, String(d.firstRefLen[i])),
     d.metrics ? metricCells(d, i) : null,
-    el("span", {class: "texts"}, el("span", {class: "a"}, text(A.text[i])), el("span", {class: "b"}, text(B.text[i])))]);
+    el("span", {class: "texts"}, el("span", {class: "a"}, text(A.text[i])), d.systems.length > 1 ? el("span", {class: "b"}, text(B.text[i])) : null)]);
   row.onclick = () => selectSegment(i, false);
 }
 

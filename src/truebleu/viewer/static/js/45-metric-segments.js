@@ -20,6 +20,8 @@ function listedMetrics(d) {
 function sentenceOf(m, k, i) { const v = m.sentence[k][i]; return v === null ? NaN : v; }
 function metricDelta(m, i) { return sentenceOf(m, state.b, i) - sentenceOf(m, state.a, i); }
 function sentenceDigits(m) { return m.external ? 3 : 1; }
+// One system: nothing to compare it with, so each metric has one column (A's) and no Δ.
+function singleSystem(d) { return d.systems.length < 2; }
 
 function disagreement(d, i) {
   let forB = 0, forA = 0;
@@ -36,13 +38,15 @@ function disagreement(d, i) {
 let sortKeysCache = {data: null, keys: null};
 function sortKeys(d) {
   if (sortKeysCache.data === d) return sortKeysCache.keys;
-  const keys = Object.assign({}, SORT_KEYS);
+  const keys = {};
+  for (const [k, v] of Object.entries(SORT_KEYS)) if (!v.bleu || bleuShown(d)) keys[k] = v;
   for (const {m, j} of listedMetrics(d)) {
     keys[`m${j}a`] = {label: `${m.name} of A`, key: (d, i) => sentenceOf(m, state.a, i)};
+    if (singleSystem(d)) continue;
     keys[`m${j}b`] = {label: `${m.name} of B`, key: (d, i) => sentenceOf(m, state.b, i)};
     keys[`m${j}d`] = {label: `\u0394${m.name} (B \u2212 A)`, key: (d, i) => metricDelta(m, i)};
   }
-  if (d.metrics && d.metrics.list.length > 1) keys.disagree = {label: "metrics disagree (strength)", key: disagreement};
+  if (d.metrics && d.metrics.list.length > 1 && !singleSystem(d)) keys.disagree = {label: "metrics disagree (strength)", key: disagreement};
   sortKeysCache = {data: d, keys};
   return keys;
 }
@@ -80,8 +84,12 @@ function renderMetricFilters(d) {
 // The extra columns of the list: per metric A|B (stacked) and Δ, then the disagreement.
 function metricHeads(d) {
   const heads = [];
-  for (const {m} of listedMetrics(d)) heads.push(el("span", {title: `${m.name}: sentence score of A (above) and B (below)`}, text(m.name)), el("span", null, "\u0394"));
-  if (sortKeys(d).disagree) heads.push(el("span", {title: "how strongly the metrics disagree (see the filter)"}, "disagr."));
+  for (const {m, j} of listedMetrics(d)) {
+    if (singleSystem(d)) { heads.push(sortableHead(m.name, `m${j}a`, `${m.name}: sentence score`)); continue; }
+    heads.push(sortableHead(m.name, `m${j}a`, `${m.name}: sentence score of A (above) and B (below); sorts by A's`),
+      sortableHead("\u0394", `m${j}d`, `\u0394${m.name} (B \u2212 A)`));
+  }
+  if (sortKeys(d).disagree) heads.push(sortableHead("disagr.", "disagree", "how strongly the metrics disagree (see the filter)"));
   return heads;
 }
 
@@ -90,6 +98,7 @@ function metricCells(d, i) {
   for (const {m} of listedMetrics(d)) {
     const digits = sentenceDigits(m), delta = metricDelta(m, i);
     const better = m.higher_is_better ? delta : -delta;
+    if (singleSystem(d)) { cells.push(el("span", {class: "num"}, pyFixed(sentenceOf(m, state.a, i), digits))); continue; }
     cells.push(el("span", {class: "num ab"}, el("span", {class: "a"}, pyFixed(sentenceOf(m, state.a, i), digits)),
       el("span", {class: "b"}, pyFixed(sentenceOf(m, state.b, i), digits))));
     cells.push(el("span", {class: "num " + (better > 0 ? "pos" : better < 0 ? "neg" : "")}, signed(delta, digits)));
@@ -102,6 +111,7 @@ function metricCells(d, i) {
 function segmentGrid(d) {
   const listed = listedMetrics(d).length;
   if (!listed && !sortKeys(d).disagree) return null;
-  const base = d.documents ? "54px 90px 44px 44px 48px 68px 36px" : "54px 44px 44px 48px 68px 36px";
-  return base + " 60px 52px".repeat(listed) + (sortKeys(d).disagree ? " 50px" : "") + " minmax(320px, 1fr)";
+  const bleu = bleuShown(d) ? " 44px 44px 48px 68px" : "";   // BLEU's A, B, Δ and contribution
+  const base = (d.documents ? "54px 90px" : "54px") + bleu + " 36px";
+  return base + (singleSystem(d) ? " 60px" : " 60px 52px").repeat(listed) + (sortKeys(d).disagree ? " 50px" : "") + " minmax(320px, 1fr)";
 }

@@ -7,12 +7,14 @@ function renderDetail(root, d) {
   detailCache.key = JSON.stringify([state.seg, state.a, state.b, state.order, state.allsys]);
   const i = state.seg;
   if (i === null || i === undefined || i < 0 || i >= d.n_segments) {
-    root.appendChild(el("p", {class: "note"}, "Select a segment to see its n-grams and the arithmetic of its BLEU."));
+    root.appendChild(el("p", {class: "note"}, bleuShown(d) ? "Select a segment to see its n-grams and the arithmetic of its BLEU."
+      : "Select a segment to see every metric's scores of it."));
     return;
   }
   const refLists = referenceTokenLists(d, i);
   root.appendChild(el("h2", null, `Segment ${i + 1}`,
     d.documents ? el("span", {class: "muted"}, " · document ", text(d.documents.names[d.documents.index[i]])) : null));
+  if (!bleuShown(d)) { renderPlainSegment(root, d, i); return; }     // no BLEU chosen (42-metric-subsets.js)
   const orderButtons = el("div", {class: "orders"}, "n-gram order: ");
   for (let n = 1; n <= d.max_order; n++) {
     orderButtons.appendChild(el("button", {type: "button", class: "small" + (state.order === n ? " active" : ""), "data-order": n,

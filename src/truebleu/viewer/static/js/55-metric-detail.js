@@ -1,4 +1,5 @@
-// Segment detail, every metric: each metric's sentence score of A and B, and for
+// Segment detail, every metric: each metric's sentence score of A and B, for chrF the
+// character (and chrF++'s word) n-grams that matched (57-chrf-matches.js), and for
 // TER the edits it counted (viewer/ter_alignments.py): the blocks its search shifted
 // (from where to where), then the edit path from the shifted output to the best
 // reference: matches, substitutions (output word → reference word), deletions
@@ -14,6 +15,7 @@ function renderMetricDetail(root, d, i) {
   root.appendChild(el("div", {class: "block", id: "metric-scores"}, el("div", {class: "label"}, "Sentence scores of every metric"),
     renderTable(table, {class: "metric-scores"})));
   for (const m of d.metrics.list) {
+    if (m.chrf_matches) root.appendChild(renderChrfMatches(d, m, i));
     if (!m.alignment) continue;
     for (const [which, k] of [["A", state.a], ["B", state.b]]) {
       root.appendChild(renderTerAlignment(d, m, k, i, which));
@@ -61,5 +63,38 @@ function renderTerAlignment(d, m, k, i, which) {
     if (op === "d") return el("span", {class: "tok deleted", "data-op": title, title}, text(hw));
     return el("span", {class: "tok inserted", "data-op": title, title}, "+", text(rw));
   }).flatMap((node) => [node, " "])));
+  return box;
+}
+
+// chrF's matches of A and B against each one's best reference, for the order chosen.
+function renderChrfMatches(d, m, i) {
+  const cfg = m.chrf_matches, orders = cfg.char_order + cfg.word_order;
+  const chosen = Math.min(state.corder, orders);
+  const present = d.references.map((r, k) => k).filter((k) => d.references[k].text[i] !== null);
+  const refs = present.map((k) => d.references[k].text[i]);
+  const box = el("div", {class: "block chrf-matches", "data-metric": m.name});
+  const label = (k) => k <= cfg.char_order ? `character ${k}-grams` : `word ${k - cfg.char_order}-grams`;
+  const buttons = el("div", {class: "orders"}, `${m.name}: `);
+  for (let k = 1; k <= orders; k++) {
+    buttons.appendChild(el("button", {type: "button", class: "small" + (k === chosen ? " active" : ""), "data-chrf-order": k, title: label(k),
+      onclick: () => { state.corder = k; writeHash(); box.replaceWith(renderChrfMatches(d, m, i)); }},
+    k <= cfg.char_order ? `c${k}` : `w${k - cfg.char_order}`));
+  }
+  buttons.append(" ", el("span", {class: "legend"}, el("span", {class: "chrf-hit"}, "matched"), ` ${label(chosen)} against the system's best reference (highest sentence ${m.name}; its counts are the statistics)`));
+  box.appendChild(buttons);
+  if (!refs.length) { box.appendChild(el("p", {class: "note"}, "No reference for this segment.")); return box; }
+  for (const [which, k] of [["A", state.a], ["B", state.b]]) {
+    const hyp = d.systems[k].text[i];
+    const found = chrfMatches(hyp, refs, cfg), order = found.orders[chosen - 1];
+    const word = order.kind === "word";
+    const spans = (key) => order.ngrams.flatMap((g) => g[key]);
+    const share = (part, whole) => whole ? pyFixed(100 * part / whole, 2) + "%" : "\u2013";
+    box.appendChild(el("div", {class: "chrf-system " + which.toLowerCase(), "data-system": which},
+      el("div", {class: "label"}, `${which}: `, el("span", {"data-value": "chrf-counts"},
+        `${order.matches} of ${order.hyp} ${label(chosen)} matched (precision ${share(order.matches, order.hyp)}, recall ${share(order.matches, order.ref)} of the reference's ${order.ref})`),
+      el("span", {class: "muted"}, ` against reference ${d.references[present[found.best]].name}`)),
+      el("div", {class: "seg-text", "data-field": "chrf-hypothesis"}, chrfHighlighted(hyp, spans("hypSpans"), cfg, word)),
+      el("div", {class: "seg-text muted-ref", "data-field": "chrf-reference"}, chrfHighlighted(refs[found.best], spans("refSpans"), cfg, word))));
+  }
   return box;
 }

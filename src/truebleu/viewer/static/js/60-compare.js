@@ -49,41 +49,55 @@ function ngramSegments(d) {
 function renderCompare(root, d) {
   const A = d.systems[state.a], B = d.systems[state.b];
   const indices = currentIndices(d);
+  const metric = compareMetric(d);                                      // 62-compare-metrics.js
+  const name = markInvisible(metric.name), digits = metric.digits;  // a metric name may be any text
+  const delta = metric.score(state.b) - metric.score(state.a);
   root.appendChild(el("section", {class: "card"}, el("h2", null, "A versus B"),
-    el("p", null, "A = ", el("b", null, text(A.name)), ` (BLEU ${pyFixed(A.corpus.score, 2)}), B = `, el("b", null, text(B.name)),
-      ` (BLEU ${pyFixed(B.corpus.score, 2)}): corpus ΔBLEU (B − A) = `, el("b", {"data-value": "corpus-delta"}, signed(corpusDelta(d), 2))),
+    el("p", null, "A = ", el("b", {class: "sys-a"}, text(A.name)), ` (${name} ${pyFixed(metric.score(state.a), digits)}), B = `,
+      el("b", {class: "sys-b"}, text(B.name)), ` (${name} ${pyFixed(metric.score(state.b), digits)}): corpus Δ${name} (B − A) = `,
+      el("b", {"data-value": "corpus-delta"}, signed(delta, digits)), " ", metricSelector(d)),
     isFiltered() ? el("p", {class: "note"}, "A filter is active (see Segments); the tables below follow it where they say so.") : null,
-    renderSubsetSummary(d, indices)));
+    // BLEU's page: BLEU of the filter; several metrics: every metric's (42-metric-subsets.js)
+    d.metrics ? (isFiltered() ? renderMetricSubset(d, indices) : null) : renderSubsetSummary(d, indices)));
+  renderMetricDeltas(root, d);
 
   // contributions
-  const {best, worst} = extremeContributions(d, indices, 12);
+  const {best, worst} = extremeContributions(d, metric, indices, 12);
   const contributionTable = () => ({columns: [{label: "segment", numeric: true}, {label: "contribution to Δ", numeric: true},
-    {label: "sentence BLEU A", numeric: true}, {label: "sentence BLEU B", numeric: true}, {label: "output B"}],
-  rows: best.concat(worst).map(({i, c}) => [String(i + 1), signed(c, 4), pyFixed(A.sent[i], 2), pyFixed(B.sent[i], 2), B.text[i]])});
-  const chart = horizontalBarChart({valueLabel: "Δ corpus BLEU explained by the segment (Δ with it − Δ without it)",
-    rows: best.concat(worst.filter((w) => !best.includes(w))).map(({i, c}) => ({label: `#${i + 1} ${B.text[i]}`, value: c, text: signed(c, 3), i})),
+    {label: `sentence ${name} A`, numeric: true}, {label: `sentence ${name} B`, numeric: true}, {label: "output B"}],
+  rows: best.concat(worst).map(({i, c}) => [String(i + 1), signed(c, digits + 2), pyFixed(metric.sentence(state.a, i), digits), pyFixed(metric.sentence(state.b, i), digits), B.text[i]])});
+  const chart = horizontalBarChart({valueLabel: `Δ corpus ${name} explained by the segment (Δ with it − Δ without it)`,
+    rows: best.concat(worst.filter((w) => !best.includes(w))).map(({i, c}) => ({label: `#${i + 1} ${B.text[i]}`, value: c, text: signed(c, digits + 1), i,
+      color: deltaColor(metric, c), attrs: {"data-segment": i}})),
     onClick: (r) => selectSegment(r.i, true)});
-  root.appendChild(el("section", {class: "card"}, el("h2", null, "Segments that move the corpus difference most"),
-    el("p", {class: "note"}, "Contribution of a segment = corpus ΔBLEU − corpus ΔBLEU without that segment (from truebleu's additive statistics). Positive: the segment helps B. Click a bar to open the segment." + (isFiltered() ? " Among the filtered segments." : "")),
-    el("div", {class: "toolbar"}, svgExportButton(() => chart, "contributions"), exportButtons(contributionTable, "contributions", "Segments with the largest contributions to the corpus BLEU difference")),
+  chart.setAttribute("data-chart", "contributions");
+  root.appendChild(el("section", {class: "card", id: "contributions", "data-metric": name}, el("h2", null, `Segments that move the corpus difference most (${name})`),
+    el("p", {class: "note"}, COMPARE_HELP + ` Bars in B's colour favour B (${metric.higherIsBetter ? "higher" : "lower"} ${name} is better), in A's colour favour A. Click a bar to open the segment.` + (isFiltered() ? " Among the filtered segments." : "")),
+    el("div", {class: "toolbar"}, svgExportButton(() => chart, "contributions"), exportButtons(contributionTable, "contributions", `Segments with the largest contributions to the corpus ${name} difference`)),
     chart));
 
   // documents
-  if (d.documents) {
+  if (d.documents && metric.document) {
     const docs = d.documents;
     const order = docs.names.map((_, k) => k);
     const counts = new Array(docs.names.length).fill(0);
     for (const k of docs.index) counts[k]++;
-    const delta = (k) => docs.bleu[state.b][k] - docs.bleu[state.a][k];
-    order.sort((x, y) => Math.abs(delta(y)) - Math.abs(delta(x)) || x - y);
-    const docTable = () => ({columns: [{label: "document"}, {label: "segments", numeric: true}, {label: "BLEU A", numeric: true}, {label: "BLEU B", numeric: true}, {label: "Δ (B − A)", numeric: true}],
-      rows: order.map((k) => [docs.names[k], String(counts[k]), pyFixed(docs.bleu[state.a][k], 2), pyFixed(docs.bleu[state.b][k], 2), signed(delta(k), 2)])});
+    const docDelta = (k) => metric.document(state.b, k) - metric.document(state.a, k);
+    const magnitude = (k) => { const v = Math.abs(docDelta(k)); return Number.isNaN(v) ? -1 : v; };
+    order.sort((x, y) => magnitude(y) - magnitude(x) || x - y);
+    const docTable = () => ({columns: [{label: "document"}, {label: "segments", numeric: true}, {label: `${name} A`, numeric: true}, {label: `${name} B`, numeric: true}, {label: "Δ (B − A)", numeric: true}],
+      rows: order.map((k) => [docs.names[k], String(counts[k]), pyFixed(metric.document(state.a, k), digits), pyFixed(metric.document(state.b, k), digits), signed(docDelta(k), digits)])});
     const t = docTable();
     const nodes = order.map((k, r) => [el("button", {type: "button", class: "link", onclick: () => { state.doc = docs.names[k]; state.view = "segments"; state.seg = null; update(); }}, text(docs.names[k])), ...t.rows[r].slice(1)]);
-    root.appendChild(el("section", {class: "card"}, el("h2", null, "Documents ranked by |ΔBLEU|"),
-      el("p", {class: "note"}, "Document BLEU is the corpus BLEU of the document's segments. Click a document to browse its segments."),
-      el("div", {class: "toolbar"}, exportButtons(docTable, "documents", "Documents ranked by BLEU difference")),
-      el("div", {class: "scroll-y"}, renderTable({columns: t.columns, rows: t.rows, nodes}, {class: "documents"}))));
+    root.appendChild(el("section", {class: "card", id: "documents", "data-metric": name}, el("h2", null, `Documents ranked by |Δ${name}|`),
+      el("p", {class: "note"}, `A document's ${name} is the corpus ${name} of its segments. Click a document to browse its segments.`),
+      el("div", {class: "toolbar"}, exportButtons(docTable, "documents", `Documents ranked by ${name} difference`)),
+      el("div", {class: "scroll-y"}, renderTable({columns: t.columns, rows: t.rows, nodes}, {class: "documents", rowAttrs: (r) => ({"data-doc": order[r]})}))));
+  }
+  if (!metric.isBleu) {
+    if (!bleuShown(d)) return;                                          // a page without BLEU says nothing of it
+    root.appendChild(el("p", {class: "note", id: "bleu-only"}, "BLEU's n-gram differences and its length and frequency buckets are shown with BLEU chosen above."));
+    return;
   }
 
   // n-gram differences
@@ -101,7 +115,7 @@ function renderCompare(root, d) {
 
 // The k segments with the largest and the k with the smallest contribution, in
 // one pass (no sort of the whole list: a corpus may have 200k segments).
-function extremeContributions(d, indices, k) {
+function extremeContributions(d, metric, indices, k) {
   const best = [], worst = [];
   const insert = (list, item, before) => {
     let pos = list.length;
@@ -109,7 +123,8 @@ function extremeContributions(d, indices, k) {
     if (pos < k) { list.splice(pos, 0, item); if (list.length > k) list.pop(); }
   };
   for (const i of indices) {
-    const item = {i, c: contribution(d, i)};
+    const item = {i, c: metricContribution(metric, i)};
+    if (Number.isNaN(item.c)) continue;
     if (best.length < k || item.c > best[best.length - 1].c) insert(best, item, (x, y) => x.c > y.c || (x.c === y.c && x.i < y.i));
     if (worst.length < k || item.c < worst[worst.length - 1].c) insert(worst, item, (x, y) => x.c < y.c || (x.c === y.c && x.i > y.i));
   }
@@ -145,7 +160,7 @@ function rerenderNgrams(section, d, diffs) {
 
 function bucketSection(d, key, title, yLabel, values, cis, sizes, sizeLabel) {
   const labels = d.buckets[key].labels;
-  const series = [state.a, state.b].map((k, j) => ({name: (j ? "B: " : "A: ") + d.systems[k].name, values: values[k], ci: cis[k], color: j ? "#4a9b5a" : "#d1722e"}));
+  const series = [state.a, state.b].map((k, j) => ({name: (j ? "B: " : "A: ") + d.systems[k].name, values: values[k], ci: cis[k], color: j ? COLOR_B : COLOR_A}));
   const chart = groupedBarChart({labels, series, yLabel});
   const table = () => ({columns: [{label: "bucket"}, {label: sizeLabel, numeric: true},
     ...d.systems.map((s) => ({label: s.name, numeric: true}))],

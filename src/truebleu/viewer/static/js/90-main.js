@@ -4,8 +4,8 @@
 const FILTER_DEFAULTS = {src: "", ref: "", hyp: "", minLen: "", maxLen: "", doc: "", minScore: "", maxScore: "", ngram: "",
   fcol: "", fmin: "", fmax: "", disagree: ""};
 const STATE_DEFAULTS = Object.assign({view: "overview", a: 0, b: 1, sort: "index", dir: 1, seg: null, order: 1,
-  ngramOrder: 1, ngramSide: "a", ovSort: "bleu", ovDir: -1, mSort: "", mDir: -1, allsys: 0}, FILTER_DEFAULTS);
-const NUMERIC_STATE = ["a", "b", "dir", "seg", "order", "ngramOrder", "ovDir", "mDir", "allsys"];
+  ngramOrder: 1, ngramSide: "a", ovSort: "bleu", ovDir: -1, mSort: "", mDir: -1, allsys: 0, mChart: 0, cm: 0, corder: 1}, FILTER_DEFAULTS);
+const NUMERIC_STATE = ["a", "b", "dir", "seg", "order", "ngramOrder", "ovDir", "mDir", "allsys", "mChart", "cm", "corder"];
 const VIEWS = [["overview", "Systems"], ["segments", "Segments"], ["compare", "A vs B"]];
 
 const state = Object.assign({}, STATE_DEFAULTS);
@@ -23,13 +23,15 @@ function readHash() {
   const n = DATA.systems.length;
   if (!(state.a >= 0 && state.a < n)) state.a = 0;
   if (!(state.b >= 0 && state.b < n)) state.b = Math.min(1, n - 1);
-  if (!VIEWS.some(([v]) => v === state.view)) state.view = "overview";
+  if (!VIEWS.some(([v]) => v === state.view) || (state.view === "compare" && n < 2)) state.view = "overview";
   if (state.seg !== null && !(state.seg >= 0 && state.seg < DATA.n_segments)) state.seg = null;
   if (!(state.order >= 1 && state.order <= DATA.max_order)) state.order = 1;
   if (!(state.ngramOrder >= 1 && state.ngramOrder <= DATA.max_order)) state.ngramOrder = 1;
   if (state.dir !== 1 && state.dir !== -1) state.dir = 1;
   if (state.ovDir !== 1 && state.ovDir !== -1) state.ovDir = -1;
   if (state.mDir !== 1 && state.mDir !== -1) state.mDir = STATE_DEFAULTS.mDir;
+  if (!(state.corder >= 1 && state.corder <= 99)) state.corder = 1;  // beyond a metric's orders: its first
+  if (!(DATA.metrics && state.cm >= 0 && state.cm < DATA.metrics.list.length)) state.cm = 0;
 }
 
 function writeHash() {
@@ -49,7 +51,8 @@ function renderHeader(d) {
     d.systems.map((s, k) => el("option", {value: k, selected: state[which] === k}, text(s.name))));
   return el("header", null,
     el("div", {class: "title"}, el("b", null, text(d.title)), el("span", {class: "muted"}, ` · ${d.n_segments} segments · ${d.systems.length} systems · ${d.references.length} reference(s) · ${d.tool}`)),
-    el("nav", null, VIEWS.map(([v, label]) => el("button", {type: "button", class: "tab" + (state.view === v ? " active" : ""), "data-view": v,
+    // one system: nothing to compare it with (no A vs B view)
+    el("nav", null, VIEWS.filter(([v]) => v !== "compare" || d.systems.length > 1).map(([v, label]) => el("button", {type: "button", class: "tab" + (state.view === v ? " active" : ""), "data-view": v,
       onclick: () => { state.view = v; update(); }}, label)),
     el("span", {class: "pickers"}, "A ", systemSelect("a"), " B ", systemSelect("b"),
       el("button", {type: "button", class: "small", title: "swap A and B", onclick: () => { [state.a, state.b] = [state.b, state.a]; filterCache.key = null; update(); }}, "⇄"))));
@@ -78,7 +81,20 @@ function render() {
   else if (state.view === "segments") renderSegments(main, d);
   else renderCompare(main, d);
   if (focused) { const again = document.querySelector(`[data-filter="${focused}"]`); if (again) again.focus(); }
-  if (!regexPending) document.body.dataset.ready = "1";   // else when the last pattern has answered
+  markReadyAfterPaint();
+}
+
+// body[data-ready], which tests and screenshots wait for, is set once the view just rendered
+// has been painted: two frames on, after the segment list's own requestAnimationFrame has drawn
+// its rows, never while the page still shows "Loading the report…" or an empty list. Only the
+// latest render sets it, and none while a regular expression is still being matched (its
+// answer renders again).
+let readyTicket = 0;
+function markReadyAfterPaint() {
+  const ticket = ++readyTicket;
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    if (ticket === readyTicket && !regexPending) document.body.dataset.ready = "1";
+  }));
 }
 
 // The access token of a server other machines can reach comes in the URL (?token=...) and is
@@ -101,8 +117,9 @@ async function start() {
       payload = await decodePayload(document.getElementById("truebleu-payload").textContent.trim());
     }
     DATA = prepareData(payload);
-    // by default A is the best system and B the runner-up
-    const byRank = DATA.systems.map((s, k) => k).sort((x, y) => DATA.systems[x].corpus.rank - DATA.systems[y].corpus.rank);
+    // by default A is the best system and B the runner-up, by the primary metric (the first chosen)
+    const rankOf = DATA.metrics ? (k) => DATA.metrics.list[0].rank[k] : (k) => DATA.systems[k].corpus.rank;
+    const byRank = DATA.systems.map((s, k) => k).sort((x, y) => rankOf(x) - rankOf(y) || x - y);
     STATE_DEFAULTS.a = byRank[0];
     STATE_DEFAULTS.b = byRank.length > 1 ? byRank[1] : byRank[0];
     // every metric's table starts sorted by its first metric, best first
@@ -120,7 +137,7 @@ async function start() {
 
 // read-only hooks for tests and the curious: the data and the state
 window.truebleuViewer = {get data() { return DATA; }, get state() { return Object.assign({}, state); },
-  computeBleu, pyFixed, formatPValue, ngramAnalysis, tokensOf, referenceTokenLists,
-  regexBudgetMs: regexBudgetOfOutputs};
+  computeBleu, pyFixed, formatPValue, ngramAnalysis, tokensOf, referenceTokenLists, chrfMatches,
+  regexBudgetMs: regexBudgetOfOutputs, metricSubsetScore: (j, k, indices) => metricSubsetScore(DATA, DATA.metrics.list[j], k, indices)};
 
 start();

@@ -1,0 +1,114 @@
+/* chrF's reading of a line (chrf/lines.h): PyUnicode storage of 1, 2 or 4 bytes a
+ * code point (tb_text.kind). Whitespace is Py_UNICODE_ISSPACE,
+ * as str.split() sees it; punctuation is string.punctuation. */
+#include "text/classes.h"  /* (first: it brings Python.h, for Py_UNICODE_ISSPACE) */
+#include "chrf/lines.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* string.punctuation, !"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~, as two bit masks of ASCII */
+#define PUNCT_0_63 0xfc00fffe00000000ULL
+#define PUNCT_64_127 0x78000001f8000001ULL
+
+static int is_punct(uint32_t c)
+{
+    return c < 64 ? (int)((PUNCT_0_63 >> c) & 1) : c < 128 ? (int)((PUNCT_64_127 >> (c - 64)) & 1) : 0;
+}
+
+static int push_word(chrf_side *s, uint32_t start, uint32_t len)
+{
+    if (GROW(s->words, s->words_cap, s->nwords + 1) < 0)
+        return -1;
+    s->words[s->nwords].start = start;
+    s->words[s->nwords].len = len;
+    s->nwords++;
+    return 0;
+}
+
+uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n)
+{
+    uint64_t h = 0x243F6A8885A308D3ULL;
+    for (uint32_t k = 0; k < n; k++)
+        h = (h ^ p[k]) * 0x9E3779B97F4A7C15ULL;
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+/* The characters of t (of type T: its PyUnicode kind) into s->chars (whitespace
+ * dropped unless kept) and, for chrF++'s words, into s->all. One loop per kind, so
+ * that the kind is not tested per character. */
+#define DECODE_LOOP(T)                                                  \
+    do {                                                                \
+        const T *d = (const T *)t->data;                                \
+        uint32_t *chars = s->chars.a, *all = s->all.a;                  \
+        if (words) {                                                    \
+            for (size_t i = 0; i < n; i++) {                            \
+                uint32_t c = d[i];                                      \
+                all[i] = c;                                             \
+                chars[nc] = c;                                          \
+                nc += whitespace || !Py_UNICODE_ISSPACE(c);             \
+            }                                                           \
+        } else if (whitespace) {                                        \
+            for (size_t i = 0; i < n; i++)                              \
+                chars[i] = d[i];                                        \
+            nc = n;                                                     \
+        } else {                                                        \
+            for (size_t i = 0; i < n; i++) {                            \
+                uint32_t c = d[i];                                      \
+                chars[nc] = c;                                          \
+                nc += !Py_UNICODE_ISSPACE(c);                           \
+            }                                                           \
+        }                                                               \
+    } while (0)
+
+int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words)
+{
+    size_t n = t->length;
+    s->all.n = s->chars.n = 0;
+    s->nwords = 0;
+    if (n >= UINT32_MAX)
+        return -1;
+    if (GROW(s->chars.a, s->chars.cap, n) < 0 || (words && GROW(s->all.a, s->all.cap, n) < 0))
+        return -1;
+    size_t nc = 0;
+    switch (t->kind) {
+    case 1: DECODE_LOOP(uint8_t); break;
+    case 2: DECODE_LOOP(uint16_t); break;
+    default: DECODE_LOOP(uint32_t); break;
+    }
+    s->all.n = words ? n : 0;
+    s->chars.n = nc;
+    if (!words)
+        return 0;
+    const uint32_t *a = s->all.a;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && Py_UNICODE_ISSPACE(a[i]))
+            i++;
+        if (i >= n)
+            break;
+        size_t start = i;
+        while (i < n && !Py_UNICODE_ISSPACE(a[i]))
+            i++;
+        uint32_t len = (uint32_t)(i - start);
+        int rc;
+        if (len > 1 && is_punct(a[start + len - 1]))
+            rc = push_word(s, (uint32_t)start, len - 1) | push_word(s, (uint32_t)(start + len - 1), 1);
+        else if (len > 1 && is_punct(a[start]))
+            rc = push_word(s, (uint32_t)start, 1) | push_word(s, (uint32_t)start + 1, len - 1);
+        else
+            rc = push_word(s, (uint32_t)start, len);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void tb_chrf_side_free(chrf_side *s)
+{
+    free(s->all.a);
+    free(s->chars.a);
+    free(s->words);
+    free(s->ids);
+    memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,37 @@
+/* truebleu core: a line as chrF reads it (plain C, no Python objects): its code
+ * points, the ones that enter character n-grams, and chrF++'s words. One
+ * decoder for the statistics (chrf.c) and the matrix profiles (profile.c). */
+#ifndef TB_CHRF_LINES_H
+#define TB_CHRF_LINES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/memory.h"
+#include "text/text.h"
+
+/* A piece of a code point buffer: a word. */
+typedef struct {
+    uint32_t start, len;
+} chrf_span;
+
+/* One line, decoded; its buffers are reused from one line to the next. */
+typedef struct {
+    tb_u32buf all;            /* every code point (only when words are read) */
+    tb_u32buf chars;          /* the code points that enter character n-grams */
+    chrf_span *words; size_t nwords, words_cap;  /* chrF++'s words, spans of `all` */
+    uint32_t *ids; size_t ids_cap;  /* word ids (filled by the caller's vocabulary) */
+} chrf_side;
+
+/* Decode a line (PyUnicode storage): its character sequence (whitespace dropped
+ * unless `whitespace`) and, if `words`, chrF++'s words (whitespace split, one
+ * punctuation mark split off the end, else the start, of words longer than one
+ * character). 0 ok, -1 out of memory or a line of 2^32 code points or more. */
+int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words);
+
+/* The hash of n code points (a word's, for a vocabulary). */
+uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n);
+
+void tb_chrf_side_free(chrf_side *s);
+
+#endif

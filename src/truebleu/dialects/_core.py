@@ -1,0 +1,153 @@
+"""The compiled core's clipped n-gram counts, for the dialects that count as sacreBLEU does.
+
+Most tools clip each hypothesis n-gram by its largest count in any reference and
+count ``max(0, len - n + 1)`` n-grams of order n: sacreBLEU's statistics, which
+the core computes (through :class:`truebleu.BLEU`, so with the Python kernel when
+the core is not built). Where a dialect's tokens are provably those of one of the
+core's tokenizers on its input, it takes the per-segment rows from here and keeps
+only its own arithmetic (length rule, smoothing, rounding); otherwise it counts in
+Python, its specification (the modules' ``*_python`` paths, which the tests
+compare with this one).
+
+A row is ``[hyp_len, ref_len, matches_1 .. matches_N, totals_1 .. totals_N]``
+with ``ref_len`` the closest reference length, ties to the shorter.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ..core.kernels import native_core
+from ..metrics.bleu.config import MAX_ORDER_LIMIT
+from ..metrics.bleu.metric import BLEU
+from ..metrics.bleu.statistics import Statistics
+from ._base import PreparedCache
+from ._perl import before_rules_13a, tokenize_13a_perl
+
+#: the core's tokenizers (the names its BLEU takes) that a dialect may hand lines to
+CORE_TOKENIZERS = ("none", "13a", "intl", "zh", "char")
+
+# characters str.split() takes for whitespace (and so the core's "none") that are
+# not ASCII whitespace, which is all byte-reading Perl splits on
+UNICODE_ONLY_SPACES = ("\x1c\x1d\x1e\x1f\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200b)))
+                       + "\u2028\u2029\u202f\u205f\u3000")
+_ESCAPE = "\ue000"  # private use: not whitespace to anyone
+
+
+class SpaceHider:
+    """Makes chosen whitespace characters ordinary letters, keeping tokens apart.
+
+    Each hidden character becomes ``_ESCAPE`` + a private-use character of its own
+    and ``_ESCAPE`` itself becomes two of it: a prefix code, so distinct tokens stay
+    distinct and equal ones equal, and the counts of a whitespace split that should
+    not have split on these characters are those of the original tokens.
+    """
+
+    def __init__(self, characters: str) -> None:
+        mapping = {char: _ESCAPE + chr(0xE001 + i) for i, char in enumerate(characters)}
+        mapping[_ESCAPE] = _ESCAPE * 2
+        self._table = str.maketrans(mapping)
+        self._characters = tuple(mapping)
+        self._ascii_characters = tuple(char for char in mapping if char.isascii())
+
+    def __call__(self, lines: Sequence[str]) -> list[str]:
+        text = "".join(lines)
+        # one substring scan per character (much faster than a character class)
+        if not any(char in text for char in (
+                self._ascii_characters if text.isascii() else self._characters)):
+            return list(lines)
+        return [line.translate(self._table) for line in lines]
+
+
+#: multi-bleu.perl splits bytes on ASCII whitespace: the other spaces of str.split are letters
+hide_unicode_only_spaces = SpaceHider(UNICODE_ONLY_SPACES)
+
+
+def rstrip_is_harmless(tokenize: str, lines: Sequence[str]) -> bool:
+    """Whether ``tokenize``'s tokens of each line are those of the line without its
+    trailing whitespace (the core, as sacreBLEU, strips it first; a dialect that
+    tokenizes the line as given may not).
+
+    ``none`` splits on whitespace anyway; 13a's only use of trailing whitespace is
+    dropping ``"-\\n"``, so a newline there is what counts; for the others any
+    trailing whitespace sends the corpus to the Python path.
+    """
+    if tokenize == "none":
+        return True
+    if tokenize == "13a":
+        if "\n" not in "".join(lines):  # the usual case, in one scan
+            return True
+        return not any("\n" in line[len(line.rstrip()):] for line in lines)
+    return not any(line[-1:].isspace() for line in lines)
+
+
+def within_core_order(max_order: int) -> bool:
+    return 1 <= max_order <= MAX_ORDER_LIMIT
+
+
+def core_rows(cache: PreparedCache, hypotheses: Sequence[str], refs: Sequence[Sequence[str]],
+              tokenize: str, max_order: int) -> Statistics:
+    """Per-segment rows of ``hypotheses`` against ``refs`` (``refs[i]``: the references
+    of segment ``i``, the same number for every segment), lines taken as they are
+    (no lowercasing). The references are prepared once per ``cache`` (the dialect
+    object's): scoring several systems against them reuses the preparation.
+    """
+    if tokenize not in CORE_TOKENIZERS:
+        raise ValueError(f"not a core tokenizer: {tokenize!r}")
+    key = ("core", tokenize, max_order, tuple(map(tuple, refs)))
+
+    def prepare() -> BLEU:
+        streams = [list(stream) for stream in zip(*refs)] if refs else [[]]
+        return BLEU(tokenize=tokenize, max_ngram_order=max_order, force=True,
+                    references=streams)
+    metric: BLEU = cache.get(key, prepare)
+    table = metric.corpus_statistics(list(hypotheses), check_inputs=False)
+    assert isinstance(table, Statistics)
+    return table
+
+
+def shortest_reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],
+                               tokenize: str, max_order: int) -> int:
+    """The summed length of each segment's shortest reference: the closest to an empty
+    hypothesis (ties to the shorter), so one more pass of the core gives it."""
+    empty = [""] * len(refs)
+    return int(core_rows(cache, empty, refs, tokenize, max_order).sum()[1])
+
+
+def reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],
+                      tokenize: str) -> list[list[int]]:
+    """Each reference's length in tokens, per segment (one core pass per reference
+    stream, kept in ``cache``): for the length rules sacreBLEU's statistics do not give."""
+    def count() -> list[list[int]]:
+        empty = [""] * len(refs)
+        per_stream = [[int(row[1]) for row in
+                       core_rows(cache, empty, [[ref] for ref in stream], tokenize, 1).rows()]
+                      for stream in zip(*refs)]
+        return [list(lengths) for lengths in zip(*per_stream)]
+    lengths: list[list[int]] = cache.get(("lengths", tokenize, tuple(map(tuple, refs))), count)
+    return lengths
+
+
+# after mteval's own steps, what the core's 13a would still change (it un-escapes
+# entities and drops "<skipped>" again) or split where Perl does not (U+001C..U+001F
+# are whitespace to Python, not to Perl)
+_NOT_FOR_CORE_13A = re.compile("&|<skipped>|[\x1c-\x1f]")
+
+
+def tokenize_13a_perl_core(text: str, lowercase: bool) -> tuple[str, ...]:
+    """:func:`~._perl.tokenize_13a_perl` with the punctuation rules and the split in the core.
+
+    mteval-v13a's rules are sacreBLEU's 13a rules; what differs comes before them
+    (:func:`~._perl.before_rules_13a`, applied here in Python) and in the whitespace
+    of the split. A line on which the core's 13a would do more than the rules and
+    Perl's split goes through the Python tokenizer, the specification.
+    """
+    prepared = before_rules_13a(text, lowercase)
+    if _NOT_FOR_CORE_13A.search(prepared):
+        return tokenize_13a_perl(text, lowercase)
+    try:
+        core = native_core()
+    except ImportError:
+        return tokenize_13a_perl(text, lowercase)
+    return tuple(core.tokenize(prepared, core.MODE_13A, False))
