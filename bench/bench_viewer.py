@@ -1,8 +1,15 @@
 """The viewer, measured in headless Chromium: build, size, first paint, sort, filter, scroll.
 
 (a) WMT21 en-de: the 20 systems, references A, C and D, and the source.
+(a') The same with every metric: ``-m bleu chrf ter`` and two external score files
+    (mt-metrics-eval's layout, read as ``--scores`` reads them: a noisy function of
+    each segment's chrF, and another of its TER), beside (a), today's BLEU-only report.
 (b) A synthetic corpus of ``--segments`` segments (200,000 by default) and 2
     systems: the WMT21 en-de text repeated, written under a temporary folder.
+(c) On (b)'s files, the command line in a child process each (wall clock, CPU time and
+    peak RSS from ``os.wait4``): ``truebleu report REF -i A B --source SRC -o FILE``
+    (tokens, buckets, bootstrap, page) against ``sacrebleu REF -i A B -b`` (BLEU of the
+    two systems, nothing else).
 
 For each: the Python time of ``truebleu.viewer.report(...)`` and of
 ``Report.save`` (best of ``--repeat``), the file's size, and in Chromium (fresh
@@ -75,7 +82,7 @@ SCROLL = """async (steps) => {
 }"""
 
 
-def build(refs, ref_names, systems, source, path: Path, repeat: int):
+def build(refs, ref_names, systems, source, path: Path, repeat: int, **options):
     """(report, build s, save s, bytes) of the fastest of ``repeat`` fresh build + save runs.
 
     The first save of a report encodes its payload (JSON + gzip), so each run
@@ -86,7 +93,7 @@ def build(refs, ref_names, systems, source, path: Path, repeat: int):
     best = None
     for _ in range(repeat):
         start = time.perf_counter()
-        rep = report(refs, systems, source=source, reference_names=ref_names)
+        rep = report(refs, systems, source=source, reference_names=ref_names, **options)
         built = time.perf_counter()
         rep.save(path)
         saved = time.perf_counter()
@@ -94,6 +101,64 @@ def build(refs, ref_names, systems, source, path: Path, repeat: int):
         if best is None or run[1] + run[2] < best[1] + best[2]:
             best = run
     return best[0], best[1], best[2], path.stat().st_size
+
+
+def external_score_files(folder: Path, refs, systems) -> dict[str, Path]:
+    """Two external metrics in mt-metrics-eval's layout (``SYSTEM<TAB>SCORE`` a line, each
+    system's segments in order): a noisy function of sentence chrF, and one of TER."""
+    import random
+
+    from truebleu.metrics import CHRF, TER
+
+    rng = random.Random(22)
+    segment_refs = [[stream[i] for stream in refs] for i in range(len(refs[0]))]
+    files = {}
+    for name, metric, sign in (("COMET", CHRF(), 1.0), ("MQM", TER(), -1.0)):
+        path = folder / f"{name}.seg.score"
+        with path.open("w", encoding="utf-8") as out:
+            for system, hyps in systems.items():
+                for hyp, segment in zip(hyps, segment_refs):
+                    value = metric.sentence_score(hyp, segment).score
+                    out.write(f"{system}\t{sign * value / 100 + rng.gauss(0, 0.05):.6f}\n")
+        files[name] = path
+    return files
+
+
+def run_command(argv: list[str]) -> tuple[float, float, float]:
+    """(wall s, CPU s of the child, its peak RSS in MB) of one command, output discarded."""
+    import subprocess
+
+    start = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    errors = child.stderr.read().decode("utf-8", "replace") if child.stderr else ""
+    if child.returncode != 0:
+        raise RuntimeError(f"{argv[:3]}... failed ({child.returncode}): {errors[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def command_table(folder: Path, names: list[str], n: int, out: Path) -> list[str]:
+    """Issue 25's row: the whole report from the command line against sacreBLEU's BLEU alone."""
+    import shutil
+    import sys
+
+    env_python = sys.executable
+    sacrebleu = shutil.which("sacrebleu") or str(Path(env_python).with_name("sacrebleu"))
+    ref, hyps = str(folder / "ref.txt"), [str(folder / f"{s}.txt") for s in names]
+    truebleu_run = run_command([env_python, "-m", "truebleu", "report", ref, "-i", *hyps,
+                                "--source", str(folder / "src.txt"), "-o",
+                                str(out / f"command-{n}.html"), "--quiet"])
+    sacrebleu_run = run_command([sacrebleu, ref, "-i", *hyps, "-b"])
+    rows = [("`truebleu report REF -i A B --source SRC -o FILE`", truebleu_run),
+            ("`sacrebleu REF -i A B -b`", sacrebleu_run)]
+    lines = [f"### The report from the command line: {n} segments, 2 systems (issue 25)", "",
+             "| command | wall | CPU | peak RSS |", "|---|---|---|---|"]
+    lines += [f"| {name} | {w:.1f} s | {c:.1f} s | {m:.0f} MB |" for name, (w, c, m) in rows]
+    lines += ["", f"sacreBLEU / truebleu: {sacrebleu_run[0] / truebleu_run[0]:.1f}x wall clock, "
+              f"{sacrebleu_run[1] / truebleu_run[1]:.1f}x CPU time (target: 15x)", ""]
+    return lines
 
 
 def long_tasks_since(page, since: float) -> float:
@@ -139,7 +204,12 @@ def timed_changes(page, selector: str, values: list[str], repeat: int):
     return handler, frame
 
 
-def measure_page(browser, path: Path, loads: int, interactions: int, scroll_steps: int):
+#: the sorts timed on the BLEU-only page
+BLEU_SORTS = ["delta", "bleuA", "contribution", "length"]
+
+
+def measure_page(browser, path: Path, loads: int, interactions: int, scroll_steps: int,
+                 every_metric: bool = False):
     url = path.resolve().as_uri()
     fcps, readies = [], []
     page = None
@@ -154,8 +224,13 @@ def measure_page(browser, path: Path, loads: int, interactions: int, scroll_step
     show(page, "view=segments")
     results["segments view"] = long_tasks_since(page, loaded_at)
     sort_from = now(page)
-    results["sort"] = timed_changes(page, "select[data-control=sort]",
-                                    ["delta", "bleuA", "contribution", "length"], interactions)
+    sorts = BLEU_SORTS
+    if every_metric:  # each metric's difference and sentence score, and the disagreement
+        offered = page.evaluate("Array.from(document.querySelectorAll("
+                                "'select[data-control=sort] option'), (o) => o.value)")
+        sorts = ["delta"] + [v for v in offered if v[:1] == "m" and v[-1:] in "ad"][:4]
+        sorts += [v for v in offered if v == "disagree"]
+    results["sort"] = timed_changes(page, "select[data-control=sort]", sorts, interactions)
     results["sort long task"] = long_tasks_since(page, sort_from)
     show(page, "view=segments")
     filter_from = now(page)
@@ -192,7 +267,8 @@ def verdict(value: float, target: float) -> str:
     return "yes" if value < target else "**no**"
 
 
-def report_table(title: str, n_segments: int, n_systems: int, built, page_results) -> list[str]:
+def report_table(title: str, n_segments: int, n_systems: int, built, page_results,
+                 size_target: int = 15) -> list[str]:
     _, t_report, t_save, size = built
     r = page_results
     sort_h, sort_f = r["sort"]
@@ -203,7 +279,7 @@ def report_table(title: str, n_segments: int, n_systems: int, built, page_result
         ("report built (Python; fastest build + save run)", f"{t_report:.2f} s", "", ""),
         ("report saved (payload JSON + gzip + file)", f"{t_save:.2f} s", "", ""),
         ("build + save", f"{t_report + t_save:.2f} s", "< 3 s", verdict(t_report + t_save, 3)),
-        ("file size", f"{size / 1e6:.1f} MB", "< 15 MB", verdict(size / 1e6, 15)),
+        ("file size", f"{size / 1e6:.1f} MB", f"< {size_target} MB", verdict(size / 1e6, size_target)),
         ("first contentful paint", ms(r["fcp"]), "< 1.5 s", verdict(statistics.median(r["fcp"]) / 1000, 1.5)),
         ("viewer ready (data-ready)", ms(r["ready"]), "", ""),
         ("sort (handler / next frame)", f"{ms(sort_h)} / {ms(sort_f)}", "< 100 ms",
@@ -283,6 +359,19 @@ def main() -> None:
         lines += report_table("WMT21 en-de (references A, C, D and the source)", len(refs[0]), len(systems),
                               built, page)
 
+        from truebleu.io.scores import read_segment_scores
+
+        score_files = external_score_files(out, refs, systems)
+        every_path = out / "wmt21-en-de-every-metric.html"
+        built = build(refs, ref_names, systems, source, every_path, args.repeat,
+                      metrics=["bleu", "chrf", "ter"],
+                      scores={name: read_segment_scores(path, name, list(systems), len(refs[0]))
+                              for name, path in score_files.items()},
+                      higher_is_better={"COMET": True, "MQM": True})
+        page = measure_page(browser, every_path, args.repeat, args.interactions, 40, every_metric=True)
+        lines += report_table("WMT21 en-de, -m bleu chrf ter and two external score files", len(refs[0]),
+                              len(systems), built, page, size_target=12)
+
         if args.segments:
             n = args.segments
             repeat = lambda lines_: [lines_[k % len(lines_)] for k in range(n)]  # noqa: E731
@@ -300,6 +389,7 @@ def main() -> None:
             page = measure_page(browser, syn_path, 1, 1, 60)
             lines += report_table("Synthetic (WMT21 en-de text repeated, reference A and the source)", n,
                                   len(syn_systems), built, page)
+            lines += command_table(folder, names, n, out)
         browser.close()
 
     lines.append(f"reports in {out}")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional, Protocol, Sequence
 
 from ..core.progress import Progress
 from ..core.statistics import RowTable
+from .tokens import Tokens
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -21,15 +22,17 @@ class ScoredSystem(Protocol):
     """What the buckets read of a system (:class:`.model.SystemResult` has it)."""
 
     statistics: RowTable  # BLEU's rows, one per segment
-    tokens: list[Optional[list[str]]]  # the hypotheses' tokens
+    tokens: Tokens  # the hypotheses' tokens
 
 #: reference-length buckets (tokens of the first reference): lower bounds
 LENGTH_BUCKETS = (0, 10, 20, 30, 40, 50)
 #: word-frequency buckets (occurrences in the reference corpus): lower bounds
 FREQUENCY_BUCKETS = (1, 2, 4, 10, 100, 1000)
+#: segments whose tokens are counted at once (a bound on the token strings held)
+TOKEN_BLOCK = 16384
 
 
-def length_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[ScoredSystem],
+def length_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
                     scorer: BatchScorer, seed: int, n_samples: int) -> dict[str, Any]:
     """Corpus BLEU of each system per reference-length bucket, with bootstrap CIs.
 
@@ -37,37 +40,59 @@ def length_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[Scor
     on that bucket's segments with ``seed``; since those resamples depend only
     on the seed and the bucket's size, one set of resamples serves every system.
     """
-    from ..core.lazy_numpy import numpy
-    from ..significance.paired import bootstrap_scores, interval, score_of
+    from ..significance.paired import interval, score_of
     from ..significance.preconditions import MIN_SEGMENTS
-    from ..significance.resampling import bootstrap_draws, make_rng
 
-    np = numpy()
-    lengths = [0 if toks is None else len(toks) for toks in ref_tokens]
-    members = _bucket_members(lengths, LENGTH_BUCKETS)
+    members = _bucket_members(ref_tokens.lengths(), LENGTH_BUCKETS)
     matrices = [s.statistics.to_numpy() for s in systems]
     bleu: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
     ci: list[list[Optional[float]]] = [[None] * len(members) for _ in systems]
     resampled = [b for b, rows in enumerate(members) if len(rows) >= MIN_SEGMENTS]
     with Progress(n_samples * len(resampled), "length buckets", "samples") as bar:
         for b, rows in enumerate(members):
-            if not rows:
+            if not len(rows):
                 continue
-            subsets = [m[np.asarray(rows)] for m in matrices]
+            subsets = [m[rows] for m in matrices]
             for k, subset in enumerate(subsets):
                 bleu[k][b] = score_of(subset, scorer)
             if b not in resampled:
                 continue  # no interval from one segment (its width would be 0)
-            # drawn block by block: the same samples as all at once, in bounded memory
-            table = bootstrap_scores(bootstrap_draws(make_rng(seed), len(rows), n_samples),
-                                     subsets, scorer, bar)
-            for k in range(len(subsets)):
-                ci[k][b] = float(interval(table[:, k])[1])
+            for k, scores in enumerate(_resampled_scores(subsets, scorer, seed, n_samples, bar)):
+                ci[k][b] = float(interval(scores)[1])
     return {"labels": _bucket_labels(LENGTH_BUCKETS), "segments": [len(m) for m in members],
             "bleu": bleu, "ci": ci}
 
 
-def frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[ScoredSystem],
+def _resampled_scores(matrices: Sequence[NDArray[Any]], scorer: BatchScorer, seed: int,
+                      n_samples: int, bar: Progress) -> list[NDArray[Any]]:
+    """Each system's scores on the same ``n_samples`` bootstrap samples of its rows
+    (``default_rng(seed)``'s draws, as :func:`truebleu.significance.bootstrap_ci`).
+
+    In the compiled core where it gives the same numbers (:mod:`truebleu.significance.native`,
+    as ``-pbs`` runs: BLEU's integer rows, about nine times faster than summing NumPy's
+    sample counts), else NumPy's path, block by block in bounded memory.
+    """
+    from array import array
+
+    from ..core.lazy_numpy import numpy
+    from ..significance import native
+    from ..significance.paired import bootstrap_scores
+    from ..significance.resampling import bootstrap_draws, make_rng
+
+    np = numpy()
+    if all(m.dtype == np.int64 for m in matrices):
+        tables = [RowTable(m.shape[1], array("q", np.ascontiguousarray(m).tobytes()))
+                  for m in matrices]
+        if native.applies(scorer, seed, tables):
+            columns = native.bootstrap_columns(tables, scorer, n_samples, seed, bar)
+            if columns is not None:
+                return [np.asarray(column, dtype=np.float64) for column in columns]
+    table = bootstrap_scores(bootstrap_draws(make_rng(seed), len(matrices[0]), n_samples),
+                             matrices, scorer, bar)
+    return [table[:, k] for k in range(len(matrices))]
+
+
+def frequency_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
                        seed: int, n_samples: int) -> dict[str, Any]:
     """Word F-measure per frequency bucket (compare-mt's analysis), with bootstrap CIs.
 
@@ -77,17 +102,24 @@ def frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[S
     The intervals resample segments (the same resamples for every system).
     """
     from ..core.lazy_numpy import numpy
-    from ..significance.resampling import bootstrap_indices, make_rng, sample_counts
 
     np = numpy()
-    vocabulary: dict[str, int] = {}
     n, n_buckets = len(ref_tokens), len(FREQUENCY_BUCKETS)
+    vocabulary: dict[str, int] = {}
 
-    def pairs(token_lists: Sequence[Optional[list[str]]]) -> tuple[NDArray[Any], NDArray[Any]]:
-        """(segment, word id) of every token, as two int64 arrays."""
-        segs = [i for i, toks in enumerate(token_lists) if toks for _ in toks]
-        ids = [vocabulary.setdefault(t, len(vocabulary)) for toks in token_lists if toks for t in toks]
-        return np.asarray(segs, dtype=np.int64), np.asarray(ids, dtype=np.int64)
+    def pairs(tokens: Tokens) -> tuple[NDArray[Any], NDArray[Any]]:
+        """(segment, word id) of every token of a stream, as two int64 arrays: a block of
+        segments at a time, with dict lookups in C, no Python loop per token (a block's
+        token strings exist at a time, not a stream's)."""
+        segs, ids = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
+        for start in range(0, len(tokens), TOKEN_BLOCK):
+            block_segs, words = tokens.flat(start, start + TOKEN_BLOCK)
+            new = [word for word in dict.fromkeys(words) if word not in vocabulary]
+            vocabulary.update(zip(new, range(len(vocabulary), len(vocabulary) + len(new))))
+            segs.append(block_segs)
+            ids.append(np.fromiter(map(vocabulary.__getitem__, words), dtype=np.int64,
+                                   count=len(words)))
+        return np.concatenate(segs), np.concatenate(ids)
 
     ref_segs, ref_ids = pairs(ref_tokens)
     system_pairs = [pairs(s.tokens) for s in systems]
@@ -114,27 +146,76 @@ def frequency_buckets(ref_tokens: list[Optional[list[str]]], systems: Sequence[S
         counts[:, :, 2] = ref_column
         all_counts.append(counts.reshape(n, -1))
     f = [_nullable(_f_measure(c.sum(axis=0).reshape(n_buckets, 3))) for c in all_counts]
-    # float64 products run on BLAS; every count and sum stays an exact integer below 2**53
-    all_counts = [c.astype(np.float64) for c in all_counts]
     ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in all_counts]
     if n >= 2:  # (no interval from one segment)
-        # the same resamples of segments for every system, drawn in blocks to bound memory
-        resampled: list[list[NDArray[Any]]] = [[] for _ in all_counts]
-        rng = make_rng(seed)
-        block = max(1, min(n_samples, 4_000_000 // n))
         with Progress(n_samples, "frequency buckets", "samples") as bar:
-            for start in range(0, n_samples, block):
-                rows = min(block, n_samples - start)
-                weights = sample_counts(bootstrap_indices(rng, n, rows), n).astype(np.float64)
-                for k, flat in enumerate(all_counts):
-                    resampled[k].append(weights @ flat)
-                bar.update(rows)
+            resampled = _resampled_sums(all_counts, seed, n_samples, bar)
         lower = n_samples // 40
-        for k, parts in enumerate(resampled):
-            fs = np.sort(_f_measure(np.concatenate(parts).reshape(n_samples, n_buckets, 3)), axis=0)
+        for k, sums in enumerate(resampled):
+            fs = np.sort(_f_measure(sums.reshape(n_samples, n_buckets, 3)), axis=0)
             ci[k] = _nullable(0.5 * (fs[n_samples - lower - 1] - fs[lower]))
     return {"labels": _bucket_labels(FREQUENCY_BUCKETS), "f": f, "ci": ci,
             "ref_words": ref_column.sum(axis=0).tolist(), "n_samples": n_samples}
+
+
+def _resampled_sums(tables: list[NDArray[Any]], seed: int, n_samples: int,
+                    bar: Progress) -> list[NDArray[Any]]:
+    """Each int64 table's column sums on the same ``n_samples`` bootstrap samples of its
+    rows: ``default_rng(seed).choice(n, size=(n_samples, n))``'s draws, as every interval
+    of the report. In the compiled core where it runs (exact int64 sums, the draws of
+    :mod:`truebleu.significance.native`), else NumPy's sample counts times the rows in
+    float64 on BLAS (exact below 2**53), in blocks of bounded memory.
+    """
+    from ..core.lazy_numpy import numpy
+    from ..significance.resampling import bootstrap_indices, make_rng, sample_counts
+
+    np = numpy()
+    in_core = _core_sums(tables, seed, n_samples, bar)
+    if in_core is not None:
+        return in_core
+    n = tables[0].shape[0]
+    floats = [table.astype(np.float64) for table in tables]
+    parts: list[list[NDArray[Any]]] = [[] for _ in tables]
+    rng = make_rng(seed)
+    block = max(1, min(n_samples, 4_000_000 // n))
+    for start in range(0, n_samples, block):
+        rows = min(block, n_samples - start)
+        weights = sample_counts(bootstrap_indices(rng, n, rows), n).astype(np.float64)
+        for k, flat in enumerate(floats):
+            parts[k].append(weights @ flat)
+        bar.update(rows)
+    return [np.concatenate(p) for p in parts]
+
+
+def _core_sums(tables: list[NDArray[Any]], seed: int, n_samples: int,
+               bar: Progress) -> Optional[list[NDArray[Any]]]:
+    """:func:`_resampled_sums` in the compiled core; None where it does not run (the Python
+    backend, a seed that is not a plain integer, sums the core refuses as too large)."""
+    from array import array
+
+    from ..core.kernels import backend_name, native_core
+    from ..core.lazy_numpy import numpy
+    from ..significance.pcg64 import is_plain_seed, pcg64_state
+    from ..significance.resampling import CHUNK
+
+    np = numpy()
+    if backend_name() != "native" or not is_plain_seed(seed):
+        return None
+    core, state = native_core(), pcg64_state(seed)
+    width = tables[0].shape[1]
+    data = [array("q", np.ascontiguousarray(table, dtype=np.int64).tobytes()) for table in tables]
+    out = [np.empty((n_samples, width), dtype=np.int64) for _ in tables]
+    for start in range(0, n_samples, CHUNK):
+        rows = min(CHUNK, n_samples - start)
+        try:  # the core checks its bound before drawing anything
+            raw = core.resample_sums(state, rows, data, width)
+        except OverflowError:
+            return None
+        block = np.frombuffer(raw, dtype=np.int64).reshape(rows, len(tables), width)
+        for k, sums in enumerate(out):
+            sums[start:start + rows] = block[:, k]
+        bar.update(rows)
+    return out
 
 
 def _nullable(values: NDArray[Any]) -> list[Optional[float]]:
@@ -155,14 +236,14 @@ def _f_measure(counts: NDArray[Any]) -> NDArray[Any]:
     return np.where(np.isnan(f) & ~((hyp == 0) & (ref == 0)), 0.0, f)
 
 
-def _bucket_members(values: Sequence[int], bounds: Sequence[int]) -> list[list[int]]:
-    members: list[list[int]] = [[] for _ in bounds]
-    for i, value in enumerate(values):
-        k = len(bounds) - 1
-        while k > 0 and value < bounds[k]:
-            k -= 1
-        members[k].append(i)
-    return members
+def _bucket_members(values: NDArray[Any], bounds: Sequence[int]) -> list[NDArray[Any]]:
+    """Each bucket's segments (int64 arrays, in order): a value falls in the last bucket
+    whose lower bound it reaches (the first bucket if none)."""
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    bucket = np.maximum(np.searchsorted(np.asarray(bounds), values, side="right") - 1, 0)
+    return [np.flatnonzero(bucket == k) for k in range(len(bounds))]
 
 
 def _bucket_labels(bounds: Sequence[int]) -> list[str]:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ..significance.agreement import MetricAgreement
     from ..significance.multi import MultiComparison
     from ..significance.multimetric import ExternalScoresArgument, MetricRows
+    from .ter_alignments import AligningTER
 
 #: a metric as the viewer takes it: a registered name (``"chrf"``) or a metric object
 #: holding the references (``CHRF(word_order=2, references=refs)``)
@@ -71,18 +72,23 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
     """
     from ..significance.multimetric import compare_metrics, metric_rows, sentence_matrix
     from .metric_subsets import document_scores, leave_one_out, rows_score
-    from .ter_alignments import ter_alignment_payload
+    from .ter_alignments import AligningTER
 
     names = list(systems)
+    # TER's search runs once: its statistics and its alignments from the same results
+    aligning: list[Optional[AligningTER]] = [
+        AligningTER(metric) if references is not None and hasattr(metric, "corpus_alignments")
+        else None for metric in metrics]
+    scored = [metric if wrapped is None else wrapped for metric, wrapped in zip(metrics, aligning)]
     if len(names) < 2:
         if gold is not None:
             raise ValueError(f"the gold metric {gold!r} orders systems: give at least two")
-        compared = metric_rows(systems, list(metrics), scores=scores,
+        compared = metric_rows(systems, scored, scores=scores,
                                higher_is_better=higher_is_better)
         summaries = [_one_system(metric, n_samples, seed) for metric in compared]
         agreement = None
     else:
-        result = compare_metrics(systems, list(metrics), scores=scores,
+        result = compare_metrics(systems, scored, scores=scores,
                                  higher_is_better=higher_is_better, gold=gold, test=test,
                                  n_samples=n_samples, seed=seed, ci_samples=n_samples,
                                  n_permutations=n_permutations)
@@ -117,15 +123,24 @@ def metrics_payload(systems: Mapping[str, Sequence[str]], metrics: Sequence[Metr
             # how the page scores a subset of segments (None: only serve can)
             "scoring": _scoring(chosen, metric, own_bleu),
             # TER: the edits its search counted, per system and segment (ter_alignments.py)
-            "alignment": (ter_alignment_payload(chosen, systems, references)
-                          if chosen is not None and references is not None
-                          and hasattr(chosen, "alignments") else None),
+            "alignment": _alignment(aligning[k] if k < len(aligning) else None, systems,
+                                    references),
             # chrF: the settings the page finds one segment's matches with (_chrf_settings)
             "chrf_matches": (_chrf_settings(chosen) if chosen is not None
                              and hasattr(chosen, "sentence_matches") else None),
         })
     return ({"test": test, "n_samples": n_samples, "seed": seed, "gold": gold,
              "list": entries, "agreement": agreement}, compared)
+
+
+def _alignment(aligning: Optional[AligningTER], systems: Mapping[str, Sequence[str]],
+               references: Optional[Sequence[Sequence[Optional[str]]]]
+               ) -> Optional[dict[str, Any]]:
+    from .ter_alignments import ter_alignment_payload
+
+    if aligning is None or references is None:
+        return None
+    return ter_alignment_payload(aligning, systems, references)
 
 
 def _ranked(ranking: MultiComparison, names: list[str]) -> dict[str, Any]:

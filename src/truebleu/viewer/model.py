@@ -27,6 +27,7 @@ from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.score import BLEUScore
 from .buckets import FREQUENCY_BUCKETS, frequency_buckets, length_buckets
 from .metrics_model import MetricChoice, metric_objects, metrics_payload
+from .tokens import Tokens, tokenize_stream
 
 if TYPE_CHECKING:
     from ..significance.multimetric import ExternalScoresArgument, MetricRows
@@ -82,7 +83,7 @@ class SystemResult:
     corpus: BLEUScore
     sentence_bleu: list[float]
     bleu_without: list[float]
-    tokens: list[Optional[list[str]]]
+    tokens: Tokens  # the hypotheses' BLEU tokens
     ci_mean: float = float("nan")
     ci_half_width: float = float("nan")
     rank: int = 1
@@ -96,7 +97,7 @@ class ReportData:
     signature: str
     sentence_signature: str
     systems: list[SystemResult]
-    reference_tokens: list[list[Optional[list[str]]]]
+    reference_tokens: list[Tokens]
     significance: dict[str, Any]
     documents: Optional[dict[str, Any]]
     buckets: dict[str, Any]
@@ -157,17 +158,9 @@ def _smooth_value(metric: BLEU) -> Optional[float]:
     return SMOOTH_DEFAULTS[metric.smooth_method] if value is None else float(value)
 
 
-def _token_column(texts: Sequence[Optional[str]], tokens: Sequence[Optional[list[str]]]
-                  ) -> list[Optional[str]]:
+def _token_column(texts: Sequence[Optional[str]], tokens: Tokens) -> list[Optional[str]]:
     """Tokenized segments joined by one space; ``None`` where that equals the text itself."""
-    column: list[Optional[str]] = []
-    for text, toks in zip(texts, tokens):
-        if toks is None:
-            column.append(None)
-            continue
-        joined = " ".join(toks)
-        column.append(None if joined == text else joined)
-    return column
+    return [None if joined == text else joined for text, joined in zip(texts, tokens.joined)]
 
 
 def _finite(value: float) -> Optional[float]:
@@ -218,10 +211,9 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     corpus_scorer = metric_refs.batch_scorer()
     kernel = metric_refs.kernel
 
-    def tokens(lines: Sequence[Optional[str]]) -> list[Optional[list[str]]]:
-        present = [line for line in lines if line is not None]
-        found = iter(kernel.tokens(present, metric_refs.tokenizer, metric_refs.lowercase))
-        return [None if line is None else next(found) for line in lines]
+    def tokens(lines: Sequence[Optional[str]]) -> Tokens:
+        return tokenize_stream(lines, lambda present: kernel.tokens(
+            present, metric_refs.tokenizer, metric_refs.lowercase))
 
     systems = []
     with Progress(len(inputs.systems), "scoring systems", "systems") as bar:
@@ -340,17 +332,18 @@ def _significance(systems: list[SystemResult], scorer: BatchScorer, seed: int, n
 def _documents(doc_ids: Optional[list[str]], systems: list[SystemResult],
                metric: BLEU) -> Optional[dict[str, Any]]:
     """Document names in order of first appearance, each segment's document, BLEU per document."""
+    from ..core.lazy_numpy import numpy
+
     if doc_ids is None:
         return None
+    np = numpy()
     names: dict[str, int] = {}
     index = [names.setdefault(doc, len(names)) for doc in doc_ids]
-    width = systems[0].statistics.width
+    rows = np.asarray(index, dtype=np.int64)
     scores = []
     for s in systems:
-        sums: list[list[float]] = [[0] * width for _ in names]
-        for doc, row in zip(index, s.statistics.rows()):
-            total = sums[doc]
-            for col, value in enumerate(row):
-                total[col] += value
-        scores.append([metric.score_from_statistics(row).score for row in sums])
+        matrix = s.statistics.to_numpy()
+        sums = np.zeros((len(names), matrix.shape[1]), dtype=matrix.dtype)
+        np.add.at(sums, rows, matrix)  # exact: integer counts
+        scores.append([metric.score_from_statistics(row).score for row in sums.tolist()])
     return {"names": list(names), "index": index, "bleu": scores}

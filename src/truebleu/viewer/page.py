@@ -16,10 +16,12 @@ import base64
 import gzip
 import hashlib
 import html
+import io
 import json
 import re
 from functools import lru_cache
 from importlib import resources
+from typing import Any, Iterator
 
 MODES = ("file", "serve")
 _MARKER = re.compile(r"\{(csp|generator|title|css|mode|payload|script)\}")
@@ -68,10 +70,50 @@ def encode_payload(payload: dict) -> bytes:
 
     JSON has no NaN: the model gives ``None`` where a number is undefined, and
     ``allow_nan=False`` makes a missed case an error rather than a broken page.
+    The JSON text is compressed column by column, never held whole: a
+    200,000-segment report's text is hundreds of megabytes (four bytes a character
+    in a Python string as soon as one character needs them).
     """
-    text = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    text = _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-    return gzip.compress(text.encode("utf-8"), compresslevel=1, mtime=0)
+    encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=1, mtime=0) as compressed:
+        for piece in _json_pieces(payload, encoder, _DEPTH):
+            compressed.write(_utf8(piece))
+    return out.getvalue()
+
+
+#: containers opened piece by piece down to this depth (the payload, its lists of
+#: systems and references, each one's dict); below, each column is encoded whole
+_DEPTH = 3
+
+
+def _json_pieces(value: Any, encoder: json.JSONEncoder, depth: int) -> Iterator[str]:
+    """``encoder.encode(value)`` in pieces: containers down to ``depth`` are opened here
+    (lists only when they hold containers), everything below is encoded whole by the
+    (C) encoder, one column at a time."""
+    if depth > 0 and isinstance(value, dict):
+        yield "{"
+        for k, (key, item) in enumerate(value.items()):
+            yield ("," if k else "") + encoder.encode(str(key)) + ":"
+            yield from _json_pieces(item, encoder, depth - 1)
+        yield "}"
+    elif depth > 0 and isinstance(value, list) and value and isinstance(value[0], (dict, list)):
+        yield "["
+        for k, item in enumerate(value):
+            if k:
+                yield ","
+            yield from _json_pieces(item, encoder, depth - 1)
+        yield "]"
+    else:
+        yield encoder.encode(value)
+
+
+def _utf8(text: str) -> bytes:
+    """``text`` as UTF-8, a lone surrogate (not encodable) written as its JSON escape."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text).encode("utf-8")
 
 
 def render_page(payload_gz: bytes | None, *, title: str, mode: str = "file",

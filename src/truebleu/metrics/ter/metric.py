@@ -23,7 +23,7 @@ from ...core.statistics import RowTable
 from ..base import Metric, Score
 from .alignment import TERAlignment, read_alignment
 from .config import TERConfig
-from .kernels import kernels, ter_reference, ter_tokens
+from .kernels import RawAlignment, kernels, ter_reference, ter_tokens
 
 
 class TERScore(Score):
@@ -141,6 +141,22 @@ class TER(Metric[TERScore]):
             raise TypeError(f"hypothesis must be a string, got {type(hypothesis).__name__}")
         check_str_sequence(references, "references")
         return self.alignments([hypothesis], [references])[0]
+
+    def corpus_alignments(self, hypotheses: Sequence[str]) -> list[RawAlignment]:
+        """What the search did to each hypothesis against the references given to the
+        constructor, in the kernel's compact form (:class:`~.kernels.RawAlignment`: the
+        reference chosen among the segment's, its shifts and edit path). Each one's
+        ``(edits, ref_length)`` is :meth:`corpus_statistics`' row: a caller who needs both
+        (the viewer) runs the search once."""
+        check_str_sequence(hypotheses, "hypotheses")
+        if self._ref_cache is None:
+            raise ValueError("no references given to TER(references=...)")
+        n_segments, prepared = self._ref_cache
+        if len(hypotheses) != n_segments:
+            raise ValueError(f"{len(hypotheses)} hypotheses but {n_segments} reference segments")
+        found: list[RawAlignment] = self._kernel.alignments(hypotheses, prepared, self.tokenizer,
+                                                            self.threads)
+        return found
 
     def alignments(self, hypotheses: Sequence[str],
                    references: Sequence[Union[str, Sequence[str]]]) -> list[TERAlignment]:
