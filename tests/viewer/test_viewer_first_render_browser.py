@@ -104,7 +104,7 @@ def test_report_and_serve_title_the_page_alike(files, refs):
     finally:
         server.shutdown()
         server.server_close()
-    want = {1: "3 system(s) against newstest2099.en-de.ref.A.de",
-            2: "3 system(s) against newstest2099.en-de.ref.{A,B}.de"}[refs]
+    want = {1: "3 systems against newstest2099.en-de.ref.A.de",
+            2: "3 systems against newstest2099.en-de.ref.{A,B}.de"}[refs]
     assert html_title(out.read_text(encoding="utf-8")) == want
     assert html_title(page) == want

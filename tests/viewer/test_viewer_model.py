@@ -266,7 +266,9 @@ def test_report_command_reads_files_and_names_systems(tmp_path, capsys):
             str(tmp_path / "test.hyp.beta.en"), "--doc-ids", str(tmp_path / "docs"), "-o", str(out),
             "--n-samples", "20", "-lc"]
     assert cli.main(args) == 0
+    assert capsys.readouterr().err.endswith("; 2 systems, 12 segments)\n")
     data = decode_page(out.read_text(encoding="utf-8"))
+    assert data["title"] == "2 systems against test.ref.en"
     assert [s["name"] for s in data["systems"]] == ["alpha", "beta"]
     assert data["options"]["lowercase"] is True and "case:lc" in data["signature"]
     assert data["documents"]["names"] == ["d0", "d1", "d2"]
@@ -277,6 +279,12 @@ def test_report_command_reads_files_and_names_systems(tmp_path, capsys):
     assert cli.main(["report", str(tmp_path / "test.ref.en"), "-i", str(tmp_path / "short"),
                      "-o", str(tmp_path / "x.html")]) == 1
     assert "short has 1 lines" in capsys.readouterr().err
+    # one system: "1 system", as a person writes it
+    assert cli.main(["report", str(tmp_path / "test.ref.en"), "-i", str(tmp_path / "test.hyp.beta.en"),
+                     "-o", str(tmp_path / "one.html"), "--n-samples", "20"]) == 0
+    assert capsys.readouterr().err.endswith("; 1 system, 12 segments)\n")
+    assert decode_page((tmp_path / "one.html").read_text(encoding="utf-8"))["title"] == (
+        "1 system against test.ref.en")
     assert not (tmp_path / "x.html").exists()
     assert cli.system_names(["a/newstest2021.en-de.hyp.Online-W.de",
                              "b/newstest2021.en-de.hyp.UEdin.de"]) == ["Online-W", "UEdin"]

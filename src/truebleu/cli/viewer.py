@@ -167,7 +167,7 @@ def build_report(args):
         raise InputError(f"{args.refs[0]} has {n} lines but " + ", ".join(wrong)
                          + "; every file must have one line per segment")
     # the reference files as named on the command line, one or several alike (files_title)
-    title = args.title or f"{len(systems)} system(s) against {files_title(args.refs)}"
+    title = args.title or f"{_counted(len(systems), 'system')} against {files_title(args.refs)}"
     every_metric = _metric_arguments(args, references, names, n)
     return report(references, systems, reference_names=ref_names, source=source, doc_ids=doc_ids,
                   title=title, seed=args.seed, n_samples=args.n_samples, **every_metric,
@@ -239,8 +239,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 where = "standard output" if args.output == "-" else str(path)
                 size = (f"{path.stat().st_size / 1e6:.1f} MB; "
                         if args.output != "-" and path.is_file() else "")
-                print(f"truebleu: wrote {where} ({size}{len(result.system_names)} systems, "
-                      f"{result.data.inputs.n_segments} segments)", file=sys.stderr)
+                print(f"truebleu: wrote {where} ({size}{_counted(len(result.system_names), 'system')}, "
+                      f"{_counted(result.data.inputs.n_segments, 'segment')})", file=sys.stderr)
             return 0
         from ..viewer.server import serve
 
@@ -251,3 +251,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (InputError, UsageError, ValueError, ImportError, OSError) as exc:
         print(f"truebleu {command}: error: {exc}", file=sys.stderr)
         return 1
+
+
+def _counted(n: int, noun: str) -> str:
+    """``1 system``, ``3 systems``: what a person writes (the title and the summary line)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
