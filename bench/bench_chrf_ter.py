@@ -10,7 +10,8 @@ Tasks:
 ``corpus``         one corpus score per system, one call each (``corpus_chrf``);
 ``corpus-cached``  truebleu's ``CHRF(references=...)`` per test set, reused;
 ``sentence``       20,000 sentence scores (the first 20,000 segment pairs):
-                   a sacreBLEU loop against truebleu's batched call.
+                   a sacreBLEU loop against truebleu's batched call;
+``corpus-normalized``  (TER only) ``corpus`` with ``normalized=True``.
 Each measurement runs in its own subprocess, so each peak RSS (``ru_maxrss``)
 is the tool's own; "RSS after loading" is the RSS once the text is read.
 Times are medians over ``--repeat`` runs (sacreBLEU: fewer, it is slow), as
@@ -66,15 +67,18 @@ def rss_kb() -> int:
 # ---------------------------------------------------------------- the metrics
 
 
-def metric_calls(metric: str, tool: str):
-    """(corpus(h, refs), sentence batch(hyps, refs per hyp), cached metric(refs)) of a tool."""
+def metric_calls(metric: str, tool: str, normalized: bool = False):
+    """(corpus(h, refs), sentence batch(hyps, refs per hyp), cached metric(refs)) of a tool;
+    ``normalized``: TER's ``normalized=True`` (tercom's normalization)."""
     options = {"chrf": {}, "chrf++": {"word_order": 2}, "ter": {}}[metric]
+    ter_options = {"normalized": True} if normalized else {}
     if tool == "sacrebleu":
         import sacrebleu
 
         if metric == "ter":
-            return (lambda h, r: sacrebleu.corpus_ter(h, r).score,
-                    lambda hs, rs: [sacrebleu.sentence_ter(h, r).score for h, r in zip(hs, rs)],
+            return (lambda h, r: sacrebleu.corpus_ter(h, r, **ter_options).score,
+                    lambda hs, rs: [sacrebleu.sentence_ter(h, r, **ter_options).score
+                                    for h, r in zip(hs, rs)],
                     None)
         return (lambda h, r: sacrebleu.corpus_chrf(h, r, **options).score,
                 lambda hs, rs: [sacrebleu.sentence_chrf(h, r, **options).score
@@ -83,9 +87,9 @@ def metric_calls(metric: str, tool: str):
     if metric == "ter":
         from truebleu.metrics.ter import TER
 
-        return (lambda h, r: TER().corpus_score(h, r).score,
-                lambda hs, rs: [TER().sentence_score(h, r).score for h, r in zip(hs, rs)],
-                lambda refs: TER(references=refs))
+        return (lambda h, r: TER(**ter_options).corpus_score(h, r).score,
+                lambda hs, rs: TER(**ter_options).sentence_scores(hs, rs),
+                lambda refs: TER(references=refs, **ter_options))
     import truebleu
 
     return (lambda h, r: truebleu.corpus_chrf(h, r, **options).score,
@@ -95,8 +99,8 @@ def metric_calls(metric: str, tool: str):
 
 def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat: int) -> dict:
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
-    corpus, batch, cached = metric_calls(metric, tool)
-    if task in ("corpus", "corpus-cached"):
+    corpus, batch, cached = metric_calls(metric, tool, normalized=task == "corpus-normalized")
+    if task in ("corpus", "corpus-cached", "corpus-normalized"):
         systems = into_english(data, n_systems)
         base = rss_kb()
         if task == "corpus-cached":
@@ -174,9 +178,12 @@ def main(argv=None) -> int:
     print(f"truebleu {truebleu.__version__} (backend: {truebleu.active_backend()}), "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, metric {args.metric}\n")
     rows, mismatches, sacre_corpus = [], [], None
-    for task, tools in (("corpus", ("sacrebleu", "truebleu")),
-                        ("corpus-cached", ("truebleu",)),
-                        ("sentence", ("sacrebleu", "truebleu"))):
+    tasks = [("corpus", ("sacrebleu", "truebleu")),
+             ("corpus-cached", ("truebleu",)),
+             ("sentence", ("sacrebleu", "truebleu"))]
+    if args.metric == "ter":  # tercom's normalization: the tokenizer's heaviest rules
+        tasks.insert(1, ("corpus-normalized", ("sacrebleu", "truebleu")))
+    for task, tools in tasks:
         results = {tool: measure(args.metric, task, tool, args) for tool in tools}
         print(f"  measured {task}", file=sys.stderr)
         reference = results.get("sacrebleu") or sacre_corpus  # corpus-cached: corpus's
