@@ -159,36 +159,34 @@ static inline int64_t last_cell(const tb_ter_work *w, size_t n_h, size_t n_r)
     return w->cost[w->offset[n_h] + (n_r - (size_t)w->lo[n_h])];
 }
 
-/* Reverse cell (i, j) of the kept words: TB_TER_INFINITY outside the beam. */
-static inline int64_t reverse_cell(const tb_ter_work *w, size_t i, int64_t j)
-{
-    return (j >= w->lo[i] && j < w->hi[i]) ? w->rcost[w->offset[i] + (size_t)(j - w->lo[i])]
-                                           : TB_TER_INFINITY;
-}
-
 /* The reverse matrix of `words`: the cheapest way from beam cell (i, j) to
  * (n_h, n_r) by the forward matrix's steps (a match or substitution of words[i]
- * and ref[j], words[i] alone, ref[j] alone), through beam cells only. */
+ * and ref[j], words[i] alone, ref[j] alone), through beam cells only. Row i
+ * depends on words[i..n_h) alone: rows from `from` on are kept (n_h + 1: none). */
 static void reverse_rows(tb_ter_work *w, const uint32_t *words, size_t n_h, const uint32_t *ref,
-                         size_t n_r)
+                         size_t n_r, size_t from)
 {
-    for (size_t i = n_h + 1; i-- > 0;) {
+    if (from > n_h) {  /* the last row: reference words alone */
+        int64_t *row = w->rcost + w->offset[n_h];
+        for (int64_t j = w->hi[n_h] - 1; j >= w->lo[n_h]; j--)
+            row[j - w->lo[n_h]] = (int64_t)n_r - j;
+        from = n_h;
+    }
+    for (size_t i = from; i-- > 0;) {
+        const int64_t *below = w->rcost + w->offset[i + 1];
+        int64_t blo = w->lo[i + 1], bhi = w->hi[i + 1], lo = w->lo[i];
         int64_t *row = w->rcost + w->offset[i];
-        for (int64_t j = w->hi[i] - 1; j >= w->lo[i]; j--) {
-            int64_t best = (i == n_h && j == (int64_t)n_r) ? 0 : TB_TER_INFINITY;
-            if (i < n_h) {
-                if (j < (int64_t)n_r) {
-                    int64_t option = reverse_cell(w, i + 1, j + 1) + (words[i] != ref[j]);
-                    if (option < best)
-                        best = option;
-                }
-                int64_t option = reverse_cell(w, i + 1, j) + 1;
-                if (option < best)
-                    best = option;
-            }
-            if (j + 1 < w->hi[i] && row[j + 1 - w->lo[i]] + 1 < best)
-                best = row[j + 1 - w->lo[i]] + 1;
-            row[j - w->lo[i]] = best;
+        uint32_t word = words[i];
+        int64_t right = TB_TER_INFINITY;  /* cell (i, j + 1) */
+        for (int64_t j = w->hi[i] - 1; j >= lo; j--) {
+            int64_t best = TB_TER_INFINITY;
+            if (j < (int64_t)n_r && j + 1 >= blo && j + 1 < bhi)
+                best = below[j + 1 - blo] + (word != ref[j]);
+            if (j >= blo && j < bhi && below[j - blo] + 1 < best)
+                best = below[j - blo] + 1;
+            if (right + 1 < best)
+                best = right + 1;
+            row[j - lo] = right = best;
         }
     }
 }
@@ -441,7 +439,7 @@ tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
         return TB_NOMEM;
     memcpy(w->words, hyp, n_h * sizeof(uint32_t));
     kept_rows(w, w->words, n_h, ref, 0);
-    reverse_rows(w, w->words, n_h, ref, n_r);
+    reverse_rows(w, w->words, n_h, ref, n_r, n_h + 1);
     int64_t shifts = 0, checked = 0;
     for (;;) {
         int64_t cost = last_cell(w, n_h, n_r);
@@ -458,6 +456,7 @@ tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
         shift_words(w->cand, w->words, n_h, (size_t)best.start, (size_t)best.length,
                     (size_t)best.target);
         size_t prefix = common_prefix(w->words, w->cand, n_h);
+        size_t suffix = common_suffix(w->words, w->cand, n_h);
         uint32_t *tmp = w->words;  /* the candidate becomes the current hypothesis */
         w->words = w->cand;
         w->cand = tmp;
@@ -465,7 +464,7 @@ tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
         w->cap_words = w->cap_cand;
         w->cap_cand = cap;
         kept_rows(w, w->words, n_h, ref, prefix + 1);
-        reverse_rows(w, w->words, n_h, ref, n_r);
+        reverse_rows(w, w->words, n_h, ref, n_r, n_h - suffix);
         shifts++;
     }
 }
