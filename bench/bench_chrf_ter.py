@@ -11,6 +11,7 @@ Tasks:
 ``corpus-cached``  truebleu's ``CHRF(references=...)`` per test set, reused;
 ``sentence``       20,000 sentence scores (the first 20,000 segment pairs):
                    a sacreBLEU loop against truebleu's batched call.
+``corpus-normalized``  (TER only) ``corpus`` with ``normalized=True``.
 ``matrix``         (chrF only) the MBR matrix of 512 x 512 WMT21 en-de lines (the first
                    512 of the first en-de system output, as candidates and pseudo-references):
                    fastChrF 0.2.1's ``pairwise_chrf`` (Rust) against ``truebleu.chrf_matrix``
@@ -100,15 +101,18 @@ def rss_kb() -> int:
 # ---------------------------------------------------------------- the metrics
 
 
-def metric_calls(metric: str, tool: str):
-    """(corpus(h, refs), sentence batch(hyps, refs per hyp), cached metric(refs)) of a tool."""
+def metric_calls(metric: str, tool: str, normalized: bool = False):
+    """(corpus(h, refs), sentence batch(hyps, refs per hyp), cached metric(refs)) of a tool;
+    ``normalized``: TER's ``normalized=True`` (tercom's normalization)."""
     options = {"chrf": {}, "chrf++": {"word_order": 2}, "ter": {}}[metric]
+    ter_options = {"normalized": True} if normalized else {}
     if tool == "sacrebleu":
         import sacrebleu
 
         if metric == "ter":
-            return (lambda h, r: sacrebleu.corpus_ter(h, r).score,
-                    lambda hs, rs: [sacrebleu.sentence_ter(h, r).score for h, r in zip(hs, rs)],
+            return (lambda h, r: sacrebleu.corpus_ter(h, r, **ter_options).score,
+                    lambda hs, rs: [sacrebleu.sentence_ter(h, r, **ter_options).score
+                                    for h, r in zip(hs, rs)],
                     None)
         return (lambda h, r: sacrebleu.corpus_chrf(h, r, **options).score,
                 lambda hs, rs: [sacrebleu.sentence_chrf(h, r, **options).score
@@ -117,9 +121,9 @@ def metric_calls(metric: str, tool: str):
     if metric == "ter":
         from truebleu.metrics.ter import TER
 
-        return (lambda h, r: TER().corpus_score(h, r).score,
-                lambda hs, rs: [TER().sentence_score(h, r).score for h, r in zip(hs, rs)],
-                lambda refs: TER(references=refs))
+        return (lambda h, r: TER(**ter_options).corpus_score(h, r).score,
+                lambda hs, rs: TER(**ter_options).sentence_scores(hs, rs),
+                lambda refs: TER(references=refs, **ter_options))
     import truebleu
 
     return (lambda h, r: truebleu.corpus_chrf(h, r, **options).score,
@@ -131,8 +135,8 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
     if task == "matrix":
         return matrix_worker(tool, data, repeat)
-    corpus, batch, cached = metric_calls(metric, tool)
-    if task in ("corpus", "corpus-cached"):
+    corpus, batch, cached = metric_calls(metric, tool, normalized=task == "corpus-normalized")
+    if task in ("corpus", "corpus-cached", "corpus-normalized"):
         systems = into_english(data, n_systems)
         base = rss_kb()
         if task == "corpus-cached":
@@ -239,6 +243,8 @@ def main(argv=None) -> int:
              ("sentence", ("sacrebleu", "truebleu"))]
     if args.matrix and args.metric != "chrf":
         parser.error("--matrix is chrF's (fastChrF has no word n-grams)")
+    if args.metric == "ter":  # tercom's normalization: the tokenizer's heaviest rules
+        tasks.insert(1, ("corpus-normalized", ("sacrebleu", "truebleu")))
     if args.matrix:
         tasks = []
     if args.metric == "chrf":

@@ -104,13 +104,18 @@ static PyMethodDef core_methods[] = {
      "tokenize(line, mode, lowercase) -> list of tokens (as segment_tokens); line: str, or bytes of\n"
      "UTF-8 (a native reader's line; non-ASCII only for 13a without lowercase)"},
     {"ter_statistics", KW(core_ter_statistics),
-     "ter_statistics(hypotheses, references, threads, out, max_shift_size=10) -> None\n\n"
+     "ter_statistics(hypotheses, references, threads, out, max_shift_size=10, *, tokenize=False,\n"
+     "               normalized=False, no_punct=False, asian_support=False, case_sensitive=False)\n"
+     "    -> None\n\n"
      "TER statistics [edits, average reference length] (float64, one row per hypothesis)\n"
-     "into `out`. Hypotheses and references are tercom-tokenized strings (tokens separated\n"
-     "by single spaces); references[i] is the list of references of hypothesis i. A shift\n"
-     "moves at most max_shift_size words (sacreBLEU: 10; torchmetrics: 9)."},
+     "into `out`. References are tercom-tokenized strings (tokens separated by single\n"
+     "spaces: ter_tokenize(..., reference=True)); references[i] is the list of references of\n"
+     "hypothesis i. Hypotheses are tokenized strings too, or with tokenize=True the lines as\n"
+     "given, tokenized here with the options (ter_tokenize's). A shift moves at most\n"
+     "max_shift_size words (sacreBLEU: 10; torchmetrics: 9)."},
     {"ter_alignment", KW(core_ter_alignment),
-     "ter_alignment(hypotheses, references, threads, max_shift_size=10)\n"
+     "ter_alignment(hypotheses, references, threads, max_shift_size=10, *, tokenize=False,\n"
+     "              normalized=False, no_punct=False, asian_support=False, case_sensitive=False)\n"
      "    -> list of (reference, edits, ref_length, shifts, steps)\n\n"
      "What TER's search did to each hypothesis (ter_statistics' arguments; one pair is a\n"
      "batch of one): the index of the reference with the fewest edits (the first on ties),\n"
@@ -118,6 +123,12 @@ static PyMethodDef core_methods[] = {
      "against that reference as (start, length, target) in order, and the edit path from the\n"
      "shifted hypothesis to it as a str of steps: '=' match, 's' substitution, 'h' a\n"
      "hypothesis word alone (deleted), 'r' a reference word alone (inserted)."},
+    {"ter_tokenize", KW(core_ter_tokenize),
+     "ter_tokenize(lines, normalized=False, no_punct=False, asian_support=False,\n"
+     "             case_sensitive=False, reference=False) -> list of str\n\n"
+     "tercom's tokens of each line (truebleu.tokenizers.tokenizer_ter, sacreBLEU's TER: the\n"
+     "line right-stripped, words joined by single spaces); reference=True tokenizes twice,\n"
+     "as sacreBLEU does to TER's references."},
     {"pcg64_integers", KW(core_pcg64_integers),
      "pcg64_integers(state, n, count) -> bytes: NumPy's Generator.choice(n, count) as int64"},
     {"pcg64_bools", KW(core_pcg64_bools),

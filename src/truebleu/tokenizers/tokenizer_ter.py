@@ -11,6 +11,10 @@ The steps, in order (each one optional except the last):
    :data:`ASIAN_PUNCTUATION`);
 4. collapse whitespace (Python's ``str.split``).
 
+The compiled core computes the same string in C (``_native/ter/tokenize.c``,
+``ter_tokenize``), and the native TER kernel tokenizes there; this module is the
+specification it is tested against.
+
 sacreBLEU also has three rules for runs of kana anchored at the start of the
 string; they run after the padding, when the string starts with a space, so
 they never match and are left out here (``tests/test_ter.py`` checks kana
@@ -125,6 +129,12 @@ class TercomTokenizer(Tokenizer):
 
     def _options(self) -> tuple[bool, bool, bool, bool]:
         return (self._normalized, self._no_punct, self._asian_support, self._case_sensitive)
+
+    def options(self) -> dict[str, bool]:
+        """The options by name (the keywords of ``__init__``, and of the compiled twin
+        of this tokenizer, the core's ``ter_tokenize``)."""
+        return dict(zip(("normalized", "no_punct", "asian_support", "case_sensitive"),
+                        self._options()))
 
     def __call__(self, line: str) -> str:
         return tokenize_tercom(line, self._normalized, self._no_punct, self._asian_support,

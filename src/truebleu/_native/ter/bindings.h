@@ -7,5 +7,6 @@
 
 PyObject *core_ter_statistics(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_ter_alignment(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *core_ter_tokenize(PyObject *module, PyObject *args, PyObject *kwargs);
 
 #endif

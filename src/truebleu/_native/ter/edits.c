@@ -9,6 +9,15 @@
  * "infinite" cells. The rows of the current hypothesis (with their steps,
  * for the trace) are kept; a shifted candidate reuses those of the prefix it
  * shares with it and computes the rest in two rolling rows.
+ *
+ * The suffix a candidate shares with the current hypothesis is not computed
+ * again either: the work memory also keeps the reverse matrix of the current
+ * hypothesis (the cheapest path from each beam cell to the last one, through
+ * beam cells), and a candidate's distance is the minimum over the cells of the
+ * first shared row k of (its forward cost + that reverse cost). Every path of
+ * the beam crosses row k, and costs add along a path, so that minimum is the
+ * forward matrix's last cell: the same number, from the rows the shift changed
+ * (only a candidate's distance is needed, never its trace).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -34,6 +43,7 @@ struct tb_ter_work {
     int64_t *lo, *hi;       size_t cap_lo, cap_hi;  /* beam of each row */
     size_t *offset;         size_t cap_offset;   /* where row i starts in cost/step */
     int64_t *cost;          size_t cap_cost;     /* rows of the current hypothesis */
+    int64_t *rcost;         size_t cap_rcost;    /* its reverse rows (same layout) */
     unsigned char *step;    size_t cap_step;
     int64_t *roll;          size_t cap_roll;     /* two rolling rows for candidates */
     uint32_t *words, *cand; size_t cap_words, cap_cand;
@@ -52,7 +62,7 @@ void tb_ter_work_free(tb_ter_work *w)
 {
     if (!w)
         return;
-    free(w->lo); free(w->hi); free(w->offset); free(w->cost); free(w->step);
+    free(w->lo); free(w->hi); free(w->offset); free(w->cost); free(w->rcost); free(w->step);
     free(w->roll); free(w->words); free(w->cand); free(w->steps); free(w->align);
     free(w->hyp_err_sum); free(w->ref_err_sum); free(w->shifts);
     free(w);
@@ -78,6 +88,7 @@ static int set_bounds(tb_ter_work *w, size_t n_h, size_t n_r)
         w->offset[i + 1] = w->offset[i] + (size_t)(w->hi[i] - w->lo[i]);
     }
     if (GROW(w->cost, w->cap_cost, w->offset[n_h + 1]) < 0 ||
+        GROW(w->rcost, w->cap_rcost, w->offset[n_h + 1]) < 0 ||
         GROW(w->step, w->cap_step, w->offset[n_h + 1]) < 0 ||
         GROW(w->roll, w->cap_roll, 2 * (n_r + 1)) < 0)
         return -1;
@@ -148,22 +159,74 @@ static inline int64_t last_cell(const tb_ter_work *w, size_t n_h, size_t n_r)
     return w->cost[w->offset[n_h] + (n_r - (size_t)w->lo[n_h])];
 }
 
-/* The distance of `cand`, whose first `prefix` words are those of the kept rows. */
-static int64_t candidate_cost(tb_ter_work *w, const uint32_t *cand, size_t n_h,
+/* The reverse matrix of `words`: the cheapest way from beam cell (i, j) to
+ * (n_h, n_r) by the forward matrix's steps (a match or substitution of words[i]
+ * and ref[j], words[i] alone, ref[j] alone), through beam cells only. Row i
+ * depends on words[i..n_h) alone: rows from `from` on are kept (n_h + 1: none). */
+static void reverse_rows(tb_ter_work *w, const uint32_t *words, size_t n_h, const uint32_t *ref,
+                         size_t n_r, size_t from)
+{
+    if (from > n_h) {  /* the last row: reference words alone */
+        int64_t *row = w->rcost + w->offset[n_h];
+        for (int64_t j = w->hi[n_h] - 1; j >= w->lo[n_h]; j--)
+            row[j - w->lo[n_h]] = (int64_t)n_r - j;
+        from = n_h;
+    }
+    for (size_t i = from; i-- > 0;) {
+        const int64_t *below = w->rcost + w->offset[i + 1];
+        int64_t blo = w->lo[i + 1], bhi = w->hi[i + 1], lo = w->lo[i];
+        int64_t *row = w->rcost + w->offset[i];
+        uint32_t word = words[i];
+        int64_t right = TB_TER_INFINITY;  /* cell (i, j + 1) */
+        for (int64_t j = w->hi[i] - 1; j >= lo; j--) {
+            int64_t best = TB_TER_INFINITY;
+            if (j < (int64_t)n_r && j + 1 >= blo && j + 1 < bhi)
+                best = below[j + 1 - blo] + (word != ref[j]);
+            if (j >= blo && j < bhi && below[j - blo] + 1 < best)
+                best = below[j - blo] + 1;
+            if (right + 1 < best)
+                best = right + 1;
+            row[j - lo] = right = best;
+        }
+    }
+}
+
+static size_t common_suffix(const uint32_t *a, const uint32_t *b, size_t n)
+{
+    size_t k = 0;
+    while (k < n && a[n - 1 - k] == b[n - 1 - k])
+        k++;
+    return k;
+}
+
+/* The distance of `cand`, whose first `prefix` words are those of the kept
+ * rows (`words`): forward rows while the words differ, then the reverse rows
+ * of the suffix both share (see the top of this file). */
+static int64_t candidate_cost(tb_ter_work *w, const uint32_t *words, const uint32_t *cand, size_t n_h,
                               const uint32_t *ref, size_t n_r, size_t prefix)
 {
     if (prefix >= n_h)
         return last_cell(w, n_h, n_r);
+    size_t k = n_h - common_suffix(words, cand, n_h);  /* > prefix: word `prefix` differs */
     const int64_t *above = w->cost + w->offset[prefix];
     int64_t *rows[2] = {w->roll, w->roll + (n_r + 1)};
     int64_t *cur = NULL;
-    for (size_t i = prefix + 1; i <= n_h; i++) {
+    for (size_t i = prefix + 1; i <= k; i++) {
         cur = rows[i & 1];
         compute_row(cand[i - 1], ref, above, w->lo[i - 1], w->hi[i - 1], cur, NULL,
                     w->lo[i], w->hi[i]);
         above = cur;
     }
-    return cur[n_r - (size_t)w->lo[n_h]];
+    if (k == n_h)
+        return cur[n_r - (size_t)w->lo[n_h]];
+    const int64_t *rev = w->rcost + w->offset[k];
+    int64_t best = 2 * TB_TER_INFINITY + 2 * (int64_t)(n_h + n_r);  /* above any sum of two cells */
+    for (int64_t j = w->lo[k]; j < w->hi[k]; j++) {
+        int64_t total = cur[j - w->lo[k]] + rev[j - w->lo[k]];
+        if (total < best)
+            best = total;
+    }
+    return best;
 }
 
 /* The trace of the kept rows, then the alignment and the error prefix sums
@@ -300,7 +363,7 @@ static shift_key best_shift(tb_ter_work *w, size_t n_h, const uint32_t *ref, siz
                     previous = target;
                     shift_words(w->cand, words, n_h, h, length, (size_t)target);
                     size_t prefix = common_prefix(words, w->cand, n_h);
-                    int64_t gain = cost - candidate_cost(w, w->cand, n_h, ref, n_r, prefix);
+                    int64_t gain = cost - candidate_cost(w, words, w->cand, n_h, ref, n_r, prefix);
                     (*checked)++;
                     if (better(&best, gain, (int64_t)length, (int64_t)h, target)) {
                         best.found = 1;
@@ -376,6 +439,7 @@ tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
         return TB_NOMEM;
     memcpy(w->words, hyp, n_h * sizeof(uint32_t));
     kept_rows(w, w->words, n_h, ref, 0);
+    reverse_rows(w, w->words, n_h, ref, n_r, n_h + 1);
     int64_t shifts = 0, checked = 0;
     for (;;) {
         int64_t cost = last_cell(w, n_h, n_r);
@@ -392,6 +456,7 @@ tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
         shift_words(w->cand, w->words, n_h, (size_t)best.start, (size_t)best.length,
                     (size_t)best.target);
         size_t prefix = common_prefix(w->words, w->cand, n_h);
+        size_t suffix = common_suffix(w->words, w->cand, n_h);
         uint32_t *tmp = w->words;  /* the candidate becomes the current hypothesis */
         w->words = w->cand;
         w->cand = tmp;
@@ -399,6 +464,7 @@ tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t n_h,
         w->cap_words = w->cap_cand;
         w->cap_cand = cap;
         kept_rows(w, w->words, n_h, ref, prefix + 1);
+        reverse_rows(w, w->words, n_h, ref, n_r, n_h - suffix);
         shifts++;
     }
 }

@@ -1,8 +1,9 @@
 /* TER's segments on the runtime's threads (plain C, see ter/ter.h): a worker
- * takes one segment at a time from the job's atomic counter, splits the
- * hypothesis and its references on spaces, gives each distinct word of the
- * segment an id, and runs tb_ter_edits per reference. Each segment writes its
- * own row, so the result does not depend on the number of threads.
+ * takes one segment at a time from the job's atomic counter, tokenizes the
+ * hypothesis if asked (ter/tokenize.h), splits it and its references on
+ * spaces, gives each distinct word of the segment an id, and runs
+ * tb_ter_edits per reference. Each segment writes its own row, so the result
+ * does not depend on the number of threads.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -61,11 +62,10 @@ static uint32_t vocab_id(vocab *v, const char *s, size_t n)
     }
 }
 
-/* Word ids of a space-separated text into v->ids; returns the count. */
-static size_t split_ids(vocab *v, const tb_text *t)
+/* Word ids of a space-separated text s[0 .. n) into v->ids; returns the count. */
+static size_t split_ids(vocab *v, const char *s, size_t n)
 {
-    const char *s = t->data;
-    size_t count = 0, i = 0, n = t->length;
+    size_t count = 0, i = 0;
     while (i < n) {
         while (i < n && s[i] == ' ')
             i++;
@@ -78,32 +78,42 @@ static size_t split_ids(vocab *v, const tb_text *t)
     return count;
 }
 
-static size_t max_words(const tb_text *t)
+static size_t max_words(size_t length)
 {
-    return t->length / 2 + 1;  /* words are separated by at least one space */
+    return length / 2 + 1;  /* words are separated by at least one space */
 }
 
 /* Segment i into its row of job->out (and, with job->paths, the best reference's
  * search into job->paths[i]). */
-static tb_status ter_segment(const tb_ter_job *job, size_t i, tb_ter_work *w, vocab *v)
+static tb_status ter_segment(const tb_ter_job *job, size_t i, tb_ter_work *w, vocab *v,
+                             tb_tercom_scratch *scratch)
 {
-    const tb_text *hyp = &job->hyps[i];
+    const tb_text *line = &job->hyps[i];
+    const char *hyp = line->data;
+    size_t hyp_bytes = line->length;
+    if (job->tokenize) {
+        const uint8_t *tokens;
+        if (tb_tercom_tokenize(scratch, line->data, line->length, line->ascii_lower, job->options, 0,
+                               &tokens, &hyp_bytes) != TB_OK)
+            return TB_NOMEM;
+        hyp = (const char *)tokens;
+    }
     size_t r0 = job->first_ref[i], r1 = job->first_ref[i + 1];
-    size_t total = max_words(hyp), longest = max_words(hyp);
+    size_t total = max_words(hyp_bytes), longest = max_words(hyp_bytes);
     for (size_t r = r0; r < r1; r++) {
-        size_t n = max_words(&job->refs[r]);
+        size_t n = max_words(job->refs[r].length);
         total += n;
         if (n > longest)
             longest = n;
     }
     if (vocab_reset(v, total) < 0 || GROW(v->ids, v->cap_ids, longest) < 0 ||
-        GROW(v->hyp, v->cap_hyp, max_words(hyp)) < 0)
+        GROW(v->hyp, v->cap_hyp, max_words(hyp_bytes)) < 0)
         return TB_NOMEM;
-    size_t n_hyp = split_ids(v, hyp);
+    size_t n_hyp = split_ids(v, hyp, hyp_bytes);
     memcpy(v->hyp, v->ids, n_hyp * sizeof(uint32_t));
     int64_t best = TB_TER_INFINITY, lengths = 0;
     for (size_t r = r0; r < r1; r++) {
-        size_t n_ref = split_ids(v, &job->refs[r]);
+        size_t n_ref = split_ids(v, job->refs[r].data, job->refs[r].length);
         int64_t edits;
         tb_status status = tb_ter_edits(w, v->hyp, n_hyp, v->ids, n_ref, job->max_shift, &edits);
         if (status != TB_OK)
@@ -139,6 +149,8 @@ static void ter_worker(tb_job *base)
     tb_ter_work *w = tb_ter_work_new();
     vocab v;
     memset(&v, 0, sizeof v);
+    tb_tercom_scratch scratch;
+    memset(&scratch, 0, sizeof scratch);
     tb_job_poll poll;
     tb_job_poll_init(&poll, base);
     if (!w)
@@ -147,11 +159,12 @@ static void ter_worker(tb_job *base)
     while (w && tb_job_claim(base, &i, &end)) {
         if (tb_poll_spend(&poll.base, segment_units(job, i)))
             break;
-        tb_status status = ter_segment(job, i, w, &v);
+        tb_status status = ter_segment(job, i, w, &v, &scratch);
         if (status != TB_OK)
             tb_job_fail(base, status, i);
     }
     tb_ter_work_free(w);
+    tb_tercom_scratch_free(&scratch);
     free(v.slot); free(v.word); free(v.len); free(v.ids); free(v.hyp);
 }
 

@@ -14,6 +14,7 @@
 
 #include "runtime/pool.h"
 #include "runtime/status.h"
+#include "ter/tokenize.h"
 #include "text/text.h"
 
 #define TB_TER_INFINITY 10000000000000000LL  /* 1e16: a cell outside the beam */
@@ -65,7 +66,8 @@ tb_status tb_ter_edits(tb_ter_work *w, const uint32_t *hyp, size_t hyp_len,
 tb_status tb_ter_keep_path(const tb_ter_work *w, tb_ter_path *path);
 
 /* Item i: hypothesis hyps[i] (tercom-tokenized UTF-8, words separated by
- * spaces) against refs[first_ref[i] .. first_ref[i+1]) (at least one):
+ * spaces; or, with `tokenize`, the line as given, which the worker tokenizes
+ * with tb_tercom_tokenize and the `options` TB_TERCOM_*) against refs[first_ref[i] .. first_ref[i+1]) (at least one):
  * out[2i] = the fewest edits, out[2i+1] = the references' average length; with
  * `paths`, paths[i] = the search against the first reference with the fewest
  * edits (its index among the segment's references in paths[i].reference). */
@@ -77,6 +79,8 @@ typedef struct {
     double *out;
     tb_ter_path *paths;    /* NULL: the statistics only */
     size_t max_shift;      /* the longest shifted block: TB_TER_MAX_SHIFT_SIZE by default */
+    int tokenize;          /* 1: hyps are lines to tokenize (the references never are) */
+    int options;           /* TB_TERCOM_* of that tokenization */
 } tb_ter_job;
 
 /* A job over nseg segments; the caller fills in the rest and runs it with

@@ -1,8 +1,10 @@
 """TER's kernels: tokenized text to ``[edits, reference length]`` rows.
 
-Both kernels tokenize in Python (tercom's rules are regular expressions, and
-the edit distance dominates); the native one computes the shifts and edit
-distances in the core. Same methods, same numbers:
+The Python kernel tokenizes with the specification's tokenizer
+(:mod:`truebleu.tokenizers.tokenizer_ter`); the native one tokenizes in the core
+(its twin in C, ``ter_tokenize``: references once when prepared, hypotheses
+inside the job, with no Python string per hypothesis) and computes the shifts
+and edit distances there. Same methods, same numbers:
 
 ``prepare(segments, tokenizer)``
     ``segments[i]`` is the list of reference strings of segment ``i`` (``None``
@@ -20,6 +22,7 @@ distances in the core. Same methods, same numbers:
 from __future__ import annotations
 
 from array import array
+from itertools import islice
 from typing import NamedTuple
 
 from ...core.kernels import KernelLoader, native_core, thread_count
@@ -98,30 +101,25 @@ class NativeKernel:
         native_core()  # ImportError here, where the core was not built
 
     def prepare(self, segments, tokenizer):
-        """The tokenized references as strings (the core splits them on spaces)."""
-        return [[ter_reference(ref, tokenizer) for ref in refs] for refs in segments]
+        """The references as :func:`ter_reference` tokenizes them, as strings (the core
+        splits them on spaces), tokenized by the core in one call."""
+        flat = [ref for refs in segments for ref in refs]
+        check_strings(flat, "references")
+        tokens = iter(native_core().ter_tokenize(flat, **tokenizer.options(), reference=True))
+        return [list(islice(tokens, len(refs))) for refs in segments]
 
     def statistics(self, hypotheses, prepared, tokenizer, threads=None):
-        tokenized = self._tokenized(hypotheses, prepared, tokenizer)
+        check_segment_count(hypotheses, len(prepared))
         data = array("d", bytes(16 * len(hypotheses)))
-        native_core().ter_statistics(tokenized, prepared, thread_count(threads), data)
+        native_core().ter_statistics(hypotheses, prepared, thread_count(threads), data,
+                                     tokenize=True, **tokenizer.options())
         return RowTable(2, data)
 
     def alignments(self, hypotheses, prepared, tokenizer, threads=None) -> list[RawAlignment]:
-        tokenized = self._tokenized(hypotheses, prepared, tokenizer)
-        found = native_core().ter_alignment(tokenized, prepared, thread_count(threads))
-        return [RawAlignment(*item) for item in found]
-
-    @staticmethod
-    def _tokenized(hypotheses, prepared, tokenizer) -> list[str]:
-        """The hypotheses as the core reads them (tercom-tokenized, words split on spaces)."""
         check_segment_count(hypotheses, len(prepared))
-        tokenized = []
-        for i, hyp in enumerate(hypotheses):
-            if not isinstance(hyp, str):
-                raise TypeError(f"hypotheses[{i}] must be a string, got {type(hyp).__name__}")
-            tokenized.append(tokenizer(hyp.rstrip()))
-        return tokenized
+        found = native_core().ter_alignment(hypotheses, prepared, thread_count(threads),
+                                            tokenize=True, **tokenizer.options())
+        return [RawAlignment(*item) for item in found]
 
 
 #: TER's kernels, chosen by name (``backend=``, ``$TRUEBLEU_BACKEND``)
