@@ -96,8 +96,10 @@ def detail(page, path: Path) -> Path:
         const first = document.querySelector("#metric-scores");
         first.scrollIntoView({block: "start"});
         const alignments = document.querySelectorAll("#detail .ter-alignment");
-        const top = first.getBoundingClientRect(), pane = document.querySelector("#detail").getBoundingClientRect();
-        const bottom = Math.min(alignments[alignments.length - 1].getBoundingClientRect().bottom, pane.bottom);
+        const top = first.getBoundingClientRect();
+        const pane = document.querySelector("#detail").getBoundingClientRect();
+        const last = alignments[alignments.length - 1].getBoundingClientRect();
+        const bottom = Math.min(last.bottom, pane.bottom);
         return {x: pane.left, y: top.top - 8, width: pane.width, height: bottom - top.top + 16}; }""")
     page.screenshot(path=str(path), clip=box)
     page.set_viewport_size({"width": WIDTH, "height": 900})
