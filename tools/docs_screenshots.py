@@ -116,7 +116,7 @@ def capture(report: Path, out: Path) -> list[Path]:
         page.wait_for_selector("body[data-ready]", state="attached", timeout=60_000)
         written = []
         show(page, "view=overview")
-        written.append(snap(page, "#agreement", out / "viewer-agreement.png", height=640))
+        written.append(snap(page, "#agreement", out / "viewer-agreement.png", height=790))
         show(page, f"view=segments&seg={SEGMENT}&corder=3")
         written.append(detail(page, out / "viewer-ter-alignment.png"))
         show(page, "view=compare&cm=1")

@@ -372,7 +372,7 @@ def test_detail_shows_every_metric_and_ters_edits(open_page, en_de, screenshot_d
                 [e.querySelector(".shifted").textContent, Number(e.dataset.start), Number(e.dataset.to)])""")
             assert shifts == [[" ".join(s.words), s.start, s.to] for s in expected.shifts]
             label = page.inner_text(box + " [data-value=ter-counts]")
-            assert f"{expected.num_edits} edit(s)" in label
+            assert (f"{expected.num_edits} edits" if expected.num_edits != 1 else "1 edit;") in label
             assert f"reference {'ACD'[expected.reference_index]}" in page.inner_text(box + " .label")
     assert page.watch.page_errors == [] and page.watch.console_errors == []
     page.locator("#detail .ter-alignment").first.scroll_into_view_if_needed()

@@ -178,3 +178,8 @@ async function chunked(n, fn, budgetMs = 12) {
     }
   }
 }
+
+// "1 reference", "3 references": a count as a person writes it.
+function counted(n, noun, plural) {
+  return `${n} ${n === 1 ? noun : (plural || noun + "s")}`;
+}

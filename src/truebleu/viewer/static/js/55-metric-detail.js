@@ -50,7 +50,7 @@ function renderTerAlignment(d, m, k, i, which) {
   const total = edits.shifts.length + edits.steps.length - count("m");
   box.appendChild(el("div", {class: "label"}, `${which}: ${m.name} edits against reference ${d.references[edits.ref].name} `,
     el("span", {class: "muted", "data-value": "ter-counts"},
-      `(${edits.shifts.length} shift(s), ${count("s")} substitution(s), ${count("i")} insertion(s), ${count("d")} deletion(s): ${total} edit(s); sentence ${m.name} ${pyFixed(sentenceOf(m, k, i), 2)})`)));
+      `(${counted(edits.shifts.length, "shift")}, ${counted(count("s"), "substitution")}, ${counted(count("i"), "insertion")}, ${counted(count("d"), "deletion")}: ${counted(total, "edit")}; sentence ${m.name} ${pyFixed(sentenceOf(m, k, i), 2)})`)));
   if (edits.shifts.length) {
     box.appendChild(el("ol", {class: "ter-shifts"}, edits.shifts.map(([origin, start, to]) =>
       el("li", {"data-start": start, "data-to": to}, "shift \u201c", el("span", {class: "tok shifted"}, text(origin.map((p) => edits.hyp[p]).join(" "))),

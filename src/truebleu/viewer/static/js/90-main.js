@@ -50,7 +50,7 @@ function renderHeader(d) {
     onchange: (e) => { state[which] = Number(e.target.value); filterCache.key = null; update(); }},
     d.systems.map((s, k) => el("option", {value: k, selected: state[which] === k}, text(s.name))));
   return el("header", null,
-    el("div", {class: "title"}, el("b", null, text(d.title)), el("span", {class: "muted"}, ` · ${d.n_segments} segments · ${d.systems.length} systems · ${d.references.length} reference(s) · ${d.tool}`)),
+    el("div", {class: "title"}, el("b", null, text(d.title)), el("span", {class: "muted"}, ` · ${counted(d.n_segments, "segment")} · ${counted(d.systems.length, "system")} · ${counted(d.references.length, "reference")} · ${d.tool}`)),
     // one system: nothing to compare it with (no A vs B view)
     el("nav", null, VIEWS.filter(([v]) => v !== "compare" || d.systems.length > 1).map(([v, label]) => el("button", {type: "button", class: "tab" + (state.view === v ? " active" : ""), "data-view": v,
       onclick: () => { state.view = v; update(); }}, label)),
