@@ -59,6 +59,7 @@ step() {  # step NAME COMMAND...: run it, remember a failure, go on
 step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tests/tokenizers/test_native_tokenize.py \
     tests/metrics/bleu/test_native_stats.py tests/metrics/bleu/test_native_batch.py tests/metrics/bleu/test_native_wmt21.py \
     tests/native/test_native_interrupt.py tests/metrics/chrf/test_chrf_oracle.py tests/metrics/chrf/test_chrf_batch.py \
+    tests/metrics/chrf/test_chrf_matrix.py tests/metrics/bleu/test_native_reference_groups.py \
     tests/significance/test_significance_native.py tests/io/test_io_utf8_native.py \
     tests/tokenizers/test_native_utf8.py tests/tokenizers/test_native_one_char.py tests/tokenizers/test_native_intl_bytes.py \
     tests/metrics/bleu/test_native_matcher.py tests/metrics/bleu/test_corpus_totals.py tests/core/test_stats_sums.py \
@@ -68,7 +69,10 @@ step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --thread
 # TER's core (_native/ter/): the native half of its tests, and its fuzz
 step "TER tests" "$PY" -m pytest -q -p no:cacheprovider tests/metrics/ter/test_ter.py tests/metrics/ter/test_ter_wmt21.py \
     -k "native or surrogates"
+step "TER tokens" "$PY" -m pytest -q -p no:cacheprovider tests/tokenizers/test_ter_tokenize_native.py \
+    tests/metrics/ter/test_ter_native_tokens.py
 step "fuzz_ter" "$PY" bench/fuzz_ter.py -n "$TER_FUZZ_N" --seed 7
+step "fuzz_ter --text" "$PY" bench/fuzz_ter.py -n "$TER_FUZZ_N" --seed 7 --text
 if [ ${#FAILED[@]} -ne 0 ]; then
     echo "sanitizer run: FAILED: ${FAILED[*]}"
     exit 1
