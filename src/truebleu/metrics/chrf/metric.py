@@ -23,6 +23,7 @@ from .spec import PUNCTUATION, f_score
 
 if TYPE_CHECKING:
     from .matches import ChrfMatches
+    from .rows import CHRFBatchScorer
 
 __all__ = ["CHRF", "CHRFScore", "CHRFSignature", "ChrfConfig", "check_orders"]
 
@@ -117,6 +118,14 @@ class CHRF(Metric[CHRFScore]):
 
     def score_name(self) -> str:
         return self.name
+
+    def batch_scorer(self, **options: Any) -> CHRFBatchScorer:
+        """chrF of many summed rows at once (:mod:`.rows`: the same floats as
+        :meth:`score_from_statistics`, vectorised); chrF takes no scorer options."""
+        from .rows import CHRFBatchScorer
+
+        return CHRFBatchScorer(lambda hyps: self.corpus_statistics(hyps).to_numpy(), self.beta,
+                               self.eps_smoothing, self.score_name())
 
     def row_width(self) -> int:
         return self.config.width
