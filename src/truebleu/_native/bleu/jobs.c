@@ -24,8 +24,10 @@ static int same_text(const tb_text *a, const tb_text *b)
 
 /* Whether sentence items a and b have the same reference texts, in the same
  * order: an RL trainer scores a group of completions of one prompt, which
- * share its references, one after another, and tokenizing them again would
- * cost most of each item (comparing costs a pass of memcmp). */
+ * share its references, and several systems scored in one call repeat each
+ * test set's references; the job visits such items one after another
+ * (bleu/groups.h), and tokenizing the references again would cost most of each
+ * item (comparing costs a pass of memcmp, nothing when they are the same str). */
 static int same_references(const tb_bleu_job *j, size_t a, size_t b)
 {
     size_t n = j->offsets[a + 1] - j->offsets[a];
@@ -55,7 +57,8 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
     const int only_sum = j->totals != NULL;
     size_t refs_in_b = SIZE_MAX;  /* SENT: the item whose references b holds (as ref); IDS: s->v */
     tb_seg ref;
-    for (size_t k = lo; k < hi && !tb_job_failed(&j->base); k++) {
+    for (size_t p = lo; p < hi && !tb_job_failed(&j->base); p++) {
+        const size_t k = j->order ? j->order[p] : p;
         int rc = 0;
         int64_t *row = only_sum ? sum : j->out_rows + k * width;
         if (j->kind == TB_BLEU_PREPARE) {

@@ -1,0 +1,30 @@
+/* truebleu core: an order of a one-pass job's items that puts the items with
+ * the same references next to each other (plain C, no Python).
+ *
+ * The one-pass jobs (TB_BLEU_SENT: stream_statistics, sentence_statistics,
+ * stream_statistics_utf8) tokenize an item's references and reuse them for
+ * the next item when its references are the same texts (bleu/jobs.c:
+ * same_references). Several systems scored in one call (their outputs
+ * concatenated, each test set's references repeated once per system), or a
+ * trainer's groups of completions that are not consecutive, repeat the
+ * references far apart; visiting the items in this order tokenizes each
+ * distinct set of references about once. The order changes no result: each
+ * item writes its own row, and sums of rows are sums of integers.
+ */
+#ifndef TB_BLEU_GROUPS_H
+#define TB_BLEU_GROUPS_H
+
+#include <stddef.h>
+
+#include "text/text.h"
+
+/* Items 0 .. n-1, item k's references ref_texts[offsets[k] .. offsets[k+1]):
+ * *order (malloc'ed, n entries) lists them with the items whose references
+ * look alike (same count, kinds, lengths and sampled bytes) one after another,
+ * each group where its first item was and in the items' order within it; *order
+ * is NULL when no two items look alike (the natural order is as good). Looking
+ * alike is a hint: jobs.c compares the texts before it reuses anything. 0, or
+ * -1: out of memory. */
+int tb_group_by_references(const tb_text *ref_texts, const size_t *offsets, size_t n, size_t **order);
+
+#endif

@@ -1,0 +1,80 @@
+"""The one-pass jobs visit items with the same references together (bleu/groups.c) and
+tokenize those references once: the rows must stay the specification's, in the items'
+own order, whatever the grouping hint says (texts that only look alike to it included)."""
+
+from __future__ import annotations
+
+from array import array
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("truebleu._native_core", reason="compiled core not built")
+
+from truebleu.metrics.bleu.kernels import PythonKernel  # noqa: E402
+from truebleu.metrics.bleu.native import NativeKernel  # noqa: E402
+from truebleu.metrics.bleu.statistics import row_width  # noqa: E402
+from truebleu.tokenizers import get_tokenizer  # noqa: E402
+
+NATIVE, PYTHON = NativeKernel(), PythonKernel()
+
+# Lines of one length whose first, middle and last 8 bytes agree: the grouping hint
+# (length and three sampled words) cannot tell them apart, only the comparison of
+# the texts can. Each differs from the others in a word between the sampled ones.
+BASE = "The cat sat on the mat, said the dog. And then it all went on for a while."
+LOOK_ALIKES = [BASE, BASE.replace("said", "told"), BASE.replace("dog.", "cow."),
+               BASE.replace("then", "THEN"), BASE.replace("all", "ALL")]
+assert len({len(x) for x in LOOK_ALIKES}) == 1 and len(set(LOOK_ALIKES)) == len(LOOK_ALIKES)
+HYPS = ["The cat sat on the mat, said the dog.", "the dog told the cat to go on for a while .",
+        "And THEN it ALL went on for a while.", "a cow . And then it all went", ""]
+
+
+def utf8_rows(hyps, refs, tok, lowercase, order, threads):
+    """The command line's path: the lines as UTF-8 buffers, one per reference stream."""
+    width = max(len(r) for r in refs)
+    buffers = [bytearray("".join(h + "\n" for h in hyps).encode())]
+    for s in range(width):
+        buffers.append(bytearray("".join(r[s] + "\n" for r in refs).encode()))
+    totals = array("q", [0]) * row_width(order)
+    stats, _, _ = NATIVE.utf8_statistics(buffers, [len(b) for b in buffers], len(hyps), tok,
+                                         lowercase, order, totals, threads=threads)
+    return stats
+
+
+def check_all_paths(hyps, refs, lowercase, threads, name="13a"):
+    tok = get_tokenizer(name)
+    want = PYTHON.sentence_statistics(hyps, refs, tok, lowercase, 4)
+    assert NATIVE.sentence_statistics(hyps, refs, tok, lowercase, 4, threads=threads) == want
+    streams = [list(s) for s in zip(*refs)]  # every segment has the same number here
+    got, _ = NATIVE.stream_statistics(hyps, streams, tok, lowercase, 4, threads=threads)
+    assert got == want
+    assert utf8_rows(hyps, refs, tok, lowercase, 4, threads) == want
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_look_alike_references_far_apart(threads, lowercase):
+    """Systems concatenated: each reference set repeats far from its first use, and
+    the look-alike lines (one hint for all) each keep their own tokens."""
+    refs = [[x] for x in LOOK_ALIKES] * 7
+    hyps = [HYPS[(k * 3) % len(HYPS)] for k in range(len(refs))]
+    check_all_paths(hyps, refs, lowercase, threads)
+    # two references per segment: the same pair again, a pair in the other order
+    pairs = [[LOOK_ALIKES[k % 5], LOOK_ALIKES[(k + 1) % 5]] for k in range(5)]
+    refs2 = pairs + [p[::-1] for p in pairs] + pairs
+    hyps2 = [HYPS[k % len(HYPS)] for k in range(len(refs2))]
+    check_all_paths(hyps2, refs2, lowercase, threads)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, len(HYPS) - 1)), min_size=1, max_size=80),
+       st.sampled_from(["13a", "char", "intl"]), st.booleans(), st.sampled_from([1, 2]))
+def test_repeated_reference_sets_in_any_order(items, name, lowercase, threads):
+    """Items drawn from a few reference sets (look-alikes and an unrelated one) in any
+    order give the specification's row each, in their own places."""
+    sets = [[x] for x in LOOK_ALIKES] + [["Ünïcode ÉTÉ, und so weiter."]]
+    refs = [sets[r] for r, _ in items]
+    hyps = [HYPS[h] for _, h in items]
+    check_all_paths(hyps, refs, lowercase, threads, name)
+
