@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("truebleu._native_core", reason="compiled core not built")
 
+from native_strategies import segments  # noqa: E402
 from truebleu.metrics.bleu.kernels import PythonKernel  # noqa: E402
 from truebleu.metrics.bleu.native import NativeKernel  # noqa: E402
 from truebleu.metrics.bleu.statistics import row_width  # noqa: E402
@@ -78,3 +79,21 @@ def test_repeated_reference_sets_in_any_order(items, name, lowercase, threads):
     hyps = [HYPS[h] for _, h in items]
     check_all_paths(hyps, refs, lowercase, threads, name)
 
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(segments(max_refs=3, max_pieces=12), min_size=1, max_size=4),
+       st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=2, max_size=30),
+       st.sampled_from(["13a", "intl", "zh", "char", "none"]), st.booleans(), st.integers(1, 6))
+def test_adversarial_segments_sharing_references(pool, picks, name, lowercase, order):
+    """The shared adversarial lines (entities, Unicode spaces, astral characters ...):
+    hypotheses of the pool against reference sets of the pool, repeated in any order,
+    every order of n-grams; the sentence path (one pass, groups) against the
+    specification, item by item."""
+    tok = get_tokenizer(name)
+    hyps = [pool[h % len(pool)][0] for h, _ in picks]
+    refs = [pool[r % len(pool)][1] for _, r in picks]
+    if any(not r for r in refs):
+        refs = [r or [""] for r in refs]
+    want = PYTHON.sentence_statistics(hyps, refs, tok, lowercase, order)
+    for threads in (1, 2):
+        assert NATIVE.sentence_statistics(hyps, refs, tok, lowercase, order, threads=threads) == want

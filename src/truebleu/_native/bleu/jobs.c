@@ -56,6 +56,7 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
     const size_t width = tb_row_width(j->max_order);
     const int only_sum = j->totals != NULL;
     size_t refs_in_b = SIZE_MAX;  /* SENT: the item whose references b holds (as ref); IDS: s->v */
+    int learned = 0;              /* SENT: m learned ref's n-grams (tb_matcher_learn) */
     tb_seg ref;
     for (size_t p = lo; p < hi && !tb_job_failed(&j->base); p++) {
         const size_t k = j->order ? j->order[p] : p;
@@ -81,6 +82,7 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
              * before), the hypothesis in b2 as ids of b's vocabulary */
             if (refs_in_b == SIZE_MAX || !same_references(j, refs_in_b, k)) {
                 refs_in_b = SIZE_MAX;
+                learned = 0;
                 tb_builder_reset(b);
                 for (size_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
                     rc = tb_builder_add_line(b, &j->ref_texts[t], j->mode);
@@ -88,6 +90,11 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
                     tb_builder_view(b, &ref);
                     refs_in_b = k;
                 }
+            } else if (!learned) {
+                /* a second hypothesis for these references: their n-grams counted
+                 * once for it and the ones after it */
+                rc = tb_matcher_learn(m, &ref, j->max_order);
+                learned = rc == 0;
             }
             if (rc == 0) {
                 tb_builder_reset(b2);
@@ -95,7 +102,8 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
                 rc = tb_builder_add_line(b2, &j->texts[k], j->mode);
                 b2->lookup = NULL;
                 if (rc == 0)
-                    rc = tb_segment_row_ids(m, b2->ids, (uint32_t)b2->nids, &ref, j->max_order, row);
+                    rc = (learned ? tb_matcher_row : tb_segment_row_ids)(m, b2->ids, (uint32_t)b2->nids, &ref,
+                                                                         j->max_order, row);
             }
         } else if (j->kind == TB_BLEU_IDS) {
             /* the references' vocabulary in s->v (kept while the items share them),
