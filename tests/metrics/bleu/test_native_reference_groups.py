@@ -68,6 +68,17 @@ def test_look_alike_references_far_apart(threads, lowercase):
     check_all_paths(hyps2, refs2, lowercase, threads)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_look_alike_hypotheses_against_shared_references(threads):
+    """An item whose hypothesis is the one of the item before takes its row; one that
+    only looks alike to the grouping (same length and sampled bytes) is scored itself."""
+    hyps = [LOOK_ALIKES[k % 5] for k in range(23)] + [LOOK_ALIKES[0]] * 4 + LOOK_ALIKES[::-1]
+    for refs_of_all in ([BASE.replace("mat", "hat")], [HYPS[1], BASE.replace("went", "goes")]):
+        refs = [list(refs_of_all) for _ in hyps]
+        check_all_paths(hyps, refs, False, threads)
+        check_all_paths(hyps, refs, True, threads)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, len(HYPS) - 1)), min_size=1, max_size=80),
        st.sampled_from(["13a", "char", "intl"]), st.booleans(), st.sampled_from([1, 2]))

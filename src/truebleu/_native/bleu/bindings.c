@@ -228,7 +228,7 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
     j.texts = texts.texts;
     j.ref_texts = g->texts.texts;
     j.offsets = g->offsets;
-    if (tb_group_by_references(j.ref_texts, j.offsets, (size_t)n, &order) < 0) {
+    if (tb_group_by_references(j.texts, j.ref_texts, j.offsets, (size_t)n, &order) < 0) {
         PyErr_NoMemory();
         goto done;
     }
@@ -454,7 +454,7 @@ PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args, PyObject
     j.texts = hyps.texts;
     j.ref_texts = refs.texts;
     j.offsets = offsets;
-    if (tb_group_by_references(j.ref_texts, j.offsets, (size_t)n, &order) < 0) {
+    if (tb_group_by_references(j.texts, j.ref_texts, j.offsets, (size_t)n, &order) < 0) {
         PyErr_NoMemory();
         goto done;
     }

@@ -43,7 +43,35 @@ static uint64_t text_look(const tb_text *t, uint64_t h)
     return mix(h ^ word_at(p + nbytes - 8));
 }
 
-int tb_group_by_references(const tb_text *ref_texts, const size_t *offsets, size_t n, size_t **order)
+/* Chains items by key: first[k] (k the first item of its chain: its last item,
+ * else NO_ITEM) and next[k] (the next item of k's chain, or NO_ITEM). Two items
+ * are chained when both keys are equal. Returns whether any chain has two
+ * items; slots (cap entries, zero) is left dirty. */
+static int chain(const uint64_t *key1, const uint64_t *key2, size_t n, size_t *slots, size_t mask, size_t *first,
+                 size_t *next)
+{
+    int repeats = 0;
+    for (size_t k = 0; k < n; k++) {
+        const uint64_t h = key2[k];
+        next[k] = first[k] = NO_ITEM;
+        size_t j = (size_t)(h >> 32) & mask;
+        while (slots[j] && (key2[slots[j] - 1] != h || key1[slots[j] - 1] != key1[k]))
+            j = (j + 1) & mask;
+        if (!slots[j]) {  /* a new chain */
+            slots[j] = k + 1;
+            first[k] = k;
+        } else {
+            size_t head = slots[j] - 1;
+            next[first[head]] = k;
+            first[head] = k;
+            repeats = 1;
+        }
+    }
+    return repeats;
+}
+
+int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, const size_t *offsets, size_t n,
+                           size_t **order)
 {
     *order = NULL;
     if (n < 2)
@@ -51,49 +79,42 @@ int tb_group_by_references(const tb_text *ref_texts, const size_t *offsets, size
     size_t cap = 16;
     while (cap < 2 * n)  /* at most half full */
         cap *= 2;
-    uint64_t *look = malloc(n * sizeof(uint64_t));
-    size_t *next = malloc(n * sizeof(size_t));   /* the next item of the group, or NO_ITEM */
-    size_t *last = malloc(n * sizeof(size_t));   /* a group's first item: its last item; others NO_ITEM */
-    size_t *slots = calloc(cap, sizeof(size_t)); /* a group's first item + 1; 0: empty */
+    uint64_t *refs = malloc(n * sizeof(uint64_t));  /* the look of each item's references */
+    uint64_t *both = malloc(n * sizeof(uint64_t));  /* ... and of its hypothesis */
+    size_t *arrays = malloc(4 * n * sizeof(size_t));
+    size_t *slots = calloc(cap, sizeof(size_t));    /* a chain's first item + 1; 0: empty */
     size_t *out = NULL;
-    int rc = -1, repeats = 0;
-    if (!look || !next || !last || !slots)
+    int rc = -1;
+    if (!refs || !both || !arrays || !slots)
         goto done;
-    const size_t mask = cap - 1;
+    size_t *first = arrays, *next = arrays + n, *first2 = arrays + 2 * n, *next2 = arrays + 3 * n;
     for (size_t k = 0; k < n; k++) {
         uint64_t h = offsets[k + 1] - offsets[k];
         for (size_t t = offsets[k]; t < offsets[k + 1]; t++)
             h = text_look(&ref_texts[t], h);
-        look[k] = h;
-        next[k] = last[k] = NO_ITEM;
-        size_t j = (size_t)(h >> 32) & mask;
-        while (slots[j] && look[slots[j] - 1] != h)
-            j = (j + 1) & mask;
-        if (!slots[j]) {  /* a new group */
-            slots[j] = k + 1;
-            last[k] = k;
-        } else {
-            size_t first = slots[j] - 1;
-            next[last[first]] = k;
-            last[first] = k;
-            repeats = 1;
-        }
+        refs[k] = h;
+        both[k] = text_look(&hyp_texts[k], h);
     }
-    if (repeats) {
+    /* the groups of references, then within each the hypotheses that look alike */
+    if (chain(refs, refs, n, slots, cap - 1, first, next)) {
+        memset(slots, 0, cap * sizeof(size_t));
+        chain(refs, both, n, slots, cap - 1, first2, next2);
         if (!(out = malloc(n * sizeof(size_t))))
             goto done;
         size_t p = 0;
         for (size_t k = 0; k < n; k++)
-            if (last[k] != NO_ITEM)  /* the first item of a group: the whole group */
+            if (first[k] != NO_ITEM)  /* the first item of a group of references */
                 for (size_t m = k; m != NO_ITEM; m = next[m])
-                    out[p++] = m;
+                    if (first2[m] != NO_ITEM)  /* the first of its hypothesis in the group */
+                        for (size_t q = m; q != NO_ITEM; q = next2[q])
+                            out[p++] = q;
         *order = out;
     }
     rc = 0;
 done:
-    free(look);
-    free(next);
-    free(last);
+    free(refs);
+    free(both);
+    free(arrays);
     free(slots);
     return rc;
 }

@@ -8,8 +8,9 @@
  * concatenated, each test set's references repeated once per system), or a
  * trainer's groups of completions that are not consecutive, repeat the
  * references far apart; visiting the items in this order tokenizes each
- * distinct set of references about once. The order changes no result: each
- * item writes its own row, and sums of rows are sums of integers.
+ * distinct set of references about once, and an item whose hypothesis is the
+ * one of the item before takes that item's row. The order changes no result:
+ * each item writes its own row, and sums of rows are sums of integers.
  */
 #ifndef TB_BLEU_GROUPS_H
 #define TB_BLEU_GROUPS_H
@@ -18,13 +19,16 @@
 
 #include "text/text.h"
 
-/* Items 0 .. n-1, item k's references ref_texts[offsets[k] .. offsets[k+1]):
- * *order (malloc'ed, n entries) lists them with the items whose references
- * look alike (same count, kinds, lengths and sampled bytes) one after another,
- * each group where its first item was and in the items' order within it; *order
- * is NULL when no two items look alike (the natural order is as good). Looking
- * alike is a hint: jobs.c compares the texts before it reuses anything. 0, or
- * -1: out of memory. */
-int tb_group_by_references(const tb_text *ref_texts, const size_t *offsets, size_t n, size_t **order);
+/* Items 0 .. n-1, item k's hypothesis hyp_texts[k] and its references
+ * ref_texts[offsets[k] .. offsets[k+1]): *order (malloc'ed, n entries) lists
+ * them with the items whose references look alike (same count, kinds, lengths
+ * and sampled bytes) one after another, each group where its first item was,
+ * and within a group the items whose hypotheses look alike one after another
+ * too (several systems often give one translation); *order is NULL when no two
+ * items' references look alike (the natural order is as good). Looking alike
+ * is a hint: jobs.c compares the texts before it reuses anything. 0, or -1:
+ * out of memory. */
+int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, const size_t *offsets, size_t n,
+                           size_t **order);
 
 #endif

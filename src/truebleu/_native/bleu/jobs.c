@@ -57,6 +57,7 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
     const int only_sum = j->totals != NULL;
     size_t refs_in_b = SIZE_MAX;  /* SENT: the item whose references b holds (as ref); IDS: s->v */
     int learned = 0;              /* SENT: m learned ref's n-grams (tb_matcher_learn) */
+    size_t last_sent = SIZE_MAX;  /* SENT: the item before, its row written (SIZE_MAX: none) */
     tb_seg ref;
     for (size_t p = lo; p < hi && !tb_job_failed(&j->base); p++) {
         const size_t k = j->order ? j->order[p] : p;
@@ -80,31 +81,41 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
         } else if (j->kind == TB_BLEU_SENT) {
             /* the references in b (still there when they are those of the item
              * before), the hypothesis in b2 as ids of b's vocabulary */
-            if (refs_in_b == SIZE_MAX || !same_references(j, refs_in_b, k)) {
-                refs_in_b = SIZE_MAX;
-                learned = 0;
-                tb_builder_reset(b);
-                for (size_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
-                    rc = tb_builder_add_line(b, &j->ref_texts[t], j->mode);
-                if (rc == 0) {
-                    tb_builder_view(b, &ref);
-                    refs_in_b = k;
+            const int same_refs = refs_in_b != SIZE_MAX && same_references(j, refs_in_b, k);
+            if (same_refs && last_sent != SIZE_MAX && same_text(&j->texts[k], &j->texts[last_sent])) {
+                /* the item before again (systems often agree): its row (summing,
+                 * row is still the thread's copy of it) */
+                if (!only_sum)
+                    memcpy(row, j->out_rows + last_sent * width, width * sizeof(int64_t));
+            } else {
+                if (!same_refs) {
+                    refs_in_b = SIZE_MAX;
+                    learned = 0;
+                    tb_builder_reset(b);
+                    for (size_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
+                        rc = tb_builder_add_line(b, &j->ref_texts[t], j->mode);
+                    if (rc == 0) {
+                        tb_builder_view(b, &ref);
+                        refs_in_b = k;
+                    }
+                    if (rc == 0 && p + 1 < hi && same_references(j, k, j->order ? j->order[p + 1] : p + 1)) {
+                        /* the next hypothesis has these references too: their n-grams
+                         * counted once for this one and the ones after it */
+                        rc = tb_matcher_learn(m, &ref, j->max_order);
+                        learned = rc == 0;
+                    }
                 }
-            } else if (!learned) {
-                /* a second hypothesis for these references: their n-grams counted
-                 * once for it and the ones after it */
-                rc = tb_matcher_learn(m, &ref, j->max_order);
-                learned = rc == 0;
+                if (rc == 0) {
+                    tb_builder_reset(b2);
+                    b2->lookup = &ref;
+                    rc = tb_builder_add_line(b2, &j->texts[k], j->mode);
+                    b2->lookup = NULL;
+                    if (rc == 0)
+                        rc = (learned ? tb_matcher_row : tb_segment_row_ids)(m, b2->ids, (uint32_t)b2->nids,
+                                                                             &ref, j->max_order, row);
+                }
             }
-            if (rc == 0) {
-                tb_builder_reset(b2);
-                b2->lookup = &ref;
-                rc = tb_builder_add_line(b2, &j->texts[k], j->mode);
-                b2->lookup = NULL;
-                if (rc == 0)
-                    rc = (learned ? tb_matcher_row : tb_segment_row_ids)(m, b2->ids, (uint32_t)b2->nids, &ref,
-                                                                         j->max_order, row);
-            }
+            last_sent = rc == 0 ? k : SIZE_MAX;
         } else if (j->kind == TB_BLEU_IDS) {
             /* the references' vocabulary in s->v (kept while the items share them),
              * the hypothesis looked up in it: the work is a unit per id and order */
