@@ -4,15 +4,14 @@
 #include <string.h>
 
 #include "bleu/groups.h"
-#include "runtime/portable.h"
 
 #define NO_ITEM SIZE_MAX
 
-/* Both halves of the 128-bit product with an odd constant, folded. */
-static inline uint64_t mix(uint64_t x)
+/* One step of the look: x into h, by a multiplication (the high bits of h,
+ * which pick a slot, depend on every bit of x). */
+static inline uint64_t step(uint64_t h, uint64_t x)
 {
-    uint64_t hi, lo = tb_mul_64x64(x, 0x9E3779B97F4A7C15ull, &hi);
-    return hi ^ lo;
+    return (h ^ x) * 0x9E3779B97F4A7C15ull;
 }
 
 /* The 8 bytes at p (any alignment). */
@@ -31,16 +30,18 @@ static uint64_t text_look(const tb_text *t, uint64_t h)
     const size_t unit = t->kind == TB_KIND_UTF8 ? 1 : (size_t)t->kind;
     const size_t nbytes = t->length * unit;
     const unsigned char *p = t->data;
-    h = mix(h ^ ((uint64_t)nbytes << 8 | (uint64_t)t->kind << 1 | (uint64_t)(t->ascii_lower != 0)));
+    h = step(h, (uint64_t)nbytes << 8 | (uint64_t)t->kind << 1 | (uint64_t)(t->ascii_lower != 0));
     if (nbytes < 8) {
         uint64_t w = 0;
         if (nbytes)
             memcpy(&w, p, nbytes);
-        return mix(h ^ w);
+        h = step(h, w);
+    } else {
+        h = step(h, word_at(p));
+        h = step(h, word_at(p + (nbytes - 8) / 2));
+        h = step(h, word_at(p + nbytes - 8));
     }
-    h = mix(h ^ word_at(p));
-    h = mix(h ^ word_at(p + (nbytes - 8) / 2));
-    return mix(h ^ word_at(p + nbytes - 8));
+    return h ^ (h >> 31);  /* (the low bits of a product see only the low bits of its factors) */
 }
 
 /* Chains items by key: first[k] (k the first item of its chain: its last item,
