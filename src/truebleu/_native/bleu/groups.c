@@ -94,10 +94,12 @@ int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, c
         for (size_t t = offsets[k]; t < offsets[k + 1]; t++)
             h = text_look(&ref_texts[t], h);
         refs[k] = h;
-        both[k] = text_look(&hyp_texts[k], h);
     }
-    /* the groups of references, then within each the hypotheses that look alike */
+    /* the groups of references, then within each the hypotheses that look alike
+     * (looked at only when some references repeat) */
     if (chain(refs, refs, n, slots, cap - 1, first, next)) {
+        for (size_t k = 0; k < n; k++)
+            both[k] = text_look(&hyp_texts[k], refs[k]);
         memset(slots, 0, cap * sizeof(size_t));
         chain(refs, both, n, slots, cap - 1, first2, next2);
         if (!(out = malloc(n * sizeof(size_t))))
