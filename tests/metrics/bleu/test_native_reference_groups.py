@@ -79,6 +79,25 @@ def test_look_alike_hypotheses_against_shared_references(threads):
         check_all_paths(hyps, refs, True, threads)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_few_repeats_in_the_natural_order(threads, lowercase):
+    """One test set's few duplicate lines are not worth grouping: the items keep their
+    order, and the job compares the references of neighbours only when their first
+    looks (count, lengths, first 8 bytes) agree. Neighbours that agree on those but
+    differ further on (or are too short to have 8 bytes) keep their own tokens; true
+    duplicates, next to each other or apart, give the same rows as the specification."""
+    distinct = [f"Line {k} of the test set, with words of its own: {k * 7919}." for k in range(200)]
+    refs = [[x] for x in distinct]
+    refs[10:10] = [[LOOK_ALIKES[0]], [LOOK_ALIKES[1]], [LOOK_ALIKES[3]]]  # one first look, three texts
+    refs[30:30] = [["a b c"], ["x y z"], ["a b c"]]  # short: their lengths alone
+    refs[40:40] = [[distinct[5]], [distinct[5]]]  # duplicates: neighbours, and far from the first
+    refs.append([LOOK_ALIKES[1], "and a second reference"])
+    refs.append([LOOK_ALIKES[1], "and a second Reference"])
+    hyps = [HYPS[k % len(HYPS)] if k % 3 else refs[k][0] for k in range(len(refs))]
+    check_all_paths(hyps, [r if len(r) == 2 else r + [r[0]] for r in refs], lowercase, threads)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, len(HYPS) - 1)), min_size=1, max_size=80),
        st.sampled_from(["13a", "char", "intl"]), st.booleans(), st.sampled_from([1, 2]))

@@ -6,6 +6,8 @@
 #include "bleu/groups.h"
 
 #define NO_ITEM SIZE_MAX
+/* the items are grouped when at least 1 in this many repeats an earlier one's first look */
+#define GROUP_WHEN_REPEATS_IN 16
 
 /* One step of the look: x into h, by a multiplication (the high bits of h,
  * which pick a slot, depend on every bit of x). */
@@ -44,6 +46,57 @@ static uint64_t text_look(const tb_text *t, uint64_t h)
     return h ^ (h >> 31);  /* (the low bits of a product see only the low bits of its factors) */
 }
 
+/* A first look at an item's references: their count, and each one's length
+ * (in code units) and first 8 bytes (the same for the same texts; a text
+ * shorter than 8 units gives its length only). One multiplication a
+ * reference: most calls look at every item this way and at nothing else. */
+static inline uint64_t first_look(const tb_text *ref_texts, size_t lo, size_t hi)
+{
+    uint64_t h = hi - lo;
+    for (const tb_text *r = ref_texts + lo, *end = ref_texts + hi; r < end; r++)
+        h = step(h + r->length, r->length >= 8 ? word_at(r->data) : 0);
+    return h | 1;  /* (0 marks an empty slot) */
+}
+
+/* looks[k]: item k's first look, for each of the n items; returns whether
+ * many items (1 in GROUP_WHEN_REPEATS_IN at least) repeat an earlier item's
+ * first look, or -1: out of memory. Counted in a set of first looks (slots:
+ * an item + 1); of many items, only of those whose look's top 3 bits are zero:
+ * equal looks are in or out together, so the share of repeats stays about the
+ * same, and the set costs an eighth (most calls have few repeats: one test
+ * set's duplicate lines). */
+static int many_repeats(const tb_text *ref_texts, const size_t *offsets, size_t n, uint64_t *looks)
+{
+    const unsigned skip = n >= 512 ? 61 : 64;  /* a look is counted when look >> skip is 0 */
+    const size_t expect = skip == 64 ? n : n / 8 + 16;
+    size_t cap = 16;
+    while (cap < expect + expect / 2)  /* at most 2/3 full */
+        cap *= 2;
+    uint32_t *slots = calloc(cap, sizeof(uint32_t));
+    if (!slots)
+        return -1;
+    /* (items past UINT32_MAX - 1 or a full set: looked at, not counted) */
+    const size_t full = cap - cap / 3, last = n < UINT32_MAX ? n : UINT32_MAX - 1;
+    size_t counted = 0, repeats = 0, in_set = 0;
+    for (size_t k = 0; k < n; k++) {
+        const uint64_t h = looks[k] = first_look(ref_texts, offsets[k], offsets[k + 1]);
+        if ((skip < 64 && h >> skip) || in_set == full || k >= last)
+            continue;
+        counted++;
+        size_t j = (size_t)(h >> 32) & (cap - 1);
+        while (slots[j] && looks[slots[j] - 1] != h)
+            j = (j + 1) & (cap - 1);
+        if (slots[j]) {
+            repeats++;
+        } else {
+            slots[j] = (uint32_t)k + 1;
+            in_set++;
+        }
+    }
+    free(slots);
+    return repeats > 0 && repeats >= counted / GROUP_WHEN_REPEATS_IN;
+}
+
 /* Chains items by key: first[k] (k the first item of its chain: its last item,
  * else NO_ITEM) and next[k] (the next item of k's chain, or NO_ITEM). Two items
  * are chained when both keys are equal. Returns whether any chain has two
@@ -72,10 +125,23 @@ static int chain(const uint64_t *key1, const uint64_t *key2, size_t n, size_t *s
 }
 
 int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, const size_t *offsets, size_t n,
-                           size_t **order)
+                           size_t **order, uint64_t **looks)
 {
     *order = NULL;
+    *looks = NULL;
     if (n < 2)
+        return 0;
+    if (!(*looks = malloc(n * sizeof(uint64_t))))
+        return -1;
+    const int many = many_repeats(ref_texts, offsets, n, *looks);
+    if (many < 0) {
+        free(*looks);
+        *looks = NULL;
+        return -1;
+    }
+    /* few repeats (one test set's few duplicate lines): the natural order, as
+     * cheap as it gets; grouping pays when many items share references */
+    if (!many)
         return 0;
     size_t cap = 16;
     while (cap < 2 * n)  /* at most half full */
@@ -115,6 +181,10 @@ int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, c
     }
     rc = 0;
 done:
+    if (rc < 0) {
+        free(*looks);
+        *looks = NULL;
+    }
     free(refs);
     free(both);
     free(arrays);

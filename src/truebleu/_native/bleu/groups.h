@@ -16,19 +16,25 @@
 #define TB_BLEU_GROUPS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "text/text.h"
 
 /* Items 0 .. n-1, item k's hypothesis hyp_texts[k] and its references
- * ref_texts[offsets[k] .. offsets[k+1]): *order (malloc'ed, n entries) lists
- * them with the items whose references look alike (same count, kinds, lengths
- * and sampled bytes) one after another, each group where its first item was,
- * and within a group the items whose hypotheses look alike one after another
- * too (several systems often give one translation); *order is NULL when no two
- * items' references look alike (the natural order is as good). Looking alike
+ * ref_texts[offsets[k] .. offsets[k+1]). *looks (malloc'ed, n entries; NULL
+ * when n < 2): each item's first look at its references (their count, and each
+ * one's length and first 8 bytes): two items whose first
+ * looks differ do not have the same references, so the job compares the texts
+ * only of items whose looks are equal. *order (malloc'ed, n entries) lists the
+ * items with those whose references look alike (also the middle and last 8
+ * bytes) one after another, each group where its first item was, and within a
+ * group the items whose hypotheses look alike one after another too (several
+ * systems often give one translation); *order is NULL when few items repeat
+ * an earlier item's first look (under 1 in 16; one test set's few duplicate
+ * lines: the natural order costs less than grouping) or none look alike. Looking alike
  * is a hint: jobs.c compares the texts before it reuses anything. 0, or -1:
- * out of memory. */
+ * out of memory (nothing allocated). */
 int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, const size_t *offsets, size_t n,
-                           size_t **order);
+                           size_t **order, uint64_t **looks);
 
 #endif

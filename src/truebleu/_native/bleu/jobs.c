@@ -39,6 +39,13 @@ static int same_references(const tb_bleu_job *j, size_t a, size_t b)
     return 1;
 }
 
+/* Whether items a and b may have the same references: their first looks
+ * (bleu/groups.h) are equal, or there are none. */
+static inline int may_share(const tb_bleu_job *j, size_t a, size_t b)
+{
+    return !j->looks || j->looks[a] == j->looks[b];
+}
+
 /* A worker's scratch: the builders of references and hypothesis, the
  * vocabulary of token ids and the matcher, kept between jobs (runtime/spares.h). */
 typedef struct {
@@ -81,7 +88,7 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
         } else if (j->kind == TB_BLEU_SENT) {
             /* the references in b (still there when they are those of the item
              * before), the hypothesis in b2 as ids of b's vocabulary */
-            const int same_refs = refs_in_b != SIZE_MAX && same_references(j, refs_in_b, k);
+            const int same_refs = refs_in_b != SIZE_MAX && may_share(j, refs_in_b, k) && same_references(j, refs_in_b, k);
             if (same_refs && last_sent != SIZE_MAX && same_text(&j->texts[k], &j->texts[last_sent])) {
                 /* the item before again (systems often agree): its row (summing,
                  * row is still the thread's copy of it) */
@@ -98,7 +105,8 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
                         tb_builder_view(b, &ref);
                         refs_in_b = k;
                     }
-                    if (rc == 0 && p + 1 < hi && same_references(j, k, j->order ? j->order[p + 1] : p + 1)) {
+                    const size_t next = p + 1 < hi ? (j->order ? j->order[p + 1] : p + 1) : SIZE_MAX;
+                    if (rc == 0 && next != SIZE_MAX && may_share(j, k, next) && same_references(j, k, next)) {
                         /* the next hypothesis has these references too: their n-grams
                          * counted once for this one and the ones after it */
                         rc = tb_matcher_learn(m, &ref, j->max_order);

@@ -201,8 +201,8 @@ count_reference(pair_table *t, const uint32_t *common, const uint32_t *ids, uint
  * N and direct are constants where this is inlined, so the loops over orders
  * unroll and the table's branch disappears. */
 static TB_ALWAYS_INLINE void
-count_references(pair_table *t, const uint32_t *common, const tb_seg *ref, uint32_t *touched, const size_t N,
-                 const int direct)
+count_references_of(pair_table *t, const uint32_t *common, const tb_seg *ref, uint32_t *touched, const size_t N,
+                    const int direct)
 {
     /* clip: the clip counts; cur: the counts in the reference at hand (from the
      * second on), zero between references */
@@ -221,6 +221,18 @@ count_references(pair_table *t, const uint32_t *common, const tb_seg *ref, uint3
         }
         ids += len;
     }
+}
+
+/* count_references_of, with a copy for common NULL and one for the others (the
+ * test of common leaves the loops). */
+static TB_ALWAYS_INLINE void
+count_references(pair_table *t, const uint32_t *common, const tb_seg *ref, uint32_t *touched, const size_t N,
+                 const int direct)
+{
+    if (common)
+        count_references_of(t, common, ref, touched, N, direct);
+    else
+        count_references_of(t, NULL, ref, touched, N, direct);
 }
 
 /* Counts the hypothesis's matches (hyp: its tokens in common ids, then N - 1
@@ -304,7 +316,7 @@ static size_t reference_ngrams(const tb_seg *ref, const size_t N)
 /* The pair table of C common ids and at most `bound` longer n-grams: t's
  * tables, counts zero for the common ids, a new era (direct) or emptied slots
  * (hash). 0, or -1: out of memory. */
-static int table_start(tb_matcher *m, pair_table *t, uint32_t C, size_t bound, int *direct)
+static TB_ALWAYS_INLINE int table_start(tb_matcher *m, pair_table *t, uint32_t C, size_t bound, int *direct)
 {
     if ((uint64_t)C + bound >= NONE)
         return -1;
