@@ -14,7 +14,8 @@ through every entry point: prepare/statistics, the fused sentence path
 (a cold corpus; its rows, its tokenized-period count, and its totals-only form for
 corpus scores), both on the inputs that have a reference, the command line's UTF-8
 byte path (stream_statistics_utf8: lines as bytes, against the stream path), and
-pairwise matrices.
+pairwise matrices. One batch in four shares reference sets between its items
+(share_references), as several systems in one call or a test set's duplicate lines.
 
     python bench/fuzz_native.py -n 1000000 --seed 1 [--threads 2] [--tokenizers intl,char,zh]
 
@@ -123,6 +124,48 @@ def random_case(rng: random.Random):
     return hyp, refs
 
 
+def look_alike(rng: random.Random, refs: list[str]) -> list[str]:
+    """refs with one character changed past the first 8 of each line long enough: the
+    same length and start, the core's first look at references cannot tell them apart."""
+    out = []
+    for ref in refs:
+        if len(ref) > 9:
+            pos = rng.randrange(8, len(ref))
+            other = rng.choice(ref)  # (a character of the line: its width most often)
+            other = other if other != ref[pos] else "x" if ref[pos] != "x" else "y"
+            ref = ref[:pos] + other + ref[pos + 1:]
+        out.append(ref)
+    return out
+
+
+def share_references(rng: random.Random, cases: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
+    """A batch in four: its items share reference sets, as several systems scored in one
+    call (a test set repeated: the core groups the items) or one test set's few duplicate
+    lines (the items keep their order, neighbours compared): the same lists, equal copies
+    as other objects, look-alikes (look_alike); systems that agree repeat hypotheses."""
+    draw = rng.random()
+    if draw < 0.75 or not cases:
+        return cases
+    n = len(cases)
+    out = list(cases)
+    if draw < 0.9:  # systems: a test set of n / k items, k times over
+        m = max(1, n // rng.choice((2, 3, 5, 10)))
+        for i in range(m, n):
+            hyp, _ = cases[i]
+            src_hyp, src_refs = cases[i % m]
+            refs = src_refs if rng.random() < 0.5 else ["".join(list(r)) for r in src_refs]
+            if rng.random() < 0.05:
+                refs = look_alike(rng, refs)
+            out[i] = (src_hyp if rng.random() < 0.3 else hyp, refs)
+    else:  # a few duplicates, some next to their first
+        for _ in range(rng.randrange(1, 6)):
+            i = rng.randrange(n)
+            j = min(n - 1, i + 1) if rng.random() < 0.5 else rng.randrange(n)
+            refs = out[i][1]
+            out[j] = (out[j][0], look_alike(rng, refs) if rng.random() < 0.5 else list(refs))
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=100_000, help="number of inputs")
@@ -148,7 +191,7 @@ def main(argv=None) -> int:
         tok = tokenizers[name]
         lowercase = rng.random() < 0.5
         order = rng.randrange(1, 7)
-        cases = [random_case(rng) for _ in range(size)]
+        cases = share_references(rng, [random_case(rng) for _ in range(size)])
         hyps = [h for h, _ in cases]
         refs = [r for _, r in cases]
         got = native.statistics(hyps, native.prepare_references(refs, tok, lowercase, order),

@@ -43,7 +43,7 @@ LONG_CALLS = {
     "sentence_statistics": """
 line = " ".join(f"w{i % 5000}, x{i % 7}." for i in range(20000))
 hyps = [line] * 20000
-refs = [["w1 , x2 ."]] * 20000
+refs = [[f"w1 , x{k} ."] for k in range(20000)]  # each its own: no item repeats the one before
 out = array("q", [0]) * (20000 * 10)
 call = lambda: core.sentence_statistics(hyps, refs, core.MODE_13A, False, 4, THREADS, out)
 """,

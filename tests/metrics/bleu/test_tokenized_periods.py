@@ -101,3 +101,27 @@ def test_the_warning_comes_where_sacrebleus_does(backend, n_tokenized, caplog):
     assert len(warnings_of("truebleu", caplog, lambda: metric.corpus_score(hyps))) == len(theirs)
     forced = truebleu.BLEU(force=True, backend=backend)
     assert warnings_of("truebleu", caplog, lambda: forced.corpus_score(hyps, refs)) == []
+
+
+@pytest.mark.parametrize("backend", ["native", "python"])
+def test_the_corpus_path_counts_the_periods_once(backend, caplog, monkeypatch):
+    """corpus_score's kernel counts the " ." lines as it sums the columns; the warning
+    takes that count and makes no second pass over the hypotheses (a pass that finds
+    none here, so a warning proves the kernel's count was used), on the given- and the
+    cached-references paths. Only the hypotheses just scored, and only once: another
+    call counts with a pass of its own."""
+    import truebleu
+
+    hyps = ["a b c ."] * 100 + ["a b c."]
+    refs = [["a b c."] * len(hyps)]
+    metric = truebleu.BLEU(backend=backend)
+    cached = truebleu.BLEU(references=refs, backend=backend)
+    passes = []
+    for m in (metric, cached):
+        monkeypatch.setattr(m._kernel, "tokenized_periods", lambda h: passes.append(h) or 0)
+    assert len(warnings_of("truebleu", caplog, lambda: metric.corpus_score(hyps, refs))) == 1
+    assert len(warnings_of("truebleu", caplog, lambda: cached.corpus_score(hyps))) == 1
+    assert passes == []
+    assert metric.input_warnings(hyps) == 0 and passes == [hyps]  # the count was taken
+    cached.corpus_score(hyps)
+    assert cached.input_warnings(hyps[:50]) == 0 and passes == [hyps, hyps[:50]]

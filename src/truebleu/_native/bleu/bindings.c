@@ -7,6 +7,7 @@
  * runs a job of bleu/jobs.c without the GIL on the runtime's threads.
  */
 #include "bleu/bindings.h"
+#include "bleu/groups.h"
 #include "bleu/jobs.h"
 #include "bleu/ngram.h"
 #include "bleu/prepared.h"
@@ -200,6 +201,8 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
     tb_gather texts;
     tb_gather_start(&texts, st->lower);
     tb_bleu_output output = {0};
+    size_t *order = NULL;
+    uint64_t *looks = NULL;
     int rc = -1;
     if (tb_gather_alloc(&texts, (size_t)n) < 0)
         goto done;
@@ -226,10 +229,18 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
     j.texts = texts.texts;
     j.ref_texts = g->texts.texts;
     j.offsets = g->offsets;
+    if (tb_group_by_references(j.texts, j.ref_texts, j.offsets, (size_t)n, &order, &looks) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    j.order = order;
+    j.looks = looks;
     if (tb_bleu_output_get(&output, &j, out, totals, (size_t)n) < 0)
         goto done;
     rc = tb_bleu_run_job(&j, threads, st);
 done:
+    free(order);
+    free(looks);
     tb_bleu_output_release(&output);
     tb_gather_free(&texts);
     return rc;
@@ -361,7 +372,8 @@ PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args, PyObject
     tb_gather hyps, refs;
     tb_gather_start(&hyps, st->lower);
     tb_gather_start(&refs, st->lower);
-    size_t *offsets = NULL;
+    size_t *offsets = NULL, *order = NULL;
+    uint64_t *looks = NULL;
     int64_t *own_rows = NULL;  /* rows=None: the job's rows, summed and dropped */
     PyObject *consumed = NULL, *result = NULL;
     const size_t width = tb_row_width(max_order);
@@ -446,6 +458,12 @@ PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args, PyObject
     j.texts = hyps.texts;
     j.ref_texts = refs.texts;
     j.offsets = offsets;
+    if (tb_group_by_references(j.texts, j.ref_texts, j.offsets, (size_t)n, &order, &looks) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    j.order = order;
+    j.looks = looks;
     j.out_rows = own_rows ? own_rows : rows_view.buf;
     if (tb_bleu_run_job(&j, threads, st) < 0)
         goto done;
@@ -455,6 +473,8 @@ PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args, PyObject
             sum[c] += out[i * width + c];
     result = Py_BuildValue("Ol", consumed, periods);
 done:
+    free(order);
+    free(looks);
     PyMem_Free(own_rows);
     tb_buffer_release(&rows_view);
     tb_buffer_release(&totals_view);

@@ -24,8 +24,10 @@ static int same_text(const tb_text *a, const tb_text *b)
 
 /* Whether sentence items a and b have the same reference texts, in the same
  * order: an RL trainer scores a group of completions of one prompt, which
- * share its references, one after another, and tokenizing them again would
- * cost most of each item (comparing costs a pass of memcmp). */
+ * share its references, and several systems scored in one call repeat each
+ * test set's references; the job visits such items one after another
+ * (bleu/groups.h), and tokenizing the references again would cost most of each
+ * item (comparing costs a pass of memcmp, nothing when they are the same str). */
 static int same_references(const tb_bleu_job *j, size_t a, size_t b)
 {
     size_t n = j->offsets[a + 1] - j->offsets[a];
@@ -35,6 +37,13 @@ static int same_references(const tb_bleu_job *j, size_t a, size_t b)
         if (!same_text(&j->ref_texts[j->offsets[a] + t], &j->ref_texts[j->offsets[b] + t]))
             return 0;
     return 1;
+}
+
+/* Whether items a and b may have the same references: their first looks
+ * (bleu/groups.h) are equal, or there are none. */
+static inline int may_share(const tb_bleu_job *j, size_t a, size_t b)
+{
+    return !j->looks || j->looks[a] == j->looks[b];
 }
 
 /* A worker's scratch: the builders of references and hypothesis, the
@@ -54,8 +63,11 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
     const size_t width = tb_row_width(j->max_order);
     const int only_sum = j->totals != NULL;
     size_t refs_in_b = SIZE_MAX;  /* SENT: the item whose references b holds (as ref); IDS: s->v */
+    int learned = 0;              /* SENT: m learned ref's n-grams (tb_matcher_learn) */
+    size_t last_sent = SIZE_MAX;  /* SENT: the item before, its row written (SIZE_MAX: none) */
     tb_seg ref;
-    for (size_t k = lo; k < hi && !tb_job_failed(&j->base); k++) {
+    for (size_t p = lo; p < hi && !tb_job_failed(&j->base); p++) {
+        const size_t k = j->order ? j->order[p] : p;
         int rc = 0;
         int64_t *row = only_sum ? sum : j->out_rows + k * width;
         if (j->kind == TB_BLEU_PREPARE) {
@@ -76,24 +88,42 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
         } else if (j->kind == TB_BLEU_SENT) {
             /* the references in b (still there when they are those of the item
              * before), the hypothesis in b2 as ids of b's vocabulary */
-            if (refs_in_b == SIZE_MAX || !same_references(j, refs_in_b, k)) {
-                refs_in_b = SIZE_MAX;
-                tb_builder_reset(b);
-                for (size_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
-                    rc = tb_builder_add_line(b, &j->ref_texts[t], j->mode);
+            const int same_refs = refs_in_b != SIZE_MAX && may_share(j, refs_in_b, k) && same_references(j, refs_in_b, k);
+            if (same_refs && last_sent != SIZE_MAX && same_text(&j->texts[k], &j->texts[last_sent])) {
+                /* the item before again (systems often agree): its row (summing,
+                 * row is still the thread's copy of it) */
+                if (!only_sum)
+                    memcpy(row, j->out_rows + last_sent * width, width * sizeof(int64_t));
+            } else {
+                if (!same_refs) {
+                    refs_in_b = SIZE_MAX;
+                    learned = 0;
+                    tb_builder_reset(b);
+                    for (size_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
+                        rc = tb_builder_add_line(b, &j->ref_texts[t], j->mode);
+                    if (rc == 0) {
+                        tb_builder_view(b, &ref);
+                        refs_in_b = k;
+                    }
+                    const size_t next = p + 1 < hi ? (j->order ? j->order[p + 1] : p + 1) : SIZE_MAX;
+                    if (rc == 0 && next != SIZE_MAX && may_share(j, k, next) && same_references(j, k, next)) {
+                        /* the next hypothesis has these references too: their n-grams
+                         * counted once for this one and the ones after it */
+                        rc = tb_matcher_learn(m, &ref, j->max_order);
+                        learned = rc == 0;
+                    }
+                }
                 if (rc == 0) {
-                    tb_builder_view(b, &ref);
-                    refs_in_b = k;
+                    tb_builder_reset(b2);
+                    b2->lookup = &ref;
+                    rc = tb_builder_add_line(b2, &j->texts[k], j->mode);
+                    b2->lookup = NULL;
+                    if (rc == 0)
+                        rc = (learned ? tb_matcher_row : tb_segment_row_ids)(m, b2->ids, (uint32_t)b2->nids,
+                                                                             &ref, j->max_order, row);
                 }
             }
-            if (rc == 0) {
-                tb_builder_reset(b2);
-                b2->lookup = &ref;
-                rc = tb_builder_add_line(b2, &j->texts[k], j->mode);
-                b2->lookup = NULL;
-                if (rc == 0)
-                    rc = tb_segment_row_ids(m, b2->ids, (uint32_t)b2->nids, &ref, j->max_order, row);
-            }
+            last_sent = rc == 0 ? k : SIZE_MAX;
         } else if (j->kind == TB_BLEU_IDS) {
             /* the references' vocabulary in s->v (kept while the items share them),
              * the hypothesis looked up in it: the work is a unit per id and order */

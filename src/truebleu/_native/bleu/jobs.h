@@ -37,6 +37,8 @@ typedef struct {
     tb_seg **out_segs;             /* PREPARE */
     tb_seg *const *ref_segs;       /* STATS, PAIRS */
     const tb_text *ref_texts;      /* SENT */
+    const size_t *order;           /* SENT: the items in this order (bleu/groups.h); NULL: 0 .. nitems-1 */
+    const uint64_t *looks;         /* SENT: first looks (bleu/groups.h): unequal, other references; NULL: none */
     const tb_id_batch *id_batch;   /* IDS */
     int64_t *out_rows;             /* one row per item (STATS, SENT, PAIRS, IDS) */
     int64_t *totals;               /* STATS, SENT, IDS without out_rows: the rows' sum, and no rows */

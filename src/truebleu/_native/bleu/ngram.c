@@ -161,13 +161,14 @@ count_at(pair_table *t, const uint32_t *common, const uint32_t *at, const size_t
 {
     tb_counts *counts = t->counts;
 #define count(id) (*(first ? &counts[id].clip : &counts[id].cur))
-    uint32_t prev = common[at[0]];
+    /* common NULL: every token is common, its common id its vocabulary id */
+    uint32_t prev = common ? common[at[0]] : at[0];
     if (prev == NONE)
         return ntouched;
     if (count(prev)++ == 0 && !first)
         touched[ntouched++] = prev;
     for (size_t n = 2; n <= top; n++) {
-        const uint32_t last = common[at[n - 1]];
+        const uint32_t last = common ? common[at[n - 1]] : at[n - 1];
         if (last == NONE)
             break;
         const uint32_t id = pair_add(t, prev, last, direct);
@@ -195,17 +196,16 @@ count_reference(pair_table *t, const uint32_t *common, const uint32_t *ids, uint
 }
 
 /* Counts every reference's n-grams into the clip counts (the maximum over the
- * references), then counts the hypothesis's matches. `common` maps a reference
- * vocabulary id to its common id or NONE; `hyp` is the hypothesis in common ids,
- * then N - 1 NONE.
+ * references); `common` maps a reference vocabulary id to its common id or
+ * NONE (NULL: every token is common). The cur counts are zero afterwards.
  * N and direct are constants where this is inlined, so the loops over orders
  * unroll and the table's branch disappears. */
 static TB_ALWAYS_INLINE void
-count_matches(pair_table *t, const uint32_t *common, const uint32_t *hyp, uint32_t hlen,
-              const tb_seg *ref, uint32_t *touched, const size_t N, const int direct, int64_t *matches)
+count_references_of(pair_table *t, const uint32_t *common, const tb_seg *ref, uint32_t *touched, const size_t N,
+                    const int direct)
 {
     /* clip: the clip counts; cur: the counts in the reference at hand (from the
-     * second on), zero between references, then the hypothesis's counts */
+     * second on), zero between references */
     tb_counts *counts = t->counts;
     const uint32_t *ids = ref->ids;
     count_reference(t, common, ids, ref->seq_len[0], NULL, 1, N, direct);
@@ -221,13 +221,38 @@ count_matches(pair_table *t, const uint32_t *common, const uint32_t *hyp, uint32
         }
         ids += len;
     }
+}
 
-    /* matches: counting up to the clip count gives min(count, clip); hyp[] ends
-     * with N - 1 NONE, so the n-grams past its end need no check of their own */
+/* count_references_of, with a copy for common NULL and one for the others (the
+ * test of common leaves the loops). */
+static TB_ALWAYS_INLINE void
+count_references(pair_table *t, const uint32_t *common, const tb_seg *ref, uint32_t *touched, const size_t N,
+                 const int direct)
+{
+    if (common)
+        count_references_of(t, common, ref, touched, N, direct);
+    else
+        count_references_of(t, NULL, ref, touched, N, direct);
+}
+
+/* Counts the hypothesis's matches (hyp: its tokens in common ids, then N - 1
+ * NONE) with the clip counts in place and every cur count zero. With touched,
+ * notes the ids it counted there and returns how many (their cur counts are
+ * the hypothesis's then: the caller zeroes them); without, returns 0. */
+static TB_ALWAYS_INLINE size_t
+count_hypothesis(pair_table *t, const uint32_t *hyp, uint32_t hlen, uint32_t *touched, const size_t N,
+                 const int direct, int64_t *matches)
+{
+    /* counting up to the clip count gives min(count, clip); hyp[] ends with
+     * N - 1 NONE, so the n-grams past its end need no check of their own */
+    tb_counts *counts = t->counts;
+    size_t ntouched = 0;
     for (uint32_t i = 0; i < hlen; i++) {
         uint32_t prev = hyp[i];
         if (prev == NONE)
             continue;
+        if (touched && counts[prev].cur == 0)
+            touched[ntouched++] = prev;
         if (++counts[prev].cur <= counts[prev].clip)
             matches[0]++;
         for (size_t n = 2; n <= N; n++) {
@@ -235,22 +260,31 @@ count_matches(pair_table *t, const uint32_t *common, const uint32_t *hyp, uint32
             uint32_t id;
             if (last == NONE || !pair_find(t, prev, last, &id, direct))
                 break;
+            if (touched && counts[id].cur == 0)
+                touched[ntouched++] = id;
             if (++counts[id].cur <= counts[id].clip)
                 matches[n - 1]++;
             prev = id;
         }
     }
+    return ntouched;
 }
 
-/* The body of tb_segment_row_ids; N is a constant where it is inlined for the
- * common order 4. */
-static TB_ALWAYS_INLINE int
-segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
-                const size_t N, int64_t *row)
+/* count_references, then count_hypothesis. */
+static TB_ALWAYS_INLINE void
+count_matches(pair_table *t, const uint32_t *common, const uint32_t *hyp, uint32_t hlen,
+              const tb_seg *ref, uint32_t *touched, const size_t N, const int direct, int64_t *matches)
 {
-    int64_t *matches = row + 2, *totals = row + 2 + N;
-    memset(row, 0, (2 + 2 * N) * sizeof(int64_t));
+    count_references(t, common, ref, touched, N, direct);
+    count_hypothesis(t, hyp, hlen, NULL, N, direct, matches);
+}
 
+/* row[0], row[1] and the totals (row[2 + N ...]) of a hypothesis of hlen tokens
+ * against ref; the matches zero. */
+static TB_ALWAYS_INLINE void lengths_row(int64_t *row, uint32_t hlen, const tb_seg *ref, const size_t N)
+{
+    int64_t *totals = row + 2 + N;
+    memset(row, 0, (2 + 2 * N) * sizeof(int64_t));
     /* lengths: c, and the closest reference length, ties to the shorter */
     row[0] = hlen;
     int64_t best = -1;
@@ -267,6 +301,62 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
     row[1] = best;
     for (size_t n = 1; n <= N; n++)
         totals[n - 1] = hlen >= n ? (int64_t)(hlen - n + 1) : 0;
+}
+
+/* The number of n-grams of orders 2 .. N in ref's sequences (the most ids they can take). */
+static size_t reference_ngrams(const tb_seg *ref, const size_t N)
+{
+    size_t bound = 0;
+    for (uint32_t r = 0; r < ref->nseq; r++)
+        for (size_t n = 2; n <= N && ref->seq_len[r] >= n; n++)
+            bound += ref->seq_len[r] - n + 1;
+    return bound;
+}
+
+/* The pair table of C common ids and at most `bound` longer n-grams: t's
+ * tables, counts zero for the common ids, a new era (direct) or emptied slots
+ * (hash). 0, or -1: out of memory. */
+static TB_ALWAYS_INLINE int table_start(tb_matcher *m, pair_table *t, uint32_t C, size_t bound, int *direct)
+{
+    if ((uint64_t)C + bound >= NONE)
+        return -1;
+    if (GROW(m->counts, m->counts_cap, C + bound + 1) < 0 || GROW(m->touched, m->touched_cap, C + bound + 1) < 0)
+        return -1;
+    *t = (pair_table){.C = C, .next_id = C, .counts = m->counts};
+    memset(t->counts, 0, C * sizeof(tb_counts));
+    const uint64_t ncells = ((uint64_t)C + bound) * C;
+    *direct = ncells <= DIRECT_MAX_CELLS;
+    if (*direct) {  /* (every cell: the hypothesis looks up pairs the references may lack) */
+        if (cells_reserve(m, (size_t)ncells) < 0)
+            return -1;
+        /* a new era: the cells of earlier segments are stale without clearing them */
+        if (++m->cells_era == 1u << (32 - DIRECT_ID_BITS)) {
+            if (m->cells_cap)
+                memset(m->cells, 0, m->cells_cap * sizeof(uint32_t));
+            m->cells_era = 1;
+        }
+        t->cells = m->cells;
+        t->era_tag = m->cells_era << DIRECT_ID_BITS;
+    } else {
+        /* load at most 2/3 */
+        const size_t ncap = pow2_at_least(bound + bound / 2 + 2);
+        if (GROW(m->ng_slots, m->ng_slots_cap, ncap) < 0 || GROW(m->ng_keys, m->ng_keys_cap, bound + 1) < 0)
+            return -1;
+        t->slots = m->ng_slots;
+        t->keys = m->ng_keys;
+        t->mask = ncap - 1;
+        memset(t->slots, 0, ncap * sizeof(uint32_t));
+    }
+    return 0;
+}
+
+/* The body of tb_segment_row_ids; N is a constant where it is inlined for the
+ * common order 4. */
+static TB_ALWAYS_INLINE int
+segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
+                const size_t N, int64_t *row)
+{
+    lengths_row(row, hlen, ref, N);
     if (hlen == 0 || ref->nvocab == 0)
         return 0;
 
@@ -290,47 +380,86 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
 
     /* ids for every reference n-gram at most (fewer are given: only those whose
      * tokens are all common) */
-    size_t bound = 0;
-    for (uint32_t r = 0; r < ref->nseq; r++)
-        for (size_t n = 2; n <= N && ref->seq_len[r] >= n; n++)
-            bound += ref->seq_len[r] - n + 1;
-    if ((uint64_t)C + bound >= NONE)
+    pair_table t;
+    int direct;
+    if (table_start(m, &t, C, reference_ngrams(ref, N), &direct) < 0)
         return -1;
-    if (GROW(m->counts, m->counts_cap, C + bound + 1) < 0 || GROW(m->touched, m->touched_cap, C + bound + 1) < 0)
-        return -1;
-    pair_table t = {.C = C, .next_id = C, .counts = m->counts};
-    memset(t.counts, 0, C * sizeof(tb_counts));
-    const uint64_t ncells = ((uint64_t)C + bound) * C;
-    if (ncells <= DIRECT_MAX_CELLS) {  /* (every cell: the hypothesis looks up pairs the references may lack) */
-        if (cells_reserve(m, (size_t)ncells) < 0)
-            return -1;
-        /* a new era: the cells of earlier segments are stale without clearing them */
-        if (++m->cells_era == 1u << (32 - DIRECT_ID_BITS)) {
-            if (m->cells_cap)
-                memset(m->cells, 0, m->cells_cap * sizeof(uint32_t));
-            m->cells_era = 1;
-        }
-        t.cells = m->cells;
-        t.era_tag = m->cells_era << DIRECT_ID_BITS;
-        count_matches(&t, common, hyp, hlen, ref, m->touched, N, 1, matches);
-    } else {
-        /* load at most 2/3 */
-        const size_t ncap = pow2_at_least(bound + bound / 2 + 2);
-        if (GROW(m->ng_slots, m->ng_slots_cap, ncap) < 0 || GROW(m->ng_keys, m->ng_keys_cap, bound + 1) < 0)
-            return -1;
-        t.slots = m->ng_slots;
-        t.keys = m->ng_keys;
-        t.mask = ncap - 1;
-        memset(t.slots, 0, ncap * sizeof(uint32_t));
-        count_matches(&t, common, hyp, hlen, ref, m->touched, N, 0, matches);
-    }
+    if (direct)
+        count_matches(&t, common, hyp, hlen, ref, m->touched, N, 1, row + 2);
+    else
+        count_matches(&t, common, hyp, hlen, ref, m->touched, N, 0, row + 2);
     return 0;
 }
 
 int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
                        int max_order, int64_t *row)
 {
+    m->learned_order = 0;  /* (its tables are this segment's now) */
     if (max_order == 4)  /* sacreBLEU's default: a copy with the order known */
         return segment_row_ids(m, hyp_ids, hlen, ref, 4, row);
     return segment_row_ids(m, hyp_ids, hlen, ref, (size_t)max_order, row);
+}
+
+/* ------------------------------------------------------------------ */
+/* one set of references, several hypotheses                           */
+
+/* The body of tb_matcher_learn: every reference token is common (its common id
+ * its vocabulary id), every reference n-gram gets an id and its clip count. */
+static TB_ALWAYS_INLINE int learn(tb_matcher *m, const tb_seg *ref, const size_t N)
+{
+    pair_table t;
+    int direct;
+    if (table_start(m, &t, ref->nvocab, reference_ngrams(ref, N), &direct) < 0)
+        return -1;
+    if (direct)
+        count_references(&t, NULL, ref, m->touched, N, 1);
+    else
+        count_references(&t, NULL, ref, m->touched, N, 0);
+    m->learned_C = t.C;
+    m->learned_next = t.next_id;
+    m->learned_era_tag = t.era_tag;
+    m->learned_mask = t.mask;
+    m->learned_direct = direct;
+    return 0;
+}
+
+int tb_matcher_learn(tb_matcher *m, const tb_seg *ref, int max_order)
+{
+    m->learned_order = 0;
+    if (ref->nvocab > 0 && (max_order == 4 ? learn(m, ref, 4) : learn(m, ref, (size_t)max_order)) < 0)
+        return -1;
+    m->learned_order = max_order;
+    return 0;
+}
+
+/* The body of tb_matcher_row. */
+static TB_ALWAYS_INLINE int matcher_row(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
+                                        const size_t N, int64_t *row)
+{
+    lengths_row(row, hlen, ref, N);
+    if (hlen == 0 || ref->nvocab == 0)
+        return 0;
+    /* the hypothesis in reference ids (the common ids here), then N - 1 NONE */
+    if (GROW(m->hyp_common, m->hyp_common_cap, hlen + N - 1) < 0)
+        return -1;
+    uint32_t *hyp = m->hyp_common;
+    memcpy(hyp, hyp_ids, hlen * sizeof(uint32_t));
+    for (size_t n = 1; n < N; n++)
+        hyp[hlen + n - 1] = NONE;
+    pair_table t = {.C = m->learned_C, .next_id = m->learned_next, .counts = m->counts, .cells = m->cells,
+                    .era_tag = m->learned_era_tag, .slots = m->ng_slots, .keys = m->ng_keys,
+                    .mask = m->learned_mask};
+    const size_t ntouched = m->learned_direct ? count_hypothesis(&t, hyp, hlen, m->touched, N, 1, row + 2)
+                                              : count_hypothesis(&t, hyp, hlen, m->touched, N, 0, row + 2);
+    for (size_t k = 0; k < ntouched; k++)  /* the clip counts stay for the next hypothesis */
+        t.counts[m->touched[k]].cur = 0;
+    return 0;
+}
+
+int tb_matcher_row(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
+                   int max_order, int64_t *row)
+{
+    if (max_order == 4)
+        return matcher_row(m, hyp_ids, hlen, ref, 4, row);
+    return matcher_row(m, hyp_ids, hlen, ref, (size_t)max_order, row);
 }

@@ -36,6 +36,10 @@ typedef struct {
     uint64_t *ng_keys; size_t ng_keys_cap;     /* pair of each n-gram id */
     tb_counts *counts; size_t counts_cap;      /* per n-gram id */
     uint32_t *touched; size_t touched_cap;
+    /* what tb_matcher_learn left in the tables above (learned_order 0: nothing) */
+    uint32_t learned_C, learned_next, learned_era_tag;
+    size_t learned_mask;
+    int learned_direct, learned_order;
 } tb_matcher;
 
 void tb_matcher_init(tb_matcher *m);
@@ -49,6 +53,16 @@ int tb_segment_row(tb_matcher *m, const tb_seg *hyp, const tb_seg *ref,
 /* The same for a hypothesis already written as ref's ids (TB_ABSENT: not in ref). */
 int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
                        int max_order, int64_t *row);
+
+/* Several hypotheses against the same references: tb_matcher_learn counts the
+ * references' n-grams (of every token, not only the ones a hypothesis shares)
+ * once, and each tb_matcher_row then only walks its hypothesis's n-grams; the
+ * rows are tb_segment_row_ids's. Any other use of m forgets what it learned.
+ * 0 ok, -1 out of memory (then nothing is learned). */
+int tb_matcher_learn(tb_matcher *m, const tb_seg *ref, int max_order);
+/* tb_segment_row_ids's row, ref and max_order those of the last tb_matcher_learn. */
+int tb_matcher_row(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
+                   int max_order, int64_t *row);
 
 
 #endif

@@ -102,6 +102,9 @@ class BLEU(Metric[BLEUScore]):
             tokenize, lowercase, smooth_method, smooth_value, max_ngram_order, effective_order,
             trg_lang=trg_lang or "", spm_model=spm_model)
         self._force = bool(force)
+        # (hypotheses, their " ." lines) of the last column sums: the kernel counts the lines
+        # as it scores them, and input_warnings takes that count instead of a second pass
+        self._periods_counted: Optional[tuple[Sequence[str], int]] = None
         self.trg_lang = trg_lang or ""
         hint = preferred_tokenizer_warning(tokenize, self.trg_lang)
         if hint:
@@ -165,11 +168,13 @@ class BLEU(Metric[BLEUScore]):
 
     def _totals(self, hypotheses: Sequence[str], prepared: Any) -> list[float]:
         totals: list[float]
+        periods: int
         try:
-            totals, _ = self._kernel.totals(hypotheses, prepared, *self._settings())
+            totals, periods = self._kernel.totals(hypotheses, prepared, *self._settings())
         except TypeError:
             check_strings(hypotheses, "hypotheses")
             raise
+        self._periods_counted = (hypotheses, periods)
         return totals
 
     def _statistics_once(self, hypotheses: Sequence[str], streams: References,
@@ -178,18 +183,27 @@ class BLEU(Metric[BLEUScore]):
         hypothesis, nothing kept."""
         totals: list[float]
         stats: Statistics
+        periods: int
         if totals_only:
-            totals, self.num_refs, _ = self._kernel.stream_totals(hypotheses, streams,
-                                                                  *self._settings())
+            totals, self.num_refs, periods = self._kernel.stream_totals(hypotheses, streams,
+                                                                        *self._settings())
+            self._periods_counted = (hypotheses, periods)
             return totals
         stats, self.num_refs = self._kernel.stream_statistics(hypotheses, streams,
                                                               *self._settings())
         return stats
 
     def input_warnings(self, hypotheses: Sequence[str]) -> int:
-        """Lines ending in " ." (sacreBLEU's sign of tokenized output); 0 with ``force``."""
+        """Lines ending in " ." (sacreBLEU's sign of tokenized output); 0 with ``force``.
+
+        Right after the column sums of these same hypotheses (``corpus_score``), the count
+        the kernel made while scoring them; otherwise a pass of its own.
+        """
+        counted, self._periods_counted = self._periods_counted, None
         if self._force:
             return 0
+        if counted is not None and counted[0] is hypotheses:
+            return counted[1]
         count: int = self._kernel.tokenized_periods(hypotheses)
         return count
 

@@ -1,0 +1,193 @@
+/* truebleu core: items with the same references next to each other (see bleu/groups.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bleu/groups.h"
+
+#define NO_ITEM SIZE_MAX
+/* the items are grouped when at least 1 in this many repeats an earlier one's first look */
+#define GROUP_WHEN_REPEATS_IN 16
+
+/* One step of the look: x into h, by a multiplication (the high bits of h,
+ * which pick a slot, depend on every bit of x). */
+static inline uint64_t step(uint64_t h, uint64_t x)
+{
+    return (h ^ x) * 0x9E3779B97F4A7C15ull;
+}
+
+/* The 8 bytes at p (any alignment). */
+static inline uint64_t word_at(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+/* A text's look: its kind, length and lowercasing, and three of its 8-byte
+ * words (first, middle, last; all of it when shorter). Equal texts look alike;
+ * a few words per line keep this a small part of tokenizing the line. */
+static uint64_t text_look(const tb_text *t, uint64_t h)
+{
+    const size_t unit = t->kind == TB_KIND_UTF8 ? 1 : (size_t)t->kind;
+    const size_t nbytes = t->length * unit;
+    const unsigned char *p = t->data;
+    h = step(h, (uint64_t)nbytes << 8 | (uint64_t)t->kind << 1 | (uint64_t)(t->ascii_lower != 0));
+    if (nbytes < 8) {
+        uint64_t w = 0;
+        if (nbytes)
+            memcpy(&w, p, nbytes);
+        h = step(h, w);
+    } else {
+        h = step(h, word_at(p));
+        h = step(h, word_at(p + (nbytes - 8) / 2));
+        h = step(h, word_at(p + nbytes - 8));
+    }
+    return h ^ (h >> 31);  /* (the low bits of a product see only the low bits of its factors) */
+}
+
+/* A first look at an item's references: their count, and each one's length
+ * (in code units) and first 8 bytes (the same for the same texts; a text
+ * shorter than 8 units gives its length only). One multiplication a
+ * reference: most calls look at every item this way and at nothing else. */
+static inline uint64_t first_look(const tb_text *ref_texts, size_t lo, size_t hi)
+{
+    uint64_t h = hi - lo;
+    for (const tb_text *r = ref_texts + lo, *end = ref_texts + hi; r < end; r++)
+        h = step(h + r->length, r->length >= 8 ? word_at(r->data) : 0);
+    return h | 1;  /* (0 marks an empty slot) */
+}
+
+/* looks[k]: item k's first look, for each of the n items; returns whether
+ * many items (1 in GROUP_WHEN_REPEATS_IN at least) repeat an earlier item's
+ * first look, or -1: out of memory. Counted in a set of first looks (slots:
+ * an item + 1); of many items, only of those whose look's top 3 bits are zero:
+ * equal looks are in or out together, so the share of repeats stays about the
+ * same, and the set costs an eighth (most calls have few repeats: one test
+ * set's duplicate lines). */
+static int many_repeats(const tb_text *ref_texts, const size_t *offsets, size_t n, uint64_t *looks)
+{
+    const unsigned skip = n >= 512 ? 61 : 64;  /* a look is counted when look >> skip is 0 */
+    const size_t expect = skip == 64 ? n : n / 8 + 16;
+    size_t cap = 16;
+    while (cap < expect + expect / 2)  /* at most 2/3 full */
+        cap *= 2;
+    uint32_t *slots = calloc(cap, sizeof(uint32_t));
+    if (!slots)
+        return -1;
+    /* (items past UINT32_MAX - 1 or a full set: looked at, not counted) */
+    const size_t full = cap - cap / 3, last = n < UINT32_MAX ? n : UINT32_MAX - 1;
+    size_t counted = 0, repeats = 0, in_set = 0;
+    for (size_t k = 0; k < n; k++) {
+        const uint64_t h = looks[k] = first_look(ref_texts, offsets[k], offsets[k + 1]);
+        if ((skip < 64 && h >> skip) || in_set == full || k >= last)
+            continue;
+        counted++;
+        size_t j = (size_t)(h >> 32) & (cap - 1);
+        while (slots[j] && looks[slots[j] - 1] != h)
+            j = (j + 1) & (cap - 1);
+        if (slots[j]) {
+            repeats++;
+        } else {
+            slots[j] = (uint32_t)k + 1;
+            in_set++;
+        }
+    }
+    free(slots);
+    return repeats > 0 && repeats >= counted / GROUP_WHEN_REPEATS_IN;
+}
+
+/* Chains items by key: first[k] (k the first item of its chain: its last item,
+ * else NO_ITEM) and next[k] (the next item of k's chain, or NO_ITEM). Two items
+ * are chained when both keys are equal. Returns whether any chain has two
+ * items; slots (cap entries, zero) is left dirty. */
+static int chain(const uint64_t *key1, const uint64_t *key2, size_t n, size_t *slots, size_t mask, size_t *first,
+                 size_t *next)
+{
+    int repeats = 0;
+    for (size_t k = 0; k < n; k++) {
+        const uint64_t h = key2[k];
+        next[k] = first[k] = NO_ITEM;
+        size_t j = (size_t)(h >> 32) & mask;
+        while (slots[j] && (key2[slots[j] - 1] != h || key1[slots[j] - 1] != key1[k]))
+            j = (j + 1) & mask;
+        if (!slots[j]) {  /* a new chain */
+            slots[j] = k + 1;
+            first[k] = k;
+        } else {
+            size_t head = slots[j] - 1;
+            next[first[head]] = k;
+            first[head] = k;
+            repeats = 1;
+        }
+    }
+    return repeats;
+}
+
+int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, const size_t *offsets, size_t n,
+                           size_t **order, uint64_t **looks)
+{
+    *order = NULL;
+    *looks = NULL;
+    if (n < 2)
+        return 0;
+    if (!(*looks = malloc(n * sizeof(uint64_t))))
+        return -1;
+    const int many = many_repeats(ref_texts, offsets, n, *looks);
+    if (many < 0) {
+        free(*looks);
+        *looks = NULL;
+        return -1;
+    }
+    /* few repeats (one test set's few duplicate lines): the natural order, as
+     * cheap as it gets; grouping pays when many items share references */
+    if (!many)
+        return 0;
+    size_t cap = 16;
+    while (cap < 2 * n)  /* at most half full */
+        cap *= 2;
+    uint64_t *refs = malloc(n * sizeof(uint64_t));  /* the look of each item's references */
+    uint64_t *both = malloc(n * sizeof(uint64_t));  /* ... and of its hypothesis */
+    size_t *arrays = malloc(4 * n * sizeof(size_t));
+    size_t *slots = calloc(cap, sizeof(size_t));    /* a chain's first item + 1; 0: empty */
+    size_t *out = NULL;
+    int rc = -1;
+    if (!refs || !both || !arrays || !slots)
+        goto done;
+    size_t *first = arrays, *next = arrays + n, *first2 = arrays + 2 * n, *next2 = arrays + 3 * n;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t h = offsets[k + 1] - offsets[k];
+        for (size_t t = offsets[k]; t < offsets[k + 1]; t++)
+            h = text_look(&ref_texts[t], h);
+        refs[k] = h;
+    }
+    /* the groups of references, then within each the hypotheses that look alike
+     * (looked at only when some references repeat) */
+    if (chain(refs, refs, n, slots, cap - 1, first, next)) {
+        for (size_t k = 0; k < n; k++)
+            both[k] = text_look(&hyp_texts[k], refs[k]);
+        memset(slots, 0, cap * sizeof(size_t));
+        chain(refs, both, n, slots, cap - 1, first2, next2);
+        if (!(out = malloc(n * sizeof(size_t))))
+            goto done;
+        size_t p = 0;
+        for (size_t k = 0; k < n; k++)
+            if (first[k] != NO_ITEM)  /* the first item of a group of references */
+                for (size_t m = k; m != NO_ITEM; m = next[m])
+                    if (first2[m] != NO_ITEM)  /* the first of its hypothesis in the group */
+                        for (size_t q = m; q != NO_ITEM; q = next2[q])
+                            out[p++] = q;
+        *order = out;
+    }
+    rc = 0;
+done:
+    if (rc < 0) {
+        free(*looks);
+        *looks = NULL;
+    }
+    free(refs);
+    free(both);
+    free(arrays);
+    free(slots);
+    return rc;
+}

@@ -1,0 +1,40 @@
+/* truebleu core: an order of a one-pass job's items that puts the items with
+ * the same references next to each other (plain C, no Python).
+ *
+ * The one-pass jobs (TB_BLEU_SENT: stream_statistics, sentence_statistics,
+ * stream_statistics_utf8) tokenize an item's references and reuse them for
+ * the next item when its references are the same texts (bleu/jobs.c:
+ * same_references). Several systems scored in one call (their outputs
+ * concatenated, each test set's references repeated once per system), or a
+ * trainer's groups of completions that are not consecutive, repeat the
+ * references far apart; visiting the items in this order tokenizes each
+ * distinct set of references about once, and an item whose hypothesis is the
+ * one of the item before takes that item's row. The order changes no result:
+ * each item writes its own row, and sums of rows are sums of integers.
+ */
+#ifndef TB_BLEU_GROUPS_H
+#define TB_BLEU_GROUPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "text/text.h"
+
+/* Items 0 .. n-1, item k's hypothesis hyp_texts[k] and its references
+ * ref_texts[offsets[k] .. offsets[k+1]). *looks (malloc'ed, n entries; NULL
+ * when n < 2): each item's first look at its references (their count, and each
+ * one's length and first 8 bytes): two items whose first
+ * looks differ do not have the same references, so the job compares the texts
+ * only of items whose looks are equal. *order (malloc'ed, n entries) lists the
+ * items with those whose references look alike (also the middle and last 8
+ * bytes) one after another, each group where its first item was, and within a
+ * group the items whose hypotheses look alike one after another too (several
+ * systems often give one translation); *order is NULL when few items repeat
+ * an earlier item's first look (under 1 in 16; one test set's few duplicate
+ * lines: the natural order costs less than grouping) or none look alike. Looking alike
+ * is a hint: jobs.c compares the texts before it reuses anything. 0, or -1:
+ * out of memory (nothing allocated). */
+int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, const size_t *offsets, size_t n,
+                           size_t **order, uint64_t **looks);
+
+#endif
