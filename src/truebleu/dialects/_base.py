@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Any, Callable, Hashable, Optional, Sequence, TypeVar
 
 from ..core.signature import VERSION
 
@@ -135,6 +135,9 @@ class ToolError(ValueError):
     """The reference tool stops with an error on this input, so there is no number to give."""
 
 
+T = TypeVar("T")
+
+
 class PreparedCache:
     """A small LRU of prepared references, owned by one dialect object.
 
@@ -144,9 +147,10 @@ class PreparedCache:
 
     def __init__(self, size: int = 6) -> None:
         self.size = size
-        self._items: "OrderedDict[object, object]" = OrderedDict()
+        self._items: "OrderedDict[Hashable, Any]" = OrderedDict()
 
-    def get(self, key, build):
+    def get(self, key: Hashable, build: Callable[[], T]) -> T:
+        """The value kept under ``key``, made by ``build()`` (and kept) the first time."""
         try:
             self._items.move_to_end(key)
             return self._items[key]

@@ -49,8 +49,10 @@ class Tokens(Sequence[Optional[list[str]]]):
         from ..core.lazy_numpy import numpy
 
         np = numpy()
-        return np.fromiter((0 if line is None or not line else line.count(" ") + 1
-                            for line in self.joined), dtype=np.int64, count=len(self.joined))
+        lengths: NDArray[Any] = np.fromiter(
+            (0 if line is None or not line else line.count(" ") + 1 for line in self.joined),
+            dtype=np.int64, count=len(self.joined))
+        return lengths
 
     def flat(self, start: int = 0, stop: Optional[int] = None) -> tuple[NDArray[Any], list[str]]:
         """(each token's segment, every token in order) of segments ``start:stop``, all

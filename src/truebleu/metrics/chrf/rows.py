@@ -54,7 +54,8 @@ class CHRFBatchScorer:
             # arithmetic (float32 results, float64 where a Python float enters) is the
             # spec's, row by row, in the type NumPy gives the list of results
             if len(rows) == 0:
-                return np.empty(0, dtype=np.float64)
+                empty: NDArray[Any] = np.empty(0, dtype=np.float64)
+                return empty
             scores: NDArray[Any] = np.array([f_score(row, self.beta, self.eps_smoothing)
                                              for row in rows])
             return scores
