@@ -44,6 +44,9 @@ def sacre_scores(name, options, preds, target):
           [[""], ["the the the the the ", "the the the the the the "],
            ["the the the the the the the the the "], ["", "", "the the the the the "], [""]]),
          ("TER", {}))
+@example((["", "", "", "", ""],  # one update: a torch sum of its rows rounded 8 + 1/3 apart
+          [[""], [""], ["the the the the the the "], ["the the "], ["", "", "the "]]),
+         ("TER", {}))
 def test_generated(data, case):
     preds, target = data
     name, options = case

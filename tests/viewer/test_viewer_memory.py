@@ -25,6 +25,15 @@ CHILD = r'''
 import json, random, resource, sys
 
 def peak_mb():
+    # this process's own high-water mark: ru_maxrss keeps the parent's across fork and
+    # exec (a test run that reached 2 GB before would be "measured" here); VmHWM does not
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for row in status:
+                if row.startswith("VmHWM:"):
+                    return int(row.split()[1]) / 1024
+    except OSError:
+        pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 n = int(sys.argv[1])

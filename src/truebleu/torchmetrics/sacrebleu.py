@@ -65,8 +65,10 @@ class _SacreBLEUMetric(Metric):
             return
         table = self.metric.corpus_statistics(hypotheses, reference_streams(references),
                                               check_inputs=False)
-        rows = torch.tensor(table.data, dtype=self.statistics.dtype).view(-1, table.width)
-        self.statistics += rows.sum(0).to(self.statistics.device)
+        # the table's own column sums, in segment order as corpus_score adds them (a torch sum
+        # adds float rows in another order: TER's averaged lengths then differ in the last bit)
+        sums = torch.tensor(table.sum(), dtype=self.statistics.dtype)
+        self.statistics += sums.to(self.statistics.device)
         if self.return_sentence_level_score:
             scores = [self.metric.score_from_statistics(row).score for row in table.rows()]
             self.sentence_score.append(torch.tensor(scores, dtype=torch.float64,
