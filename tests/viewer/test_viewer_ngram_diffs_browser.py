@@ -45,6 +45,10 @@ def mid_size(tmp_path_factory):
     return rep, out.as_uri()
 
 
+def grams(tokens: list[str], n: int) -> Counter:
+    return Counter(" ".join(tokens[k:k + n]) for k in range(len(tokens) - n + 1))
+
+
 def expected_tables(rep) -> list[dict[str, list[tuple[str, int, list[int]]]]]:
     """Per order, each side's n-grams sorted as the page sorts them, from the report's tokens."""
     data = rep.data
@@ -55,13 +59,11 @@ def expected_tables(rep) -> list[dict[str, list[tuple[str, int, list[int]]]]]:
         refs = [list(stream[i]) for stream in data.reference_tokens if stream[i] is not None]
         hyp_a, hyp_b = list(a_tokens[i] or []), list(b_tokens[i] or [])
         for n in range(1, ORDERS + 1):
-            def grams(tokens):
-                return Counter(" ".join(tokens[k:k + n]) for k in range(len(tokens) - n + 1))
             best: Counter = Counter()
             for ref in refs:
-                for g, c in grams(ref).items():
+                for g, c in grams(ref, n).items():
                     best[g] = max(best[g], c)
-            ca, cb = grams(hyp_a), grams(hyp_b)
+            ca, cb = grams(hyp_a, n), grams(hyp_b, n)
             for g in set(ca) | set(cb):
                 diff = min(ca[g], best[g]) - min(cb[g], best[g])
                 if diff:

@@ -108,7 +108,7 @@ def store_state(rng: Generator, state: bytearray) -> None:
 
 def start_state(seed: Union[int, Generator]) -> bytearray:
     """The core's generator state for a plain int seed or a PCG64 ``Generator``."""
-    state = pcg64_state(seed) if is_plain_seed(seed) else generator_state(seed)
+    state = pcg64_state(seed) if isinstance(seed, int) and is_plain_seed(seed) else generator_state(seed)
     if state is None:
         raise ValueError("the core draws from a plain int seed or a PCG64 Generator only")
     return state
