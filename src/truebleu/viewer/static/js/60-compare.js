@@ -46,11 +46,15 @@ function doubledSlots(slots, hashes, count) {
 
 // The surplus matches of the n-grams of one order over all segments, on A's side (0:
 // clipped matches of A − B, where positive) and B's (1), with the segments where each
-// occurs, in order. Keyed by the n-gram's ids (its hash, then id by id); its text is
-// made once per n-gram, by list(side): [{gram, count, segments}].
+// occurs, in order. Keyed by the n-gram's ids (its hash, then id by id); its text and
+// its list of segments are made once per n-gram, by list(side): [{gram, count,
+// segments}] (segments: an Int32Array). An n-gram is added at most once per segment
+// and side (ngramSurplus visits each of a segment's n-grams once), so the segments are
+// a log of (n-gram, segment) pairs, grouped at the end.
 function ngramTally(n) {
-  const pool = [], hashes = [], counts = [[], []], segments = [[], []];
+  const pool = [], hashes = [];
   let slots = new Int32Array(1024).fill(-1);
+  const sides = [0, 1].map(() => ({counts: [], entries: new Int32Array(1024), segments: new Int32Array(1024), logged: 0}));
   const find = (ids, p, h) => {
     const mask = slots.length - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
@@ -59,7 +63,7 @@ function ngramTally(n) {
         const fresh = hashes.length;
         hashes.push(h);
         for (let k = 0; k < n; k++) pool.push(ids[p + k]);
-        for (let side = 0; side < 2; side++) { counts[side].push(0); segments[side].push(null); }
+        sides[0].counts.push(0); sides[1].counts.push(0);
         slots[slot] = fresh;
         if (2 * hashes.length > slots.length) slots = doubledSlots(slots, hashes, hashes.length);
         return fresh;
@@ -72,18 +76,28 @@ function ngramTally(n) {
   };
   return {
     add(ids, p, h, diff, i) {
-      const e = find(ids, p, h), side = diff > 0 ? 0 : 1, list = segments[side][e];
-      counts[side][e] += Math.abs(diff);
-      if (list === null) segments[side][e] = [i];
-      else if (list[list.length - 1] !== i) list.push(i);
+      const e = find(ids, p, h), side = sides[diff > 0 ? 0 : 1];
+      side.counts[e] += Math.abs(diff);
+      if (side.logged === side.entries.length) {
+        const entries = new Int32Array(2 * side.logged), segments = new Int32Array(2 * side.logged);
+        entries.set(side.entries); segments.set(side.segments);
+        side.entries = entries; side.segments = segments;
+      }
+      side.entries[side.logged] = e; side.segments[side.logged++] = i;
     },
-    list(side) {
+    list(which) {
+      const side = sides[which], count = hashes.length;
+      const start = new Int32Array(count + 1);                          // each n-gram's first slot in grouped
+      for (let k = 0; k < side.logged; k++) start[side.entries[k] + 1]++;
+      for (let e = 0; e < count; e++) start[e + 1] += start[e];
+      const grouped = new Int32Array(side.logged), next = start.slice(0, count);
+      for (let k = 0; k < side.logged; k++) grouped[next[side.entries[k]]++] = side.segments[k];
       const out = [];
-      for (let e = 0; e < hashes.length; e++) {
-        if (counts[side][e] === 0) continue;
+      for (let e = 0; e < count; e++) {
+        if (side.counts[e] === 0) continue;
         let gram = tokenIds.text(pool[e * n]);
         for (let k = 1; k < n; k++) gram += " " + tokenIds.text(pool[e * n + k]);
-        out.push({gram, count: counts[side][e], segments: segments[side][e]});
+        out.push({gram, count: side.counts[e], segments: grouped.subarray(start[e], start[e + 1])});
       }
       return out;
     },
