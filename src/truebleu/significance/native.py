@@ -25,6 +25,7 @@ from __future__ import annotations
 import operator
 import os
 import struct
+from functools import lru_cache
 from itertools import repeat
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence, TypeGuard, Union
 
@@ -51,11 +52,13 @@ def _core() -> Any:
     return native_core()
 
 
+@lru_cache(maxsize=1)
 def numpy_promotes_weakly() -> bool:
     """Whether NumPy, if installed, follows NEP 50 (NumPy 2): ``100. * float32`` is float32.
 
     Looked up without importing NumPy: NumPy 2 moved its core to ``numpy/_core``.
-    Without NumPy there is nothing to match and NumPy 2's rules are used.
+    Without NumPy there is nothing to match and NumPy 2's rules are used. Looked up
+    once per process (a server's tests must not touch the file system per request).
     """
     from importlib.util import find_spec
 
