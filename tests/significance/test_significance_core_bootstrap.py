@@ -146,6 +146,34 @@ def test_sums_float32_could_round_fall_back_untouched(core_calls, monkeypatch):
     assert got == numpy_path(monkeypatch, run)
 
 
+class NumPyScored:
+    """BLEU's batch scorer without its core scores: the sums scored by ``score_rows``."""
+
+    def __init__(self) -> None:
+        self.inner = scorer_for(BLEU())
+        self.name = "BLEU"
+
+    def score_rows(self, sums):
+        return self.inner.score_rows(sums)
+
+
+@pytest.mark.parametrize("scorer", [scorer_for(BLEU()), NumPyScored()], ids=["core", "numpy"])
+def test_values_too_large_for_one_pass_are_summed_in_digits(scorer, core_calls, monkeypatch):
+    """200,000 segments of 84 tokens or more exceed the core's bound (segments * largest
+    value < 2**24) while every sum stays far below 2**24: the core sums base-2**s digits."""
+    rows = [(f"S{k}", bleu_stats(3000, 40 + k)) for k in range(3)]
+    long = rows[1][1]
+    long[7] = [9000, 9100, 9000, 8000, 7000, 6000, 9000, 8999, 8998, 8997]  # one long segment
+    assert 3000 * 9100 >= 2 ** 24
+
+    def run():
+        return compare_all(rows, scorer, n_samples=300, seed=21)
+
+    got = run()
+    assert core_calls == [True]
+    assert got == numpy_path(monkeypatch, run)
+
+
 @needs_wmt21
 @pytest.mark.parametrize("metric_class", [BLEU, CHRF])
 def test_wmt21_comparison_equals_the_numpy_path(metric_class, core_calls, monkeypatch):
