@@ -38,10 +38,10 @@ from .paired import (
     StatisticsMatrix,
     as_matrix,
     bootstrap_p_value,
-    bootstrap_scores,
     check_same_shape,
     check_samples,
     check_statistic,
+    drawn_bootstrap_scores,
     interval,
     randomization_p_values,
     score_of,
@@ -53,7 +53,7 @@ from .preconditions import (
     comparison_cost,
     require_segments,
 )
-from .resampling import RandomSeed, bootstrap_draws, make_rng, swap_masks
+from .resampling import RandomSeed, make_rng, swap_masks
 
 if TYPE_CHECKING:
     from numpy.random import Generator
@@ -166,8 +166,7 @@ def clusters_from(ordered: Sequence[T], different: Callable[[T, T], bool]) -> li
 def _pairwise_bootstrap(matrices: list[NDArray[Any]], scores: list[float], scorer: BatchScorer,
                         n_samples: int, rng: Generator, bar: Progress, statistic: str
                         ) -> tuple[PairValues, NDArray[Any]]:
-    indices = bootstrap_draws(rng, matrices[0].shape[0], n_samples)
-    table = bootstrap_scores(indices, matrices, scorer, bar)
+    table = drawn_bootstrap_scores(rng, matrices, scorer, n_samples, bar)
     p: PairValues = {}
     for i in range(len(matrices)):
         for j in range(i + 1, len(matrices)):
@@ -188,8 +187,7 @@ def _pairwise_randomization(matrices: list[NDArray[Any]], scores: list[float],
         for j, value in enumerate(values, start=i + 1):
             p[i, j] = value
         bar.update(n_samples)
-    indices = bootstrap_draws(rng, matrices[0].shape[0], ci_samples)
-    table = bootstrap_scores(indices, matrices, scorer)
+    table = drawn_bootstrap_scores(rng, matrices, scorer, ci_samples)
     return p, table
 
 

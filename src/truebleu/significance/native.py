@@ -24,13 +24,17 @@ from __future__ import annotations
 
 import operator
 import os
+import struct
+from functools import lru_cache
 from itertools import repeat
-from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, TypeGuard
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence, TypeGuard, Union
 
 from .pcg64 import is_plain_seed, pcg64_state
 from .resampling import CHUNK, chunks
 
 if TYPE_CHECKING:
+    from numpy.random import Generator
+
     from ..core.progress import Progress
     from ..core.statistics import RowTable
     from .scoring import BatchScorer, CoreScorer
@@ -48,11 +52,13 @@ def _core() -> Any:
     return native_core()
 
 
+@lru_cache(maxsize=1)
 def numpy_promotes_weakly() -> bool:
     """Whether NumPy, if installed, follows NEP 50 (NumPy 2): ``100. * float32`` is float32.
 
     Looked up without importing NumPy: NumPy 2 moved its core to ``numpy/_core``.
-    Without NumPy there is nothing to match and NumPy 2's rules are used.
+    Without NumPy there is nothing to match and NumPy 2's rules are used. Looked up
+    once per process (a server's tests must not touch the file system per request).
     """
     from importlib.util import find_spec
 
@@ -66,29 +72,87 @@ def numpy_promotes_weakly() -> bool:
 def applies(scorer: BatchScorer, seed: object, tables: Sequence[RowTable]
             ) -> TypeGuard[CoreScorer]:
     """Whether the native path gives this test's numbers (else the NumPy path runs)."""
-    return (callable(getattr(scorer, "core_scores", None)) and is_plain_seed(seed)
+    return (callable(getattr(scorer, "core_scores", None)) and sums_apply(seed, tables)
+            and numpy_promotes_weakly())
+
+
+def sums_apply(seed: object, tables: Sequence[RowTable]) -> bool:
+    """Whether the core can sum these tables' bootstrap samples drawn from ``seed``
+    (a plain int or a NumPy ``Generator`` on PCG64): int64 rows of one shape, the
+    compiled core in use. The scores of the sums are another matter (:func:`applies`)."""
+    return ((is_plain_seed(seed) or generator_state(seed) is not None)
             and len(tables) > 0
-            and all(t.data.typecode == "q" and len(t) == len(tables[0]) and len(t) > 0
-                    for t in tables)
-            and _core() is not None and numpy_promotes_weakly())
+            and all(t.data.typecode == "q" and t.width == tables[0].width
+                    and len(t) == len(tables[0]) and len(t) > 0 for t in tables)
+            and _core() is not None)
 
 
-def bootstrap_columns(tables: Sequence[RowTable], scorer: CoreScorer, n_samples: int, seed: int,
-                      progress: Optional[Progress] = None) -> Optional[list[list[float]]]:
+def generator_state(rng: object) -> Optional[bytearray]:
+    """The state of a NumPy ``Generator`` on PCG64 in the core's layout (see
+    :func:`.pcg64.pcg64_state`), None for anything else. The core draws what the
+    Generator would draw next; :func:`store_state` then moves the Generator on."""
+    bit_generator = getattr(rng, "bit_generator", None)
+    if type(rng).__name__ != "Generator" or type(bit_generator).__name__ != "PCG64":
+        return None
+    full = bit_generator.state  # type: ignore[union-attr]
+    state, increment = full["state"]["state"], full["state"]["inc"]
+    low = 2 ** 64 - 1
+    return bytearray(struct.pack("=6Q", state >> 64, state & low, increment >> 64,
+                                 increment & low, full["has_uint32"], full["uinteger"]))
+
+
+def store_state(rng: Generator, state: bytearray) -> None:
+    """Give ``rng`` the core's state after its draws (the inverse of :func:`generator_state`)."""
+    high, low, inc_high, inc_low, has_uint32, uinteger = struct.unpack("=6Q", state)
+    rng.bit_generator.state = {"bit_generator": "PCG64",
+                               "state": {"state": high << 64 | low, "inc": inc_high << 64 | inc_low},
+                               "has_uint32": has_uint32, "uinteger": uinteger}
+
+
+def start_state(seed: Union[int, Generator]) -> bytearray:
+    """The core's generator state for a plain int seed or a PCG64 ``Generator``."""
+    state = pcg64_state(seed) if isinstance(seed, int) and is_plain_seed(seed) else generator_state(seed)
+    if state is None:
+        raise ValueError("the core draws from a plain int seed or a PCG64 Generator only")
+    return state
+
+
+def resampled_sum_chunks(tables: Sequence[RowTable], n_samples: int, state: bytearray
+                         ) -> Iterator[tuple[slice, bytes]]:
+    """The exact int64 sums of ``n_samples`` bootstrap samples, :data:`.resampling.CHUNK`
+    samples at a time: ``(sample slice, sums)``, one row of ``len(tables) * width``
+    per sample (table j at ``j * width``), as NumPy's ``choice(n, size=(n_samples, n))``
+    from the generator in ``state`` (advanced in place).
+
+    Raises OverflowError before the first draw when float32 sums could round
+    (segments * largest statistic >= 2**24): the same bound holds for every chunk.
+    """
+    core, width = _core(), tables[0].width
+    data = [t.data for t in tables]
+    for part in chunks(n_samples, CHUNK):
+        yield part, core.resample_sums(state, part.stop - part.start, data, width)
+
+
+def bootstrap_columns(tables: Sequence[RowTable], scorer: CoreScorer, n_samples: int,
+                      seed: Union[int, Generator], progress: Optional[Progress] = None
+                      ) -> Optional[list[list[float]]]:
     """Each system's score on each of ``n_samples`` bootstrap samples (one list per table).
 
-    The samples are ``default_rng(seed).choice(n, size=(n_samples, n))``, every
+    The samples are ``default_rng(seed).choice(n, size=(n_samples, n))`` (or, for a
+    PCG64 ``Generator``, its next draws; it is then moved on past them), every
     system scored on the same ones, as sacreBLEU's ``-pbs``/``-ci``. None when
     float32 sums could round (segments * largest statistic >= 2**24, checked by
     the core before any draw): the NumPy path then repeats sacreBLEU's order.
     """
-    core, state = _core(), pcg64_state(seed)
-    width, k = tables[0].width, len(tables)
+    state = start_state(seed)
+    k = len(tables)
     columns: list[list[float]] = [[] for _ in tables]
-    data = [t.data for t in tables]
-    for part in chunks(n_samples, CHUNK):
+    sums_chunks = resampled_sum_chunks(tables, n_samples, state)
+    while True:
         try:
-            sums = core.resample_sums(state, part.stop - part.start, data, width)
+            part, sums = next(sums_chunks)
+        except StopIteration:
+            break
         except OverflowError:
             return None
         scores = scorer.core_scores(sums, float32=True)
@@ -96,6 +160,8 @@ def bootstrap_columns(tables: Sequence[RowTable], scorer: CoreScorer, n_samples:
             column.extend(scores[j::k].tolist())
         if progress is not None:
             progress.update(part.stop - part.start)
+    if not is_plain_seed(seed):
+        store_state(seed, state)  # type: ignore[arg-type]
     return columns
 
 

@@ -51,12 +51,14 @@ Two deliberate differences, in truebleu's own API only (the functions in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union, cast
+from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence, Union, cast
 
 from ..core.lazy_numpy import numpy
 from ..core.progress import Progress
+from . import native
 from .preconditions import bootstrap_cost, check_test, randomization_cost, require_segments
 from .resampling import (
+    FLOAT32_EXACT,
     BootstrapDraws,
     RandomSeed,
     bootstrap_draws,
@@ -70,10 +72,11 @@ from .resampling import (
 )
 
 if TYPE_CHECKING:
+    from numpy.random import Generator
     from numpy.typing import ArrayLike, NDArray
 
     from ..core.statistics import RowTable
-    from .scoring import ApproximateScorer, BatchScorer
+    from .scoring import ApproximateScorer, BatchScorer, CoreScorer
 
 #: one system's statistics: a :class:`~truebleu.core.statistics.RowTable` (or anything
 #: with ``to_numpy()``) or a ``(segments, width)`` matrix of numbers
@@ -273,6 +276,107 @@ def bootstrap_scores(indices: Union[BootstrapDraws, NDArray[Any]],
     return scores
 
 
+def drawn_bootstrap_scores(rng: Generator, matrices: Sequence[NDArray[Any]],
+                           scorer: BatchScorer, n_samples: int,
+                           progress: Optional[Progress] = None) -> NDArray[Any]:
+    """``bootstrap_scores(bootstrap_draws(rng, n, n_samples), matrices, scorer, progress)``,
+    in the compiled core wherever that gives the same bits, else with NumPy.
+
+    The core (:mod:`.native`) draws what ``rng`` (PCG64, as every ``default_rng``)
+    would draw, sums the int64 rows exactly (the NumPy path's float32 sums of
+    integers are exact below 2**24, which the core checks), and moves ``rng`` on
+    past the draws; the sums are scored by the scorer's own ``score_rows`` in the
+    NumPy path's dtype, or by its ``core_scores`` (BLEU's) where that gives the same
+    floats. Float rows (TER's, external scores) and anything the core refuses take
+    the NumPy path. About nine times faster on 200,000 segments.
+    """
+    scores = _core_bootstrap_scores(rng, matrices, scorer, n_samples, progress)
+    if scores is not None:
+        return scores
+    return bootstrap_scores(bootstrap_draws(rng, matrices[0].shape[0], n_samples), matrices,
+                            scorer, progress)
+
+
+def _core_bootstrap_scores(rng: Generator, matrices: Sequence[NDArray[Any]],
+                           scorer: BatchScorer, n_samples: int, progress: Optional[Progress]
+                           ) -> Optional[NDArray[Any]]:
+    """:func:`drawn_bootstrap_scores` in the core; None (``rng`` untouched) where it does not apply."""
+    np = numpy()
+    if not all(m.dtype == np.int64 and m.ndim == 2 and m.shape[0] > 0 for m in matrices):
+        return None
+    if native.generator_state(rng) is None or native._core() is None:
+        return None
+    k = len(matrices)
+    stacked = np.concatenate(matrices, axis=1)
+    if stacked.min(initial=0) < 0:
+        return None
+    core_scores = native.applies(scorer, rng, [_row_table(m) for m in matrices[:1]])
+    as_float32 = float32_sums(scorer)
+    state = native.start_state(rng)  # a copy: rng moves on only if every chunk succeeds
+    parts = []
+    try:
+        for part, sums in _exact_sum_chunks(stacked, k, n_samples, state):
+            rows = part.stop - part.start
+            if core_scores:  # BLEU's scores of the sums, in the core (bootstrap_columns' floats)
+                floats = cast("CoreScorer", scorer).core_scores(sums.tobytes(), float32=True)
+                parts.append(np.frombuffer(floats, dtype=np.float64).reshape(rows, k).copy())
+            else:
+                parts.append(score_blocks(scorer, sums.astype(np.float32) if as_float32
+                                          else sums, k))
+    except OverflowError:
+        return None
+    native.store_state(rng, state)
+    if progress is not None:
+        progress.update(n_samples)
+    table: NDArray[Any] = np.concatenate(parts, axis=0)
+    return table
+
+
+def _row_table(matrix: NDArray[Any]) -> RowTable:
+    from array import array
+
+    from ..core.statistics import RowTable
+
+    np = numpy()
+    return RowTable(matrix.shape[1], array("q", np.ascontiguousarray(matrix, dtype=np.int64).tobytes()))
+
+
+def _exact_sum_chunks(stacked: NDArray[Any], k: int, n_samples: int, state: bytearray
+                      ) -> Iterator[tuple[slice, NDArray[Any]]]:
+    """The int64 sums of the bootstrap samples of ``stacked`` (non-negative integer rows of
+    ``k`` systems side by side) drawn by the core from ``state``: ``(sample slice,
+    (rows, columns) sums)``. They are the NumPy path's sums wherever those are exact,
+    that is while every sum is below 2**24 (float32); OverflowError otherwise.
+
+    The core sums exactly only while segments * largest value < 2**24 (checked before
+    drawing). Beyond that (200,000 segments of 84 tokens or more) each value is split
+    into base-2**s digits small enough for the core, the digits summed on the same draws,
+    and the digit sums put back together.
+    """
+    np = numpy()
+    n = stacked.shape[0]
+    limit = (FLOAT32_EXACT - 1) // n  # the largest value the core sums for n segments
+    largest = int(stacked.max(initial=0))
+    if largest > limit and limit < 2:  # no digit base left: the NumPy path's float32 order
+        raise OverflowError("too many segments to sum in float32 exactly")
+    shift = 0 if largest <= limit else limit.bit_length() - 1  # digits of 2**shift <= limit
+    digits = 1 if shift == 0 else -(-largest.bit_length() // shift)
+    columns = stacked.shape[1]
+    if digits == 1:
+        split = stacked
+    else:  # column c's digit j in column c * digits + j
+        powers = np.arange(digits, dtype=np.int64) * shift
+        split = ((stacked[:, :, None] >> powers) & ((1 << shift) - 1)).reshape(n, columns * digits)
+    width = columns // k * digits
+    tables = [_row_table(split[:, j * width:(j + 1) * width]) for j in range(k)]
+    for part, raw in native.resampled_sum_chunks(tables, n_samples, state):
+        sums = np.frombuffer(raw, dtype=np.int64).reshape(part.stop - part.start, columns, digits)
+        exact = (sums << (np.arange(digits, dtype=np.int64) * shift)).sum(axis=2)
+        if int(exact.max(initial=0)) >= FLOAT32_EXACT:
+            raise OverflowError("a resampled sum is beyond float32's exact integers")
+        yield part, exact
+
+
 BOOTSTRAP_STATISTICS = ("centered", "sacrebleu")
 
 
@@ -361,9 +465,8 @@ def bootstrap_ci(stats: StatisticsMatrix, scorer: BatchScorer, n_samples: int = 
     n = matrix.shape[0]
     require_segments(n, "a bootstrap confidence interval")
     check_test(bootstrap_cost(n_samples, n, 1), "n_samples", n_samples, "ci", n, 1)
-    indices = bootstrap_draws(make_rng(seed), n, n_samples)
     with Progress(n_samples, "bootstrap interval", "samples") as bar:
-        scores = bootstrap_scores(indices, [matrix], scorer, bar)[:, 0]
+        scores = drawn_bootstrap_scores(make_rng(seed), [matrix], scorer, n_samples, bar)[:, 0]
     mean, ci = interval(scores)
     return ConfidenceInterval(score_of(matrix, scorer), float(mean), float(ci), n_samples)
 
@@ -386,9 +489,8 @@ def paired_bootstrap(stats_a: StatisticsMatrix, stats_b: StatisticsMatrix, score
     n = a.shape[0]
     require_segments(n, "the paired bootstrap")
     check_test(bootstrap_cost(n_samples, n, 2), "n_samples", n_samples, "bs", n, 2)
-    indices = bootstrap_draws(make_rng(seed), n, n_samples)
     with Progress(n_samples, "paired bootstrap", "samples") as bar:
-        scores = bootstrap_scores(indices, [a, b], scorer, bar)
+        scores = drawn_bootstrap_scores(make_rng(seed), [a, b], scorer, n_samples, bar)
     score_a, score_b = score_of(a, scorer), score_of(b, scorer)
     p = bootstrap_p_value(scores[:, 0], scores[:, 1], score_b - score_a, statistic)
     mean, ci = interval(scores[:, 1])
