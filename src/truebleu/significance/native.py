@@ -30,10 +30,11 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence, TypeGuard, Union
 
 from .pcg64 import is_plain_seed, pcg64_state
-from .resampling import CHUNK, chunks
+from .resampling import CHUNK, FLOAT32_EXACT, chunks
 
 if TYPE_CHECKING:
     from numpy.random import Generator
+    from numpy.typing import NDArray
 
     from ..core.progress import Progress
     from ..core.statistics import RowTable
@@ -274,3 +275,51 @@ def bootstrap_p_value(scores_a: Sequence[float], scores_b: Sequence[float],
     centred = map(operator.sub, diffs, repeat(numpy_mean(diffs)))
     return (count_above(centred, abs(observed_delta), strict) + 1) / (len(diffs) + 1)
 
+
+def row_table(matrix: NDArray[Any]) -> RowTable:
+    """An int64 matrix as the core's row table (a copy)."""
+    from array import array
+
+    from ..core.lazy_numpy import numpy
+    from ..core.statistics import RowTable
+
+    np = numpy()
+    return RowTable(matrix.shape[1], array("q", np.ascontiguousarray(matrix, dtype=np.int64).tobytes()))
+
+
+def exact_sum_chunks(stacked: NDArray[Any], k: int, n_samples: int, state: bytearray
+                     ) -> Iterator[tuple[slice, NDArray[Any]]]:
+    """The int64 sums of the bootstrap samples of ``stacked`` (non-negative integer rows of
+    ``k`` systems side by side) drawn by the core from ``state``: ``(sample slice,
+    (rows, columns) sums)``. They are the NumPy path's sums wherever those are exact,
+    that is while every sum is below 2**24 (float32); OverflowError otherwise.
+
+    The core sums exactly only while segments * largest value < 2**24 (checked before
+    drawing). Beyond that (200,000 segments of 84 tokens or more) each value is split
+    into base-2**s digits small enough for the core, the digits summed on the same draws,
+    and the digit sums put back together.
+    """
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    n = stacked.shape[0]
+    limit = (FLOAT32_EXACT - 1) // n  # the largest value the core sums for n segments
+    largest = int(stacked.max(initial=0))
+    if largest > limit and limit < 2:  # no digit base left: the NumPy path's float32 order
+        raise OverflowError("too many segments to sum in float32 exactly")
+    shift = 0 if largest <= limit else limit.bit_length() - 1  # digits of 2**shift <= limit
+    digits = 1 if shift == 0 else -(-largest.bit_length() // shift)
+    columns = stacked.shape[1]
+    if digits == 1:
+        split = stacked
+    else:  # column c's digit j in column c * digits + j
+        powers = np.arange(digits, dtype=np.int64) * shift
+        split = ((stacked[:, :, None] >> powers) & ((1 << shift) - 1)).reshape(n, columns * digits)
+    width = columns // k * digits
+    tables = [row_table(split[:, j * width:(j + 1) * width]) for j in range(k)]
+    for part, raw in resampled_sum_chunks(tables, n_samples, state):
+        sums = np.frombuffer(raw, dtype=np.int64).reshape(part.stop - part.start, columns, digits)
+        exact = (sums << (np.arange(digits, dtype=np.int64) * shift)).sum(axis=2)
+        if int(exact.max(initial=0)) >= FLOAT32_EXACT:
+            raise OverflowError("a resampled sum is beyond float32's exact integers")
+        yield part, exact

@@ -51,14 +51,13 @@ Two deliberate differences, in truebleu's own API only (the functions in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence, Union, cast
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union, cast
 
 from ..core.lazy_numpy import numpy
 from ..core.progress import Progress
 from . import native
 from .preconditions import bootstrap_cost, check_test, randomization_cost, require_segments
 from .resampling import (
-    FLOAT32_EXACT,
     BootstrapDraws,
     RandomSeed,
     bootstrap_draws,
@@ -310,12 +309,12 @@ def _core_bootstrap_scores(rng: Generator, matrices: Sequence[NDArray[Any]],
     stacked = np.concatenate(matrices, axis=1)
     if stacked.min(initial=0) < 0:
         return None
-    core_scores = native.applies(scorer, rng, [_row_table(m) for m in matrices[:1]])
+    core_scores = native.applies(scorer, rng, [native.row_table(m) for m in matrices[:1]])
     as_float32 = float32_sums(scorer)
     state = native.start_state(rng)  # a copy: rng moves on only if every chunk succeeds
     parts = []
     try:
-        for part, sums in _exact_sum_chunks(stacked, k, n_samples, state):
+        for part, sums in native.exact_sum_chunks(stacked, k, n_samples, state):
             rows = part.stop - part.start
             if core_scores:  # BLEU's scores of the sums, in the core (bootstrap_columns' floats)
                 floats = cast("CoreScorer", scorer).core_scores(sums.tobytes(), float32=True)
@@ -330,51 +329,6 @@ def _core_bootstrap_scores(rng: Generator, matrices: Sequence[NDArray[Any]],
         progress.update(n_samples)
     table: NDArray[Any] = np.concatenate(parts, axis=0)
     return table
-
-
-def _row_table(matrix: NDArray[Any]) -> RowTable:
-    from array import array
-
-    from ..core.statistics import RowTable
-
-    np = numpy()
-    return RowTable(matrix.shape[1], array("q", np.ascontiguousarray(matrix, dtype=np.int64).tobytes()))
-
-
-def _exact_sum_chunks(stacked: NDArray[Any], k: int, n_samples: int, state: bytearray
-                      ) -> Iterator[tuple[slice, NDArray[Any]]]:
-    """The int64 sums of the bootstrap samples of ``stacked`` (non-negative integer rows of
-    ``k`` systems side by side) drawn by the core from ``state``: ``(sample slice,
-    (rows, columns) sums)``. They are the NumPy path's sums wherever those are exact,
-    that is while every sum is below 2**24 (float32); OverflowError otherwise.
-
-    The core sums exactly only while segments * largest value < 2**24 (checked before
-    drawing). Beyond that (200,000 segments of 84 tokens or more) each value is split
-    into base-2**s digits small enough for the core, the digits summed on the same draws,
-    and the digit sums put back together.
-    """
-    np = numpy()
-    n = stacked.shape[0]
-    limit = (FLOAT32_EXACT - 1) // n  # the largest value the core sums for n segments
-    largest = int(stacked.max(initial=0))
-    if largest > limit and limit < 2:  # no digit base left: the NumPy path's float32 order
-        raise OverflowError("too many segments to sum in float32 exactly")
-    shift = 0 if largest <= limit else limit.bit_length() - 1  # digits of 2**shift <= limit
-    digits = 1 if shift == 0 else -(-largest.bit_length() // shift)
-    columns = stacked.shape[1]
-    if digits == 1:
-        split = stacked
-    else:  # column c's digit j in column c * digits + j
-        powers = np.arange(digits, dtype=np.int64) * shift
-        split = ((stacked[:, :, None] >> powers) & ((1 << shift) - 1)).reshape(n, columns * digits)
-    width = columns // k * digits
-    tables = [_row_table(split[:, j * width:(j + 1) * width]) for j in range(k)]
-    for part, raw in native.resampled_sum_chunks(tables, n_samples, state):
-        sums = np.frombuffer(raw, dtype=np.int64).reshape(part.stop - part.start, columns, digits)
-        exact = (sums << (np.arange(digits, dtype=np.int64) * shift)).sum(axis=2)
-        if int(exact.max(initial=0)) >= FLOAT32_EXACT:
-            raise OverflowError("a resampled sum is beyond float32's exact integers")
-        yield part, exact
 
 
 BOOTSTRAP_STATISTICS = ("centered", "sacrebleu")
