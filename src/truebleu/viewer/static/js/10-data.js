@@ -162,15 +162,6 @@ function referenceTokenLists(d, i) {
   return lists;
 }
 
-// Clipped matches per n-gram of system s in segment i, per order (Maps gram -> count).
-function clippedMatches(d, s, i, maxRef) {
-  return allNgramCounts(tokensOf(s, i), d.max_order).map((hyp, n) => {
-    const out = new Map();
-    for (const [g, c] of hyp) { const m = Math.min(c, maxRef[n].get(g) || 0); if (m > 0) out.set(g, m); }
-    return out;
-  });
-}
-
 // -- resampling in the page (filtered subsets; the full set uses truebleu's API) --
 
 // xoshiro128** seeded by splitmix32: small, fast, reproducible across browsers.
