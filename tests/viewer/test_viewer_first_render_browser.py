@@ -10,12 +10,12 @@
 from __future__ import annotations
 
 import random
-import threading
 import urllib.request
 
 import pytest
 
 from browser import browser, open_page, screenshot_dir  # noqa: F401  (fixtures)
+from serving import running_server  # noqa: E402
 from truebleu.cli.viewer import build_parser, build_report, main
 
 #: recorded in the page before its own script: the frames drawn, the frame in which the
@@ -92,18 +92,10 @@ def test_report_and_serve_title_the_page_alike(files, refs):
     out = files["folder"] / f"title-{refs}.html"
     assert main(["report", *chosen, "-i", *files["systems"], "-o", str(out), "-q",
                  "--n-samples", "20"]) == 0
-    from truebleu.viewer.server import make_server
-
     served = build_report(build_parser("serve").parse_args(
         [*chosen, "-i", *files["systems"], "--n-samples", "20"]))
-    server = make_server(served, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        with urllib.request.urlopen(server.url, timeout=30) as response:
-            page = response.read().decode("utf-8")
-    finally:
-        server.shutdown()
-        server.server_close()
+    with running_server(served) as server, urllib.request.urlopen(server.url, timeout=30) as response:
+        page = response.read().decode("utf-8")
     want = {1: "3 systems against newstest2099.en-de.ref.A.de",
             2: "3 systems against newstest2099.en-de.ref.{A,B}.de"}[refs]
     assert html_title(out.read_text(encoding="utf-8")) == want

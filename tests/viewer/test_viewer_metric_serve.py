@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 
 import pytest
 
@@ -16,11 +15,11 @@ np = pytest.importorskip("numpy")
 
 import truebleu  # noqa: E402
 from hostile_text import PAYLOADS  # noqa: E402  (the security corpus)
+from serving import running_server  # noqa: E402
 from truebleu.metrics import CHRF, TER  # noqa: E402
 from truebleu.significance import bootstrap_ci, paired_bootstrap  # noqa: E402
 from truebleu.significance.external import MeanScorer  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
-from truebleu.viewer.server import make_server  # noqa: E402
 
 WORDS = ("the a cat dog sat on mat house river green quickly slowly ran saw big small of to "
          "and was is will be").split()
@@ -50,13 +49,8 @@ def metric_report():
 
 @pytest.fixture(scope="module")
 def server(metric_report):
-    srv = make_server(metric_report["report"], "127.0.0.1", 0, request_timeout=5.0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    with running_server(metric_report["report"], request_timeout=5.0) as srv:
+        yield srv
 
 
 def post(server, body) -> tuple[int, str]:

@@ -12,7 +12,6 @@ made here as a noisy function of sentence chrF):
 from __future__ import annotations
 
 import random
-import threading
 from pathlib import Path
 
 import pytest
@@ -22,13 +21,13 @@ np = pytest.importorskip("numpy")
 import truebleu  # noqa: E402
 from browser import browser, open_page, screenshot_dir, show_view, wait_until  # noqa: E402,F401
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402
+from serving import running_server  # noqa: E402
 from truebleu.cli.inputs import system_names  # noqa: E402
 from truebleu.cli.viewer import build_parser, build_report  # noqa: E402
 from truebleu.metrics import CHRF, TER  # noqa: E402
 from truebleu.significance import paired_bootstrap  # noqa: E402
 from truebleu.significance.external import MeanScorer  # noqa: E402
 from truebleu.significance.paired import score_of  # noqa: E402
-from truebleu.viewer.server import make_server  # noqa: E402
 
 SYSTEMS = 3
 SAMPLES = 120
@@ -146,13 +145,8 @@ def test_subset_scores_of_every_metric_are_the_apis(open_page, ru_en, threshold)
 @pytest.fixture(scope="module")
 def served(ru_en):
     rep, _ = ru_en["with_bleu"]
-    srv = make_server(rep, "127.0.0.1", 0, request_timeout=10.0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    with running_server(rep, request_timeout=10.0) as srv:
+        yield srv
 
 
 @needs_wmt21

@@ -7,7 +7,7 @@ payload may reach the DOM, no CSP violation, and no line break may split an expo
 from __future__ import annotations
 
 import random
-import threading
+from contextlib import ExitStack
 
 import pytest
 
@@ -15,8 +15,8 @@ pytest.importorskip("numpy")
 
 from browser import browser, open_page, show_view, wait_until  # noqa: E402,F401  (fixtures)
 from hostile_text import NAMES, PAYLOADS, PWN  # noqa: E402  (the security corpus)
+from serving import running_server  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
-from truebleu.viewer.server import make_server  # noqa: E402
 
 #: what one export gives, read in the page (the blob handed to the download link)
 CAPTURE = """(selector) => new Promise((resolve) => {
@@ -47,12 +47,9 @@ def test_hostile_names_in_the_subset_views_exports_and_tests(open_page, hostile,
     from test_viewer_security import assert_clean, shown
 
     rep, url, names = hostile
-    server = None
-    if mode == "serve":
-        server = make_server(rep, "127.0.0.1", 0)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = server.url
-    try:
+    with ExitStack() as stack:
+        if mode == "serve":
+            url = stack.enter_context(running_server(rep)).url
         page = open_page(url + "#view=overview")
         assert_clean(page, f"{mode} overview")
         for k in range(4):   # every metric's chart, the hostile names among them
@@ -82,7 +79,3 @@ def test_hostile_names_in_the_subset_views_exports_and_tests(open_page, hostile,
         show_view(page, "view=segments&seg=3")
         assert_clean(page, f"{mode} segment detail")
         assert "BLEU" not in page.inner_text("body")
-    finally:
-        if server is not None:
-            server.shutdown()
-            server.server_close()

@@ -10,7 +10,7 @@ intervals, clusters and agreement, NumPy for external means).
 from __future__ import annotations
 
 import random
-import threading
+from contextlib import ExitStack
 
 import pytest
 
@@ -21,10 +21,10 @@ import truebleu  # noqa: E402
 from browser import browser, open_page, screenshot_dir, show_view  # noqa: E402,F401  (fixtures)
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402
 from hostile_text import NAMES, PAYLOADS, PWN  # noqa: E402  (the security corpus)
+from serving import running_server  # noqa: E402
 from truebleu.cli.inputs import system_names  # noqa: E402
 from truebleu.cli.viewer import build_parser, build_report  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
-from truebleu.viewer.server import make_server  # noqa: E402
 
 #: the en-de systems shown (a third of them: the page is the same for twenty)
 SYSTEMS = 7
@@ -186,12 +186,9 @@ def test_hostile_metric_names(open_page, hostile_metrics, screenshot_dir, mode):
     from test_viewer_security import assert_clean, shown
 
     rep, url, external = hostile_metrics
-    server = None
-    if mode == "serve":
-        server = make_server(rep, "127.0.0.1", 0)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = server.url
-    try:
+    with ExitStack() as stack:
+        if mode == "serve":
+            url = stack.enter_context(running_server(rep)).url
         page = open_page(url)
         show_view(page, "view=overview")
         assert_clean(page, f"{mode} metrics overview")
@@ -227,10 +224,6 @@ def test_hostile_metric_names(open_page, hostile_metrics, screenshot_dir, mode):
                                           "(s) => s.map((e) => e.textContent)")
         assert shown(external[0]) + " \u2191" in heads
         page.screenshot(path=str(screenshot_dir / f"hostile-metrics-{mode}.png"), full_page=True)
-    finally:
-        if server is not None:
-            server.shutdown()
-            server.server_close()
 
 
 # -- the segments view ---------------------------------------------------------------------

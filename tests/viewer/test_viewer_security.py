@@ -16,7 +16,6 @@ happens, so the other tests cannot pass by looking at nothing.
 from __future__ import annotations
 
 import re
-import threading
 import urllib.parse
 
 import pytest
@@ -25,8 +24,8 @@ pytest.importorskip("numpy")
 
 from browser import browser, open_page, screenshot_dir, show_view, wait_until  # noqa: E402,F401  (fixtures)
 from hostile_text import NAMES, PAYLOADS, PWN  # noqa: E402  (the security corpus)
+from serving import running_server  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
-from truebleu.viewer.server import make_server  # noqa: E402
 
 TITLE = f"</title><script>{PWN}</script>\u202e{{{{7*7}}}}"
 
@@ -70,12 +69,8 @@ def file_url(hostile_report, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def serve_url(hostile_report):
-    server = make_server(hostile_report, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server.url
-    server.shutdown()
-    server.server_close()
+    with running_server(hostile_report) as server:
+        yield server.url
 
 
 @pytest.fixture(params=["file", "serve"])

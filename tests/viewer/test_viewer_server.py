@@ -24,6 +24,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
+from serving import running_server  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import paired_bootstrap  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
@@ -64,13 +65,8 @@ def report():
 
 @pytest.fixture(scope="module")
 def server(report):
-    srv = make_server(report, "127.0.0.1", 0, request_timeout=2.0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield srv
-    srv.shutdown()
-    srv.server_close()
-    thread.join(5)
+    with running_server(report, request_timeout=2.0) as srv:
+        yield srv
 
 
 # -- a raw HTTP client ----------------------------------------------------------------
@@ -446,43 +442,33 @@ def test_a_body_shorter_than_announced_times_out(server):
 
 
 def test_too_big_a_test_is_refused(report):
-    srv = make_server(report, "127.0.0.1", 0, max_resampled_cells=1000)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with running_server(report, max_resampled_cells=1000) as srv:
         response = post_json(srv, {"a": 0, "b": 1, "segments": list(range(100)), "n_samples": 11})
         assert response.status == 413 and "narrow the filter" in response.text
         assert post_json(srv, {"a": 0, "b": 1, "segments": list(range(100)), "n_samples": 10}).status == 200
-    finally:
-        srv.shutdown()
-        srv.server_close()
 
 
 def test_idle_connections_hold_no_handler_and_are_dropped_first_at_the_cap(report):
     """One handler, two open connections at most, both held by idle sockets: a request is
     answered at once (long before any deadline), and the older idle socket made room for it."""
-    srv = make_server(report, "127.0.0.1", 0, max_connections=1, max_open_connections=2,
-                      request_timeout=30.0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    idle = [socket.create_connection(("127.0.0.1", srv.port)) for _ in range(2)]
-    try:
-        time.sleep(0.2)
-        started = time.monotonic()
-        response = request(srv, "GET", "/api/report")
-        waited = time.monotonic() - started
-        assert response.status == 200
-        assert waited < 10, "an idle connection held the request back"
-        idle[0].settimeout(5)
-        assert idle[0].recv(1) == b"", "the oldest idle connection should have been dropped"
-        idle[1].setblocking(False)
-        with pytest.raises(BlockingIOError):
-            idle[1].recv(1)          # still open: the cap needed one place only
-    finally:
-        for sock in idle:
-            sock.close()
-        srv.shutdown()
-        srv.server_close()
+    with running_server(report, max_connections=1, max_open_connections=2,
+                        request_timeout=30.0) as srv:
+        idle = [socket.create_connection(("127.0.0.1", srv.port)) for _ in range(2)]
+        try:
+            time.sleep(0.2)
+            started = time.monotonic()
+            response = request(srv, "GET", "/api/report")
+            waited = time.monotonic() - started
+            assert response.status == 200
+            assert waited < 10, "an idle connection held the request back"
+            idle[0].settimeout(5)
+            assert idle[0].recv(1) == b"", "the oldest idle connection should have been dropped"
+            idle[1].setblocking(False)
+            with pytest.raises(BlockingIOError):
+                idle[1].recv(1)          # still open: the cap needed one place only
+        finally:
+            for sock in idle:
+                sock.close()
 
 
 def test_a_shutdown_before_serving_stops_it_at_once(report):
