@@ -128,6 +128,54 @@ def test_a_trickling_server_is_cut_off_at_the_deadline(tmp_path, how, scheme):
     assert _files(target) == ["small.txt"]
 
 
+SLOW_LOOKUP = r"""
+import json, socket, sys, time
+from truebleu.io.testsets.cache import download_file
+from truebleu.io.testsets.errors import DownloadError
+real = socket.getaddrinfo
+
+def getaddrinfo(host, *args, **kwargs):
+    if host == "resolver-never-answers.invalid":   # a resolver that does not answer
+        time.sleep(60)
+        raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+    return real(host, *args, **kwargs)
+
+socket.getaddrinfo = getaddrinfo
+base, folder = sys.argv[1], sys.argv[2]
+started = time.monotonic()
+download_file(base.replace("127.0.0.1", "localhost") + "/small.txt", folder + "/small.txt")
+baseline = time.monotonic() - started
+started = time.monotonic()
+try:
+    download_file("http://resolver-never-answers.invalid/x.txt", folder + "/x.txt")
+    error = None
+except DownloadError as exc:
+    error = str(exc)
+print(json.dumps({"baseline": baseline, "elapsed": time.monotonic() - started, "error": error}))
+"""
+
+
+def test_a_name_lookup_that_never_answers_ends_at_the_deadline(tmp_path):
+    """``getaddrinfo`` runs before there is a socket the watchdog could shut down: a resolver
+    that does not answer held the download past its deadline, for as long as the lookup took
+    (here 60 s). A host name that does resolve (``localhost``, to each of its addresses in
+    turn) still downloads."""
+    local, _ = _serve(tmp_path)
+    target = tmp_path / "cache"
+    env = {**os.environ, "TRUEBLEU_DOWNLOAD_TIMEOUT": str(DEADLINE)}
+    try:
+        done = subprocess.run([sys.executable, "-c", SLOW_LOOKUP, local.url, str(target)],
+                              capture_output=True, text=True, timeout=120, env=env)
+    finally:
+        local.close()
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["error"] is not None and f"not finished after {DEADLINE:g} s" in result["error"]
+    assert "resolver-never-answers.invalid" in result["error"]
+    assert DEADLINE - 0.5 <= result["elapsed"] <= DEADLINE + 3 + 20 * result["baseline"], result
+    assert _files(target) == ["small.txt"]
+
+
 # -- a size limit ----------------------------------------------------------------------------------
 
 def _declares_300_mb(handler) -> None:

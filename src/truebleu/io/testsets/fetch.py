@@ -7,6 +7,14 @@ passes, whatever the download is doing then (connecting through a proxy, the
 TLS handshake, the headers, the body), and the blocked read returns at once.
 Each read is also bounded (``min(read_timeout, deadline)``), as before.
 
+The name lookup comes before there is a socket to shut down, and
+``getaddrinfo`` cannot be interrupted (a resolver that does not answer holds
+it for as long as the system's resolver allows, several times its own
+timeout). So the host name is resolved in a thread of its own, waited for
+until the deadline, and the connection is made to the addresses it gave (TLS
+still checks the certificate against the host name, and the ``Host`` header
+still names it).
+
 The body is counted as it arrives: a ``Content-Length`` over the limit is
 refused before the body is read, and a body that grows past it (no length, or a
 false one) is cut there. The md5 checksum is computed on the way, so the caller
@@ -47,6 +55,7 @@ class _Deadline:
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.expired = False
+        self._ends = time.monotonic() + seconds
         self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
         self._timer = threading.Timer(seconds, self._expire)
@@ -63,6 +72,37 @@ class _Deadline:
             if not self.expired:
                 return
         _shut(copy)
+
+    def remaining(self) -> float:
+        """Seconds until the deadline (0 once it has passed)."""
+        return 0.0 if self.expired else max(0.0, self._ends - time.monotonic())
+
+    def resolve(self, host: str, port: int) -> list[tuple[Any, ...]]:
+        """``getaddrinfo(host, port)`` for a stream socket, given up at the deadline.
+
+        The lookup runs in a daemon thread: when the deadline passes first, the
+        thread is left to finish on its own (its answer is dropped) and the
+        download ends with its deadline error.
+        """
+        answer: list[Any] = []
+
+        def lookup() -> None:
+            try:
+                answer.append(socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM))
+            except OSError as exc:
+                answer.append(exc)
+
+        thread = threading.Thread(target=lookup, name="truebleu-resolve", daemon=True)
+        thread.start()
+        thread.join(self.remaining())
+        if not answer:
+            self._expire()
+            raise socket.timeout(f"looking up {host} took longer than the deadline")
+        found = answer[0]
+        if isinstance(found, OSError):
+            raise found
+        addresses: list[tuple[Any, ...]] = found
+        return addresses
 
     def _expire(self) -> None:
         with self._lock:
@@ -93,7 +133,8 @@ def _opener(deadline: _Deadline) -> Any:
     import urllib.request
 
     class Watched:
-        """Registers the socket as soon as it is connected (before TLS or a proxy tunnel).
+        """Looks the host up within the deadline, then registers the socket as soon as it is
+        connected (before TLS or a proxy tunnel).
 
         (``_create_connection`` is how ``http.client`` opens its socket, the same from
         Python 3.10 to 3.13; it is an attribute of the connection, so a subclass wraps it.)
@@ -103,10 +144,18 @@ def _opener(deadline: _Deadline) -> Any:
             super().__init__(*args, **kwargs)
             create = self._create_connection  # type: ignore[has-type]  # (set by the connection)
 
-            def create_and_watch(*a: Any, **k: Any) -> socket.socket:
-                sock: socket.socket = create(*a, **k)
-                deadline.watch(sock)
-                return sock
+            def create_and_watch(address: tuple[str, int], *a: Any, **k: Any) -> socket.socket:
+                host, port = address
+                failure: Optional[OSError] = None
+                for *_, sockaddr in deadline.resolve(host, port):
+                    try:  # (an address is numeric: ``create`` looks nothing up)
+                        sock: socket.socket = create((sockaddr[0], port), *a, **k)
+                    except OSError as exc:
+                        failure = exc
+                        continue
+                    deadline.watch(sock)
+                    return sock
+                raise failure or OSError(f"no address for {host}")
 
             self._create_connection = create_and_watch
 
