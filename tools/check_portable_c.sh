@@ -13,7 +13,8 @@
 #
 # Which files need Python.h is read from their includes:
 #   - pure C (no Python.h): every target;
-#   - kernels that include Python.h only for Py_UNICODE_ISSPACE (text/, chrf/chrf.c): every
+#   - kernels that include Python.h only for Py_UNICODE_ISSPACE (the tokenizers of text/ and
+#     chrF's counting, found by the classification below, not by name): every
 #     target, against a stand-in Python.h that declares just that (and Py_UCS4);
 #   - bindings (the rest of the C API): zig for aarch64-linux-gnu with this machine's Python
 #     headers (an LP64 Linux pyconfig.h fits it); not for Windows or macOS, whose pyconfig.h
