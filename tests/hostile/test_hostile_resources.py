@@ -17,22 +17,13 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
+from resampling_calls import NAMES, resampling_calls  # noqa: E402
+
 from truebleu import BLEU  # noqa: E402
 from truebleu.cli import main as truebleu_main  # noqa: E402
 from truebleu.core import resources  # noqa: E402
 from truebleu.core.resources import ResourceLimitError  # noqa: E402
 from truebleu.metrics.base import Metric  # noqa: E402
-from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
-from truebleu.significance import (  # noqa: E402
-    PairedTest,
-    bootstrap_ci,
-    compare_all,
-    compare_sentences,
-    compare_systems,
-    paired_bootstrap,
-    paired_cells,
-    paired_randomization,
-)
 from truebleu.viewer import report as make_report  # noqa: E402
 
 
@@ -132,42 +123,20 @@ def test_within_the_limits_the_commands_run(small, tmp_path, capsys, monkeypatch
 
 
 @pytest.fixture
-def stats():
-    metric = BLEU(references=[lines(200, 0)])
-    return {name: metric.corpus_statistics(lines(200, seed)) for name, seed in
-            (("a", 1), ("b", 2), ("c", 3))}, metric
+def calls():
+    references = lines(200, 0)
+    metric = BLEU(references=[references])
+    return resampling_calls(metric, references, {name: lines(200, seed) for name, seed in
+                                                 (("a", 1), ("b", 2), ("c", 3))})
 
 
-def api_calls(stats, metric):
-    scorer = BLEUBatchScorer.from_metric(metric)
-    a, b, c = stats["a"], stats["b"], stats["c"]
-    systems = [("a", lines(200, 1)), ("b", lines(200, 2))]
-    return {
-        "paired_bootstrap": ("n_samples", lambda n: paired_bootstrap(a, b, scorer, n)),
-        "paired_randomization": ("n_trials", lambda n: paired_randomization(a, b, scorer, n)),
-        "bootstrap_ci": ("n_samples", lambda n: bootstrap_ci(a, scorer, n)),
-        "compare_all": ("n_samples", lambda n: compare_all({"a": a, "b": b, "c": c}, scorer,
-                                                           n_samples=n)),
-        "compare_all ci_samples": ("ci_samples", lambda n: compare_all(
-            {"a": a, "b": b}, scorer, test="ar", n_samples=10, ci_samples=n)),
-        "compare_systems": ("n_samples", lambda n: compare_systems(systems, metric, n_samples=n)),
-        "compare_sentences": ("n_samples", lambda n: compare_sentences(a, b, scorer, n)),
-        "corpus_score": ("n_bootstrap", lambda n: metric.corpus_score(lines(200, 1),
-                                                                       n_bootstrap=n)),
-        "paired_cells": ("n_samples", lambda n: paired_cells(systems, metric, "bs", n)),
-        "PairedTest": ("n_samples", lambda n: PairedTest(systems, {"BLEU": metric}, None,
-                                                         "ar", n)()),
-        "viewer.report": ("n_samples", lambda n: make_report([lines(200, 0)],
-                                                             {"a": systems[0][1]}, n_samples=n)),
-    }
+def test_the_names_list_every_call(calls):
+    assert sorted(calls) == sorted(NAMES)
 
 
-@pytest.mark.parametrize("name", ["paired_bootstrap", "paired_randomization", "bootstrap_ci",
-                                  "compare_all", "compare_all ci_samples", "compare_systems",
-                                  "compare_sentences", "corpus_score", "paired_cells",
-                                  "PairedTest", "viewer.report"])
-def test_every_api_function_names_its_argument(stats, monkeypatch, name):
-    option, call = api_calls(*stats)[name]
+@pytest.mark.parametrize("name", NAMES)
+def test_every_api_function_names_its_argument(calls, monkeypatch, name):
+    option, call = calls[name]
     monkeypatch.setenv("TRUEBLEU_MAX_RESAMPLED_ROWS", "900000")
     with pytest.raises(ResourceLimitError, match=rf"^{option} 5,000: .* more than the limit of "
                                                  r"900,000; use fewer") as caught:
