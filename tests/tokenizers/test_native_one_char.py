@@ -100,3 +100,31 @@ def test_colliding_one_character_tokens_match_sacrebleu(name):
     want = sacrebleu.corpus_bleu(hyps, streams, tokenize=name)
     assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == \
            (want.score, want.counts, want.totals, want.sys_len, want.ref_len)
+
+
+# zh's and char's one-character tokens in the contexts their scanners tell apart: between
+# letters, digits, 13a's '.' ',' '-', beside a Chinese character, doubled, beside whitespace
+ZH_CONTEXTS = ["a{}b ", "1{}2 ", "{}. ", "x{}{} ", "-{}1 ", "\u4e00{}\u9fbb ", "{}\u3002 ", "\u3000{}\u00a0"]
+
+
+@pytest.mark.parametrize("name", ["zh", "char"])
+@pytest.mark.parametrize("context", ZH_CONTEXTS + [c.strip() for c in ZH_CONTEXTS])
+def test_zh_and_char_scanners_for_every_code_point(name, context):
+    """The zh scanner's shortcut for the CJK Unified Ideographs (tested before whitespace,
+    then the cached one-character ids) and char's: every BMP code point in context (and a
+    sample of the astral planes) gives the Python tokenizer's tokens."""
+    line = "".join(context.format(chr(c), chr(c)) for c in CODE_POINTS)
+    assert core.tokenize(line, MODES[name], False) == segment_tokens(line, get_tokenizer(name), False)
+
+
+@pytest.mark.parametrize("name", ["zh", "char"])
+def test_zh_and_char_statistics_for_every_code_point(name):
+    """Hypotheses looked up in their references (the one-character cache of each segment's era):
+    every BMP code point, in segments of 64, some of them in the reference, statistics as Python's."""
+    chars = [chr(c) for c in range(0x10000)]
+    hyps = ["".join(chars[k:k + 64]) + " a\u4e00" for k in range(0, len(chars), 64)]
+    refs = [[" ".join(chars[k + 32:k + 96:3]) + " \u4e00"] for k in range(0, len(chars), 64)]
+    tok = get_tokenizer(name)
+    got = NATIVE.statistics(hyps, NATIVE.prepare_references(refs, tok, False, 4), tok, False, 4)
+    want = PYTHON.statistics(hyps, PYTHON.prepare_references(refs, tok, False, 4), tok, False, 4)
+    assert list(got.rows()) == list(want.rows())

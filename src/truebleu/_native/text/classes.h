@@ -81,4 +81,29 @@ static TB_ALWAYS_INLINE int cls(uint32_t c)
     return tb_char_class(c);
 }
 
+/* zh: whether c is one of tokenizers/tokenizer_zh.py's CHINESE_RANGES (sacreBLEU's two
+ * mistyped ranges included), inline in the scanner; tb_is_chinese (text/classes.c, what
+ * class_table() reports for every code point) is this function. The CJK Unified
+ * Ideographs, nearly every character of Chinese text, are tested first: two ranges of
+ * the table that adjoin (U+4E00-U+9FA5, U+9FA6-U+9FBB), one comparison. */
+static inline int is_cjk_ideograph(uint32_t c) { return c - 0x4E00u <= 0x9FBBu - 0x4E00u; }
+
+static inline int is_chinese(uint32_t c)
+{
+    if (is_cjk_ideograph(c))
+        return 1;
+    if (c < 0x2001 || c > 0xFFEF)
+        return 0;
+    return (c >= 0x3400 && c <= 0x4DB5) || (c >= 0xF900 && c <= 0xFA2D) ||
+           (c >= 0xFA30 && c <= 0xFA6A) || (c >= 0xFA70 && c <= 0xFAD9) ||
+           (c >= 0x2001 && c <= 0x2A6D) || (c >= 0x2F81 && c <= 0x2FA1) ||
+           (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x2E80 && c <= 0x2EFF) ||
+           (c >= 0x3000 && c <= 0x303F) || (c >= 0x31C0 && c <= 0x31EF) ||
+           (c >= 0x2F00 && c <= 0x2FDF) || (c >= 0x2FF0 && c <= 0x2FFF) ||
+           (c >= 0x3100 && c <= 0x312F) || (c >= 0x31A0 && c <= 0x31BF) ||
+           (c >= 0xFE10 && c <= 0xFE1F) || (c >= 0xFE30 && c <= 0xFE4F) ||
+           (c >= 0x2600 && c <= 0x26FF) || (c >= 0x2700 && c <= 0x27BF) ||
+           (c >= 0x3200 && c <= 0x32FF) || (c >= 0x3300 && c <= 0x33FF);
+}
+
 #endif

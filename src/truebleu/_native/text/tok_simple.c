@@ -82,17 +82,20 @@ static TB_ALWAYS_INLINE int emit(tb_builder *b, const void *s, size_t len, int w
 
 /* Appends the one-character token c, not known yet, and remembers its id
  * (emit_token's work for one character, without its checks: the caller
- * reserved room for the line and spends its poll budget). */
-static TB_NOINLINE int emit_new_char(tb_builder *b, uint32_t c)
+ * reserved room for the line and spends its poll budget). Width 1: c is an
+ * ASCII character (one byte, the ASCII cache); `lookup`: b->lookup is set (a
+ * hypothesis: the id is looked up, nothing is stored). Each width and home gets
+ * its own function (emit_new_char): the look-up alone needs few registers. */
+static TB_ALWAYS_INLINE int new_char(tb_builder *b, uint32_t c, int width, int lookup)
 {
     char *o = b->bytes + b->nbytes;  /* its UTF-8 after the vocabulary's bytes: kept there if new */
-    size_t k = utf8_put(o, c);
+    size_t k = width == 1 ? (o[0] = (char)c, 1) : utf8_put(o, c);
     uint64_t head = token_head(o, k);  /* (k <= 4) */
     uint32_t h = hash_head(head);
-    int64_t id = b->lookup ? (int64_t)seg_find_head(b->lookup, o, k, head, h) : vocab_intern_head(b, o, k, head, h, 0);
-    if (id < 0)
+    int64_t id = lookup ? (int64_t)seg_find_head(b->lookup, o, k, head, h) : vocab_intern_head(b, o, k, head, h, 0);
+    if (!lookup && id < 0)
         return -1;
-    if (c < 0x80) {
+    if (width == 1 || c < 0x80) {
         b->char_era[c] = b->era;
         b->char_id[c] = (uint32_t)id;
     } else {
@@ -102,6 +105,44 @@ static TB_NOINLINE int emit_new_char(tb_builder *b, uint32_t c)
     }
     b->ids[b->nids++] = (uint32_t)id;
     return 0;
+}
+
+static TB_NOINLINE int new_char_u8_lookup(tb_builder *b, uint32_t c) { return new_char(b, c, 1, 1); }
+static TB_NOINLINE int new_char_u8_vocab(tb_builder *b, uint32_t c) { return new_char(b, c, 1, 0); }
+static TB_NOINLINE int new_char_u32_lookup(tb_builder *b, uint32_t c) { return new_char(b, c, 4, 1); }
+static TB_NOINLINE int new_char_u32_vocab(tb_builder *b, uint32_t c) { return new_char(b, c, 4, 0); }
+
+/* new_char for a line of width `width` (1: an ASCII line). 0, or -1: out of memory. */
+static TB_ALWAYS_INLINE int emit_new_char(tb_builder *b, uint32_t c, int width)
+{
+    if (width == 1)
+        return b->lookup ? new_char_u8_lookup(b, c) : new_char_u8_vocab(b, c);
+    return b->lookup ? new_char_u32_lookup(b, c) : new_char_u32_vocab(b, c);
+}
+
+/* Whether the id of the one-character token c of a line of width `width` is
+ * remembered (known_char; on an ASCII line without its test for c >= 0x80). */
+static TB_ALWAYS_INLINE int known_char_at(const tb_builder *b, uint32_t era, uint32_t c, uint32_t *id, int width)
+{
+    if (width == 1) {
+        *id = b->char_id[c];
+        return b->char_era[c] == era;
+    }
+    return known_char(b, era, c, id);
+}
+
+/* The one-character token c (of a line of code points): its remembered id
+ * (known_char), else emit_new_char; the poll budget spent as emit_token spends it. */
+static TB_ALWAYS_INLINE int emit_char(tb_builder *b, uint32_t c)
+{
+    uint32_t id;
+    if (tb_poll_spend(b->poll, 2))
+        return -1;
+    if (known_char(b, b->era, c, &id)) {
+        b->ids[b->nids++] = id;
+        return 0;
+    }
+    return emit_new_char(b, c, 4);
 }
 
 /* s[0..n) holds no whitespace but the ' ' the rules inserted: one token per run */
@@ -203,12 +244,18 @@ static TB_ALWAYS_INLINE int scan_13a(tb_builder *b, const void *s, size_t n, int
     size_t i = 0;
     while (i < n) {
         uint32_t c = at(s, i, width);
+        if (width == 4 && zh && is_cjk_ideograph(c)) {  /* Chinese text's commonest token (never whitespace) */
+            if (emit_char(b, c) < 0)
+                return -1;
+            i++;
+            continue;
+        }
         if (space_at(c, width)) {
             i++;
             continue;
         }
-        if (((width == 1 || c < 0x80) && is_13a_symbol(c)) || (width == 4 && zh && tb_is_chinese(c))) {
-            if (emit(b, from(s, i, width), 1, width) < 0)
+        if (((width == 1 || c < 0x80) && is_13a_symbol(c)) || (width == 4 && zh && is_chinese(c))) {
+            if ((width == 1 ? emit(b, from(s, i, width), 1, width) : emit_char(b, c)) < 0)
                 return -1;
             i++;
             continue;
@@ -225,7 +272,7 @@ static TB_ALWAYS_INLINE int scan_13a(tb_builder *b, const void *s, size_t n, int
                     hard++;  /* '.', ',' or '-' */
                     last_hard = j;
                 }
-            } else if (is_space(d) || (zh && tb_is_chinese(d))) {
+            } else if ((zh && is_chinese(d)) || is_space(d)) {
                 break;
             } else {
                 ascii = 0;
@@ -296,14 +343,14 @@ static TB_ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, in
         }
         for (; i < end; i++) {
             uint32_t c = at(s, i, width);
-            if (known_char(b, era, c, &id)) {  /* (never whitespace: it is never a token) */
+            if (known_char_at(b, era, c, &id, width)) {  /* (never whitespace: it is never a token) */
                 *out++ = id;
                 continue;
             }
             if (space_at(c, width))
                 continue;
             b->nids = (size_t)(out - b->ids);
-            if (emit_new_char(b, c) < 0)
+            if (emit_new_char(b, c, width) < 0)
                 return -1;
             out = b->ids + b->nids;
         }
