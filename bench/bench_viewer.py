@@ -167,6 +167,7 @@ def page_scores(path: Path) -> list[float]:
 def command_table(folder: Path, names: list[str], n: int, out: Path) -> list[str]:
     """Issue 25's row: the whole report from the command line against sacreBLEU's BLEU alone
     (the scores the page shows checked identical to sacreBLEU's)."""
+    import json
     import shutil
     import sys
 
@@ -177,7 +178,8 @@ def command_table(folder: Path, names: list[str], n: int, out: Path) -> list[str
     truebleu_run = run_command([env_python, "-m", "truebleu", "report", ref, "-i", *hyps,
                                 "--source", str(folder / "src.txt"), "-o", str(page), "--quiet"])
     sacrebleu_run = run_command([sacrebleu, ref, "-i", *hyps, "-b", "-w", "16"])
-    theirs = [float(line) for line in sacrebleu_run[3].split()]
+    printed = sacrebleu_run[3]  # several systems: a JSON list after a line of its own
+    theirs = [float(row["BLEU"]) for row in json.loads(printed[printed.index("["):])]
     ours = [float(f"{score:.16f}") for score in page_scores(page)]
     if ours != theirs:
         raise RuntimeError(f"the page's BLEU {ours} is not sacreBLEU's {theirs}")
