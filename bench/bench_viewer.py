@@ -399,15 +399,14 @@ def main() -> None:
              f"{os.cpu_count()} CPUs ({platform.machine()}), "
              f"load average {os.getloadavg()[0]:.1f} at start", ""]
     sizes = [n for n in args.segments if n]
-    if args.command_only:
+    if args.command_only:  # each size's table printed as soon as it is measured
+        print("\n".join(lines), flush=True)
         for n in sizes:
             folder = out / f"synthetic-{n}"
             names = synthetic_corpus(folder, n, refs, source, systems)
-            lines += command_table(folder, names, n, out)
-        lines.append(f"reports in {out}")
-        lines.append("command: python bench/bench_viewer.py --command-only --segments "
-                     + " ".join(map(str, args.segments)))
-        print("\n".join(lines))
+            print("\n".join(command_table(folder, names, n, out)), flush=True)
+        print(f"reports in {out}\ncommand: python bench/bench_viewer.py --command-only --segments "
+              + " ".join(map(str, args.segments)))
         return
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
