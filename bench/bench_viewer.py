@@ -24,6 +24,11 @@ segment, are filled), and the longest main-thread task (``PerformanceObserver``,
 ``longtask``) once the page is loaded.
 
     python bench/bench_viewer.py [--shared PATH] [--segments 200000] [--repeat 3] [--keep DIR]
+    python bench/bench_viewer.py --command-only [--segments 50000 100000 200000]
+
+``--command-only`` runs (c) alone, for each ``--segments`` size, without Chromium and
+without the WMT21 reports; the scores of the page (its payload) are checked identical to
+sacreBLEU's (``-w 16``, which only widens what ``-b`` prints).
 
 Prints markdown tables with the issue's targets. Not a test: nothing fails
 because a machine is slow; on a shared 2-core machine the numbers are noisy.
@@ -126,41 +131,78 @@ def external_score_files(folder: Path, refs, systems) -> dict[str, Path]:
     return files
 
 
-def run_command(argv: list[str]) -> tuple[float, float, float]:
-    """(wall s, CPU s of the child, its peak RSS in MB) of one command, output discarded."""
+def run_command(argv: list[str]) -> tuple[float, float, float, str]:
+    """(wall s, CPU s of the child, its peak RSS in MB, its standard output) of one command
+    (its output goes to a temporary file, so that ``os.wait4`` reaps it and gives its usage)."""
     import subprocess
 
-    start = time.perf_counter()
-    child = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    errors = child.stderr.read().decode("utf-8", "replace") if child.stderr else ""
-    if child.returncode != 0:
-        raise RuntimeError(f"{argv[:3]}... failed ({child.returncode}): {errors[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    with tempfile.TemporaryFile() as output, tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        child = subprocess.Popen(argv, stdout=output, stderr=errors)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        output.seek(0)
+        errors.seek(0)
+        if child.returncode != 0:
+            raise RuntimeError(f"{argv[:3]}... failed ({child.returncode}): "
+                               f"{errors.read().decode('utf-8', 'replace')[-2000:]}")
+        return (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
+                output.read().decode("utf-8"))
+
+
+def page_scores(path: Path) -> list[float]:
+    """Each system's corpus BLEU as the saved page's payload holds it."""
+    import base64
+    import gzip
+    import json
+    import re
+
+    text = path.read_text(encoding="utf-8")
+    data = re.search(r'id="truebleu-payload">([^<]*)</script>', text).group(1)
+    payload = json.loads(gzip.decompress(base64.b64decode(data)))
+    return [system["corpus"]["score"] for system in payload["systems"]]
 
 
 def command_table(folder: Path, names: list[str], n: int, out: Path) -> list[str]:
-    """Issue 25's row: the whole report from the command line against sacreBLEU's BLEU alone."""
+    """Issue 25's row: the whole report from the command line against sacreBLEU's BLEU alone
+    (the scores the page shows checked identical to sacreBLEU's)."""
+    import json
     import shutil
     import sys
 
     env_python = sys.executable
     sacrebleu = shutil.which("sacrebleu") or str(Path(env_python).with_name("sacrebleu"))
     ref, hyps = str(folder / "ref.txt"), [str(folder / f"{s}.txt") for s in names]
+    page = out / f"command-{n}.html"
     truebleu_run = run_command([env_python, "-m", "truebleu", "report", ref, "-i", *hyps,
-                                "--source", str(folder / "src.txt"), "-o",
-                                str(out / f"command-{n}.html"), "--quiet"])
-    sacrebleu_run = run_command([sacrebleu, ref, "-i", *hyps, "-b"])
-    rows = [("`truebleu report REF -i A B --source SRC -o FILE`", truebleu_run),
-            ("`sacrebleu REF -i A B -b`", sacrebleu_run)]
+                                "--source", str(folder / "src.txt"), "-o", str(page), "--quiet"])
+    sacrebleu_run = run_command([sacrebleu, ref, "-i", *hyps, "-b", "-w", "16"])
+    printed = sacrebleu_run[3]  # several systems: a JSON list after a line of its own
+    theirs = [float(row["BLEU"]) for row in json.loads(printed[printed.index("["):])]
+    ours = [float(f"{score:.16f}") for score in page_scores(page)]
+    if ours != theirs:
+        raise RuntimeError(f"the page's BLEU {ours} is not sacreBLEU's {theirs}")
+    rows = [("`truebleu report REF -i A B --source SRC -o FILE`", truebleu_run[:3]),
+            ("`sacrebleu REF -i A B -b`", sacrebleu_run[:3])]
     lines = [f"### The report from the command line: {n} segments, 2 systems (issue 25)", "",
              "| command | wall | CPU | peak RSS |", "|---|---|---|---|"]
     lines += [f"| {name} | {w:.1f} s | {c:.1f} s | {m:.0f} MB |" for name, (w, c, m) in rows]
     lines += ["", f"sacreBLEU / truebleu: {sacrebleu_run[0] / truebleu_run[0]:.1f}x wall clock, "
-              f"{sacrebleu_run[1] / truebleu_run[1]:.1f}x CPU time (target: 15x)", ""]
+              f"{sacrebleu_run[1] / truebleu_run[1]:.1f}x CPU time (target: 15x); "
+              f"BLEU identical ({', '.join(map(str, theirs))})", ""]
     return lines
+
+
+def synthetic_corpus(folder: Path, n: int, refs, source, systems) -> list[str]:
+    """(b)'s files: the WMT21 en-de text repeated to ``n`` segments; the 2 systems' names."""
+    repeat = lambda lines_: [lines_[k % len(lines_)] for k in range(n)]  # noqa: E731
+    folder.mkdir(parents=True, exist_ok=True)
+    names = sorted(systems)[:2]
+    texts = {"ref": repeat(refs[0]), "src": repeat(source), **{s: repeat(systems[s]) for s in names}}
+    for name, text in texts.items():               # the corpus as files, read back as a user would
+        (folder / f"{name}.txt").write_text("\n".join(text) + "\n", encoding="utf-8")
+    return names
 
 
 def long_tasks_since(page, since: float) -> float:
@@ -325,8 +367,11 @@ def measure_existing(path: Path, loads: int, interactions: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shared", default=os.environ.get("TRUEBLEU_SHARED", DEFAULT_SHARED))
-    parser.add_argument("--segments", type=int, default=200_000,
-                        help="segments of the synthetic corpus (0: skip it)")
+    parser.add_argument("--segments", type=int, nargs="+", default=[200_000],
+                        help="segments of the synthetic corpus, one or more sizes (0: skip it)")
+    parser.add_argument("--command-only", action="store_true",
+                        help="only (c), the command line against sacreBLEU -b, at each size "
+                             "(no Chromium, no WMT21 reports)")
     parser.add_argument("--repeat", type=int, default=3, help="builds (best is kept) and page loads (median)")
     parser.add_argument("--interactions", type=int, default=3, help="repetitions of each sort/filter value")
     parser.add_argument("--keep", help="write the reports into this folder (default: a temporary one)")
@@ -353,6 +398,16 @@ def main() -> None:
     lines = [f"truebleu {truebleu.__version__}, Python {platform.python_version()}, "
              f"{os.cpu_count()} CPUs ({platform.machine()}), "
              f"load average {os.getloadavg()[0]:.1f} at start", ""]
+    sizes = [n for n in args.segments if n]
+    if args.command_only:  # each size's table printed as soon as it is measured
+        print("\n".join(lines), flush=True)
+        for n in sizes:
+            folder = out / f"synthetic-{n}"
+            names = synthetic_corpus(folder, n, refs, source, systems)
+            print("\n".join(command_table(folder, names, n, out)), flush=True)
+        print(f"reports in {out}\ncommand: python bench/bench_viewer.py --command-only --segments "
+              + " ".join(map(str, args.segments)))
+        return
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         lines.insert(0, f"Chromium {browser.version} (headless), " + lines.pop(0))
@@ -376,15 +431,9 @@ def main() -> None:
         lines += report_table("WMT21 en-de, -m bleu chrf ter and two external score files", len(refs[0]),
                               len(systems), built, page, size_target=12)
 
-        if args.segments:
-            n = args.segments
-            repeat = lambda lines_: [lines_[k % len(lines_)] for k in range(n)]  # noqa: E731
-            folder = out / "synthetic"
-            folder.mkdir(exist_ok=True)
-            names = sorted(systems)[:2]
-            texts = {"ref": repeat(refs[0]), "src": repeat(source), **{s: repeat(systems[s]) for s in names}}
-            for name, text in texts.items():               # the corpus as files, read back as a user would
-                (folder / f"{name}.txt").write_text("\n".join(text) + "\n", encoding="utf-8")
+        for n in sizes:
+            folder = out / f"synthetic-{n}"
+            names = synthetic_corpus(folder, n, refs, source, systems)
             syn_refs = [read_lines(folder / "ref.txt")]
             syn_systems = {s: read_lines(folder / f"{s}.txt") for s in names}
             syn_source = read_lines(folder / "src.txt")
@@ -398,7 +447,8 @@ def main() -> None:
 
     lines.append(f"reports in {out}")
     lines.append("command: python bench/bench_viewer.py " + " ".join(
-        f"--{k} {v}" for k, v in (("segments", args.segments), ("repeat", args.repeat),
+        f"--{k} {v}" for k, v in (("segments", " ".join(map(str, args.segments))),
+                                  ("repeat", args.repeat),
                                   ("interactions", args.interactions))))
     print("\n".join(lines))
 

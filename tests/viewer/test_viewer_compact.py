@@ -140,7 +140,7 @@ def awkward_lines(seed: int, n: int = 200) -> list:
 @pytest.mark.parametrize("tokenize", ["13a", "intl", "char", "none"])
 def test_tokens_decode_to_the_kernels_token_lists(tokenize, backend):
     from truebleu import BLEU
-    from truebleu.viewer.tokens import CHUNK, Tokens, tokenize_stream
+    from truebleu.viewer.tokens import CHUNK, Tokens, Vocabulary, tokenize_stream
 
     lines = awkward_lines(7, n=CHUNK + 50)  # more than one chunk
     metric = BLEU(tokenize=tokenize, backend=backend)
@@ -149,24 +149,36 @@ def test_tokens_decode_to_the_kernels_token_lists(tokenize, backend):
     def tokens_of(present):
         return kernel.tokens(present, metric.tokenizer, metric.lowercase)
 
-    tokens = tokenize_stream(lines, tokens_of)
+    vocabulary = Vocabulary()
+    first = tokenize_stream(lines[::-1], tokens_of, vocabulary)  # words seen before
+    tokens = tokenize_stream(lines, tokens_of, vocabulary)
     assert isinstance(tokens, Tokens) and len(tokens) == len(lines)
     slow = [None if line is None else tokens_of([line])[0] for line in lines]
     assert list(tokens) == slow
     assert tokens[3:9] == slow[3:9]
     assert tokens.lengths().tolist() == [0 if t is None else len(t) for t in slow]
-    segments, words = tokens.flat()
-    assert words == [w for t in slow if t for w in t]
+    assert tokenize_stream(lines, tokens_of).lengths().tolist() == tokens.lengths().tolist()
+    # word ids: one per distinct word, numbered in order of first occurrence over both streams
+    ids: dict[str, int] = {}
+    for stream in (slow[::-1], slow):
+        want = [ids.setdefault(w, len(ids)) for t in stream if t for w in t]
+    assert len(vocabulary) == len(ids)
+    assert first.word_ids()[1].tolist() == [ids[w] for t in slow[::-1] if t for w in t]
+    segments, word_ids = tokens.word_ids()
+    assert word_ids.tolist() == want
     assert segments.tolist() == [i for i, t in enumerate(slow) if t for _ in t]
 
 
 def test_tokens_of_no_words_at_all():
-    from truebleu.viewer.tokens import Tokens
+    from truebleu.viewer.tokens import Tokens, Vocabulary, tokenize_stream
 
-    tokens = Tokens([None, "", ""])
-    assert list(tokens) == [None, [], []]
-    segments, words = tokens.flat()
-    assert segments.tolist() == [] and words == []
+    assert list(Tokens([None, "", ""])) == [None, [], []]
+    tokens = tokenize_stream([None, "", " "], lambda present: [[] for _ in present], Vocabulary())
+    assert list(tokens) == [None, [], []] and tokens.lengths().tolist() == [0, 0, 0]
+    segments, ids = tokens.word_ids()
+    assert segments.tolist() == [] and ids.tolist() == []
+    with pytest.raises(ValueError, match="without a vocabulary"):
+        Tokens(["a"]).word_ids()
 
 
 def test_bucket_members_equal_a_loop_over_segments():
@@ -291,11 +303,30 @@ def test_frequency_bucket_intervals_run_in_the_core_with_numpys_numbers(monkeypa
     systems = {name: [f"{line} r{i} q{i % 40}" if i % 3 else f"{line} s{i % 9}"
                       for i, line in enumerate(hyps)] for name, hyps in systems.items()}
     fast = report(references, systems, n_samples=300, seed=4).data.buckets["frequency"]
-    assert calls and real(*([np.ones((3, 2), dtype=np.int64)], 4, 5, _Bar())) is not None
+    assert calls and real(np.ones((3, 2), dtype=np.int64), 4, 5, _Bar()) is not None
     monkeypatch.setattr(buckets, "_core_sums", lambda *a: None)
     slow = report(references, systems, n_samples=300, seed=4).data.buckets["frequency"]
     assert fast == slow
     assert sum(v is not None for row in fast["ci"] for v in row) >= 3 * len(systems)
+
+
+def test_frequency_sums_run_in_the_core_beyond_its_plain_bound():
+    """Values too large for the core's float32 sums (segments * largest >= 2**24) are split
+    into digits (significance.native.exact_sum_chunks): the core still runs, and its sums
+    are NumPy's path's exactly; columns of zeros are not resampled (their sums are 0)."""
+    pytest.importorskip("truebleu.metrics.bleu.native")
+    from truebleu.viewer import buckets
+
+    rng = np.random.default_rng(3)
+    table = rng.integers(0, 40, size=(3000, 5)).astype(np.int64)
+    table[:, 1] = 0
+    table[17, 3] = 9000  # 3000 * 9000 >= 2**24
+    core = buckets._core_sums(table[:, [0, 2, 3, 4]], 11, 64, _Bar())
+    assert core is not None
+    sums = buckets._resampled_sums(table, 11, 64, _Bar())
+    assert (sums[:, 1] == 0).all() and (sums[:, [0, 2, 3, 4]] == core).all()
+    draws = np.random.default_rng(11).choice(3000, size=(64, 3000))
+    assert (sums == np.stack([table[row].sum(axis=0) for row in draws])).all()
 
 
 class _Bar:

@@ -28,8 +28,6 @@ class ScoredSystem(Protocol):
 LENGTH_BUCKETS = (0, 10, 20, 30, 40, 50)
 #: word-frequency buckets (occurrences in the reference corpus): lower bounds
 FREQUENCY_BUCKETS = (1, 2, 4, 10, 100, 1000)
-#: segments whose tokens are counted at once (a bound on the token strings held)
-TOKEN_BLOCK = 16384
 
 
 def length_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
@@ -72,8 +70,6 @@ def _resampled_scores(matrices: Sequence[NDArray[Any]], scorer: BatchScorer, see
     as ``-pbs`` runs: BLEU's integer rows, about nine times faster than summing NumPy's
     sample counts), else NumPy's path, block by block in bounded memory.
     """
-    from array import array
-
     from ..core.lazy_numpy import numpy
     from ..significance import native
     from ..significance.paired import bootstrap_scores
@@ -81,8 +77,7 @@ def _resampled_scores(matrices: Sequence[NDArray[Any]], scorer: BatchScorer, see
 
     np = numpy()
     if all(m.dtype == np.int64 for m in matrices):
-        tables = [RowTable(m.shape[1], array("q", np.ascontiguousarray(m).tobytes()))
-                  for m in matrices]
+        tables = [native.row_table(m) for m in matrices]
         if native.applies(scorer, seed, tables):
             columns = native.bootstrap_columns(tables, scorer, n_samples, seed, bar)
             if columns is not None:
@@ -100,121 +95,117 @@ def frequency_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
     stream; a hypothesis word absent from it falls in the first bucket. Per
     segment and word, ``min(hyp count, ref count)`` occurrences are matched.
     The intervals resample segments (the same resamples for every system).
+    ``ref_tokens`` and every system's tokens carry word ids of one vocabulary
+    (:func:`.tokens.tokenize_stream` with a :class:`.tokens.Vocabulary`).
     """
     from ..core.lazy_numpy import numpy
 
     np = numpy()
     n, n_buckets = len(ref_tokens), len(FREQUENCY_BUCKETS)
-    vocabulary: dict[str, int] = {}
-
-    def pairs(tokens: Tokens) -> tuple[NDArray[Any], NDArray[Any]]:
-        """(segment, word id) of every token of a stream, as two int64 arrays: a block of
-        segments at a time, with dict lookups in C, no Python loop per token (a block's
-        token strings exist at a time, not a stream's)."""
-        segs, ids = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
-        for start in range(0, len(tokens), TOKEN_BLOCK):
-            block_segs, words = tokens.flat(start, start + TOKEN_BLOCK)
-            new = [word for word in dict.fromkeys(words) if word not in vocabulary]
-            vocabulary.update(zip(new, range(len(vocabulary), len(vocabulary) + len(new))))
-            segs.append(block_segs)
-            ids.append(np.fromiter(map(vocabulary.__getitem__, words), dtype=np.int64,
-                                   count=len(words)))
-        return np.concatenate(segs), np.concatenate(ids)
-
-    ref_segs, ref_ids = pairs(ref_tokens)
-    system_pairs = [pairs(s.tokens) for s in systems]
-    size = max(len(vocabulary), 1)
+    ref_segs, ref_ids = ref_tokens.word_ids()
+    system_pairs = [s.tokens.word_ids() for s in systems]
+    size = max(len(ref_tokens.vocabulary or ()), 1)
     frequency = np.bincount(ref_ids, minlength=size)
     word_bucket = np.searchsorted(np.asarray(FREQUENCY_BUCKETS), np.maximum(frequency, 1),
                                   side="right") - 1
     ref_keys, ref_count = np.unique(ref_segs * size + ref_ids, return_counts=True)
-    ref_column = np.zeros((n, n_buckets), dtype=np.int64)
-    np.add.at(ref_column, (ref_keys // size, word_bucket[ref_keys % size]), ref_count)
-
-    all_counts = []
-    for segs, ids in system_pairs:
+    # one table, one row per segment: the reference's words per bucket, then each system's
+    # matched and hypothesis words per bucket (every system's sums from the same draws)
+    table = np.zeros((n, n_buckets * (1 + 2 * len(systems))), dtype=np.int64)
+    np.add.at(table, (ref_keys // size, word_bucket[ref_keys % size]), ref_count)
+    for k, (segs, ids) in enumerate(system_pairs):
         keys, hyp_count = np.unique(segs * size + ids, return_counts=True)
         where = np.searchsorted(ref_keys, keys)
         found = where < len(ref_keys)
         found[found] = ref_keys[where[found]] == keys[found]
         in_ref = np.zeros(len(keys), dtype=np.int64)
         in_ref[found] = ref_count[where[found]]
-        counts = np.zeros((n, n_buckets, 3), dtype=np.int64)  # matched, hyp, ref
         rows, buckets = keys // size, word_bucket[keys % size]
-        np.add.at(counts, (rows, buckets, 0), np.minimum(hyp_count, in_ref))
-        np.add.at(counts, (rows, buckets, 1), hyp_count)
-        counts[:, :, 2] = ref_column
-        all_counts.append(counts.reshape(n, -1))
-    f = [_nullable(_f_measure(c.sum(axis=0).reshape(n_buckets, 3))) for c in all_counts]
-    ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in all_counts]
+        matched, hyp = n_buckets * (1 + 2 * k), n_buckets * (2 + 2 * k)
+        np.add.at(table, (rows, matched + buckets), np.minimum(hyp_count, in_ref))
+        np.add.at(table, (rows, hyp + buckets), hyp_count)
+    f = [_nullable(_f_measure(_system_counts(table.sum(axis=0), k, n_buckets)))
+         for k in range(len(systems))]
+    ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in systems]
     if n >= 2:  # (no interval from one segment)
         with Progress(n_samples, "frequency buckets", "samples") as bar:
-            resampled = _resampled_sums(all_counts, seed, n_samples, bar)
+            resampled = _resampled_sums(table, seed, n_samples, bar)
         lower = n_samples // 40
-        for k, sums in enumerate(resampled):
-            fs = np.sort(_f_measure(sums.reshape(n_samples, n_buckets, 3)), axis=0)
+        for k in range(len(systems)):
+            fs = np.sort(_f_measure(_system_counts(resampled, k, n_buckets)), axis=0)
             ci[k] = _nullable(0.5 * (fs[n_samples - lower - 1] - fs[lower]))
     return {"labels": _bucket_labels(FREQUENCY_BUCKETS), "f": f, "ci": ci,
-            "ref_words": ref_column.sum(axis=0).tolist(), "n_samples": n_samples}
+            "ref_words": table[:, :n_buckets].sum(axis=0).tolist(), "n_samples": n_samples}
 
 
-def _resampled_sums(tables: list[NDArray[Any]], seed: int, n_samples: int,
-                    bar: Progress) -> list[NDArray[Any]]:
-    """Each int64 table's column sums on the same ``n_samples`` bootstrap samples of its
-    rows: ``default_rng(seed).choice(n, size=(n_samples, n))``'s draws, as every interval
-    of the report. In the compiled core where it runs (exact int64 sums, the draws of
-    :mod:`truebleu.significance.native`), else NumPy's sample counts times the rows in
-    float64 on BLAS (exact below 2**53), in blocks of bounded memory.
+def _system_counts(sums: NDArray[Any], k: int, n_buckets: int) -> NDArray[Any]:
+    """System ``k``'s ``[..., bucket, (matched, hyp, ref)]`` counts from sums of the
+    frequency table's columns (``[..., column]``)."""
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    matched, hyp = n_buckets * (1 + 2 * k), n_buckets * (2 + 2 * k)
+    counts: NDArray[Any] = np.stack([sums[..., matched:matched + n_buckets],
+                                     sums[..., hyp:hyp + n_buckets], sums[..., :n_buckets]],
+                                    axis=-1)
+    return counts
+
+
+def _resampled_sums(table: NDArray[Any], seed: int, n_samples: int,
+                    bar: Progress) -> NDArray[Any]:
+    """An int64 table's column sums on ``n_samples`` bootstrap samples of its rows,
+    ``(n_samples, columns)``: ``default_rng(seed).choice(n, size=(n_samples, n))``'s
+    draws, as every interval of the report. In the compiled core where it runs (exact
+    int64 sums, the draws of :mod:`truebleu.significance.native`), else NumPy's sample
+    counts times the rows in float64 on BLAS (exact below 2**53), in blocks of bounded
+    memory.
     """
     from ..core.lazy_numpy import numpy
     from ..significance.resampling import bootstrap_indices, make_rng, sample_counts
 
     np = numpy()
-    in_core = _core_sums(tables, seed, n_samples, bar)
+    sums = np.zeros((n_samples, table.shape[1]), dtype=np.int64)
+    used = np.flatnonzero(table.any(axis=0))  # a column of zeros sums to 0 in every sample
+    if not len(used):
+        bar.update(n_samples)
+        return sums
+    table = table[:, used]
+    in_core = _core_sums(table, seed, n_samples, bar)
     if in_core is not None:
-        return in_core
-    n = tables[0].shape[0]
-    floats = [table.astype(np.float64) for table in tables]
-    parts: list[list[NDArray[Any]]] = [[] for _ in tables]
+        sums[:, used] = in_core
+        return sums
+    n = table.shape[0]
+    floats = table.astype(np.float64)
     rng = make_rng(seed)
     block = max(1, min(n_samples, 4_000_000 // n))
     for start in range(0, n_samples, block):
         rows = min(block, n_samples - start)
         weights = sample_counts(bootstrap_indices(rng, n, rows), n).astype(np.float64)
-        for k, flat in enumerate(floats):
-            parts[k].append(weights @ flat)
+        sums[start:start + rows, used] = weights @ floats
         bar.update(rows)
-    return [np.concatenate(p) for p in parts]
+    return sums
 
 
-def _core_sums(tables: list[NDArray[Any]], seed: int, n_samples: int,
-               bar: Progress) -> Optional[list[NDArray[Any]]]:
-    """:func:`_resampled_sums` in the compiled core; None where it does not run (the Python
-    backend, a seed that is not a plain integer, sums the core refuses as too large)."""
-    from array import array
-
-    from ..core.kernels import backend_name, native_core
+def _core_sums(table: NDArray[Any], seed: int, n_samples: int,
+               bar: Progress) -> Optional[NDArray[Any]]:
+    """:func:`_resampled_sums` in the compiled core (:func:`.native.exact_sum_chunks`,
+    which splits large values into digits the core sums exactly); None where it does not
+    run (the Python backend, a seed that is not a plain integer, sums of 2**24 or more)."""
+    from ..core.kernels import backend_name
     from ..core.lazy_numpy import numpy
+    from ..significance import native
     from ..significance.pcg64 import is_plain_seed, pcg64_state
-    from ..significance.resampling import CHUNK
 
     np = numpy()
     if backend_name() != "native" or not is_plain_seed(seed):
         return None
-    core, state = native_core(), pcg64_state(seed)
-    width = tables[0].shape[1]
-    data = [array("q", np.ascontiguousarray(table, dtype=np.int64).tobytes()) for table in tables]
-    out = [np.empty((n_samples, width), dtype=np.int64) for _ in tables]
-    for start in range(0, n_samples, CHUNK):
-        rows = min(CHUNK, n_samples - start)
-        try:  # the core checks its bound before drawing anything
-            raw = core.resample_sums(state, rows, data, width)
-        except OverflowError:
-            return None
-        block = np.frombuffer(raw, dtype=np.int64).reshape(rows, len(tables), width)
-        for k, sums in enumerate(out):
-            sums[start:start + rows] = block[:, k]
-        bar.update(rows)
+    out = np.empty((n_samples, table.shape[1]), dtype=np.int64)
+    try:
+        for part, sums in native.exact_sum_chunks(table, 1, n_samples, pcg64_state(seed)):
+            out[part] = sums
+            bar.update(part.stop - part.start)
+    except OverflowError:
+        return None
     return out
 
 

@@ -27,7 +27,7 @@ from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.score import BLEUScore
 from .buckets import FREQUENCY_BUCKETS, frequency_buckets, length_buckets
 from .metrics_model import MetricChoice, metric_objects, metrics_payload
-from .tokens import Tokens, tokenize_stream
+from .tokens import Tokens, Vocabulary, tokenize_stream
 
 if TYPE_CHECKING:
     from ..significance.multimetric import ExternalScoresArgument, MetricRows
@@ -211,9 +211,11 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     corpus_scorer = metric_refs.batch_scorer()
     kernel = metric_refs.kernel
 
-    def tokens(lines: Sequence[Optional[str]]) -> Tokens:
+    vocabulary = Vocabulary()  # the words of the systems and the first reference (buckets)
+
+    def tokens(lines: Sequence[Optional[str]], words: Optional[Vocabulary] = vocabulary) -> Tokens:
         return tokenize_stream(lines, lambda present: kernel.tokens(
-            present, metric_refs.tokenizer, metric_refs.lowercase))
+            present, metric_refs.tokenizer, metric_refs.lowercase), words)
 
     systems = []
     with Progress(len(inputs.systems), "scoring systems", "systems") as bar:
@@ -228,7 +230,8 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
                 tokens=tokens(hyps)))
             bar.update()
 
-    reference_tokens = [tokens(stream) for stream in references]
+    reference_tokens = [tokens(stream, vocabulary if k == 0 else None)
+                        for k, stream in enumerate(references)]
     significance = _significance(systems, corpus_scorer, seed, n_samples, test)
     documents = _documents(inputs.doc_ids, systems, metric_refs)
     buckets = {
