@@ -106,7 +106,7 @@ def packed_path_cases() -> list[tuple[str, list[str]]]:
     (trigrams) a reference repeats, overlapping and not; a hypothesis agreeing with a once-held
     anchor's position for 3, 4, 5 or 6 characters; more than 127 distinct characters (no
     direct unigram table), more than 2^16 / 6 bits a symbol (chained ids); astral and NUL
-    characters; lines shorter than the orders."""
+    characters (on one side or both, among several references); lines shorter than the orders."""
     wide = "".join(chr(0x4E00 + i) for i in range(300))
     astral = "😀😁😀😁x😀"
     return [
@@ -118,6 +118,8 @@ def packed_path_cases() -> list[tuple[str, list[str]]]:
         (wide, [wide[::-1] + wide[:40]]),
         (wide[:50] + "abcabc", [wide[10:60] + "abcabcab"]),
         (astral, ["😀😁😀x😀😁"]),
+        ("a😀b cab", ["ab cab"]),  # one side astral: both counted with chained ids
+        ("abc abd", ["a😀bc", "abd abc", "x😀"]),
         ("a\x00b\x00a\x00b", ["\x00a\x00b\x00"]),
         ("ab", ["abc"]),
         ("abc", ["ab"]),

@@ -58,8 +58,9 @@ typedef struct {
 
 /* A line's characters as symbol ids (code points renumbered 1, 2, ... per segment). */
 typedef struct {
-    uint32_t *a; size_t cap;
-    int ok;  /* 0: a code point had no id (astral, or the ids ran out): count_chained */
+    uint32_t *a; size_t n, cap;
+    int ok;       /* 0: a code point had no id (astral, or the ids ran out): count_chained */
+    int decoded;  /* the line's chrf_side is read too */
 } chrf_symbols;
 
 /* The code point -> symbol id map of the current segment: cmap[c] is
@@ -412,33 +413,24 @@ static int symbols_start(chrf_scratch *w)
     return 0;
 }
 
-/* The symbol ids of a decoded line's characters into sym (sym->ok = 0 when one has
- * none: an astral code point, or more than 0xFFFF distinct ones in the segment). */
-static int symbols_of(chrf_scratch *w, const tb_u32buf *chars, chrf_symbols *sym)
+/* Read the line t: its characters as symbol ids (sym), and, where words are counted or
+ * the characters have no ids, decoded (side). */
+static int read_line(chrf_scratch *w, const tb_chrf_job *j, const tb_text *t, chrf_side *side,
+                     chrf_symbols *sym)
 {
-    if (GROW(sym->a, sym->cap, chars->n ? chars->n : 1) < 0)
-        return -1;
-    uint32_t *map = w->cmap, *out = sym->a, next = w->nsyms;
-    const uint32_t tag = w->cmap_stamp << 16;
-    sym->ok = 1;
-    for (size_t i = 0; i < chars->n; i++) {
-        uint32_t c = chars->a[i];
-        if (c >= CMAP_SIZE) {
-            sym->ok = 0;
-            break;
-        }
-        uint32_t e = map[c];
-        if ((e & 0xFFFF0000u) != tag) {
-            if (next == 0xFFFFu) {
-                sym->ok = 0;
-                break;
-            }
-            e = tag | ++next;
-            map[c] = e;
-        }
-        out[i] = e & 0xFFFFu;
+    sym->ok = sym->decoded = 0;
+    sym->n = 0;
+    if (j->char_order > 0) {
+        if (GROW(sym->a, sym->cap, t->length ? t->length : 1) < 0)
+            return -1;
+        sym->ok = tb_chrf_symbols(t, j->whitespace, w->cmap, w->cmap_stamp << 16, &w->nsyms,
+                                  sym->a, &sym->n);
     }
-    w->nsyms = next;
+    if (j->word_order > 0 || (j->char_order > 0 && !sym->ok)) {
+        if (tb_chrf_decode(side, t, j->whitespace, j->word_order > 0) < 0)
+            return -1;
+        sym->decoded = 1;
+    }
     return 0;
 }
 
@@ -547,14 +539,29 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
     return count_chained(w, h, hn, r, rn, max_order, out);
 }
 
-static int pair_row(chrf_scratch *w, const tb_chrf_job *j, int64_t *row)
+/* Line t decoded into side, if read_line did not. */
+static int decoded(const tb_chrf_job *j, const tb_text *t, chrf_side *side, chrf_symbols *sym)
+{
+    if (sym->decoded)
+        return 0;
+    if (tb_chrf_decode(side, t, j->whitespace, j->word_order > 0) < 0)
+        return -1;
+    sym->decoded = 1;
+    return 0;
+}
+
+static int pair_row(chrf_scratch *w, const tb_chrf_job *j, const tb_text *hyp, const tb_text *ref,
+                    int64_t *row)
 {
     if (j->char_order > 0) {
         int packed = w->hsym.ok && w->rsym.ok;
-        const uint32_t *h = packed ? w->hsym.a : w->hyp.chars.a;
-        const uint32_t *r = packed ? w->rsym.a : w->ref.chars.a;
-        if (count_orders(w, h, w->hyp.chars.n, r, w->ref.chars.n, j->char_order, w->nsyms, packed,
-                         row) < 0)
+        if (!packed && (decoded(j, hyp, &w->hyp, &w->hsym) < 0 || decoded(j, ref, &w->ref, &w->rsym) < 0))
+            return -1;  /* (one side had ids, the other not: count_chained reads both decoded) */
+        int rc = packed ? count_orders(w, w->hsym.a, w->hsym.n, w->rsym.a, w->rsym.n,
+                                       j->char_order, w->nsyms, 1, row)
+                        : count_orders(w, w->hyp.chars.a, w->hyp.chars.n, w->ref.chars.a,
+                                       w->ref.chars.n, j->char_order, 0, 0, row);
+        if (rc < 0)
             return -1;
     }
     if (j->word_order > 0) {
@@ -572,23 +579,17 @@ static int segment(chrf_scratch *w, const tb_chrf_job *j, size_t i)
     int order = j->char_order + j->word_order;
     size_t width = 3 * (size_t)order;
     int64_t *out = j->out + i * width;
-    int words = j->word_order > 0;
     if (GROW(w->row, w->row_cap, width) < 0)
         return -1;
-    if (tb_chrf_decode(&w->hyp, &j->hyps[i], j->whitespace, words) < 0)
-        return -1;
-    int chars = j->char_order > 0;
-    if (chars && (symbols_start(w) < 0 || symbols_of(w, &w->hyp.chars, &w->hsym) < 0))
+    if ((j->char_order > 0 && symbols_start(w) < 0) ||
+        read_line(w, j, &j->hyps[i], &w->hyp, &w->hsym) < 0)
         return -1;
     double best = -1.0;
     size_t first = j->ref_start[i], last = j->ref_start[i + 1];
     memset(out, 0, width * sizeof(int64_t));
     for (size_t k = first; k < last; k++) {
-        if (tb_chrf_decode(&w->ref, &j->refs[k], j->whitespace, words) < 0)
-            return -1;
-        if (chars && symbols_of(w, &w->ref.chars, &w->rsym) < 0)
-            return -1;
-        if (pair_row(w, j, w->row) < 0)
+        if (read_line(w, j, &j->refs[k], &w->ref, &w->rsym) < 0 ||
+            pair_row(w, j, &j->hyps[i], &j->refs[k], w->row) < 0)
             return -1;
         if (last - first == 1 && !j->scores) {
             memcpy(out, w->row, width * sizeof(int64_t));

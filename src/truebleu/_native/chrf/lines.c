@@ -61,6 +61,47 @@ uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n)
         }                                                               \
     } while (0)
 
+/* A code point's entry in tb_chrf_symbols' map, the first time the line's segment meets
+ * it: id 0 for dropped whitespace, else the next id; 0 when the ids ran out. */
+static uint32_t new_symbol(uint32_t c, int whitespace, uint32_t tag, uint32_t *next)
+{
+    if (!whitespace && Py_UNICODE_ISSPACE(c))
+        return tag;
+    if (*next >= 0xFFFFu)
+        return 0;
+    return tag | ++*next;
+}
+
+#define SYMBOLS_LOOP(T)                                                 \
+    do {                                                                \
+        const T *d = (const T *)t->data;                                \
+        for (size_t i = 0; i < t->length; i++) {                        \
+            uint32_t c = d[i], e = map[c];                              \
+            if ((e & 0xFFFF0000u) != tag) {                             \
+                e = new_symbol(c, whitespace, tag, next);               \
+                if (!e)                                                 \
+                    return 0;                                           \
+                map[c] = e;                                             \
+            }                                                           \
+            out[k] = e & 0xFFFFu;                                       \
+            k += (e & 0xFFFFu) != 0;                                    \
+        }                                                               \
+    } while (0)
+
+int tb_chrf_symbols(const tb_text *t, int whitespace, uint32_t *map, uint32_t tag, uint32_t *next,
+                    uint32_t *out, size_t *n)
+{
+    size_t k = 0;
+    *n = 0;
+    switch (t->kind) {
+    case 1: SYMBOLS_LOOP(uint8_t); break;
+    case 2: SYMBOLS_LOOP(uint16_t); break;
+    default: return 0;  /* astral code points: no symbol ids */
+    }
+    *n = k;
+    return 1;
+}
+
 int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words)
 {
     size_t n = t->length;
