@@ -60,7 +60,7 @@ typedef struct {
 typedef struct {
     uint32_t *a; size_t n, cap;
     int ok;       /* 0: a code point had no id (astral, or the ids ran out): count_chained */
-    int decoded;  /* the line's chrf_side is read too */
+    int decoded;  /* the line's code points are in its chrf_side's chars too */
 } chrf_symbols;
 
 /* The code point -> symbol id map of the current segment: cmap[c] is
@@ -426,10 +426,11 @@ static int read_line(chrf_scratch *w, const tb_chrf_job *j, const tb_text *t, ch
         sym->ok = tb_chrf_symbols(t, j->whitespace, w->cmap, w->cmap_stamp << 16, &w->nsyms,
                                   sym->a, &sym->n);
     }
-    if (j->word_order > 0 || (j->char_order > 0 && !sym->ok)) {
-        if (tb_chrf_decode(side, t, j->whitespace, j->word_order > 0) < 0)
+    int chars = j->char_order > 0 && !sym->ok;  /* code points for count_chained */
+    if (j->word_order > 0 || chars) {
+        if (tb_chrf_decode(side, t, j->whitespace, j->word_order > 0, chars) < 0)
             return -1;
-        sym->decoded = 1;
+        sym->decoded = chars;
     }
     return 0;
 }
@@ -539,12 +540,12 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
     return count_chained(w, h, hn, r, rn, max_order, out);
 }
 
-/* Line t decoded into side, if read_line did not. */
+/* Line t's code points into side, if read_line did not read them. */
 static int decoded(const tb_chrf_job *j, const tb_text *t, chrf_side *side, chrf_symbols *sym)
 {
     if (sym->decoded)
         return 0;
-    if (tb_chrf_decode(side, t, j->whitespace, j->word_order > 0) < 0)
+    if (tb_chrf_decode(side, t, j->whitespace, j->word_order > 0, 1) < 0)
         return -1;
     sym->decoded = 1;
     return 0;
