@@ -1,6 +1,7 @@
 """truebleu vs sacreBLEU 2.6.0 for chrF (and TER), side by side, one run.
 
     python bench/bench_chrf_ter.py [--metric chrf|chrf++|ter] [--systems 20] [--repeat 5] [--quick]
+    python bench/bench_chrf_ter.py --callgrind-only     # chrF's instruction counts alone (before/after)
 
 Data: WMT21 into-English system outputs (``*.X-en.hyp.*``) against their first
 reference (``*.X-en.ref.A.en``), the first ``--systems`` of them in file order
@@ -24,6 +25,12 @@ Times are medians over ``--repeat`` runs (sacreBLEU: fewer, it is slow), as
 wall time and as CPU time of the process (all threads; on a shared machine
 the CPU-time ratio is the steadier one).
 Scores are compared: truebleu must equal sacreBLEU bit for bit.
+
+``--callgrind-only`` prints the instructions valgrind's callgrind counts for
+truebleu's chrF ``corpus`` (chrF and chrF++) and ``matrix`` tasks (one run,
+``threads=1``, pinned to one core): inside the native core's entry points, and
+for the whole worker process (interpreter, reading, Python around the core).
+Unlike a time, a count does not move when the machine is busy.
 
 ``--metric ter`` measures ``truebleu.metrics.ter`` (when installed) the same
 way. Prints a markdown table. Not a test: nothing fails because a machine is slow.
@@ -210,6 +217,25 @@ def measure(metric: str, task: str, tool: str, args) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
+#: (label, metric, task) of the counted runs: truebleu, one run, threads=1
+CALLGRIND_RUNS = (("corpus chrF", "chrf", "corpus"), ("corpus chrF++", "chrf++", "corpus"),
+                  ("matrix chrF (512 x 512)", "chrf", "matrix"))
+
+
+def callgrind_table(args) -> None:
+    """Instructions of CALLGRIND_RUNS, in the core and in the whole process (bench_speed.py's
+    counter: the core's ``core_*`` entry points never nest)."""
+    from bench_speed import callgrind_count
+
+    print("| instructions (callgrind, threads=1, one core) | native core | whole process |")
+    print("|---|---:|---:|")
+    for label, metric, task in CALLGRIND_RUNS:
+        cmd = [sys.executable, __file__, "--worker", task, "truebleu-1thread", "--metric", metric,
+               "--data", str(args.data), "--systems", str(args.systems), "--repeat", "1"]
+        core, whole = (callgrind_count(cmd, core_only=flag) for flag in (True, False))
+        print(f"| {label} | {core:,} | {whole:,} |")
+
+
 def fmt_s(t: float) -> str:
     return f"{t * 1000:.1f} ms" if t < 1 else f"{t:.2f} s"
 
@@ -224,6 +250,8 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="one sacreBLEU (and fastChrF) run per task")
     parser.add_argument("--matrix", action="store_true",
                         help="only the MBR matrix task (chrF): fastChrF against truebleu")
+    parser.add_argument("--callgrind-only", action="store_true",
+                        help="only chrF's instruction counts (valgrind's callgrind), core and whole process")
     parser.add_argument("--worker", nargs=2, metavar=("TASK", "TOOL"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -232,6 +260,9 @@ def main(argv=None) -> int:
     if not (args.data / "system-outputs").is_dir():
         print(f"no WMT21 data at {args.data}", file=sys.stderr)
         return 2
+    if args.callgrind_only:
+        callgrind_table(args)
+        return 0
 
     import truebleu
 

@@ -99,3 +99,48 @@ def test_reference_stream_errors():
         core.chrf_statistics(["x", "y"], ["xy"], *args, streams=True)
     with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be a string or None"):
         CHRF(backend="native", lowercase=True).corpus_score(["a", "b"], [["a", b"b"]])
+
+
+def packed_path_cases() -> list[tuple[str, list[str]]]:
+    """Pairs aimed at each way the core counts n-grams (chrf/chrf.c count_packed): anchors
+    (trigrams) a reference repeats, overlapping and not; a hypothesis agreeing with a once-held
+    anchor's position for 3, 4, 5 or 6 characters; more than 127 distinct characters (no
+    direct unigram table), more than 2^16 / 6 bits a symbol (chained ids); astral and NUL
+    characters (on one side or both, among several references); lines shorter than the orders."""
+    wide = "".join(chr(0x4E00 + i) for i in range(300))
+    astral = "😀😁😀😁x😀"
+    return [
+        ("abcabcabcabd", ["abcabcabcabc abcab"]),
+        ("aaaaaaaaaa", ["aaaaaaa"]),
+        ("abcdefgh abcdxyz abcdefq", ["abcdefgh zz abcdeq abcdefgh"]),
+        ("the cat sat on the mat", ["the cat sat on the hat, the cat"]),
+        ("abcXdefY", ["abcdefabcdef"]),
+        (wide, [wide[::-1] + wide[:40]]),
+        (wide[:50] + "abcabc", [wide[10:60] + "abcabcab"]),
+        (astral, ["😀😁😀x😀😁"]),
+        ("a😀b cab", ["ab cab"]),  # one side astral: both counted with chained ids
+        ("abc abd", ["a😀bc", "abd abc", "x😀"]),
+        ("a\x00b\x00a\x00b", ["\x00a\x00b\x00"]),
+        ("ab", ["abc"]),
+        ("abc", ["ab"]),
+        ("", ["abc"]),
+        ("abc", [""]),
+        ("x y z x y z", ["x y z, x y z x"]),
+    ]
+
+
+@pytest.mark.parametrize("char_order,word_order", [(6, 0), (6, 2), (3, 0), (2, 1), (1, 0), (8, 3),
+                                                   (12, 0), (30, 0)])
+def test_packed_counting_equals_the_specification(char_order, word_order):
+    from truebleu.metrics.chrf.config import ChrfConfig
+    from truebleu.metrics.chrf.kernels import NativeKernel, PythonKernel
+
+    config = ChrfConfig(char_order, word_order, 2, False, False, False)
+    cases = packed_path_cases()
+    hyps = [h for h, _ in cases] + [r[0] for _, r in cases]  # each pair both ways round
+    refs = [r for _, r in cases] + [[h] for h, _ in cases]
+    native, python = NativeKernel(), PythonKernel()
+    got = native.statistics(hyps, native.prepare(refs, config), config, threads=1)
+    want = python.statistics(hyps, python.prepare(refs, config), config)
+    for i, (g, w) in enumerate(zip(got.rows(), want.rows())):
+        assert list(g) == list(w), (hyps[i], refs[i])

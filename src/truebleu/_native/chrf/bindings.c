@@ -21,6 +21,50 @@ static int add_text(tb_gather *g, PyObject *obj, const char *what, Py_ssize_t in
     return tb_gather_append(g, obj, 0);
 }
 
+/* The settings both entry points take, checked (a ValueError if not: -1). */
+typedef struct {
+    int char_order, word_order, whitespace, eps_smoothing, threads;
+    double factor, one_plus_factor;
+} chrf_options;
+
+static int check_options(const chrf_options *o)
+{
+    if (o->char_order < 0 || o->word_order < 0 || o->char_order + o->word_order < 1 ||
+        o->char_order + o->word_order > 10000) {
+        PyErr_SetString(PyExc_ValueError, "char_order + word_order must be between 1 and 10000");
+        return -1;
+    }
+    if (o->threads < 1) {
+        PyErr_SetString(PyExc_ValueError, "threads must be >= 1");
+        return -1;
+    }
+    return 0;
+}
+
+/* The hypotheses and references as sequences (new references in *hyps, *refs), or -1. */
+static int open_sequences(PyObject *hyp_obj, PyObject *ref_obj, PyObject **hyps, PyObject **refs)
+{
+    *hyps = PySequence_Fast(hyp_obj, "hypotheses must be a sequence");
+    if (!*hyps)
+        return -1;
+    *refs = PySequence_Fast(ref_obj, "references must be a sequence");
+    if (!*refs) {
+        Py_CLEAR(*hyps);
+        return -1;
+    }
+    return 0;
+}
+
+/* Appends every item of the fast sequence `seq` (`what`: its name in errors). */
+static int add_texts(tb_gather *g, PyObject *seq, const char *what)
+{
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (add_text(g, PySequence_Fast_GET_ITEM(seq, i), what, i) < 0)
+            return -1;
+    return 0;
+}
+
 /* The references of every segment into rt, segment i's from ref_start[i]: from n lists of
  * references (`refs`: segment i's is refs[i]), or, with `streams`, from the k streams of
  * n references each that sacreBLEU takes (None: no reference of that stream). 0 ok. */
@@ -65,14 +109,10 @@ static int gather_references(tb_gather *rt, PyObject *refs, Py_ssize_t n, int st
                                             "the references of a segment must be a sequence");
             if (!seg)
                 return -1;
-            Py_ssize_t m = PySequence_Fast_GET_SIZE(seg);
-            for (Py_ssize_t k = 0; k < m; k++) {
-                if (add_text(rt, PySequence_Fast_GET_ITEM(seg, k), "references", k) < 0) {
-                    Py_DECREF(seg);
-                    return -1;
-                }
-            }
+            int rc = add_texts(rt, seg, "references");
             Py_DECREF(seg);
+            if (rc < 0)
+                return -1;
         }
         if (rt->n == ref_start[i]) {
             PyErr_Format(PyExc_ValueError, "segment %zd has no reference", i);
@@ -89,30 +129,16 @@ PyObject *core_chrf_statistics(PyObject *module, PyObject *args, PyObject *kwarg
                                          "eps_smoothing", "factor", "one_plus_factor", "threads", "out",
                                          "scores", "streams", NULL};
     const tb_state *st = tb_state_of(module);
-    PyObject *hyp_obj, *ref_obj, *out_obj, *scores_obj;
-    int char_order, word_order, whitespace, eps_smoothing, threads, streams = 0;
-    double factor, one_plus_factor;
+    PyObject *hyp_obj, *ref_obj, *out_obj, *scores_obj, *hyps, *refs;
+    chrf_options o;
+    int streams = 0;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiippddiOO|p", (char **)kwlist, &hyp_obj, &ref_obj,
-                                     &char_order, &word_order, &whitespace, &eps_smoothing, &factor,
-                                     &one_plus_factor, &threads, &out_obj, &scores_obj, &streams))
+                                     &o.char_order, &o.word_order, &o.whitespace, &o.eps_smoothing,
+                                     &o.factor, &o.one_plus_factor, &o.threads, &out_obj, &scores_obj,
+                                     &streams))
         return NULL;
-    if (char_order < 0 || word_order < 0 || char_order + word_order < 1 ||
-        char_order + word_order > 10000) {
-        PyErr_SetString(PyExc_ValueError, "char_order + word_order must be between 1 and 10000");
+    if (check_options(&o) < 0 || open_sequences(hyp_obj, ref_obj, &hyps, &refs) < 0)
         return NULL;
-    }
-    if (threads < 1) {
-        PyErr_SetString(PyExc_ValueError, "threads must be >= 1");
-        return NULL;
-    }
-    PyObject *hyps = PySequence_Fast(hyp_obj, "hypotheses must be a sequence");
-    if (!hyps)
-        return NULL;
-    PyObject *refs = PySequence_Fast(ref_obj, "references must be a sequence");
-    if (!refs) {
-        Py_DECREF(hyps);
-        return NULL;
-    }
     PyObject *result = NULL;
     tb_gather ht, rt;
     tb_gather_start(&ht, st->lower);
@@ -120,15 +146,14 @@ PyObject *core_chrf_statistics(PyObject *module, PyObject *args, PyObject *kwarg
     size_t *ref_start = NULL;
     Py_buffer ov = {0}, sv = {0};
     Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps);
-    size_t width = 3 * (size_t)(char_order + word_order);
+    size_t width = 3 * (size_t)(o.char_order + o.word_order);
     ref_start = PyMem_Malloc(((size_t)n + 1) * sizeof(size_t));
     if (!ref_start) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (add_text(&ht, PySequence_Fast_GET_ITEM(hyps, i), "hypotheses", i) < 0)
-            goto done;
+    if (add_texts(&ht, hyps, "hypotheses") < 0)
+        goto done;
     if (gather_references(&rt, refs, n, streams, ref_start) < 0)
         goto done;
     if (PyObject_GetBuffer(out_obj, &ov, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
@@ -150,15 +175,15 @@ PyObject *core_chrf_statistics(PyObject *module, PyObject *args, PyObject *kwarg
     j.hyps = ht.texts;
     j.refs = rt.texts;
     j.ref_start = ref_start;
-    j.char_order = char_order;
-    j.word_order = word_order;
-    j.whitespace = whitespace;
-    j.eps_smoothing = eps_smoothing;
-    j.factor = factor;
-    j.one_plus_factor = one_plus_factor;
+    j.char_order = o.char_order;
+    j.word_order = o.word_order;
+    j.whitespace = o.whitespace;
+    j.eps_smoothing = o.eps_smoothing;
+    j.factor = o.factor;
+    j.one_plus_factor = o.one_plus_factor;
     j.out = ov.buf;
     j.scores = sv.obj ? sv.buf : NULL;
-    if (tb_raise_job_status(tb_job_run_released(&j.base, threads, st->main_thread)) < 0)
+    if (tb_raise_job_status(tb_job_run_released(&j.base, o.threads, st->main_thread)) < 0)
         goto done;
     result = Py_NewRef(Py_None);
 done:
@@ -177,44 +202,24 @@ PyObject *core_chrf_matrix(PyObject *module, PyObject *args, PyObject *kwargs)
     static const char *const kwlist[] = {"hypotheses", "references", "char_order", "word_order", "whitespace",
                                          "eps_smoothing", "factor", "one_plus_factor", "threads", "out", NULL};
     const tb_state *st = tb_state_of(module);
-    PyObject *hyp_obj, *ref_obj, *out_obj;
-    int char_order, word_order, whitespace, eps_smoothing, threads;
-    double factor, one_plus_factor;
+    PyObject *hyp_obj, *ref_obj, *out_obj, *hyps, *refs;
+    chrf_options o;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiippddiO", (char **)kwlist, &hyp_obj, &ref_obj,
-                                     &char_order, &word_order, &whitespace, &eps_smoothing, &factor,
-                                     &one_plus_factor, &threads, &out_obj))
+                                     &o.char_order, &o.word_order, &o.whitespace, &o.eps_smoothing,
+                                     &o.factor, &o.one_plus_factor, &o.threads, &out_obj))
         return NULL;
-    if (char_order < 0 || word_order < 0 || char_order + word_order < 1 ||
-        char_order + word_order > 10000) {
-        PyErr_SetString(PyExc_ValueError, "char_order + word_order must be between 1 and 10000");
-        return NULL;
-    }
-    if (threads < 1) {
-        PyErr_SetString(PyExc_ValueError, "threads must be >= 1");
-        return NULL;
-    }
     /* the same sequence on both sides (MBR): one profile per line */
     int same = hyp_obj == ref_obj;
-    PyObject *hyps = PySequence_Fast(hyp_obj, "hypotheses must be a sequence");
-    if (!hyps)
+    if (check_options(&o) < 0 || open_sequences(hyp_obj, ref_obj, &hyps, &refs) < 0)
         return NULL;
-    PyObject *refs = PySequence_Fast(ref_obj, "references must be a sequence");
-    if (!refs) {
-        Py_DECREF(hyps);
-        return NULL;
-    }
     PyObject *result = NULL;
     tb_gather ht, rt;
     tb_gather_start(&ht, st->lower);
     tb_gather_start(&rt, st->lower);
     Py_buffer ov = {0};
     Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps), m = PySequence_Fast_GET_SIZE(refs);
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (add_text(&ht, PySequence_Fast_GET_ITEM(hyps, i), "hypotheses", i) < 0)
-            goto done;
-    for (Py_ssize_t k = 0; !same && k < m; k++)
-        if (add_text(&rt, PySequence_Fast_GET_ITEM(refs, k), "references", k) < 0)
-            goto done;
+    if (add_texts(&ht, hyps, "hypotheses") < 0 || (!same && add_texts(&rt, refs, "references") < 0))
+        goto done;
     if (PyObject_GetBuffer(out_obj, &ov, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
         goto done;
     if ((size_t)ov.len != (size_t)n * (size_t)m * sizeof(double)) {
@@ -225,7 +230,7 @@ PyObject *core_chrf_matrix(PyObject *module, PyObject *args, PyObject *kwargs)
     tb_status status;
     Py_BEGIN_ALLOW_THREADS
     status = tb_chrf_profiles_build(&profiles, ht.texts, (size_t)n, rt.texts, (size_t)m, same,
-                                    char_order, word_order, whitespace);
+                                    o.char_order, o.word_order, o.whitespace);
     Py_END_ALLOW_THREADS
     if (tb_raise_job_status(status) < 0)
         goto done;
@@ -233,11 +238,11 @@ PyObject *core_chrf_matrix(PyObject *module, PyObject *args, PyObject *kwargs)
     tb_chrf_matrix_job_init(&j, (size_t)n, (size_t)m);
     j.profiles = &profiles;
     j.first_ref = same ? 0 : (size_t)n;
-    j.eps_smoothing = eps_smoothing;
-    j.factor = factor;
-    j.one_plus_factor = one_plus_factor;
+    j.eps_smoothing = o.eps_smoothing;
+    j.factor = o.factor;
+    j.one_plus_factor = o.one_plus_factor;
     j.out = ov.buf;
-    status = tb_job_run_released(&j.base, threads, st->main_thread);
+    status = tb_job_run_released(&j.base, o.threads, st->main_thread);
     tb_chrf_profiles_free(&profiles);
     if (tb_raise_job_status(status) < 0)
         goto done;

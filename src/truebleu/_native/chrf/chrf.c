@@ -5,14 +5,18 @@
  * has none), ref n-grams, clipped matches]. With several references the row
  * of the reference with the highest f-score is kept (the first on a tie).
  *
- * Counting is exact: an n-gram of order n is the pair (id of its first n - 1
- * symbols, its last symbol), one 64-bit key, and ids are handed out per pair
- * of lines, order by order, so equal keys mean equal n-grams (a hash collision
- * only costs a probe). Symbols are code points, or word ids for chrF++'s
- * words (words are compared by content). Matches are counted by inserting the
- * reference n-grams with their counts and letting each hypothesis n-gram take
- * one from its entry while any is left, which sums min(hyp count, ref count)
- * over the distinct n-grams.
+ * Counting is exact. Symbols are small ids (per segment for characters, per
+ * pair of lines for chrF++'s words, which are compared by content), so an
+ * n-gram of every order usually fits in one 64-bit key: its symbols packed
+ * side by side (count_packed; one pass over each line finds all the orders).
+ * Where they do not fit (many distinct symbols, long orders, astral code
+ * points), an n-gram of order n is the pair (id of its first n - 1 symbols,
+ * its last symbol), and ids are handed out per pair, order by order
+ * (count_chained). Either way equal keys mean equal n-grams (a hash collision
+ * only costs a probe). Matches are counted by inserting the reference n-grams
+ * with their counts and letting each hypothesis n-gram take one from its entry
+ * while any is left, which sums min(hyp count, ref count) over the distinct
+ * n-grams.
  *
  * Text is read from the PyUnicode storage (1, 2 or 4 bytes per code point)
  * with the GIL released, by chrf/lines.c (whitespace as str.split() sees it).
@@ -45,8 +49,35 @@ typedef struct {
     uint32_t stamp;
 } chrf_word_slot;
 
+/* packed n-gram table entry: key 0 = empty (a packed key never is 0) */
+typedef struct {
+    uint64_t key;
+    uint32_t left;   /* reference occurrences not yet matched by the hypothesis */
+    uint32_t at;     /* an anchor's (count_packed): 1 + its one reference position; 0: repeated */
+} chrf_packed_slot;
+
+/* A line's characters as symbol ids (code points renumbered 1, 2, ... per segment). */
+typedef struct {
+    uint32_t *a; size_t n, cap;
+    int ok;       /* 0: a code point had no id (astral, or the ids ran out): count_chained */
+    int decoded;  /* the line's code points are in its chrf_side's chars too */
+} chrf_symbols;
+
+/* The code point -> symbol id map of the current segment: cmap[c] is
+ * (stamp << 16) | id for the code points seen in it (the BMP; astral ones have none). */
+#define CMAP_SIZE 0x10000u
+
 typedef struct {
     chrf_side hyp, ref;
+    chrf_symbols hsym, rsym;
+    uint32_t *cmap; uint32_t cmap_stamp, nsyms;  /* nsyms: the segment's ids so far */
+    chrf_packed_slot *packed; size_t packed_cap;  /* all empty between pairs */
+    uint32_t *used; size_t used_cap;              /* the packed slots one pair filled */
+    uint16_t *direct;                             /* DIRECT_SIZE, all 0 between pairs */
+    uint32_t *repeats; size_t repeats_cap;          /* reference positions of repeated anchors */
+    uint32_t *low_used; size_t low_used_cap;        /* the keys one pair set in `direct` */
+    unsigned char *best; size_t best_cap;           /* by reference position */
+    uint32_t nword_ids;                           /* the pair's word ids are 1 .. nword_ids */
     chrf_slot *slots; size_t slots_cap, slots_zeroed;
     uint32_t next_id;  /* ids only grow, so a slot whose id predates the pair is empty */
     uint32_t *hid, *rid; size_t hid_cap, rid_cap;  /* n-gram ids by start position */
@@ -78,8 +109,8 @@ static inline size_t slot_of(uint64_t key, size_t mask)
  * (every occurrence of a common n-gram still enters, so its count is whole),
  * and a hypothesis n-gram is looked up only where its prefix is in the table.
  * The totals of each order are the lengths; only matches need the table. */
-static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uint32_t *r,
-                        size_t rn, int max_order, int64_t *out)
+static int count_chained(chrf_scratch *w, const uint32_t *h, size_t hn, const uint32_t *r,
+                         size_t rn, int max_order, int64_t *out)
 {
     memset(out, 0, 3 * (size_t)max_order * sizeof(int64_t));
     if (rn == 0)
@@ -169,6 +200,241 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
     return 0;
 }
 
+/* The bits a symbol id up to `largest` takes. */
+static unsigned id_bits(uint32_t largest)
+{
+    unsigned bits = 0;
+    while (bits < 32 && (largest >> bits) != 0)
+        bits++;
+    return bits;
+}
+
+/* Whether count_packed can count orders 1..max_order of symbols whose ids are at most
+ * `largest`: the max_order symbols of an n-gram, side by side, fit in 64 bits. */
+static int packs(uint32_t largest, int max_order)
+{
+    return (uint64_t)id_bits(largest) * (uint64_t)max_order <= 64;
+}
+
+/* Symbols of up to DIRECT_BITS bits: their unigrams and bigrams are counted in an
+ * array indexed by the key itself (2^(2 DIRECT_BITS) uint16 counts), not hashed. */
+#define DIRECT_BITS 7u
+#define DIRECT_SIZE ((size_t)1 << (2 * DIRECT_BITS))
+
+/* The slot of `key` in the packed table: its own, or the empty one where it goes. */
+static inline size_t packed_slot(const chrf_packed_slot *tab, uint64_t key, unsigned shift,
+                                 size_t mask)
+{
+    size_t s = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
+    while (tab[s].key != key && tab[s].key != 0)
+        s = (s + 1) & mask;
+    return s;
+}
+
+/* count_chained's rows, from the symbols' packed keys: an n-gram's key is its symbols
+ * (ids from 1, `bits` bits each) side by side, first symbol highest, so the key of
+ * order n + 1 at position i is the key of order n shifted by one symbol, with the
+ * next symbol in; the first symbol is not 0, so keys of different orders differ and no
+ * key is 0 (the empty slot).
+ *
+ * Low orders: keys below `direct` (unigrams and bigrams, when symbols take at most
+ * DIRECT_BITS bits) index w->direct, which holds 1 + the reference occurrences not yet
+ * matched (0: not in the reference). The next order, the anchor, goes to a hash
+ * table. Higher orders: most anchors occur once in a reference (an n-gram of three
+ * characters seldom repeats within a sentence), and then each longer n-gram that
+ * starts with it occurs once in the reference, at the anchor's one position j: it
+ * matches exactly when some hypothesis position with the same anchor agrees with j on
+ * all its symbols, so the hypothesis only extends its anchor's match symbol by symbol
+ * (best[j]: the longest agreement there) instead of looking up each order. The
+ * n-grams of anchors the reference repeats enter the hash table, every order.
+ * Each hypothesis position takes its orders upward until one is not in the reference
+ * (then no longer n-gram there is). Both tables are left empty for the next pair. */
+static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
+                        const uint32_t *restrict r, size_t rn, int max_order, unsigned bits,
+                        int64_t *restrict out)
+{
+    memset(out, 0, 3 * (size_t)max_order * sizeof(int64_t));
+    if (rn == 0)
+        return 0;
+    size_t total = 0;
+    for (int n = 1; n <= max_order && (size_t)n <= rn; n++)
+        total += rn - (size_t)n + 1;
+    if (total >= UINT32_MAX / 2)
+        return -1;
+    size_t cap = table_size(total);
+    if (cap > w->packed_cap) {
+        free(w->packed);
+        w->packed_cap = 0;
+        w->packed = calloc(cap, sizeof(chrf_packed_slot));
+        if (!w->packed)
+            return -1;
+        w->packed_cap = cap;
+    }
+    if (GROW(w->used, w->used_cap, total) < 0 || GROW(w->repeats, w->repeats_cap, rn) < 0 ||
+        GROW(w->low_used, w->low_used_cap, 2 * rn) < 0 || GROW(w->best, w->best_cap, rn) < 0)
+        return -1;
+    uint64_t direct = 0;
+    if (bits <= DIRECT_BITS && rn < UINT16_MAX) {
+        if (!w->direct && !(w->direct = calloc(DIRECT_SIZE, sizeof(uint16_t))))
+            return -1;
+        direct = (uint64_t)1 << (2 * bits);
+    }
+    const size_t order = (size_t)max_order;
+    /* the anchor order's index (order - 1): the one after the direct orders */
+    const size_t anchor = direct ? 2 : 0;
+    uint16_t *restrict low = w->direct;
+    chrf_packed_slot *restrict tab = w->packed;
+    uint32_t *restrict used = w->used, *restrict repeats = w->repeats;
+    uint32_t *restrict low_used = w->low_used;
+    unsigned char *restrict best = w->best;
+    size_t nused = 0, mask = cap - 1;
+    unsigned shift = 64;
+    for (size_t c = cap; c > 1; c >>= 1)
+        shift--;
+    /* the reference, up to the anchor order; `repeats` collects the positions of the
+     * anchors it holds more than once (their first position when the second comes) */
+    size_t nlow = 0, nrepeats = 0;
+    for (size_t i = 0; i < rn; i++) {
+        size_t len = rn - i < order ? rn - i : order;
+        uint64_t key = 0;
+        size_t k = 0;
+        best[i] = 0;
+        for (; k < anchor && k < len; k++) {
+            key = (key << bits) | r[i + k];
+            uint16_t v = low[key];
+            if (v == 0)
+                low_used[nlow++] = (uint32_t)key;
+            low[key] = (uint16_t)(v + 1 + (v == 0));
+        }
+        if (k == len)
+            continue;
+        key = (key << bits) | r[i + k];
+        size_t s = packed_slot(tab, key, shift, mask);
+        if (tab[s].key == 0) {
+            tab[s].key = key;
+            tab[s].at = (uint32_t)i + 1;
+            used[nused++] = (uint32_t)s;
+        } else {
+            if (tab[s].at != 0)
+                repeats[nrepeats++] = tab[s].at - 1;
+            tab[s].at = 0;  /* a repeated anchor */
+            repeats[nrepeats++] = (uint32_t)i;
+        }
+        tab[s].left++;
+    }
+    /* the reference's higher orders, after a repeated anchor */
+    for (size_t q = 0; q < nrepeats; q++) {
+        size_t i = repeats[q];
+        size_t len = rn - i < order ? rn - i : order;
+        uint64_t key = 0;
+        for (size_t k = 0; k <= anchor; k++)
+            key = (key << bits) | r[i + k];
+        for (size_t k = anchor + 1; k < len; k++) {
+            key = (key << bits) | r[i + k];
+            size_t s = packed_slot(tab, key, shift, mask);
+            if (tab[s].key == 0) {
+                tab[s].key = key;
+                tab[s].at = 0;
+                used[nused++] = (uint32_t)s;
+            }
+            tab[s].left++;
+        }
+    }
+    for (size_t i = 0; i < hn; i++) {
+        size_t len = hn - i < order ? hn - i : order;
+        uint64_t key = 0;
+        size_t k = 0;
+        for (; k < anchor && k < len; k++) {
+            key = (key << bits) | h[i + k];
+            uint16_t v = low[key];
+            if (v == 0)
+                break;  /* not in the reference: neither is any longer n-gram from i */
+            if (v > 1) {
+                low[key] = (uint16_t)(v - 1);
+                out[3 * k + 2]++;
+            }
+        }
+        for (; k < len; k++) {  /* the anchor, then (after a repeated one) the higher orders */
+            key = (key << bits) | h[i + k];
+            size_t s = packed_slot(tab, key, shift, mask);
+            if (tab[s].key == 0)
+                break;
+            if (tab[s].left > 0) {
+                tab[s].left--;
+                out[3 * k + 2]++;
+            }
+            if (k == anchor && tab[s].at != 0) {  /* an anchor the reference holds once */
+                size_t j = tab[s].at - 1, l = k + 1;
+                size_t stop = rn - j < len ? rn - j : len;
+                while (l < stop && h[i + l] == r[j + l])
+                    l++;
+                if (l > best[j])
+                    best[j] = (unsigned char)l;
+                break;
+            }
+        }
+    }
+    /* the higher orders of the anchors the reference holds once: one match each where
+     * some hypothesis position agrees that far (reach[l]: positions j with best[j] == l) */
+    size_t reach[65] = {0};
+    for (size_t j = 0; j < rn; j++)
+        reach[best[j]]++;
+    size_t beyond = 0;
+    for (size_t k = order; k > anchor + 1; k--) {
+        beyond += reach[k];  /* positions that agree on k symbols or more */
+        out[3 * (k - 1) + 2] += (int64_t)beyond;
+    }
+    for (size_t u = 0; u < nused; u++) {
+        tab[used[u]].key = 0;
+        tab[used[u]].left = 0;
+    }
+    for (size_t u = 0; u < nlow; u++)
+        low[low_used[u]] = 0;
+    for (size_t n = 1; n <= order && n <= rn; n++) {
+        out[3 * (n - 1)] = hn >= n ? (int64_t)(hn - n + 1) : 0;
+        out[3 * (n - 1) + 1] = (int64_t)(rn - n + 1);
+    }
+    return 0;
+}
+
+/* Start a segment's symbol ids (the map is cleared when its stamps run out). */
+static int symbols_start(chrf_scratch *w)
+{
+    if (!w->cmap) {
+        w->cmap = calloc(CMAP_SIZE, sizeof(uint32_t));
+        if (!w->cmap)
+            return -1;
+    }
+    if (++w->cmap_stamp > 0xFFFFu) {
+        memset(w->cmap, 0, CMAP_SIZE * sizeof(uint32_t));
+        w->cmap_stamp = 1;
+    }
+    w->nsyms = 0;
+    return 0;
+}
+
+/* Read the line t: its characters as symbol ids (sym), and, where words are counted or
+ * the characters have no ids, decoded (side). */
+static int read_line(chrf_scratch *w, const tb_chrf_job *j, const tb_text *t, chrf_side *side,
+                     chrf_symbols *sym)
+{
+    sym->ok = sym->decoded = 0;
+    sym->n = 0;
+    if (j->char_order > 0) {
+        if (GROW(sym->a, sym->cap, t->length ? t->length : 1) < 0)
+            return -1;
+        sym->ok = tb_chrf_symbols(t, j->whitespace, w->cmap, w->cmap_stamp << 16, &w->nsyms,
+                                  sym->a, &sym->n);
+    }
+    int chars = j->char_order > 0 && !sym->ok;  /* code points for count_chained */
+    if (j->word_order > 0 || chars) {
+        if (tb_chrf_decode(side, t, j->whitespace, j->word_order > 0, chars) < 0)
+            return -1;
+        sym->decoded = chars;
+    }
+    return 0;
+}
+
 /* Give the words of both sides ids in one vocabulary (equal words, equal ids). */
 static int word_ids(chrf_scratch *w)
 {
@@ -215,6 +481,7 @@ static int word_ids(chrf_scratch *w)
             }
         }
     }
+    w->nword_ids = next_id;
     return 0;
 }
 
@@ -263,17 +530,46 @@ static long segment_units(const tb_chrf_job *j, size_t i)
     return units > (size_t)TB_POLL_UNITS ? TB_POLL_UNITS : (long)units;
 }
 
-static int pair_row(chrf_scratch *w, const tb_chrf_job *j, int64_t *row)
+/* The orders 1..max_order of symbols h against r (ids up to `largest`; packed: ids
+ * exist for both sides) into out: packed keys where they fit. */
+static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uint32_t *r,
+                        size_t rn, int max_order, uint32_t largest, int packed, int64_t *out)
 {
-    if (j->char_order > 0 &&
-        count_orders(w, w->hyp.chars.a, w->hyp.chars.n, w->ref.chars.a, w->ref.chars.n,
-                     j->char_order, row) < 0)
+    if (packed && packs(largest, max_order))
+        return count_packed(w, h, hn, r, rn, max_order, id_bits(largest), out);
+    return count_chained(w, h, hn, r, rn, max_order, out);
+}
+
+/* Line t's code points into side, if read_line did not read them. */
+static int decoded(const tb_chrf_job *j, const tb_text *t, chrf_side *side, chrf_symbols *sym)
+{
+    if (sym->decoded)
+        return 0;
+    if (tb_chrf_decode(side, t, j->whitespace, j->word_order > 0, 1) < 0)
         return -1;
+    sym->decoded = 1;
+    return 0;
+}
+
+static int pair_row(chrf_scratch *w, const tb_chrf_job *j, const tb_text *hyp, const tb_text *ref,
+                    int64_t *row)
+{
+    if (j->char_order > 0) {
+        int packed = w->hsym.ok && w->rsym.ok;
+        if (!packed && (decoded(j, hyp, &w->hyp, &w->hsym) < 0 || decoded(j, ref, &w->ref, &w->rsym) < 0))
+            return -1;  /* (one side had ids, the other not: count_chained reads both decoded) */
+        int rc = packed ? count_orders(w, w->hsym.a, w->hsym.n, w->rsym.a, w->rsym.n,
+                                       j->char_order, w->nsyms, 1, row)
+                        : count_orders(w, w->hyp.chars.a, w->hyp.chars.n, w->ref.chars.a,
+                                       w->ref.chars.n, j->char_order, 0, 0, row);
+        if (rc < 0)
+            return -1;
+    }
     if (j->word_order > 0) {
         if (word_ids(w) < 0)
             return -1;
         if (count_orders(w, w->hyp.ids, w->hyp.nwords, w->ref.ids, w->ref.nwords, j->word_order,
-                         row + 3 * j->char_order) < 0)
+                         w->nword_ids, 1, row + 3 * j->char_order) < 0)
             return -1;
     }
     return 0;
@@ -284,18 +580,17 @@ static int segment(chrf_scratch *w, const tb_chrf_job *j, size_t i)
     int order = j->char_order + j->word_order;
     size_t width = 3 * (size_t)order;
     int64_t *out = j->out + i * width;
-    int words = j->word_order > 0;
     if (GROW(w->row, w->row_cap, width) < 0)
         return -1;
-    if (tb_chrf_decode(&w->hyp, &j->hyps[i], j->whitespace, words) < 0)
+    if ((j->char_order > 0 && symbols_start(w) < 0) ||
+        read_line(w, j, &j->hyps[i], &w->hyp, &w->hsym) < 0)
         return -1;
     double best = -1.0;
     size_t first = j->ref_start[i], last = j->ref_start[i + 1];
     memset(out, 0, width * sizeof(int64_t));
     for (size_t k = first; k < last; k++) {
-        if (tb_chrf_decode(&w->ref, &j->refs[k], j->whitespace, words) < 0)
-            return -1;
-        if (pair_row(w, j, w->row) < 0)
+        if (read_line(w, j, &j->refs[k], &w->ref, &w->rsym) < 0 ||
+            pair_row(w, j, &j->hyps[i], &j->refs[k], w->row) < 0)
             return -1;
         if (last - first == 1 && !j->scores) {
             memcpy(out, w->row, width * sizeof(int64_t));
@@ -322,6 +617,15 @@ static void scratch_free(chrf_scratch *w)
     free(w->common);
     free(w->vocab);
     free(w->row);
+    free(w->hsym.a);
+    free(w->rsym.a);
+    free(w->cmap);
+    free(w->packed);
+    free(w->used);
+    free(w->direct);
+    free(w->repeats);
+    free(w->low_used);
+    free(w->best);
 }
 
 static void chrf_worker(tb_job *base)

@@ -35,40 +35,88 @@ uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n)
 }
 
 /* The characters of t (of type T: its PyUnicode kind) into s->chars (whitespace
- * dropped unless kept) and, for chrF++'s words, into s->all. One loop per kind, so
- * that the kind is not tested per character. */
+ * dropped unless kept) if `chars` and, for chrF++'s words, into s->all. One loop per
+ * kind, so that the kind is not tested per character. */
 #define DECODE_LOOP(T)                                                  \
     do {                                                                \
         const T *d = (const T *)t->data;                                \
-        uint32_t *chars = s->chars.a, *all = s->all.a;                  \
-        if (words) {                                                    \
+        uint32_t *chars_out = s->chars.a, *all = s->all.a;              \
+        if (words && !chars) {                                          \
+            for (size_t i = 0; i < n; i++)                              \
+                all[i] = d[i];                                          \
+        } else if (words) {                                             \
             for (size_t i = 0; i < n; i++) {                            \
                 uint32_t c = d[i];                                      \
                 all[i] = c;                                             \
-                chars[nc] = c;                                          \
+                chars_out[nc] = c;                                      \
                 nc += whitespace || !Py_UNICODE_ISSPACE(c);             \
             }                                                           \
         } else if (whitespace) {                                        \
             for (size_t i = 0; i < n; i++)                              \
-                chars[i] = d[i];                                        \
+                chars_out[i] = d[i];                                    \
             nc = n;                                                     \
         } else {                                                        \
             for (size_t i = 0; i < n; i++) {                            \
                 uint32_t c = d[i];                                      \
-                chars[nc] = c;                                          \
+                chars_out[nc] = c;                                      \
                 nc += !Py_UNICODE_ISSPACE(c);                           \
             }                                                           \
         }                                                               \
     } while (0)
 
-int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words)
+/* A code point's entry in tb_chrf_symbols' map, the first time the line's segment meets
+ * it: id 0 for dropped whitespace, else the next id; 0 when the ids ran out. */
+static uint32_t new_symbol(uint32_t c, int whitespace, uint32_t tag, uint32_t *next)
+{
+    if (!whitespace && Py_UNICODE_ISSPACE(c))
+        return tag;
+    if (*next >= 0xFFFFu)
+        return 0;
+    return tag | ++*next;
+}
+
+/* (an entry numbered under `tag` is tag + id: e - tag is the id, and above 0xFFFF when
+ * the entry is older) */
+#define SYMBOLS_LOOP(T)                                                 \
+    do {                                                                \
+        const T *restrict d = (const T *)t->data;                       \
+        for (size_t i = 0; i < len; i++) {                              \
+            uint32_t c = d[i], id = map[c] - tag;                       \
+            if (id > 0xFFFFu) {                                         \
+                uint32_t e = new_symbol(c, whitespace, tag, next);      \
+                if (!e)                                                 \
+                    return 0;                                           \
+                map[c] = e;                                             \
+                id = e - tag;                                           \
+            }                                                           \
+            out[k] = id;                                                \
+            k += id != 0;                                               \
+        }                                                               \
+    } while (0)
+
+int tb_chrf_symbols(const tb_text *t, int whitespace, uint32_t *restrict map, uint32_t tag,
+                    uint32_t *restrict next, uint32_t *restrict out, size_t *n)
+{
+    size_t k = 0, len = t->length;
+    *n = 0;
+    switch (t->kind) {
+    case 1: SYMBOLS_LOOP(uint8_t); break;
+    case 2: SYMBOLS_LOOP(uint16_t); break;
+    default: return 0;  /* astral code points: no symbol ids */
+    }
+    *n = k;
+    return 1;
+}
+
+int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words, int chars)
 {
     size_t n = t->length;
     s->all.n = s->chars.n = 0;
     s->nwords = 0;
     if (n >= UINT32_MAX)
         return -1;
-    if (GROW(s->chars.a, s->chars.cap, n) < 0 || (words && GROW(s->all.a, s->all.cap, n) < 0))
+    if ((chars && GROW(s->chars.a, s->chars.cap, n) < 0) ||
+        (words && GROW(s->all.a, s->all.cap, n) < 0))
         return -1;
     size_t nc = 0;
     switch (t->kind) {

@@ -23,11 +23,19 @@ typedef struct {
     uint32_t *ids; size_t ids_cap;  /* word ids (filled by the caller's vocabulary) */
 } chrf_side;
 
-/* Decode a line (PyUnicode storage): its character sequence (whitespace dropped
- * unless `whitespace`) and, if `words`, chrF++'s words (whitespace split, one
+/* Decode a line (PyUnicode storage): if `chars`, its character sequence (whitespace
+ * dropped unless `whitespace`) and, if `words`, chrF++'s words (whitespace split, one
  * punctuation mark split off the end, else the start, of words longer than one
  * character). 0 ok, -1 out of memory or a line of 2^32 code points or more. */
-int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words);
+int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words, int chars);
+
+/* The characters of t that enter character n-grams (as tb_chrf_decode keeps them), as
+ * symbol ids into out[0 .. *n) (room for t->length): map[c] is (tag | id) for the code
+ * points c < 0x10000 already numbered under `tag` (a multiple of 0x10000, not 0; id 0:
+ * whitespace, dropped), and new ones get *next + 1, .... 1 ok; 0 when t holds an astral
+ * code point or the ids would pass 0xFFFF (then the caller decodes the line instead). */
+int tb_chrf_symbols(const tb_text *t, int whitespace, uint32_t *map, uint32_t tag, uint32_t *next,
+                    uint32_t *out, size_t *n);
 
 /* The hash of n code points (a word's, for a vocabulary). */
 uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n);

@@ -187,7 +187,7 @@ static int add_orders(builder *b, tb_chrf_profiles *pr, size_t p, int is_hyp, co
 static int add_line(builder *b, tb_chrf_profiles *pr, size_t p, int is_hyp, const tb_text *t,
                     int char_order, int word_order, int whitespace)
 {
-    if (p >= UINT32_MAX - 1 || tb_chrf_decode(&b->side, t, whitespace, word_order > 0) < 0)
+    if (p >= UINT32_MAX - 1 || tb_chrf_decode(&b->side, t, whitespace, word_order > 0, 1) < 0)
         return -1;
     if (char_order > 0 &&
         add_orders(b, pr, p, is_hyp, b->side.chars.a, b->side.chars.n, char_order, 0, 0) < 0)
