@@ -146,3 +146,23 @@ def test_references_without_bigrams(order, distinct):
     refs = [tokens, ["t0", "t1"], ["t1", "t0 t1"]]  # each segment's references
     for threads in (1, 2):
         check_every_path(hyps, refs, order, threads=threads)
+
+
+@pytest.mark.parametrize("order", [1, 4, 6])
+@pytest.mark.parametrize("reference_length", [30, 1500])
+def test_hypotheses_sharing_references_count_from_where_the_last_one_left(order, reference_length):
+    """Hypotheses with the same references one after another: the references' n-grams
+    are learned once, and each hypothesis counts its n-grams on top of what the ones
+    before it left (ngram.c's base), never resetting them. Each group repeats its
+    n-grams past their clip counts, a long hypothesis before short ones and the other
+    way round, so a count an earlier hypothesis left, read as this one's, would change a
+    match. Short references use the direct table, 1,500-token ones the hash table; a
+    build with a small TB_MATCHER_BASE_MAX reaches the restart of the counts."""
+    rng = random.Random(order * 7 + reference_length)
+    hyps, refs = [], []
+    for _ in range(12):
+        ref = [words(rng, 6, reference_length) for _ in range(rng.randrange(1, 4))]
+        for length in (200, 3, 3, 0, 40, 1, 200, 7):
+            hyps.append(words(rng, 6, length))
+            refs.append(ref)
+    check_every_path(hyps, refs, order)

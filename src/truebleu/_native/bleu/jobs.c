@@ -5,13 +5,24 @@
 
 #include "bleu/jobs.h"
 #include "bleu/ngram.h"
+#include "runtime/portable.h"
 #include "runtime/spares.h"
 
 /* acc += row, both `width` long (apart: the compiler may use vector adds) */
-static inline void add_row(int64_t *restrict acc, const int64_t *restrict row, size_t width)
+static TB_ALWAYS_INLINE void add_row_of(int64_t *restrict acc, const int64_t *restrict row, size_t width)
 {
     for (size_t c = 0; c < width; c++)
         acc[c] += row[c];
+}
+
+/* add_row_of, with a copy for the width of sacreBLEU's order 4 (a constant:
+ * five vector adds, no loop; every item of a summing job pays it) */
+static inline void add_row(int64_t *restrict acc, const int64_t *restrict row, size_t width)
+{
+    if (width == 10)
+        add_row_of(acc, row, 10);
+    else
+        add_row_of(acc, row, width);
 }
 
 static int same_text(const tb_text *a, const tb_text *b)

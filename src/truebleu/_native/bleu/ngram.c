@@ -235,48 +235,85 @@ count_references(pair_table *t, const uint32_t *common, const tb_seg *ref, uint3
         count_references_of(t, NULL, ref, touched, N, direct);
 }
 
-/* Counts the hypothesis's matches (hyp: its tokens in common ids, then N - 1
- * NONE) with the clip counts in place and every cur count zero. With touched,
- * notes the ids it counted there and returns how many (their cur counts are
- * the hypothesis's then: the caller zeroes them); without, returns 0. */
-static TB_ALWAYS_INLINE size_t
-count_hypothesis(pair_table *t, const uint32_t *hyp, uint32_t hlen, uint32_t *touched, const size_t N,
-                 const int direct, int64_t *matches)
+/*
+ * A hypothesis's count of an n-gram sits in its cur count as base + count,
+ * where base is at least every cur value an earlier hypothesis left: a cur
+ * below base reads as zero. So a hypothesis after another against the same
+ * learned references (tb_matcher_row) starts from the cur counts as they
+ * are, instead of noting the ids it counted and zeroing them afterwards (a
+ * store per n-gram, and a second loop). Values only grow: each hypothesis
+ * raises base by its length (no count in it exceeds that) until base would
+ * pass UINT32_MAX, when matcher_row zeroes them and starts again at 0.
+ */
+
+/* The most a base may grow to (a build may set it small, to reach the restart). */
+#ifndef TB_MATCHER_BASE_MAX
+#define TB_MATCHER_BASE_MAX UINT32_MAX
+#endif
+#define MATCHER_BASE_MAX ((uint64_t)TB_MATCHER_BASE_MAX)
+
+/* Orders whose match sums count_hypothesis keeps in local variables. */
+#define LOCAL_ORDERS 4
+
+/* Counts one hypothesis n-gram, its counts c (its cur count read as base + count):
+ * whether it matched, i.e. its count so far is still within its clip count. */
+static TB_ALWAYS_INLINE int count_match(tb_counts *c, uint32_t base)
 {
-    /* counting up to the clip count gives min(count, clip); hyp[] ends with
-     * N - 1 NONE, so the n-grams past its end need no check of their own */
-    tb_counts *counts = t->counts;
-    size_t ntouched = 0;
-    for (uint32_t i = 0; i < hlen; i++) {
-        uint32_t prev = hyp[i];
-        if (prev == NONE)
-            continue;
-        if (touched && counts[prev].cur == 0)
-            touched[ntouched++] = prev;
-        if (++counts[prev].cur <= counts[prev].clip)
-            matches[0]++;
-        for (size_t n = 2; n <= N; n++) {
-            const uint32_t last = hyp[i + n - 1];
-            uint32_t id;
-            if (last == NONE || !pair_find(t, prev, last, &id, direct))
-                break;
-            if (touched && counts[id].cur == 0)
-                touched[ntouched++] = id;
-            if (++counts[id].cur <= counts[id].clip)
-                matches[n - 1]++;
-            prev = id;
-        }
-    }
-    return ntouched;
+    const uint32_t cur = (c->cur > base ? c->cur : base) + 1;
+    c->cur = cur;
+    return cur - base <= c->clip;
 }
 
-/* count_references, then count_hypothesis. */
+/* The hypothesis's n-grams at one position, those of at[0 .. top) (ids in
+ * common ids), into matches[0 .. top); the longest prefix that has an id
+ * first: an n-gram without one is in no reference, nor is any longer n-gram
+ * that starts with it. */
+static TB_ALWAYS_INLINE void
+count_hypothesis_at(const pair_table *t, const uint32_t *at, const size_t top, uint32_t base, const int direct,
+                    int64_t *matches)
+{
+    uint32_t prev = at[0];
+    if (prev == NONE)
+        return;
+    matches[0] += count_match(&t->counts[prev], base);
+    for (size_t n = 2; n <= top; n++) {
+        const uint32_t last = at[n - 1];
+        uint32_t id;
+        if (last == NONE || !pair_find(t, prev, last, &id, direct))
+            break;
+        matches[n - 1] += count_match(&t->counts[id], base);
+        prev = id;
+    }
+}
+
+/* Counts the hypothesis's matches (hyp: its tokens in common ids) with the
+ * clip counts in place, every cur count at most `base` (see above), into
+ * row_matches[0 .. N). Counting up to the clip count gives min(count, clip).
+ * Leaves cur counts of at most base + hlen. */
+static TB_ALWAYS_INLINE void
+count_hypothesis(const pair_table *t, const uint32_t *hyp, uint32_t hlen, uint32_t base, const size_t N,
+                 const int direct, int64_t *row_matches)
+{
+    /* up to order LOCAL_ORDERS (N is a constant then), the sums in locals: registers */
+    int64_t matches[LOCAL_ORDERS] = {0};
+    int64_t *acc = N <= LOCAL_ORDERS ? matches : row_matches;
+    size_t i = 0;
+    for (; i + N <= hlen; i++)  /* every order fits: no bound to check */
+        count_hypothesis_at(t, hyp + i, N, base, direct, acc);
+    for (; i < hlen; i++)
+        count_hypothesis_at(t, hyp + i, hlen - i, base, direct, acc);
+    if (N <= LOCAL_ORDERS)
+        for (size_t n = 0; n < N; n++)
+            row_matches[n] += matches[n];
+}
+
+/* count_references, then count_hypothesis (every cur count is zero: base 0). */
 static TB_ALWAYS_INLINE void
 count_matches(pair_table *t, const uint32_t *common, const uint32_t *hyp, uint32_t hlen,
               const tb_seg *ref, uint32_t *touched, const size_t N, const int direct, int64_t *matches)
 {
     count_references(t, common, ref, touched, N, direct);
-    count_hypothesis(t, hyp, hlen, NULL, N, direct, matches);
+    count_hypothesis(t, hyp, hlen, 0, N, direct, matches);
 }
 
 /* row[0], row[1] and the totals (row[2 + N ...]) of a hypothesis of hlen tokens
@@ -362,7 +399,7 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
 
     /* the common tokens, numbered in their order of appearance in the hypothesis */
     const uint32_t V = ref->nvocab;
-    if (GROW(m->common, m->common_cap, V) < 0 || GROW(m->hyp_common, m->hyp_common_cap, hlen + N - 1) < 0)
+    if (GROW(m->common, m->common_cap, V) < 0 || GROW(m->hyp_common, m->hyp_common_cap, hlen) < 0)
         return -1;
     uint32_t *common = m->common, *hyp = m->hyp_common;
     memset(common, 0xFF, V * sizeof(uint32_t));  /* NONE */
@@ -373,8 +410,6 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
             common[v] = C++;
         hyp[i] = v == NONE ? NONE : common[v];
     }
-    for (size_t n = 1; n < N; n++)
-        hyp[hlen + n - 1] = NONE;
     if (C == 0)
         return 0;
 
@@ -420,6 +455,7 @@ static TB_ALWAYS_INLINE int learn(tb_matcher *m, const tb_seg *ref, const size_t
     m->learned_era_tag = t.era_tag;
     m->learned_mask = t.mask;
     m->learned_direct = direct;
+    m->learned_base = 0;  /* (every cur count is zero) */
     return 0;
 }
 
@@ -432,27 +468,29 @@ int tb_matcher_learn(tb_matcher *m, const tb_seg *ref, int max_order)
     return 0;
 }
 
-/* The body of tb_matcher_row. */
+/* The body of tb_matcher_row: the hypothesis (in reference ids, the common
+ * ids here) counted on the cur counts as the hypotheses before left them, its
+ * counts above their values (count_hypothesis). */
 static TB_ALWAYS_INLINE int matcher_row(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
                                         const size_t N, int64_t *row)
 {
     lengths_row(row, hlen, ref, N);
     if (hlen == 0 || ref->nvocab == 0)
         return 0;
-    /* the hypothesis in reference ids (the common ids here), then N - 1 NONE */
-    if (GROW(m->hyp_common, m->hyp_common_cap, hlen + N - 1) < 0)
-        return -1;
-    uint32_t *hyp = m->hyp_common;
-    memcpy(hyp, hyp_ids, hlen * sizeof(uint32_t));
-    for (size_t n = 1; n < N; n++)
-        hyp[hlen + n - 1] = NONE;
     pair_table t = {.C = m->learned_C, .next_id = m->learned_next, .counts = m->counts, .cells = m->cells,
                     .era_tag = m->learned_era_tag, .slots = m->ng_slots, .keys = m->ng_keys,
                     .mask = m->learned_mask};
-    const size_t ntouched = m->learned_direct ? count_hypothesis(&t, hyp, hlen, m->touched, N, 1, row + 2)
-                                              : count_hypothesis(&t, hyp, hlen, m->touched, N, 0, row + 2);
-    for (size_t k = 0; k < ntouched; k++)  /* the clip counts stay for the next hypothesis */
-        t.counts[m->touched[k]].cur = 0;
+    if ((uint64_t)m->learned_base + hlen > MATCHER_BASE_MAX) {  /* (rare) the values start again at 0 */
+        for (uint32_t id = 0; id < t.next_id; id++)
+            t.counts[id].cur = 0;
+        m->learned_base = 0;
+    }
+    const uint32_t base = m->learned_base;
+    if (m->learned_direct)
+        count_hypothesis(&t, hyp_ids, hlen, base, N, 1, row + 2);
+    else
+        count_hypothesis(&t, hyp_ids, hlen, base, N, 0, row + 2);
+    m->learned_base = base + hlen;  /* at least every cur count now */
     return 0;
 }
 

@@ -19,7 +19,8 @@ static inline size_t tb_row_width(int max_order)
     return 2 + 2 * (size_t)max_order;
 }
 
-/* The counts of one n-gram: its clip count, and its count in the sequence at hand. */
+/* The counts of one n-gram: its clip count, and its count in the sequence at
+ * hand (a hypothesis's: above a base, see bleu/ngram.c). */
 typedef struct {
     uint32_t clip, cur;
 } tb_counts;
@@ -38,6 +39,7 @@ typedef struct {
     uint32_t *touched; size_t touched_cap;
     /* what tb_matcher_learn left in the tables above (learned_order 0: nothing) */
     uint32_t learned_C, learned_next, learned_era_tag;
+    uint32_t learned_base;                     /* the cur counts' base for the next row (ngram.c) */
     size_t learned_mask;
     int learned_direct, learned_order;
 } tb_matcher;
