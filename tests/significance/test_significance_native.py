@@ -134,16 +134,18 @@ def numpy_sums(seed, tables, n_samples, width):
 
 @needs_core
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 40), st.integers(1, 4), st.integers(1, 12), st.integers(0, 2 ** 64),
+@given(st.integers(1, 40), st.integers(1, 11), st.integers(1, 12), st.integers(0, 2 ** 64),
        st.lists(st.integers(0, 11), min_size=1, max_size=4), st.data())
 def test_resample_sums_equal_numpy(n, k, width, seed, blocks, data):
+    """Rows of up to 132 columns: the core sums 48 at a time (BLOCK x LANES), a row padded
+    to a multiple of 4."""
     from array import array
 
     values = st.integers(-1000, 1000)
     tables = [array("q", data.draw(st.lists(values, min_size=n * width, max_size=n * width)))
               for _ in range(k)]
     state, parts = pcg64_state(seed), []
-    for block in blocks:  # a stream continued across calls of any size (GROUP = 4 inside)
+    for block in blocks:  # a stream continued across calls of any size
         parts.append(np.frombuffer(core.resample_sums(state, block, tables, width),
                                    dtype=np.int64).reshape(block, k * width))
     assert (np.concatenate(parts) == numpy_sums(seed, tables, sum(blocks), width)).all()
