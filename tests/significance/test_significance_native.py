@@ -271,6 +271,22 @@ def test_pairwise_mean_equals_numpy(n):
         assert struct.pack("d", native.numpy_mean(values.tolist())) == struct.pack("d", values.mean())
 
 
+@needs_core
+@pytest.mark.parametrize("n", list(range(0, 140)) + [255, 256, 257, 999, 1000, 1001, 1025, 4097,
+                                                     8191, 8192])
+def test_core_pairwise_sum_equals_numpy_and_the_specification(n):
+    """The core's pairwise_sum (numpy_mean's, with the core) against np.add.reduce and
+    the Python steps it follows (native.pairwise_sum), bit for bit, signed zeros included."""
+    rng = np.random.default_rng(1000 + n)
+    for values in (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 9, size=n),
+                   rng.uniform(0, 100, size=n), np.full(n, -0.0), -rng.uniform(0, 1e-300, size=n)):
+        got = struct.pack("d", core.pairwise_sum(values.tolist()))
+        assert got == struct.pack("d", native.pairwise_sum(values.tolist())), n
+        assert got == struct.pack("d", np.add.reduce(values)), n
+    with pytest.raises(TypeError):
+        core.pairwise_sum([1.0, "2"])
+
+
 # -- whole tests: native path against the NumPy path -------------------------------
 
 def numpy_path(monkeypatch):

@@ -406,3 +406,37 @@ PyObject *core_bleu_rows(PyObject *module, PyObject *args, PyObject *kwargs)
     PyBuffer_Release(&view);
     return out;
 }
+
+
+/* ------------------------------------------------------------------ */
+/* NumPy's pairwise sum                                                */
+
+PyObject *core_pairwise_sum(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"values", NULL};
+    PyObject *values_obj;
+    (void)module;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", (char **)kwlist, &values_obj))
+        return NULL;
+    PyObject *values = PySequence_Fast(values_obj, "values must be a sequence of floats");
+    if (values == NULL)
+        return NULL;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
+    PyObject **items = PySequence_Fast_ITEMS(values);
+    double *a = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof *a);
+    PyObject *result = NULL;
+    if (a == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        a[i] = PyFloat_AsDouble(items[i]);
+        if (a[i] == -1.0 && PyErr_Occurred())
+            goto done;
+    }
+    result = PyFloat_FromDouble(tb_pairwise_sum(a, n));
+done:
+    PyMem_Free(a);
+    Py_DECREF(values);
+    return result;
+}

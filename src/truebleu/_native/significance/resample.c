@@ -89,6 +89,48 @@ void tb_resample(pcg64 *g, const int32_t *stats, ptrdiff_t n, ptrdiff_t row, ptr
 
 
 /* ------------------------------------------------------------------ */
+/* NumPy's pairwise sum                                                */
+
+/* NumPy's PW_BLOCKSIZE: up to it, eight running sums */
+#define PAIRWISE_BLOCK 128
+
+/* pairwise_sum's steps (native.py's _pairwise): fewer than 8 values left to right;
+ * up to PAIRWISE_BLOCK, eight running sums (one per position modulo 8) combined as
+ * ((0+1)+(2+3))+((4+5)+(6+7)), then the rest; longer, the two halves (split at
+ * half rounded down to a multiple of 8) summed apart */
+static double pairwise(const double *a, ptrdiff_t n)
+{
+    if (n < 8) {
+        double total = 0.0;
+        for (ptrdiff_t i = 0; i < n; i++)
+            total += a[i];
+        return total;
+    }
+    if (n <= PAIRWISE_BLOCK) {
+        double r[8];
+        for (int k = 0; k < 8; k++)
+            r[k] = a[k];
+        const ptrdiff_t end = n - n % 8;
+        for (ptrdiff_t i = 8; i < end; i += 8)
+            for (int k = 0; k < 8; k++)
+                r[k] += a[i + k];
+        double total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (ptrdiff_t i = end; i < n; i++)
+            total += a[i];
+        return total;
+    }
+    ptrdiff_t half = n / 2;
+    half -= half % 8;
+    return pairwise(a, half) + pairwise(a + half, n - half);
+}
+
+double tb_pairwise_sum(const double *values, ptrdiff_t n)
+{
+    return 0.0 + pairwise(values, n);
+}
+
+
+/* ------------------------------------------------------------------ */
 /* approximate randomization sums                                      */
 
 /* randomization_sums(masks, first, others, width) -> (a, b)

@@ -34,4 +34,9 @@ void tb_resample(pcg64 *g, const int32_t *stats, ptrdiff_t n, ptrdiff_t row, ptr
 void tb_masked_sums(const int32_t *delta, ptrdiff_t n, ptrdiff_t cols, const uint8_t *patterns,
                     ptrdiff_t n_trials, int32_t *table, int32_t *acc, int64_t *gain);
 
+/* NumPy's pairwise summation of n doubles (np.add.reduce of a contiguous float64
+ * array of at most 8192 values), from the identity 0.0; the specification is
+ * truebleu/significance/native.py's pairwise_sum. */
+double tb_pairwise_sum(const double *values, ptrdiff_t n);
+
 #endif
