@@ -12,10 +12,17 @@ as a user runs it: ``sacrebleu REF -i SYS... -pbs`` against ``truebleu REF -i
 SYS... -pbs`` (and ``-ci`` on one system, ``-par`` with ``--with-par``), each
 a fresh process including interpreter start-up and imports, alternating the two
 tools run by run; stdout must be byte-identical. Both run with bytecode caches
-(one warm-up run each writes them, as an installed package has them).
+(one warm-up run each writes them, as an installed package has them). The
+command lines take the first ``--systems`` files in name order (9: issue 25's
+row; 20 is every WMT21 en-de system). ``--quick`` is ``--commands-only
+--command-repeat 1``: a sanity check, not a measurement. ``--callgrind`` adds
+the instructions callgrind counts in the whole ``truebleu ... -pbs`` process
+and in ``python -c pass`` (the interpreter's own start-up), which no other load
+on the machine changes.
 
     python bench/bench_significance.py [--shared PATH] [--repeat 5]
     python bench/bench_significance.py --commands-only [--command-repeat 3] [--with-par]
+    python bench/bench_significance.py --quick --callgrind
 
 Prints a markdown table. Not a test: nothing fails because a machine is slow.
 """
@@ -31,6 +38,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -59,17 +67,30 @@ def run_command(argv: list[str], env: dict) -> tuple[float, float, bytes]:
     return wall, cpu, re.sub(rb'version(":\s*"|:)[^|"\s]*', b"version", done.stdout)
 
 
-def command_lines(shared: Path, repeat: int, with_par: bool, before: str | None = None) -> None:
+def command_files(shared: Path, n_systems: int) -> tuple[str, list[str]]:
+    """The reference and the first ``n_systems`` WMT21 en-de system files, in name order."""
+    wmt = shared / "data" / "wmt21"
+    ref = str(wmt / "references" / "newstest2021.en-de.ref.A.de")
+    systems = [str(p) for p in sorted((wmt / "system-outputs").glob("newstest2021.en-de.hyp.*.de"))]
+    return ref, systems[:n_systems]
+
+
+def command_env() -> dict[str, str]:
+    """The environment of the timed commands: bytecode caches written, the default seed."""
+    return {k: v for k, v in os.environ.items()
+            if k not in ("PYTHONDONTWRITEBYTECODE", "SACREBLEU_SEED")}
+
+
+def command_lines(shared: Path, repeat: int, with_par: bool, before: str | None = None,
+                  n_systems: int = 9) -> None:
     """Whole processes, side by side: sacreBLEU's command and truebleu's.
 
     ``before``: another install's ``truebleu`` executable (e.g. the main branch's),
     timed in the same alternation so that "before" and "after" share the load.
     """
     wmt = shared / "data" / "wmt21"
-    ref = str(wmt / "references" / "newstest2021.en-de.ref.A.de")
-    systems = [str(p) for p in sorted((wmt / "system-outputs").glob("newstest2021.en-de.hyp.*.de"))]
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONDONTWRITEBYTECODE", "SACREBLEU_SEED")}
+    ref, systems = command_files(shared, n_systems)
+    env = command_env()
     bindir = Path(sys.executable).parent
     tools = {"sacreBLEU 2.6.0": shutil.which("sacrebleu", path=str(bindir)) or shutil.which("sacrebleu"),
              "truebleu": str(bindir / "truebleu")}
@@ -109,8 +130,34 @@ def command_lines(shared: Path, repeat: int, with_par: bool, before: str | None 
             row += (f" {wall[b]:.3f} / {cpu[b]:.3f} | {wall[s_name] / wall[b]:.0f}x / "
                     f"{cpu[s_name] / cpu[b]:.0f}x |")
         print(row)
-    print(f"\nReproduce one row: `time sacrebleu {ref} -i {wmt}/system-outputs/"
-          f"newstest2021.en-de.hyp.*.de -pbs` and the same with `truebleu`.")
+    print(f"\nReproduce one row: `time sacrebleu {ref} -i SYS... -pbs` and the same with "
+          f"`truebleu`, SYS the first {len(systems)} of {wmt}/system-outputs/"
+          f"newstest2021.en-de.hyp.*.de in name order.")
+
+
+def callgrind_instructions(shared: Path, n_systems: int) -> None:
+    """Instructions of the whole ``truebleu REF -i SYS... -pbs`` process and of ``python -c
+    pass``, counted by callgrind (one run each, after a run that writes the bytecode caches)."""
+    if shutil.which("valgrind") is None:
+        print("\ninstructions (callgrind): not measured, valgrind is not installed")
+        return
+    ref, systems = command_files(shared, n_systems)
+    env = command_env()
+    commands = {f"`truebleu REF -i SYS... -pbs`, {len(systems)} systems, whole process":
+                [sys.executable, "-m", "truebleu", ref, "-i", *systems, "-pbs"],
+                "`python -c pass` (the interpreter's start-up)": [sys.executable, "-c", "pass"]}
+    print("\n| instructions (callgrind) | count |")
+    print("|---|---:|")
+    for label, argv in commands.items():
+        subprocess.run(argv, stdout=subprocess.DEVNULL, env=env, check=True)  # bytecode caches
+        with tempfile.TemporaryDirectory() as tmp:
+            done = subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=no",
+                                   f"--callgrind-out-file={tmp}/callgrind.out", *argv],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+        found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
+        if done.returncode != 0 or not found:
+            raise RuntimeError(f"callgrind run failed: {done.stderr[-2000:]}")
+        print(f"| {label} | {int(found.group(1)):,} |")
 
 
 def main() -> None:
@@ -128,9 +175,22 @@ def main() -> None:
                              "(with --commands/--commands-only)")
     parser.add_argument("--with-par", action="store_true",
                         help="include -par in the command lines (sacreBLEU takes minutes on a busy machine)")
+    parser.add_argument("--systems", type=int, default=9,
+                        help="system files of the command lines, the first in name order "
+                             "(default: %(default)s, issue 25's row; 20 is all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="--commands-only --command-repeat 1: a sanity check")
+    parser.add_argument("--callgrind", action="store_true",
+                        help="also count the instructions of the whole -pbs command and of "
+                             "`python -c pass` (callgrind)")
     args = parser.parse_args()
+    if args.quick:
+        args.commands_only, args.command_repeat = True, 1
     if args.commands_only:
-        command_lines(Path(args.shared), args.command_repeat, args.with_par, args.before)
+        command_lines(Path(args.shared), args.command_repeat, args.with_par, args.before,
+                      args.systems)
+        if args.callgrind:
+            callgrind_instructions(Path(args.shared), args.systems)
         return
 
     import numpy
@@ -194,7 +254,10 @@ def main() -> None:
         print(f"| {label} | {t:.3f} |")
     if args.commands:
         print()
-        command_lines(Path(args.shared), args.command_repeat, args.with_par, args.before)
+        command_lines(Path(args.shared), args.command_repeat, args.with_par, args.before,
+                      args.systems)
+    if args.callgrind:
+        callgrind_instructions(Path(args.shared), args.systems)
 
 
 if __name__ == "__main__":

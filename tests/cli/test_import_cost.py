@@ -115,3 +115,43 @@ def test_the_streaming_command_loads_no_table_report(tmp_path):
     loaded = loaded_by_command([str(ref), "-i", str(ref), "-b"])
     assert "truebleu.io.utf8_lines" in loaded
     assert "truebleu.reports.table" not in loaded
+
+
+#: Modules ``truebleu REF -i SYS... -pbs`` does not need with the compiled core and a fixed
+#: seed (the core draws NumPy's stream and sums the samples): NumPy; the NumPy path's
+#: significance.paired and the dataclasses/inspect it imports (about 43 M of the command's
+#: instructions); pathlib (17 M: only --version reads paths); importlib.metadata
+#: (--version); the viewer, the other significance tests and the other reports.
+NOT_ON_THE_PBS_PATH = ("numpy", "dataclasses", "inspect", "pathlib", "importlib.metadata",
+                       "truebleu.significance.paired", "truebleu.significance.multi",
+                       "truebleu.significance.sentence", "truebleu.significance.multimetric",
+                       "truebleu.viewer", "truebleu.reports.compare", "statistics")
+
+
+def loaded_by_import(module: str) -> set[str]:
+    """What importing ``module`` (a third-party dependency) loads: its cost, not truebleu's."""
+    done = subprocess.run([sys.executable, "-c", f"import sys, {module}; print(' '.join(sys.modules))"],
+                          capture_output=True, text=True, check=True)
+    return set(done.stdout.split())
+
+
+#: -f text draws its table with tabulate (as sacreBLEU does), which imports dataclasses,
+#: pathlib and importlib.metadata itself
+@pytest.mark.parametrize("flags, dependency", [(["-pbs"], None), (["-pbs", "-f", "text"], "tabulate")])
+def test_the_paired_bootstrap_command_loads_only_what_it_uses(tmp_path, flags, dependency):
+    pytest.importorskip("truebleu._native_core", reason="-pbs runs without NumPy in the compiled core")
+    ref = tmp_path / "ref.txt"
+    ref.write_text("".join(f"the cat {k} sat on the mat\n" for k in range(20)), encoding="utf-8")
+    systems = []
+    for name in ("a", "b", "c"):
+        path = tmp_path / f"{name}.txt"
+        path.write_text("".join(f"the {name} cat {k} sat on a mat\n" for k in range(20)),
+                        encoding="utf-8")
+        systems.append(str(path))
+    loaded = loaded_by_command([str(ref), "-i", *systems, *flags])
+    assert "truebleu.significance.native" in loaded  # the core resampled
+    assert "truebleu.reports.paired" in loaded  # the report was written
+    heavy = (set(NOT_ON_THE_PBS_PATH) & loaded) - loaded_by_bare_interpreter()
+    if dependency is not None:
+        heavy -= loaded_by_import(dependency)
+    assert not heavy, heavy

@@ -134,16 +134,18 @@ def numpy_sums(seed, tables, n_samples, width):
 
 @needs_core
 @settings(max_examples=60, deadline=None)
-@given(st.integers(1, 40), st.integers(1, 4), st.integers(1, 12), st.integers(0, 2 ** 64),
+@given(st.integers(1, 40), st.integers(1, 11), st.integers(1, 12), st.integers(0, 2 ** 64),
        st.lists(st.integers(0, 11), min_size=1, max_size=4), st.data())
 def test_resample_sums_equal_numpy(n, k, width, seed, blocks, data):
+    """Rows of up to 132 columns: the core sums 48 at a time (BLOCK x LANES), a row padded
+    to a multiple of 4."""
     from array import array
 
     values = st.integers(-1000, 1000)
     tables = [array("q", data.draw(st.lists(values, min_size=n * width, max_size=n * width)))
               for _ in range(k)]
     state, parts = pcg64_state(seed), []
-    for block in blocks:  # a stream continued across calls of any size (GROUP = 4 inside)
+    for block in blocks:  # a stream continued across calls of any size
         parts.append(np.frombuffer(core.resample_sums(state, block, tables, width),
                                    dtype=np.int64).reshape(block, k * width))
     assert (np.concatenate(parts) == numpy_sums(seed, tables, sum(blocks), width)).all()
@@ -267,6 +269,22 @@ def test_pairwise_mean_equals_numpy(n):
             assert struct.pack("d", native.pairwise_sum(values.tolist())) == \
                 struct.pack("d", np.add.reduce(values))
         assert struct.pack("d", native.numpy_mean(values.tolist())) == struct.pack("d", values.mean())
+
+
+@needs_core
+@pytest.mark.parametrize("n", list(range(0, 140)) + [255, 256, 257, 999, 1000, 1001, 1025, 4097,
+                                                     8191, 8192])
+def test_core_pairwise_sum_equals_numpy_and_the_specification(n):
+    """The core's pairwise_sum (numpy_mean's, with the core) against np.add.reduce and
+    the Python steps it follows (native.pairwise_sum), bit for bit, signed zeros included."""
+    rng = np.random.default_rng(1000 + n)
+    for values in (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 9, size=n),
+                   rng.uniform(0, 100, size=n), np.full(n, -0.0), -rng.uniform(0, 1e-300, size=n)):
+        got = struct.pack("d", core.pairwise_sum(values.tolist()))
+        assert got == struct.pack("d", native.pairwise_sum(values.tolist())), n
+        assert got == struct.pack("d", np.add.reduce(values)), n
+    with pytest.raises(TypeError):
+        core.pairwise_sum([1.0, "2"])
 
 
 # -- whole tests: native path against the NumPy path -------------------------------

@@ -137,6 +137,9 @@ static PyMethodDef core_methods[] = {
      "resample_sums(state, n_samples, tables, width) -> bytes: int64 sums of bootstrap samples"},
     {"randomization_sums", KW(core_randomization_sums),
      "randomization_sums(masks, first, others, width) -> (a, b): int64 sums of AR trials"},
+    {"pairwise_sum", KW(core_pairwise_sum),
+     "pairwise_sum(values) -> float: NumPy's pairwise sum of a sequence of floats (np.add.reduce\n"
+     "of a float64 array of at most 8192 values; significance/native.py's pairwise_sum)"},
     {"bleu_rows", KW(core_bleu_rows),
      "bleu_rows(sums, max_order, smooth, smooth_value, effective_order, float32, in_place,\n"
      "          python_sum) -> bytes of doubles: BLEU of summed rows (bleu/score.h)"},

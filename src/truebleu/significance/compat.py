@@ -19,18 +19,11 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 from ..core.lazy_numpy import numpy
 from ..core.progress import Progress
 from . import native
-from .paired import (
-    DEFAULT_SAMPLES,
-    as_matrix,
-    bootstrap_p_value,
-    bootstrap_scores,
-    check_same_shape,
-    check_samples,
-    randomization_p_values,
-)
 from .preconditions import (
+    DEFAULT_SAMPLES,
     TEST_NAMES,
     bootstrap_cost,
+    check_samples,
     check_test,
     paired_cells_cost,
     require_segments,
@@ -90,6 +83,8 @@ def bootstrap_confidence(stats: RowTable, metric: Any, n_bootstrap: int, seed: S
             columns = native.bootstrap_columns([stats], scorer, n_bootstrap, value, bar)
         if columns is not None:
             return (text,) + _statistics_interval(columns[0])
+    from .paired import as_matrix, bootstrap_scores  # NumPy's path (paired imports dataclasses)
+
     matrix = as_matrix(stats)
     indices = bootstrap_draws(make_rng(value), matrix.shape[0], n_bootstrap)
     with Progress(n_bootstrap, "bootstrap", "samples") as bar:
@@ -164,6 +159,8 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric: Any
         cells = _native_cells(tables, scores, scorer, test_type, n_samples, seed_value)
         if cells is not None:
             return str(seed_value), cells
+    from .paired import as_matrix, check_same_shape  # NumPy's path (paired imports dataclasses)
+
     matrices = [as_matrix(table, name) for table, name in zip(tables, names)]
     check_same_shape(matrices, names)
     n_segments = matrices[0].shape[0]
@@ -177,6 +174,8 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric: Any
 def _bootstrap_cells(matrices: list[NDArray[Any]], scores: list[float], scorer: BatchScorer,
                      n_samples: int, seed_value: Optional[int], n_segments: int
                      ) -> list[PairedCell]:
+    from .paired import bootstrap_p_value, bootstrap_scores
+
     with Progress(n_samples * (len(matrices) if seed_value is None else 1), "paired bootstrap",
                   "samples") as bar:
         indices = bootstrap_draws(make_rng(seed_value), n_segments, n_samples)
@@ -232,6 +231,8 @@ def _native_cells(tables: list[RowTable], scores: list[float], scorer: CoreScore
 def _randomization_cells(matrices: list[NDArray[Any]], scores: list[float],
                          scorer: BatchScorer, n_samples: int, seed_value: Optional[int],
                          n_segments: int) -> list[PairedCell]:
+    from .paired import randomization_p_values
+
     observed = [abs(scores[0] - s) for s in scores[1:]]
     with Progress(n_samples * (len(matrices) - 1 if seed_value is None else 1),
                   "approximate randomization", "trials") as bar:

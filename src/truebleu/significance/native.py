@@ -251,7 +251,8 @@ def numpy_mean(values: Sequence[float]) -> float:
         from ..core.lazy_numpy import numpy
 
         return float(numpy().mean(numpy().asarray(values, dtype=numpy().float64)))
-    return pairwise_sum(values) / len(values)
+    core = _core()  # the same steps in C (an interval and a p-value per system take the mean)
+    return (pairwise_sum(values) if core is None else core.pairwise_sum(values)) / len(values)
 
 
 def interval(scores: Sequence[float]) -> tuple[float, float]:

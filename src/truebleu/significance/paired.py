@@ -56,7 +56,17 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union, cast
 from ..core.lazy_numpy import numpy
 from ..core.progress import Progress
 from . import native
-from .preconditions import bootstrap_cost, check_test, randomization_cost, require_segments
+
+# DEFAULT_SAMPLES and check_samples live in preconditions (which -pbs imports without
+# this module); re-exported here, their old home
+from .preconditions import DEFAULT_SAMPLES as DEFAULT_SAMPLES
+from .preconditions import (
+    bootstrap_cost,
+    check_test,
+    randomization_cost,
+    require_segments,
+)
+from .preconditions import check_samples as check_samples
 from .resampling import (
     BootstrapDraws,
     RandomSeed,
@@ -81,7 +91,6 @@ if TYPE_CHECKING:
 #: with ``to_numpy()``) or a ``(segments, width)`` matrix of numbers
 StatisticsMatrix = Union["RowTable", "ArrayLike"]
 
-DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}
 
 
@@ -126,16 +135,6 @@ class PairedComparison:
 
 
 # -- validation ---------------------------------------------------------------
-
-def check_samples(n_samples: int, what: str = "n_samples") -> int:
-    """``n_samples`` as an int >= 1, else a TypeError/ValueError naming ``what``."""
-    if isinstance(n_samples, bool) or not hasattr(n_samples, "__index__"):
-        raise TypeError(f"{what} must be an integer, got {n_samples!r}")
-    n_samples = n_samples.__index__()
-    if n_samples < 1:
-        raise ValueError(f"{what} must be a positive number of samples, got {n_samples}")
-    return n_samples
-
 
 def as_matrix(stats: StatisticsMatrix, what: str = "statistics") -> NDArray[Any]:
     """An int64 (or, for float statistics such as TER's, float64) view of ``stats``, checked."""

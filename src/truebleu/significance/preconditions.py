@@ -23,13 +23,26 @@ from __future__ import annotations
 from ..core.resources import Cost, check_cost
 from .resampling import BLOCK_BYTES, CHUNK
 
-__all__ = ["MIN_SEGMENTS", "require_segments", "bootstrap_cost", "randomization_cost",
+__all__ = ["DEFAULT_SAMPLES", "MIN_SEGMENTS", "check_samples", "require_segments", "bootstrap_cost",
+           "randomization_cost",
            "comparison_cost", "paired_cells_cost", "check_test", "activity"]
 
 #: the fewest segments a resampling test can say anything about
 MIN_SEGMENTS = 2
+#: sacreBLEU's numbers of samples: bootstrap resamples, randomization trials
+DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 TEST_NAMES = {"bs": "the paired bootstrap", "ar": "approximate randomization",
               "ci": "the bootstrap confidence interval", "sentence": "the segment-level bootstrap"}
+
+
+def check_samples(n_samples: int, what: str = "n_samples") -> int:
+    """``n_samples`` as an int >= 1, else a TypeError/ValueError naming ``what``."""
+    if isinstance(n_samples, bool) or not hasattr(n_samples, "__index__"):
+        raise TypeError(f"{what} must be an integer, got {n_samples!r}")
+    n_samples = n_samples.__index__()
+    if n_samples < 1:
+        raise ValueError(f"{what} must be a positive number of samples, got {n_samples}")
+    return n_samples
 
 
 def require_segments(n_segments: int, what: str) -> None:

@@ -133,9 +133,10 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_ValueError, "need at least one table, width >= 1, n_samples >= 0");
         return NULL;
     }
-    const Py_ssize_t row = k * width;
-    float *stats = NULL, *counts = NULL;
-    int64_t *draws = NULL, *group_out = NULL, largest = 0;
+    const Py_ssize_t row = k * width, stride = (row + LANES - 1) / LANES * LANES;
+    void *stats_block = NULL;
+    int32_t *stats = NULL;
+    int64_t *draws = NULL, largest = 0;
     PyObject *out = NULL;
     for (Py_ssize_t j = 0; j < k; j++) {
         Py_buffer view;
@@ -150,12 +151,14 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
         }
         if (n < 0) {
             n = view.len / (8 * width);
-            stats = PyMem_Malloc((size_t)n * row * sizeof *stats);
-            if (stats == NULL) {
+            /* rows padded with zeros to `stride`, the table 16-byte aligned (tb_resample) */
+            stats_block = PyMem_Calloc((size_t)n * stride + LANES, sizeof *stats);
+            if (stats_block == NULL) {
                 PyBuffer_Release(&view);
                 PyErr_NoMemory();
                 goto done;
             }
+            stats = (int32_t *)(((uintptr_t)stats_block + 15) & ~(uintptr_t)15);
         }
         const int64_t *src = view.buf;
         for (Py_ssize_t i = 0; i < n; i++)
@@ -164,7 +167,8 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
                 int64_t magnitude = x < 0 ? (x == INT64_MIN ? INT64_MAX : -x) : x;
                 if (magnitude > largest)
                     largest = magnitude;
-                stats[i * row + j * width + c] = (float)x;
+                /* kept only below FLOAT32_EXACT, checked next */
+                stats[i * stride + j * width + c] = (int32_t)(magnitude < FLOAT32_EXACT ? x : 0);
             }
         PyBuffer_Release(&view);
     }
@@ -175,9 +179,7 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
         goto done;
     }
     draws = PyMem_Malloc((size_t)n * sizeof *draws);
-    counts = PyMem_Malloc((size_t)n * GROUP * sizeof *counts);
-    group_out = PyMem_Malloc((size_t)GROUP * row * sizeof *group_out);
-    if (draws == NULL || counts == NULL || group_out == NULL) {
+    if (draws == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -191,14 +193,12 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
         goto done;
     }
     Py_BEGIN_ALLOW_THREADS
-    tb_resample(&s.g, stats, n, row, n_samples, draws, counts, group_out, sums);
+    tb_resample(&s.g, stats, n, row, stride, n_samples, draws, sums);
     Py_END_ALLOW_THREADS
     state_close(&s);
 done:
-    PyMem_Free(stats);
-    PyMem_Free(counts);
+    PyMem_Free(stats_block);
     PyMem_Free(draws);
-    PyMem_Free(group_out);
     Py_DECREF(tables);
     return out;
 }
@@ -405,4 +405,38 @@ PyObject *core_bleu_rows(PyObject *module, PyObject *args, PyObject *kwargs)
     }
     PyBuffer_Release(&view);
     return out;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* NumPy's pairwise sum                                                */
+
+PyObject *core_pairwise_sum(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"values", NULL};
+    PyObject *values_obj;
+    (void)module;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", (char **)kwlist, &values_obj))
+        return NULL;
+    PyObject *values = PySequence_Fast(values_obj, "values must be a sequence of floats");
+    if (values == NULL)
+        return NULL;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
+    PyObject **items = PySequence_Fast_ITEMS(values);
+    double *a = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof *a);
+    PyObject *result = NULL;
+    if (a == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        a[i] = PyFloat_AsDouble(items[i]);
+        if (a[i] == -1.0 && PyErr_Occurred())
+            goto done;
+    }
+    result = PyFloat_FromDouble(tb_pairwise_sum(a, n));
+done:
+    PyMem_Free(a);
+    Py_DECREF(values);
+    return result;
 }

@@ -155,9 +155,12 @@ static inline uint64_t lemire64(pcg64 *g, uint64_t range)
 #endif
 }
 
-/* `count` draws of integers(0, range + 1) into `out`, as NumPy's int64 fill does */
-static inline void bounded_fill(pcg64 *g, uint64_t range, ptrdiff_t count, int64_t *out)
+/* `count` draws of integers(0, range + 1) into `out`, as NumPy's int64 fill does.
+ * The generator is copied into a local for the loop and back at the end: through
+ * the pointer, the compiler stores the state after every draw (`out` may alias it). */
+static inline void bounded_fill(pcg64 *state, uint64_t range, ptrdiff_t count, int64_t *out)
 {
+    pcg64 local = *state, *g = &local;
     ptrdiff_t i;
     if (range == 0) {
         memset(out, 0, (size_t)count * sizeof *out);
@@ -174,6 +177,7 @@ static inline void bounded_fill(pcg64 *g, uint64_t range, ptrdiff_t count, int64
         for (i = 0; i < count; i++)
             out[i] = (int64_t)pcg64_next64(g);
     }
+    *state = local;
 }
 
 #endif

@@ -14,59 +14,119 @@
  * system). Draws choice(n_segments, size=(n_samples, n_segments)) and returns
  * the int64 sums, one row of k * width per sample (system j at j * width).
  *
- * As NumPy's path does, a sample is a vector of counts (how often each segment
- * was drawn) times the statistics matrix, here in float32: with
- * n_segments * max |statistic| < 2^24 every product and partial sum is an
- * integer below 2^24, so float32 is exact (checked; else OverflowError, and
- * the caller takes NumPy's path, which adds in sacreBLEU's order). GROUP
- * samples share each load of a statistics row, COLUMNS accumulators per
- * sample stay in registers.
+ * A sample's sums are its drawn rows added up, in int32: NumPy's path sums in
+ * float32, which is exact while n_segments * max |statistic| < 2^24 (checked
+ * by the bindings; else OverflowError, and the caller takes NumPy's path,
+ * which adds in sacreBLEU's order), and then so is every int32 partial sum.
+ * Adding the drawn rows is one vector add per LANES columns and draw; a
+ * vector of counts times the table (NumPy's way) is a multiply and an add per
+ * column and segment, and a count to clear and set first. BLOCK vectors of
+ * accumulators are summed over a sample's draws at a time.
  */
-#define COLUMNS 8
+#ifdef TB_GNU_EXTENSIONS
+/* four int32 lanes at a 16-byte aligned address (a padded row of the table) */
+typedef int32_t i32x4_aligned __attribute__((vector_size(16), may_alias));
+#endif
 
-static void group_sums(const float *stats, ptrdiff_t row, const float *counts,
-                       ptrdiff_t n, int64_t *out)
+/* the sums of `vectors` x LANES columns (from stats' first) over the n draws into
+ * out (its first `width` columns); inlined with `vectors` a constant, the loop
+ * over vectors unrolls and the accumulators stay in registers */
+static TB_ALWAYS_INLINE void block_sums(const int32_t *stats, ptrdiff_t stride,
+                                        const int64_t *draws, ptrdiff_t n, int vectors,
+                                        ptrdiff_t width, int64_t *out)
 {
-    for (ptrdiff_t c0 = 0; c0 < row; c0 += COLUMNS) {
-        float acc[GROUP][COLUMNS] = {{0}};
-        const ptrdiff_t w = row - c0 < COLUMNS ? row - c0 : COLUMNS;
-        if (w == COLUMNS) {  /* constant bounds: the compiler keeps acc in registers */
-            for (ptrdiff_t i = 0; i < n; i++) {
-                const float *src = stats + i * row + c0, *m = counts + i * GROUP;
-                for (int g = 0; g < GROUP; g++)
-                    for (int c = 0; c < COLUMNS; c++)
-                        acc[g][c] += m[g] * src[c];
-            }
-        } else {
-            for (ptrdiff_t i = 0; i < n; i++) {
-                const float *src = stats + i * row + c0, *m = counts + i * GROUP;
-                for (int g = 0; g < GROUP; g++)
-                    for (ptrdiff_t c = 0; c < w; c++)
-                        acc[g][c] += m[g] * src[c];
-            }
+#ifdef TB_GNU_EXTENSIONS
+    i32x4_aligned acc[BLOCK];
+    for (int v = 0; v < vectors; v++)
+        acc[v] = (i32x4_aligned){0, 0, 0, 0};
+    for (ptrdiff_t i = 0; i < n; i++) {
+        const i32x4_aligned *src = (const i32x4_aligned *)(stats + draws[i] * stride);
+        for (int v = 0; v < vectors; v++)
+            acc[v] += src[v];
+    }
+    for (ptrdiff_t c = 0; c < width; c++)
+        out[c] = acc[c / LANES][c % LANES];
+#else
+    int32_t acc[BLOCK * LANES] = {0};
+    for (ptrdiff_t i = 0; i < n; i++) {
+        const int32_t *src = stats + draws[i] * stride;
+        for (int c = 0; c < vectors * LANES; c++)
+            acc[c] += src[c];
+    }
+    for (ptrdiff_t c = 0; c < width; c++)
+        out[c] = acc[c];
+#endif
+}
+
+/* block_sums with `vectors` (1 to BLOCK) as a constant */
+static void block_sums_of(const int32_t *stats, ptrdiff_t stride, const int64_t *draws,
+                          ptrdiff_t n, int vectors, ptrdiff_t width, int64_t *out)
+{
+#define TB_BLOCK_CASE(v) case v: block_sums(stats, stride, draws, n, v, width, out); break;
+    switch (vectors) {
+    TB_BLOCK_CASE(1) TB_BLOCK_CASE(2) TB_BLOCK_CASE(3) TB_BLOCK_CASE(4)
+    TB_BLOCK_CASE(5) TB_BLOCK_CASE(6) TB_BLOCK_CASE(7) TB_BLOCK_CASE(8)
+    TB_BLOCK_CASE(9) TB_BLOCK_CASE(10) TB_BLOCK_CASE(11) TB_BLOCK_CASE(12)
+    default: break;
+    }
+#undef TB_BLOCK_CASE
+}
+
+/* the sums of n_samples samples, one after the other (the draws in sample order) */
+void tb_resample(pcg64 *g, const int32_t *stats, ptrdiff_t n, ptrdiff_t row, ptrdiff_t stride,
+                 ptrdiff_t n_samples, int64_t *draws, int64_t *sums)
+{
+    for (ptrdiff_t r = 0; r < n_samples; r++) {
+        bounded_fill(g, (uint64_t)(n - 1), n, draws);
+        for (ptrdiff_t c0 = 0; c0 < row; c0 += BLOCK * LANES) {
+            const ptrdiff_t left = stride - c0;
+            const int vectors = (int)(left < BLOCK * LANES ? left / LANES : BLOCK);
+            const ptrdiff_t width = row - c0 < BLOCK * LANES ? row - c0 : BLOCK * LANES;
+            block_sums_of(stats + c0, stride, draws, n, vectors, width, sums + r * row + c0);
         }
-        for (int g = 0; g < GROUP; g++)
-            for (ptrdiff_t c = 0; c < w; c++)
-                out[g * row + c0 + c] = (int64_t)acc[g][c];
     }
 }
 
-/* the sums of n_samples samples, GROUP at a time (the draws in sample order) */
-void tb_resample(pcg64 *g, const float *stats, ptrdiff_t n, ptrdiff_t row,
-                 ptrdiff_t n_samples, int64_t *draws, float *counts, int64_t *group_out,
-                 int64_t *sums)
+
+/* ------------------------------------------------------------------ */
+/* NumPy's pairwise sum                                                */
+
+/* NumPy's PW_BLOCKSIZE: up to it, eight running sums */
+#define PAIRWISE_BLOCK 128
+
+/* pairwise_sum's steps (native.py's _pairwise): fewer than 8 values left to right;
+ * up to PAIRWISE_BLOCK, eight running sums (one per position modulo 8) combined as
+ * ((0+1)+(2+3))+((4+5)+(6+7)), then the rest; longer, the two halves (split at
+ * half rounded down to a multiple of 8) summed apart */
+static double pairwise(const double *a, ptrdiff_t n)
 {
-    for (ptrdiff_t r0 = 0; r0 < n_samples; r0 += GROUP) {
-        const ptrdiff_t take = n_samples - r0 < GROUP ? n_samples - r0 : GROUP;
-        memset(counts, 0, (size_t)n * GROUP * sizeof *counts);
-        for (ptrdiff_t s = 0; s < take; s++) {
-            bounded_fill(g, (uint64_t)(n - 1), n, draws);
-            for (ptrdiff_t i = 0; i < n; i++)
-                counts[draws[i] * GROUP + s] += 1.0f;
-        }
-        group_sums(stats, row, counts, n, group_out);
-        memcpy(sums + r0 * row, group_out, (size_t)take * row * sizeof *sums);
+    if (n < 8) {
+        double total = 0.0;
+        for (ptrdiff_t i = 0; i < n; i++)
+            total += a[i];
+        return total;
     }
+    if (n <= PAIRWISE_BLOCK) {
+        double r[8];
+        for (int k = 0; k < 8; k++)
+            r[k] = a[k];
+        const ptrdiff_t end = n - n % 8;
+        for (ptrdiff_t i = 8; i < end; i += 8)
+            for (int k = 0; k < 8; k++)
+                r[k] += a[i + k];
+        double total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (ptrdiff_t i = end; i < n; i++)
+            total += a[i];
+        return total;
+    }
+    ptrdiff_t half = n / 2;
+    half -= half % 8;
+    return pairwise(a, half) + pairwise(a + half, n - half);
+}
+
+double tb_pairwise_sum(const double *values, ptrdiff_t n)
+{
+    return 0.0 + pairwise(values, n);
 }
 
 

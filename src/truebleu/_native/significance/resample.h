@@ -8,18 +8,23 @@
 
 #include "significance/pcg64.h"
 
-/* Bootstrap samples summed GROUP at a time. */
-#define GROUP 4
+/* int32 lanes summed at once, and vectors of them per pass over a sample's
+ * draws (BLOCK x LANES columns: their accumulators stay in registers). A row
+ * of the statistics table is padded to a multiple of LANES. */
+#define LANES 4
+#define BLOCK 12
 /* Float32 sums are exact while every partial sum stays below this. */
 #define FLOAT32_EXACT (INT64_C(1) << 24)
 /* Columns of approximate randomization's sums at a time (and the padding of its rows). */
 #define COLUMNS_AR 32
 
-/* The int64 sums of n_samples bootstrap samples of the n x row float32 table
- * `stats` into sums (n_samples x row), the draws of choice(n, n) from g in
- * sample order. Scratch: draws (n), counts (n x GROUP), group_out (GROUP x row). */
-void tb_resample(pcg64 *g, const float *stats, ptrdiff_t n, ptrdiff_t row, ptrdiff_t n_samples,
-                 int64_t *draws, float *counts, int64_t *group_out, int64_t *sums);
+/* The int64 sums of n_samples bootstrap samples of the table `stats` (n rows
+ * of `row` int32 statistics, each row padded with zeros to `stride`, a
+ * multiple of LANES; 16-byte aligned) into sums (n_samples x row), the draws
+ * of choice(n, n) from g in sample order. Scratch: draws (n). Exact while n
+ * times the largest |statistic| is below FLOAT32_EXACT (the caller checks). */
+void tb_resample(pcg64 *g, const int32_t *stats, ptrdiff_t n, ptrdiff_t row, ptrdiff_t stride,
+                 ptrdiff_t n_samples, int64_t *draws, int64_t *sums);
 
 /* Approximate randomization's gains: for each trial, the sum of delta's rows
  * (n rows of cols int32, cols a multiple of COLUMNS_AR) where its mask is set,
@@ -28,5 +33,10 @@ void tb_resample(pcg64 *g, const float *stats, ptrdiff_t n, ptrdiff_t row, ptrdi
  * (n_trials x COLUMNS_AR). */
 void tb_masked_sums(const int32_t *delta, ptrdiff_t n, ptrdiff_t cols, const uint8_t *patterns,
                     ptrdiff_t n_trials, int32_t *table, int32_t *acc, int64_t *gain);
+
+/* NumPy's pairwise summation of n doubles (np.add.reduce of a contiguous float64
+ * array of at most 8192 values), from the identity 0.0; the specification is
+ * truebleu/significance/native.py's pairwise_sum. */
+double tb_pairwise_sum(const double *values, ptrdiff_t n);
 
 #endif
