@@ -5,6 +5,7 @@
 #   bench/sanitize.sh [python] [fuzz-inputs] [ter-fuzz-segments]
 #   SANITIZE_TESTS="tests/native/test_native_interrupt.py" bench/sanitize.sh python 2000 200
 #   SANITIZE_CFLAGS=-DTB_DIRECT_ID_BITS=6 bench/sanitize.sh python 2000 200   # extra C flags
+#   SANITIZE_CFLAGS=-DTB_MATCHER_BASE_MAX=64 bench/sanitize.sh python 2000 200   # the matcher restarts often
 #
 # The sanitizer runtime must be loaded before Python starts (LD_PRELOAD); leak
 # detection is off because the interpreter itself does not free everything at
