@@ -188,6 +188,14 @@ class MtevalDialect(Dialect):
         return self._sums.get(key, lambda: self._count(hypotheses, refs))
 
     def _count(self, hypotheses, refs) -> tuple:
+        """The corpus sums, segment by segment (the specification of NIST's sums).
+
+        A segment's information is the exact sum of its matched n-grams'
+        ``info * matched`` (``math.fsum``, rounded once), so the order in which the
+        n-grams are visited (a set's, which follows the string hash seed) cannot
+        change a bit; the segments' sums are then added in segment order. mteval
+        itself adds in Perl's hash order, so it matches these sums to rounding only.
+        """
         prepared = self._prepare(refs)
         info = prepared.info
         order = max(BLEU_ORDER, NIST_ORDER)
@@ -200,16 +208,16 @@ class MtevalDialect(Dialect):
             tokens = self.tokenize(hyp)
             size = len(tokens)
             counts = ngram_counts(tokens, order)
-            seg_info = [0.0] * order
+            terms: list[list[float]] = [[] for _ in range(order)]
             for ngram in counts.keys() & clip.keys():
                 n = len(ngram) - 1
                 matched = min(counts[ngram], clip[ngram])
-                seg_info[n] += info[ngram] * matched
+                terms[n].append(info[ngram] * matched)
                 matches[n] += matched
             for n in range(order):
                 if size > n:
                     totals[n] += size - n
-                info_sums[n] += seg_info[n]
+                info_sums[n] += math.fsum(terms[n])
             lengths_by_segment.append((size, lengths))
             ref_words += seg_ref_words
         return matches, totals, info_sums, lengths_by_segment, ref_words, prepared.nrefs
