@@ -1,7 +1,7 @@
 """The dialects' counts from the compiled core equal their Python specification.
 
 multi-bleu, tf-nmt, NLTK and torchmetrics take their clipped n-gram counts from
-the core (``dialects/_core.py``) where its tokens are provably theirs, and keep
+the core (``dialects/core_counts.py``) where its tokens are provably theirs, and keep
 their own arithmetic. Each dialect's ``counts`` (or ``statistics``) must equal its
 ``python_counts`` (``torchmetrics_statistics``), and the scores must equal those
 of the Python path, on generated text full of what tells the tokenizers apart
@@ -170,8 +170,8 @@ def test_wmt21_core_counts_equal_the_specification(name, options):
 @settings(max_examples=4 * MAX_EXAMPLES, deadline=None)
 @given(line(), st.booleans())
 def test_mteval_13a_tokens_from_the_core_are_perls(text, lowercase):
-    from truebleu.dialects._core import tokenize_13a_perl_core
     from truebleu.dialects._perl import tokenize_13a_perl
+    from truebleu.dialects.core_counts import tokenize_13a_perl_core
     from truebleu.dialects.mteval import sgml_text
 
     for variant in (text, sgml_text(text), text.upper()):

@@ -16,7 +16,7 @@ with ``ref_len`` the closest reference length, ties to the shorter.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Optional, Sequence
 
 from ..core.kernels import native_core
 from ..metrics.bleu.config import MAX_ORDER_LIMIT
@@ -89,7 +89,7 @@ def within_core_order(max_order: int) -> bool:
 def core_rows(cache: PreparedCache, hypotheses: Sequence[str], refs: Sequence[Sequence[str]],
               tokenize: str, max_order: int) -> Statistics:
     """Per-segment rows of ``hypotheses`` against ``refs`` (``refs[i]``: the references
-    of segment ``i``, the same number for every segment), lines taken as they are
+    of segment ``i``, at least one; their number may vary), lines taken as they are
     (no lowercasing). The references are prepared once per ``cache`` (the dialect
     object's): scoring several systems against them reuses the preparation.
     """
@@ -98,13 +98,34 @@ def core_rows(cache: PreparedCache, hypotheses: Sequence[str], refs: Sequence[Se
     key = ("core", tokenize, max_order, tuple(map(tuple, refs)))
 
     def prepare() -> BLEU:
-        streams = [list(stream) for stream in zip(*refs)] if refs else [[]]
         return BLEU(tokenize=tokenize, max_ngram_order=max_order, force=True,
-                    references=streams)
+                    references=reference_streams(refs))
     metric: BLEU = cache.get(key, prepare)
     table = metric.corpus_statistics(list(hypotheses), check_inputs=False)
     assert isinstance(table, Statistics)
     return table
+
+
+def reference_streams(refs: Sequence[Sequence[str]]) -> list[list[Optional[str]]]:
+    """Per-segment references as reference streams, ``None`` where a segment has fewer
+    than the most (as truebleu's metrics and sacreBLEU read them)."""
+    width = max((len(seg) for seg in refs), default=1)
+    return [[seg[k] if k < len(seg) else None for seg in refs] for k in range(width)]
+
+
+def shortest_length_counts(cache: Optional[PreparedCache], hypotheses: Sequence[str],
+                           refs: Sequence[Sequence[str]], tokenize: str, max_order: int
+                           ) -> tuple[list[int], list[int], int, int]:
+    """tensorflow/nmt's corpus counts ``(matches, possible, hyp_len, ref_len)``: sacreBLEU's
+    clipped sums, with each segment's *shortest* reference length (the closest to an
+    empty hypothesis, so a second pass of the core when some segment has several).
+    Used by the ``tf-nmt`` dialect and by :mod:`truebleu.hf`'s ``bleu`` module."""
+    cache = PreparedCache(2) if cache is None else cache
+    sums = [int(x) for x in core_rows(cache, hypotheses, refs, tokenize, max_order).sum()]
+    one_reference = all(len(seg) == 1 for seg in refs)  # then the closest is the shortest
+    ref_len = sums[1] if one_reference else shortest_reference_lengths(
+        cache, refs, tokenize, max_order)
+    return sums[2:2 + max_order], sums[2 + max_order:], sums[0], ref_len
 
 
 def shortest_reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],

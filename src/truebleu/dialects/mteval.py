@@ -29,8 +29,8 @@ from typing import Callable, Sequence
 
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, check_bool
-from ._core import tokenize_13a_perl_core
 from ._perl import PERL_SPACE_RUN, ngram_counts_many, tokenize_intl_perl
+from .core_counts import tokenize_13a_perl_core
 
 BLEU_ORDER = 4
 NIST_ORDER = 5

@@ -7,7 +7,7 @@ from typing import Sequence
 from ..tokenizers import get_tokenizer
 from . import nltk_bleu
 from ._base import Dialect, DialectScore, check_bool
-from ._core import CORE_TOKENIZERS, core_rows, rstrip_is_harmless, within_core_order
+from .core_counts import CORE_TOKENIZERS, core_rows, rstrip_is_harmless, within_core_order
 
 SMOOTHING_METHODS = tuple(f"method{i}" for i in range(8))
 

@@ -22,11 +22,10 @@ from typing import Sequence
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ..tokenizers import get_tokenizer
 from ._base import Dialect, DialectScore, ToolError, check_bool
-from ._core import (
+from .core_counts import (
     CORE_TOKENIZERS,
-    core_rows,
     rstrip_is_harmless,
-    shortest_reference_lengths,
+    shortest_length_counts,
     within_core_order,
 )
 
@@ -144,11 +143,7 @@ class TfNmtDialect(Dialect):
                 and rstrip_is_harmless(mode, hypotheses)
                 and all(rstrip_is_harmless(mode, seg) for seg in refs)):
             return self.python_counts(hypotheses, refs)
-        order = self.max_order
-        sums = [int(x) for x in core_rows(self._prepared, hypotheses, refs, mode, order).sum()]
-        ref_len = sums[1] if len(refs[0]) == 1 else shortest_reference_lengths(
-            self._prepared, refs, mode, order)  # one reference: the closest is the shortest
-        return sums[2:2 + order], sums[2 + order:], sums[0], ref_len
+        return shortest_length_counts(self._prepared, hypotheses, refs, mode, self.max_order)
 
     def python_counts(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
         """The counts as tf/nmt makes them, on this dialect's tokens (the specification)."""

@@ -32,7 +32,7 @@ from typing import Callable, Optional, Sequence
 from ..metrics.bleu.spec import ngram_counts
 from ..tokenizers import get_tokenizer
 from ._base import Dialect, DialectScore, ToolError, check_bool
-from ._core import (
+from .core_counts import (
     CORE_TOKENIZERS,
     core_rows,
     reference_lengths,
