@@ -151,9 +151,10 @@ def reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],
 
 
 # after mteval's own steps, what the core's 13a would still change (it un-escapes
-# entities and drops "<skipped>" again) or split where Perl does not (U+001C..U+001F
-# are whitespace to Python, not to Perl)
-_NOT_FOR_CORE_13A = re.compile("&|<skipped>|[\x1c-\x1f]")
+# the four entities, in sacreBLEU's order, and drops "<skipped>" again: nothing else
+# of a line with none of them) or split where Perl does not (U+001C..U+001F are
+# whitespace to Python, not to Perl)
+_NOT_FOR_CORE_13A = re.compile("&(?:quot|amp|lt|gt);|<skipped>|[\x1c-\x1f]")
 
 
 def tokenize_13a_perl_core(text: str, lowercase: bool) -> tuple[str, ...]:
@@ -172,3 +173,49 @@ def tokenize_13a_perl_core(text: str, lowercase: bool) -> tuple[str, ...]:
     except ImportError:
         return tokenize_13a_perl(text, lowercase)
     return tuple(core.tokenize(prepared, core.MODE_13A, False))
+
+
+#: the token that ends each line in :func:`tokenize_13a_perl_lines` (never in a line it reads)
+LINE_END = "\x00"
+
+
+def tokenize_13a_perl_lines(texts: list[str], lowercase: bool) -> list[str]:
+    """:func:`tokenize_13a_perl_core` of many lines, each line's tokens followed by a
+    :data:`LINE_END` token (which no line may hold).
+
+    The lines are prepared at once, joined by ``LINE_END``, and tokenized by one call
+    of the core: each line is padded with spaces as mteval pads it, so ``LINE_END``
+    stands alone between spaces, where no 13a rule reaches across it. A line on which
+    the core would do more than Perl is tokenized alone, by the specification.
+    """
+    try:
+        core = native_core()
+    except ImportError:
+        core = None
+    if core is None or not texts:
+        return [token for text in texts
+                for token in (*tokenize_13a_perl(text, lowercase), LINE_END)]
+    separator = f" {LINE_END} "
+
+    def core_tokens(run: list[str]) -> list[str]:
+        tokens: list[str] = core.tokenize(f" {separator.join(run)}{separator}", core.MODE_13A,
+                                          False)
+        return tokens
+    prepared = before_rules_13a(LINE_END.join(texts), lowercase)  # padded once, at the ends
+    pieces = prepared[1:-1].split(LINE_END)  # each line's before_rules_13a, unpadded
+    if not _NOT_FOR_CORE_13A.search(prepared):
+        return core_tokens(pieces)
+    found: list[str] = []
+    run: list[str] = []
+    for text, piece in zip(texts, pieces):
+        if _NOT_FOR_CORE_13A.search(piece):
+            if run:
+                found += core_tokens(run)
+                run = []
+            found += tokenize_13a_perl(text, lowercase)
+            found.append(LINE_END)
+        else:
+            run.append(piece)
+    if run:
+        found += core_tokens(run)
+    return found
