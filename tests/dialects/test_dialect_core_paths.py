@@ -235,3 +235,17 @@ def test_mteval_core_path_is_taken():
     prepared = [value for value in dialect._prepared._items.values()
                 if isinstance(value, mteval_core.CoreReferences)]
     assert len(prepared) == 1 and prepared[0].ref_words == 8
+
+
+@settings(max_examples=2 * MAX_EXAMPLES, deadline=None)
+@given(st.lists(line(), max_size=6), st.booleans())
+def test_mteval_13a_tokens_of_many_lines_are_each_lines(lines, lowercase):
+    """One core call for many lines (mteval's SGML text, lines that go to Python among them)
+    gives each line's tokens, each line's followed by LINE_END."""
+    from truebleu.dialects._perl import tokenize_13a_perl
+    from truebleu.dialects.core_counts import LINE_END, tokenize_13a_perl_lines
+    from truebleu.dialects.mteval import sgml_text
+
+    texts = [sgml_text(text) for text in lines if LINE_END not in text]
+    expected = [token for text in texts for token in (*tokenize_13a_perl(text, lowercase), LINE_END)]
+    assert tokenize_13a_perl_lines(texts, lowercase) == expected

@@ -16,6 +16,8 @@ with ``ref_len`` the closest reference length, ties to the shorter.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 from typing import Optional, Sequence
 
 from ..core.kernels import native_core
@@ -205,10 +207,14 @@ def tokenize_13a_perl_lines(texts: list[str], lowercase: bool) -> list[str]:
     pieces = prepared[1:-1].split(LINE_END)  # each line's before_rules_13a, unpadded
     if not _NOT_FOR_CORE_13A.search(prepared):
         return core_tokens(pieces)
+    # the lines the core would change: each match's line, by its offset (one scan of the text)
+    ends = list(accumulate(len(piece) + 1 for piece in pieces))  # after each line's LINE_END
+    for_python = {bisect_right(ends, match.start() - 1)  # (prepared has one pad space first)
+                  for match in _NOT_FOR_CORE_13A.finditer(prepared)}
     found: list[str] = []
     run: list[str] = []
-    for text, piece in zip(texts, pieces):
-        if _NOT_FOR_CORE_13A.search(piece):
+    for i, (text, piece) in enumerate(zip(texts, pieces)):
+        if i in for_python:
             if run:
                 found += core_tokens(run)
                 run = []

@@ -190,8 +190,8 @@ class MtevalDialect(Dialect):
     def counts(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
         """The corpus sums: from the core (:mod:`.mteval_core`) where it is built, else
         :meth:`python_counts`, the specification, which the tests compare it with."""
-        if hypotheses and backend_name() == "native" and not any(
-                LINE_END in "".join(lines) for lines in (hypotheses, *refs)):
+        if hypotheses and backend_name() == "native" and LINE_END not in "".join(
+                chain(hypotheses, chain.from_iterable(refs))):
             prepared = self._prepared.get(
                 ("mteval-core", self.lowercase, self.international_tokenization,
                  tuple(map(tuple, refs))),
