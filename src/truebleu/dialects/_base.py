@@ -86,7 +86,7 @@ class Dialect:
                     f"reference stream {k + 1} has {len(stream)} lines, "
                     f"the hypotheses have {len(hypotheses)}")
         self._nrefs = len(references)
-        segments = [list(refs) for refs in zip(*references)] if hypotheses else []
+        segments = list(map(list, zip(*references))) if hypotheses else []
         result = self._corpus(list(hypotheses), segments)
         result.signature = self.signature()
         return result

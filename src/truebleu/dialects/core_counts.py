@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
+from itertools import accumulate, chain
 from typing import Optional, Sequence
 
 from ..core.kernels import native_core
@@ -66,6 +66,11 @@ class SpaceHider:
 hide_unicode_only_spaces = SpaceHider(UNICODE_ONLY_SPACES)
 
 
+def flat_lines(refs: Sequence[Sequence[str]]) -> list[str]:
+    """Every reference line, segment after segment."""
+    return list(chain.from_iterable(refs))
+
+
 def rstrip_is_harmless(tokenize: str, lines: Sequence[str]) -> bool:
     """Whether ``tokenize``'s tokens of each line are those of the line without its
     trailing whitespace (the core, as sacreBLEU, strips it first; a dialect that
@@ -111,7 +116,7 @@ def core_rows(cache: PreparedCache, hypotheses: Sequence[str], refs: Sequence[Se
 def reference_streams(refs: Sequence[Sequence[str]]) -> list[list[Optional[str]]]:
     """Per-segment references as reference streams, ``None`` where a segment has fewer
     than the most (as truebleu's metrics and sacreBLEU read them)."""
-    width = max((len(seg) for seg in refs), default=1)
+    width = max(map(len, refs), default=1)
     return [[seg[k] if k < len(seg) else None for seg in refs] for k in range(width)]
 
 
@@ -124,7 +129,7 @@ def shortest_length_counts(cache: Optional[PreparedCache], hypotheses: Sequence[
     Used by the ``tf-nmt`` dialect and by :mod:`truebleu.hf`'s ``bleu`` module."""
     cache = PreparedCache(2) if cache is None else cache
     sums = [int(x) for x in core_rows(cache, hypotheses, refs, tokenize, max_order).sum()]
-    one_reference = all(len(seg) == 1 for seg in refs)  # then the closest is the shortest
+    one_reference = set(map(len, refs)) == {1}  # then the closest is the shortest
     ref_len = sums[1] if one_reference else shortest_reference_lengths(
         cache, refs, tokenize, max_order)
     return sums[2:2 + max_order], sums[2 + max_order:], sums[0], ref_len

@@ -27,6 +27,10 @@ from ..core.kernels import native_core
 from ._perl import PERL_SPACE, PERL_SPACE_RUN
 from .core_counts import LINE_END, tokenize_13a_perl_lines
 
+#: (matches, totals, information per order, (hypothesis length, reference lengths) per
+#: segment, reference words, references per segment): ``python_counts``' tuple
+MtevalSums = tuple[list[int], list[int], list[float], list[tuple[int, list[int]]], int, int]
+
 #: the id of a hypothesis word that no reference holds (the core's TB_UNKNOWN_TOKEN)
 UNKNOWN = -2
 _LINE_END_ID = -1  # the core's TB_LINE_END
@@ -84,7 +88,7 @@ class CoreReferences:
         self.lengths = [per_line[i:i + self.nrefs] for i in range(0, len(per_line), self.nrefs)]
         self.ref_words = sum(per_line)
 
-    def sums(self, hypotheses: list[str]) -> tuple:
+    def sums(self, hypotheses: list[str]) -> MtevalSums:
         """The specification's tuple (``python_counts``) for ``hypotheses``."""
         ids = array("i", map(self.vocab.get, self._flat_tokens(hypotheses), repeat(UNKNOWN)))
         matches, totals, info, sizes = self._core.mteval_sums(self.table, self.info, ids)

@@ -20,14 +20,10 @@ import math
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, ToolError, check_bool
 from ._perl import ascii_lower, perl_lc, split_bytes_awk, split_perl
-from .core_counts import core_rows, hide_unicode_only_spaces, tokenize_13a_perl_core
+from .core_counts import core_rows, flat_lines, hide_unicode_only_spaces, tokenize_13a_perl_core
 
 ORDER = 4
 _NO_LENGTH = 9999  # the script's initial "closest" distance and length
-
-
-def flat_lines(refs: list[list[str]]) -> list[str]:
-    return [line for seg in refs for line in seg]
 
 
 def _my_log(value: float) -> float:

@@ -24,6 +24,7 @@ from ..tokenizers import get_tokenizer
 from ._base import Dialect, DialectScore, ToolError, check_bool
 from .core_counts import (
     CORE_TOKENIZERS,
+    flat_lines,
     rstrip_is_harmless,
     shortest_length_counts,
     within_core_order,
@@ -141,7 +142,7 @@ class TfNmtDialect(Dialect):
         mode = "none" if self.tokenize_name == "whitespace" else self.tokenize_name
         if not (hypotheses and mode in CORE_TOKENIZERS and within_core_order(self.max_order)
                 and rstrip_is_harmless(mode, hypotheses)
-                and all(rstrip_is_harmless(mode, seg) for seg in refs)):
+                and rstrip_is_harmless(mode, flat_lines(refs))):
             return self.python_counts(hypotheses, refs)
         return shortest_length_counts(self._prepared, hypotheses, refs, mode, self.max_order)
 
