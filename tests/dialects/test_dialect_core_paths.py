@@ -1,7 +1,7 @@
 """The dialects' counts from the compiled core equal their Python specification.
 
 multi-bleu, tf-nmt, NLTK and torchmetrics take their clipped n-gram counts from
-the core (``dialects/_core.py``) where its tokens are provably theirs, and keep
+the core (``dialects/core_counts.py``) where its tokens are provably theirs, and keep
 their own arithmetic. Each dialect's ``counts`` (or ``statistics``) must equal its
 ``python_counts`` (``torchmetrics_statistics``), and the scores must equal those
 of the Python path, on generated text full of what tells the tokenizers apart
@@ -153,6 +153,8 @@ def _lines(path: Path) -> list[str]:
     ("multi-bleu", {}), ("multi-bleu", {"lowercase": True}), ("tf-nmt", {}),
     ("tf-nmt", {"tokenize": "whitespace"}), ("nltk", {}), ("nltk", {"smoothing": "method5"}),
     ("torchmetrics", {}), ("torchmetrics", {"tokenize": "13a"}),
+    ("mteval-v13a", {}), ("mteval-v14", {"lowercase": False}),
+    ("mteval-v13a", {"international_tokenization": True}),
 ])
 def test_wmt21_core_counts_equal_the_specification(name, options):
     refs_paths = sorted((WMT21 / "references").glob("newstest2021.en-de.ref.*.de"))
@@ -163,6 +165,8 @@ def test_wmt21_core_counts_equal_the_specification(name, options):
     if name == "torchmetrics":
         assert dialect.statistics(hyps, refs) == torchmetrics_statistics(
             hyps, refs, dialect.n_gram, dialect.tokens)
+    elif name.startswith("mteval"):
+        assert repr(dialect.counts(hyps, refs)) == repr(dialect.python_counts(hyps, refs))
     else:
         assert dialect.counts(hyps, refs) == dialect.python_counts(hyps, refs)
 
@@ -170,8 +174,8 @@ def test_wmt21_core_counts_equal_the_specification(name, options):
 @settings(max_examples=4 * MAX_EXAMPLES, deadline=None)
 @given(line(), st.booleans())
 def test_mteval_13a_tokens_from_the_core_are_perls(text, lowercase):
-    from truebleu.dialects._core import tokenize_13a_perl_core
     from truebleu.dialects._perl import tokenize_13a_perl
+    from truebleu.dialects.core_counts import tokenize_13a_perl_core
     from truebleu.dialects.mteval import sgml_text
 
     for variant in (text, sgml_text(text), text.upper()):
@@ -184,3 +188,64 @@ def test_ascii_lower_touches_ascii_letters_only(text):
     from truebleu.dialects._perl import ascii_lower
 
     assert ascii_lower(text) == "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
+
+
+# mteval: the core path (dialects/mteval_core.py) against python_counts, bit for bit. Its
+# own pieces: the core path's line separator, the "0" context, entities of every kind.
+MTEVAL_PIECES = [*PIECES, "\x00", "0", "&lt;", "&gt;", "&amp;quot;", "&amp;amp;", "<", ">", "&"]
+
+
+@st.composite
+def mteval_corpus(draw) -> tuple[list[str], list[list[str]]]:
+    """Hypotheses made of their references' words (many matched n-grams per segment, so
+    that NIST's sums have many terms) or drawn freely, 1-3 references per segment."""
+    size = draw(st.integers(1, 5))
+    nrefs = draw(st.integers(1, 3))
+    words = st.lists(st.sampled_from(MTEVAL_PIECES), max_size=14)
+    separator = st.sampled_from([" ", " ", " ", "  ", "\t", "\u00a0", "\x1c", "\u3000", "\n"])
+    hyps, refs = [], []
+    for _ in range(size):
+        seg = [draw(words) for _ in range(nrefs)]
+        refs.append([draw(separator).join(ref) for ref in seg])
+        if draw(st.booleans()):
+            hyp = draw(st.permutations(seg[0] * 2))[:draw(st.integers(0, 2 * len(seg[0])))]
+        else:
+            hyp = draw(words)
+        hyps.append(" ".join(hyp))
+    return hyps, refs
+
+
+@SETTINGS
+@given(mteval_corpus(), st.booleans(), st.booleans())
+def test_mteval_core_counts_are_the_specifications(data, lowercase, international):
+    hyps, refs = data
+    dialect = get_dialect("mteval-v13a", lowercase=lowercase,
+                          international_tokenization=international)
+    assert repr(dialect.counts(hyps, refs)) == repr(dialect.python_counts(hyps, refs))
+    assert repr(dialect.counts(hyps[::-1], refs[::-1])) == repr(
+        dialect.python_counts(hyps[::-1], refs[::-1]))  # a second system, prepared references
+
+
+def test_mteval_core_path_is_taken():
+    from truebleu.dialects import mteval_core
+
+    dialect = get_dialect("mteval-v13a")
+    hyps, refs = ["a b c 0 d", "x"], [["a b c 0 d e"], ["y x"]]
+    dialect.counts(hyps, refs)
+    prepared = [value for value in dialect._prepared._items.values()
+                if isinstance(value, mteval_core.CoreReferences)]
+    assert len(prepared) == 1 and prepared[0].ref_words == 8
+
+
+@settings(max_examples=2 * MAX_EXAMPLES, deadline=None)
+@given(st.lists(line(), max_size=6), st.booleans())
+def test_mteval_13a_tokens_of_many_lines_are_each_lines(lines, lowercase):
+    """One core call for many lines (mteval's SGML text, lines that go to Python among them)
+    gives each line's tokens, each line's followed by LINE_END."""
+    from truebleu.dialects._perl import tokenize_13a_perl
+    from truebleu.dialects.core_counts import LINE_END, tokenize_13a_perl_lines
+    from truebleu.dialects.mteval import sgml_text
+
+    texts = [sgml_text(text) for text in lines if LINE_END not in text]
+    expected = [token for text in texts for token in (*tokenize_13a_perl(text, lowercase), LINE_END)]
+    assert tokenize_13a_perl_lines(texts, lowercase) == expected

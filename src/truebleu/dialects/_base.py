@@ -68,7 +68,7 @@ class Dialect:
         # prepared references and corpus sums of the last inputs, owned by this
         # object (scoring several systems with one dialect object reuses them;
         # nothing is kept once the object is gone)
-        self._prepared = PreparedCache(2)
+        self._prepared = PreparedCache(4)
         self._sums = PreparedCache(4)
 
     def corpus_score(self, hypotheses: Sequence[str],
@@ -86,7 +86,7 @@ class Dialect:
                     f"reference stream {k + 1} has {len(stream)} lines, "
                     f"the hypotheses have {len(hypotheses)}")
         self._nrefs = len(references)
-        segments = [list(refs) for refs in zip(*references)] if hypotheses else []
+        segments = list(map(list, zip(*references))) if hypotheses else []
         result = self._corpus(list(hypotheses), segments)
         result.signature = self.signature()
         return result
@@ -120,6 +120,8 @@ def check_strings(values, what: str) -> None:
     """Raise TypeError unless ``values`` is a sequence of str (not a str itself)."""
     if isinstance(values, str) or not isinstance(values, Sequence):
         raise TypeError(f"{what} must be a sequence of str, got {type(values).__name__}")
+    if set(map(type, values)) <= {str}:  # the usual case, without a Python loop per line
+        return
     for value in values:
         if not isinstance(value, str):
             raise TypeError(f"{what} must contain str, found {type(value).__name__}")

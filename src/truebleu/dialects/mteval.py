@@ -25,23 +25,23 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from itertools import chain
 from typing import Callable, Sequence
 
+from ..core.kernels import backend_name
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, check_bool
-from ._core import tokenize_13a_perl_core
-from ._perl import PERL_SPACE_RUN, ngram_counts_many, tokenize_intl_perl
+from ._perl import ngram_counts_many, tokenize_intl_perl
+from .core_counts import LINE_END, tokenize_13a_perl_core
+from .mteval_core import CoreReferences, joined_13a_tokens, sgml_escape
 
 BLEU_ORDER = 4
 NIST_ORDER = 5
 BREVITY_RULES = ("closest", "shortest")
 
 
-@lru_cache(maxsize=2**17)
-def sgml_text(line: str) -> str:
-    """The segment text as mteval reads it back from the SGML file (before tokenizing)."""
-    line = line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return PERL_SPACE_RUN.sub(" ", line)
+#: :func:`~.mteval_core.sgml_escape` of one line, cached (for the per-line tokenizer)
+sgml_text = lru_cache(maxsize=2**17)(sgml_escape)
 
 
 def _closest(current: int, ref_len: int, hyp_len: int) -> int:
@@ -185,9 +185,36 @@ class MtevalDialect(Dialect):
         """Corpus sums that do not depend on the brevity rule, cached per input."""
         key = ("mteval-stats", self.lowercase, self.international_tokenization,
                tuple(hypotheses), tuple(map(tuple, refs)))
-        return self._sums.get(key, lambda: self._count(hypotheses, refs))
+        return self._sums.get(key, lambda: self.counts(hypotheses, refs))
 
-    def _count(self, hypotheses, refs) -> tuple:
+    def counts(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
+        """The corpus sums: from the core (:mod:`.mteval_core`) where it is built, else
+        :meth:`python_counts`, the specification, which the tests compare it with."""
+        if hypotheses and backend_name() == "native" and LINE_END not in "".join(
+                chain(hypotheses, chain.from_iterable(refs))):
+            prepared = self._prepared.get(
+                ("mteval-core", self.lowercase, self.international_tokenization,
+                 tuple(map(tuple, refs))),
+                lambda: CoreReferences(self.flat_tokens, refs, max(BLEU_ORDER, NIST_ORDER)))
+            return prepared.sums(hypotheses)
+        return self.python_counts(hypotheses, refs)
+
+    def flat_tokens(self, lines: list[str]) -> list[str]:
+        """Every line's tokens (:meth:`tokenize`), each line's followed by a ``LINE_END``
+        token (no line may hold it), for :class:`~.mteval_core.CoreReferences`."""
+        if not self.international_tokenization:
+            return joined_13a_tokens(lines, self.lowercase)
+        return list(chain.from_iterable(chain(self.tokenize(line), (LINE_END,)) for line in lines))
+
+    def python_counts(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
+        """The corpus sums, segment by segment (the specification of NIST's sums).
+
+        A segment's information is the exact sum of its matched n-grams'
+        ``info * matched`` (``math.fsum``, rounded once), so the order in which the
+        n-grams are visited (a set's, which follows the string hash seed) cannot
+        change a bit; the segments' sums are then added in segment order. mteval
+        itself adds in Perl's hash order, so it matches these sums to rounding only.
+        """
         prepared = self._prepare(refs)
         info = prepared.info
         order = max(BLEU_ORDER, NIST_ORDER)
@@ -200,16 +227,16 @@ class MtevalDialect(Dialect):
             tokens = self.tokenize(hyp)
             size = len(tokens)
             counts = ngram_counts(tokens, order)
-            seg_info = [0.0] * order
+            terms: list[list[float]] = [[] for _ in range(order)]
             for ngram in counts.keys() & clip.keys():
                 n = len(ngram) - 1
                 matched = min(counts[ngram], clip[ngram])
-                seg_info[n] += info[ngram] * matched
+                terms[n].append(info[ngram] * matched)
                 matches[n] += matched
             for n in range(order):
                 if size > n:
                     totals[n] += size - n
-                info_sums[n] += seg_info[n]
+                info_sums[n] += math.fsum(terms[n])
             lengths_by_segment.append((size, lengths))
             ref_words += seg_ref_words
         return matches, totals, info_sums, lengths_by_segment, ref_words, prepared.nrefs

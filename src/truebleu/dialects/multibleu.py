@@ -19,8 +19,8 @@ import math
 
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, ToolError, check_bool
-from ._core import core_rows, hide_unicode_only_spaces, tokenize_13a_perl_core
 from ._perl import ascii_lower, perl_lc, split_bytes_awk, split_perl
+from .core_counts import core_rows, flat_lines, hide_unicode_only_spaces, tokenize_13a_perl_core
 
 ORDER = 4
 _NO_LENGTH = 9999  # the script's initial "closest" distance and length
@@ -100,7 +100,7 @@ class MultiBleuDialect(Dialect):
 
         multi-bleu.perl's tokens are runs of non-ASCII-whitespace, the core's ``none``
         splits on Python's whitespace: the few characters only Python takes for
-        whitespace are hidden from it first (:class:`~._core.SpaceHider`). ``-lc``
+        whitespace are hidden from it first (:class:`~.core_counts.SpaceHider`). ``-lc``
         lowercases ASCII letters only, here before the core sees the line. The script's closest
         reference starts from a distance of 9999: only when no reference comes closer
         does it differ from sacreBLEU's closest, and then the Python path decides.
@@ -110,9 +110,18 @@ class MultiBleuDialect(Dialect):
         def as_core_reads(lines: list[str]) -> list[str]:
             return hide_unicode_only_spaces(
                 [ascii_lower(line) for line in lines] if self.lowercase else lines)
-        hyps, segs = as_core_reads(hypotheses), [as_core_reads(seg) for seg in refs]
+        def references_as_core_reads() -> list[list[str]]:
+            width = len(refs[0])  # (corpus_score gives every segment the same number)
+            flat = iter(as_core_reads(flat_lines(refs)))  # one scan, not one per segment
+            return [[next(flat) for _ in range(width)] for _ in refs]
+        hyps = as_core_reads(hypotheses)
+        segs = self._prepared.get(("core reads", self.lowercase, tuple(map(tuple, refs))),
+                                  references_as_core_reads)
         rows = core_rows(self._prepared, hyps, segs, "none", ORDER)
-        if any(abs(row[0] - row[1]) >= _NO_LENGTH for row in rows.rows()):
+        # 9999 tokens take at least 19,997 characters: shorter lines need no look at the rows
+        longest = max(max(map(len, hyps)), max(map(len, flat_lines(refs))), 0)
+        if longest >= 2 * _NO_LENGTH - 1 and any(
+                abs(row[0] - row[1]) >= _NO_LENGTH for row in rows.rows()):
             return self.python_counts(hypotheses, refs)
         sums = [int(x) for x in rows.sum()]
         return sums[2:2 + ORDER], sums[2 + ORDER:], sums[0], sums[1]

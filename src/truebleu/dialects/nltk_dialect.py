@@ -7,7 +7,7 @@ from typing import Sequence
 from ..tokenizers import get_tokenizer
 from . import nltk_bleu
 from ._base import Dialect, DialectScore, check_bool
-from ._core import CORE_TOKENIZERS, core_rows, rstrip_is_harmless, within_core_order
+from .core_counts import CORE_TOKENIZERS, core_rows, flat_lines, rstrip_is_harmless, within_core_order
 
 SMOOTHING_METHODS = tuple(f"method{i}" for i in range(8))
 
@@ -83,7 +83,7 @@ class NltkDialect(Dialect):
         order = len(self.weights)
         if not (hypotheses and mode in CORE_TOKENIZERS and within_core_order(order)
                 and rstrip_is_harmless(mode, hypotheses)
-                and all(rstrip_is_harmless(mode, seg) for seg in refs)):
+                and rstrip_is_harmless(mode, flat_lines(refs))):
             return self.python_counts(hypotheses, refs)
         rows = core_rows(self._prepared, hypotheses, refs, mode, order)
         sums = [int(x) for x in rows.sum()]

@@ -22,11 +22,11 @@ from typing import Sequence
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ..tokenizers import get_tokenizer
 from ._base import Dialect, DialectScore, ToolError, check_bool
-from ._core import (
+from .core_counts import (
     CORE_TOKENIZERS,
-    core_rows,
+    flat_lines,
     rstrip_is_harmless,
-    shortest_reference_lengths,
+    shortest_length_counts,
     within_core_order,
 )
 
@@ -142,13 +142,9 @@ class TfNmtDialect(Dialect):
         mode = "none" if self.tokenize_name == "whitespace" else self.tokenize_name
         if not (hypotheses and mode in CORE_TOKENIZERS and within_core_order(self.max_order)
                 and rstrip_is_harmless(mode, hypotheses)
-                and all(rstrip_is_harmless(mode, seg) for seg in refs)):
+                and rstrip_is_harmless(mode, flat_lines(refs))):
             return self.python_counts(hypotheses, refs)
-        order = self.max_order
-        sums = [int(x) for x in core_rows(self._prepared, hypotheses, refs, mode, order).sum()]
-        ref_len = sums[1] if len(refs[0]) == 1 else shortest_reference_lengths(
-            self._prepared, refs, mode, order)  # one reference: the closest is the shortest
-        return sums[2:2 + order], sums[2 + order:], sums[0], ref_len
+        return shortest_length_counts(self._prepared, hypotheses, refs, mode, self.max_order)
 
     def python_counts(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
         """The counts as tf/nmt makes them, on this dialect's tokens (the specification)."""

@@ -32,9 +32,10 @@ from typing import Callable, Optional, Sequence
 from ..metrics.bleu.spec import ngram_counts
 from ..tokenizers import get_tokenizer
 from ._base import Dialect, DialectScore, ToolError, check_bool
-from ._core import (
+from .core_counts import (
     CORE_TOKENIZERS,
     core_rows,
+    flat_lines,
     reference_lengths,
     rstrip_is_harmless,
     within_core_order,
@@ -207,7 +208,7 @@ class TorchmetricsDialect(Dialect):
         if (hypotheses and mode in CORE_TOKENIZERS and within_core_order(order)
                 and not (self.lowercase and self.tokenize is not None)
                 and rstrip_is_harmless(mode, hypotheses)
-                and all(rstrip_is_harmless(mode, seg) for seg in refs)):
+                and rstrip_is_harmless(mode, flat_lines(refs))):
             rows = core_rows(self._prepared, hypotheses, refs, mode, order)
             sums = [int(x) for x in rows.sum()]
             if len(refs[0]) == 1:

@@ -22,11 +22,11 @@ from itertools import chain
 from typing import Any, Optional
 
 from ..dialects import ToolError
+from ..dialects.core_counts import rstrip_is_harmless, shortest_length_counts
 from ..dialects.tfnmt import compute_bleu, score_counts
 from ..metrics.bleu.config import MAX_ORDER_LIMIT
-from ..metrics.bleu.metric import BLEU
 from ..tokenizers import get_tokenizer
-from .inputs import PerPrediction, per_prediction, ragged_streams
+from .inputs import PerPrediction, per_prediction
 
 
 class Tokenizer13a:
@@ -34,7 +34,8 @@ class Tokenizer13a:
 
     The ``bleu`` module's default ``tokenizer``; with it, the compiled core tokenizes
     (the object is called only when a line's trailing whitespace holds a newline, which
-    the core would strip first: see :func:`_strip_changes_13a`). Any other callable is
+    the core would strip first: see
+    :func:`truebleu.dialects.core_counts.rstrip_is_harmless`). Any other callable is
     called on every line, as the hub module calls it.
     """
 
@@ -78,8 +79,9 @@ def tfnmt_scores(predictions: list[str], references: PerPrediction,
         raise ValueError(f"max_order must be at least 1, got {max_order!r}")
     try:
         if isinstance(tokenizer, Tokenizer13a) and order <= MAX_ORDER_LIMIT \
-                and not _strip_changes_13a([*predictions, *chain.from_iterable(per)]):
-            result = score_counts(_core_counts(predictions, per, "13a", order), order, smooth)
+                and rstrip_is_harmless("13a", [*predictions, *chain.from_iterable(per)]):
+            counts = shortest_length_counts(None, predictions, per, "13a", order)
+            result = score_counts(counts, order, smooth)
         else:
             result = _tokenized_scores(predictions, per, tokenizer, order, smooth)
     except ToolError as exc:
@@ -87,18 +89,6 @@ def tfnmt_scores(predictions: list[str], references: PerPrediction,
     bleu, precisions, bp, ratio, hyp_len, ref_len = result
     return {"bleu": bleu, "precisions": precisions, "brevity_penalty": bp, "length_ratio": ratio,
             "translation_length": hyp_len, "reference_length": ref_len}
-
-
-def _strip_changes_13a(lines: list[str]) -> bool:
-    """Whether 13a's tokens of some line may differ from those of ``line.rstrip()``.
-
-    sacreBLEU (and so the core) strips trailing whitespace before tokenizing; the hub
-    module does not. Only 13a's removal of ``"-\\n"`` can tell: if a line's trailing
-    whitespace holds a newline, every line is tokenized in Python instead.
-    """
-    if "\n" not in "".join(lines):  # the usual case, in one scan
-        return False
-    return any(line[-1:].isspace() and "\n" in line[len(line.rstrip()):] for line in lines)
 
 
 def _tokenized_scores(predictions: list[str], per: list[Sequence[str]],
@@ -114,7 +104,7 @@ def _tokenized_scores(predictions: list[str], per: list[Sequence[str]],
     if joined is None:
         return compute_bleu(ref_tokens, hyp_tokens, max_order=order, smooth=smooth)
     hyps, refs = joined
-    return score_counts(_core_counts(hyps, refs, "none", order), order, smooth)
+    return score_counts(shortest_length_counts(None, hyps, refs, "none", order), order, smooth)
 
 
 def _rejoined(hyp_tokens: list[Any], ref_tokens: list[list[Any]]
@@ -131,20 +121,3 @@ def _rejoined(hyp_tokens: list[Any], ref_tokens: list[list[Any]]
     if None in hyps or any(None in seg for seg in refs):
         return None
     return hyps, refs  # type: ignore[return-value]
-
-
-def _core_counts(hypotheses: list[str], per: Sequence[Sequence[str]], tokenize: str,
-                 order: int) -> tuple[list[int], list[int], int, int]:
-    """tf/nmt's corpus counts ``(matches, possible, hyp_len, ref_len)`` from the core."""
-    if all(len(refs) == 1 for refs in per):  # closest is shortest: one pass, sums only
-        score = BLEU(tokenize=tokenize, max_ngram_order=order, force=True).corpus_score(
-            hypotheses, [[refs[0] for refs in per]])
-        return ([int(c) for c in score.counts], [int(t) for t in score.totals], int(score.sys_len),
-                int(score.ref_len))
-    streams = ragged_streams(per)
-    metric = BLEU(tokenize=tokenize, max_ngram_order=order, force=True, references=streams)
-    sums = [int(x) for x in metric.corpus_statistics(hypotheses, check_inputs=False).sum()]
-    hyp_len = sums[0]
-    # the shortest reference: the closest to an empty hypothesis
-    ref_len = int(metric.corpus_statistics([""] * len(hypotheses), check_inputs=False).sum()[1])
-    return sums[2:2 + order], sums[2 + order:], hyp_len, ref_len

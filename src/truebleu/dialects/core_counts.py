@@ -16,7 +16,9 @@ with ``ref_len`` the closest reference length, ties to the shorter.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from bisect import bisect_right
+from itertools import accumulate, chain
+from typing import Optional, Sequence
 
 from ..core.kernels import native_core
 from ..metrics.bleu.config import MAX_ORDER_LIMIT
@@ -64,6 +66,11 @@ class SpaceHider:
 hide_unicode_only_spaces = SpaceHider(UNICODE_ONLY_SPACES)
 
 
+def flat_lines(refs: Sequence[Sequence[str]]) -> list[str]:
+    """Every reference line, segment after segment."""
+    return list(chain.from_iterable(refs))
+
+
 def rstrip_is_harmless(tokenize: str, lines: Sequence[str]) -> bool:
     """Whether ``tokenize``'s tokens of each line are those of the line without its
     trailing whitespace (the core, as sacreBLEU, strips it first; a dialect that
@@ -89,7 +96,7 @@ def within_core_order(max_order: int) -> bool:
 def core_rows(cache: PreparedCache, hypotheses: Sequence[str], refs: Sequence[Sequence[str]],
               tokenize: str, max_order: int) -> Statistics:
     """Per-segment rows of ``hypotheses`` against ``refs`` (``refs[i]``: the references
-    of segment ``i``, the same number for every segment), lines taken as they are
+    of segment ``i``, at least one; their number may vary), lines taken as they are
     (no lowercasing). The references are prepared once per ``cache`` (the dialect
     object's): scoring several systems against them reuses the preparation.
     """
@@ -98,13 +105,34 @@ def core_rows(cache: PreparedCache, hypotheses: Sequence[str], refs: Sequence[Se
     key = ("core", tokenize, max_order, tuple(map(tuple, refs)))
 
     def prepare() -> BLEU:
-        streams = [list(stream) for stream in zip(*refs)] if refs else [[]]
         return BLEU(tokenize=tokenize, max_ngram_order=max_order, force=True,
-                    references=streams)
+                    references=reference_streams(refs))
     metric: BLEU = cache.get(key, prepare)
     table = metric.corpus_statistics(list(hypotheses), check_inputs=False)
     assert isinstance(table, Statistics)
     return table
+
+
+def reference_streams(refs: Sequence[Sequence[str]]) -> list[list[Optional[str]]]:
+    """Per-segment references as reference streams, ``None`` where a segment has fewer
+    than the most (as truebleu's metrics and sacreBLEU read them)."""
+    width = max(map(len, refs), default=1)
+    return [[seg[k] if k < len(seg) else None for seg in refs] for k in range(width)]
+
+
+def shortest_length_counts(cache: Optional[PreparedCache], hypotheses: Sequence[str],
+                           refs: Sequence[Sequence[str]], tokenize: str, max_order: int
+                           ) -> tuple[list[int], list[int], int, int]:
+    """tensorflow/nmt's corpus counts ``(matches, possible, hyp_len, ref_len)``: sacreBLEU's
+    clipped sums, with each segment's *shortest* reference length (the closest to an
+    empty hypothesis, so a second pass of the core when some segment has several).
+    Used by the ``tf-nmt`` dialect and by :mod:`truebleu.hf`'s ``bleu`` module."""
+    cache = PreparedCache(2) if cache is None else cache
+    sums = [int(x) for x in core_rows(cache, hypotheses, refs, tokenize, max_order).sum()]
+    one_reference = set(map(len, refs)) == {1}  # then the closest is the shortest
+    ref_len = sums[1] if one_reference else shortest_reference_lengths(
+        cache, refs, tokenize, max_order)
+    return sums[2:2 + max_order], sums[2 + max_order:], sums[0], ref_len
 
 
 def shortest_reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],
@@ -130,9 +158,10 @@ def reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],
 
 
 # after mteval's own steps, what the core's 13a would still change (it un-escapes
-# entities and drops "<skipped>" again) or split where Perl does not (U+001C..U+001F
-# are whitespace to Python, not to Perl)
-_NOT_FOR_CORE_13A = re.compile("&|<skipped>|[\x1c-\x1f]")
+# the four entities, in sacreBLEU's order, and drops "<skipped>" again: nothing else
+# of a line with none of them) or split where Perl does not (U+001C..U+001F are
+# whitespace to Python, not to Perl)
+_NOT_FOR_CORE_13A = re.compile("&(?:quot|amp|lt|gt);|<skipped>|[\x1c-\x1f]")
 
 
 def tokenize_13a_perl_core(text: str, lowercase: bool) -> tuple[str, ...]:
@@ -151,3 +180,53 @@ def tokenize_13a_perl_core(text: str, lowercase: bool) -> tuple[str, ...]:
     except ImportError:
         return tokenize_13a_perl(text, lowercase)
     return tuple(core.tokenize(prepared, core.MODE_13A, False))
+
+
+#: the token that ends each line in :func:`tokenize_13a_perl_lines` (never in a line it reads)
+LINE_END = "\x00"
+
+
+def tokenize_13a_perl_lines(texts: list[str], lowercase: bool) -> list[str]:
+    """:func:`tokenize_13a_perl_core` of many lines, each line's tokens followed by a
+    :data:`LINE_END` token (which no line may hold).
+
+    The lines are prepared at once, joined by ``LINE_END``, and tokenized by one call
+    of the core: each line is padded with spaces as mteval pads it, so ``LINE_END``
+    stands alone between spaces, where no 13a rule reaches across it. A line on which
+    the core would do more than Perl is tokenized alone, by the specification.
+    """
+    try:
+        core = native_core()
+    except ImportError:
+        core = None
+    if core is None or not texts:
+        return [token for text in texts
+                for token in (*tokenize_13a_perl(text, lowercase), LINE_END)]
+    separator = f" {LINE_END} "
+
+    def core_tokens(run: list[str]) -> list[str]:
+        tokens: list[str] = core.tokenize(f" {separator.join(run)}{separator}", core.MODE_13A,
+                                          False)
+        return tokens
+    prepared = before_rules_13a(LINE_END.join(texts), lowercase)  # padded once, at the ends
+    pieces = prepared[1:-1].split(LINE_END)  # each line's before_rules_13a, unpadded
+    if not _NOT_FOR_CORE_13A.search(prepared):
+        return core_tokens(pieces)
+    # the lines the core would change: each match's line, by its offset (one scan of the text)
+    ends = list(accumulate(len(piece) + 1 for piece in pieces))  # after each line's LINE_END
+    for_python = {bisect_right(ends, match.start() - 1)  # (prepared has one pad space first)
+                  for match in _NOT_FOR_CORE_13A.finditer(prepared)}
+    found: list[str] = []
+    run: list[str] = []
+    for i, (text, piece) in enumerate(zip(texts, pieces)):
+        if i in for_python:
+            if run:
+                found += core_tokens(run)
+                run = []
+            found += tokenize_13a_perl(text, lowercase)
+            found.append(LINE_END)
+        else:
+            run.append(piece)
+    if run:
+        found += core_tokens(run)
+    return found

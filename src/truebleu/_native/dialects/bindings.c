@@ -1,0 +1,204 @@
+/* truebleu core: the dialects' entry points (bindings).
+ *
+ * mteval_table numbers the n-grams of the references (token ids, lines ended by
+ * -1) and returns the table in a capsule, with each n-gram's count and context
+ * count packed as one uint64 (for NIST's weights, computed in Python) and each
+ * line's length; mteval_sums then gives a system's corpus sums against it
+ * (dialects/mteval.h). Kernels run without the GIL.
+ */
+#include "dialects/bindings.h"
+#include "dialects/mteval.h"
+#include "dialects/ngram_table.h"
+#include "runtime/errors.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TABLE_CAPSULE "truebleu._native_core.mteval_table"
+
+typedef struct {
+    tb_ngram_table table;
+    tb_mteval_clips clips;
+    int max_order;
+} mteval_table;
+
+static void table_destroy(PyObject *capsule)
+{
+    mteval_table *t = PyCapsule_GetPointer(capsule, TABLE_CAPSULE);
+    if (t) {
+        tb_ngram_table_free(&t->table);
+        tb_mteval_clips_free(&t->clips);
+        free(t);
+    }
+}
+
+/* An int32 C-contiguous buffer of token ids; -1 and an error when it is not. */
+static int open_ids(PyObject *obj, Py_buffer *view, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (view->itemsize != 4 || !view->format || (strcmp(view->format, "i") != 0 && strcmp(view->format, "=i") != 0
+                                                  && strcmp(view->format, "<i") != 0)) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s must be a buffer of int32 (array('i'))", what);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"ids", "nrefs", "max_order", "no_context_token", NULL};
+    (void)module;
+    PyObject *ids_obj;
+    Py_ssize_t nrefs;
+    int max_order;
+    long no_context;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Onil", (char **)kwlist, &ids_obj, &nrefs, &max_order,
+                                     &no_context))
+        return NULL;
+    if (nrefs < 1)
+        return PyErr_Format(PyExc_ValueError, "nrefs must be at least 1");
+    if (max_order < 1 || max_order > TB_MTEVAL_MAX_ORDER)
+        return PyErr_Format(PyExc_ValueError, "max_order must be in 1..%d", TB_MTEVAL_MAX_ORDER);
+    Py_buffer view;
+    if (open_ids(ids_obj, &view, "ids") < 0)
+        return NULL;
+    const int32_t *ids = view.buf;
+    size_t length = (size_t)view.len / 4;
+    int64_t lines = tb_count_lines(ids, length);
+    if (lines < 0 || lines % nrefs != 0) {
+        PyBuffer_Release(&view);
+        return PyErr_Format(PyExc_ValueError, "ids must be nrefs lines per segment, each ended by -1");
+    }
+    mteval_table *t = calloc(1, sizeof *t);
+    int64_t *lengths = malloc(((size_t)lines + 1) * sizeof *lengths);
+    uint64_t *keys = NULL;
+    tb_status status = t && lengths ? TB_OK : TB_NOMEM;
+    int64_t total = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (status == TB_OK)
+        status = tb_ngram_table_build(&t->table, ids, length, max_order);
+    if (status == TB_OK)
+        status = tb_mteval_clips_build(&t->table, ids, (size_t)nrefs, (size_t)(lines / nrefs), max_order,
+                                       &t->clips);
+    if (status == TB_OK) {
+        size_t line = 0, start = 0;
+        for (size_t i = 0; i < length; i++)
+            if (ids[i] == TB_LINE_END) {
+                lengths[line++] = (int64_t)(i - start);
+                total += (int64_t)(i - start);
+                start = i + 1;
+            }
+        keys = malloc((t->table.n ? t->table.n : 1) * sizeof *keys);
+        if (!keys)
+            status = TB_NOMEM;
+    }
+    if (status == TB_OK && (uint64_t)total > UINT32_MAX)
+        status = TB_VALUE;
+    if (status == TB_OK) {
+        const tb_ngram_table *g = &t->table;
+        for (size_t k = 0; k < g->n; k++) {
+            /* mteval's context: none for a unigram, nor for a one-token context
+             * spelled "0" (Perl's false); then NIST divides by the reference words */
+            int32_t p = g->prefix[k];
+            int no_ctx = p < 0 || (g->order[k] == 2 && g->token[p] == no_context);
+            uint64_t context = no_ctx ? (uint64_t)total : (uint64_t)g->count[p];
+            keys[k] = (uint64_t)g->count[k] << 32 | context;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    if (status != TB_OK) {
+        free(keys);
+        free(lengths);
+        if (t) {
+            tb_ngram_table_free(&t->table);
+            tb_mteval_clips_free(&t->clips);
+        }
+        free(t);
+        return tb_raise(status, "ids must be token ids >= 0 and -1 ending each line, at most 2**32 words");
+    }
+    t->max_order = max_order;
+    PyObject *capsule = PyCapsule_New(t, TABLE_CAPSULE, table_destroy);
+    if (!capsule) {
+        tb_ngram_table_free(&t->table);
+        tb_mteval_clips_free(&t->clips);
+        free(t);
+        free(keys);
+        free(lengths);
+        return NULL;
+    }
+    PyObject *result = Py_BuildValue("(Ny#y#)", capsule, (const char *)keys, (Py_ssize_t)(t->table.n * sizeof *keys),
+                                     (const char *)lengths, (Py_ssize_t)((size_t)lines * sizeof *lengths));
+    free(keys);
+    free(lengths);
+    return result;
+}
+
+/* mteval_sums' result, the buffers open (bindings only). */
+static PyObject *sums_of(const mteval_table *t, Py_buffer *info, Py_buffer *hyps)
+{
+    size_t hyps_length = (size_t)hyps->len / 4;
+    int64_t segments = tb_count_lines(hyps->buf, hyps_length);
+    if (segments < 0 || (size_t)segments != t->clips.segments)
+        return PyErr_Format(PyExc_ValueError, "hypotheses must be one line per segment of the table, "
+                                              "each ended by -1");
+    int64_t *sizes = malloc(((size_t)segments + 1) * sizeof *sizes);
+    tb_mteval_sums sums;
+    tb_status status = sizes ? TB_OK : TB_NOMEM;
+    Py_BEGIN_ALLOW_THREADS
+    if (status == TB_OK)
+        status = tb_mteval_sums_compute(&t->table, &t->clips, info->buf, hyps->buf, t->max_order, sizes, &sums);
+    Py_END_ALLOW_THREADS
+    if (status != TB_OK) {
+        free(sizes);
+        return tb_raise(status, "mteval_sums");
+    }
+    PyObject *result = NULL;
+    PyObject *matches = PyList_New(t->max_order), *totals = PyList_New(t->max_order);
+    PyObject *information = PyList_New(t->max_order);
+    if (matches && totals && information) {
+        for (int o = 0; o < t->max_order; o++) {
+            PyList_SET_ITEM(matches, o, PyLong_FromLongLong(sums.matches[o]));
+            PyList_SET_ITEM(totals, o, PyLong_FromLongLong(sums.totals[o]));
+            PyList_SET_ITEM(information, o, PyFloat_FromDouble(sums.info[o]));
+        }
+        if (!PyErr_Occurred())
+            result = Py_BuildValue("(OOOy#)", matches, totals, information, (const char *)sizes,
+                                   (Py_ssize_t)((size_t)segments * sizeof *sizes));
+    }
+    Py_XDECREF(matches);
+    Py_XDECREF(totals);
+    Py_XDECREF(information);
+    free(sizes);
+    return result;
+}
+
+PyObject *core_mteval_sums(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"table", "info", "hypotheses", NULL};
+    (void)module;
+    PyObject *capsule, *info_obj, *hyps_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO", (char **)kwlist, &capsule, &info_obj, &hyps_obj))
+        return NULL;
+    mteval_table *t = PyCapsule_GetPointer(capsule, TABLE_CAPSULE);
+    if (!t)
+        return NULL;
+    Py_buffer info, hyps;
+    if (PyObject_GetBuffer(info_obj, &info, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (info.itemsize != 8 || !info.format || strchr(info.format, 'd') == NULL
+        || (size_t)info.len / 8 != t->table.n) {
+        PyBuffer_Release(&info);
+        return PyErr_Format(PyExc_ValueError, "info must be a buffer of float64, one per n-gram of the table");
+    }
+    if (open_ids(hyps_obj, &hyps, "hypotheses") < 0) {
+        PyBuffer_Release(&info);
+        return NULL;
+    }
+    PyObject *result = sums_of(t, &info, &hyps);
+    PyBuffer_Release(&info);
+    PyBuffer_Release(&hyps);
+    return result;
+}

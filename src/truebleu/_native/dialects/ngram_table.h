@@ -1,0 +1,46 @@
+/* truebleu core, dialects: every n-gram of a set of token-id lines, numbered
+ * (plain C, no Python).
+ *
+ * An n-gram is its (n-1)-gram prefix's number and its last token id (a unigram's
+ * prefix is -1), so one open-addressing table of (prefix, token) pairs holds every
+ * order, and an n-gram's context is its prefix. Numbers are given in order of first
+ * occurrence. Token ids are >= 0; a line ends at TB_LINE_END; TB_UNKNOWN_TOKEN is a
+ * token that is in no table (a hypothesis word absent from the references).
+ */
+#ifndef TB_DIALECTS_NGRAM_TABLE_H
+#define TB_DIALECTS_NGRAM_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/status.h"
+
+#define TB_LINE_END (-1)
+#define TB_UNKNOWN_TOKEN (-2)
+
+typedef struct {
+    uint64_t key;  /* (prefix + 1) << 32 | token, plus one: never 0 */
+    int64_t id;    /* the n-gram's number */
+} tb_ngram_slot;
+
+typedef struct {
+    tb_ngram_slot *slot_of_key; /* open addressing: (key, number), key 0 when free */
+    size_t slots;       /* a power of two, at least twice the n-grams */
+    int32_t *prefix;    /* n-gram -> its prefix's number, -1 for a unigram */
+    int32_t *token;     /* n-gram -> its last token */
+    int32_t *order;     /* n-gram -> n */
+    int64_t *count;     /* n-gram -> occurrences in the lines it was built from */
+    size_t n, cap;
+} tb_ngram_table;
+
+/* Counts every n-gram of order 1..max_order of the lines in ids[0..length) into t
+ * (zeroed first). TB_OK, TB_NOMEM (also past INT32_MAX n-grams), or TB_VALUE (an id
+ * below TB_LINE_END, such as TB_UNKNOWN_TOKEN). */
+tb_status tb_ngram_table_build(tb_ngram_table *t, const int32_t *ids, size_t length, int max_order);
+
+/* The number of the n-gram (prefix, token), or -1 when the table does not hold it. */
+int32_t tb_ngram_table_find(const tb_ngram_table *t, int32_t prefix, int32_t token);
+
+void tb_ngram_table_free(tb_ngram_table *t);
+
+#endif

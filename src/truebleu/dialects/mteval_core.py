@@ -1,0 +1,96 @@
+"""mteval's corpus sums in the compiled core: the references' n-grams numbered once,
+each system's clipped matches and NIST information counted on token ids.
+
+:meth:`~.mteval.MtevalDialect.python_counts` is the specification; this path gives the
+same numbers, bit for bit (the tests compare them on generated corpora):
+
+* tokens: the lines are tokenized as :meth:`~.mteval.MtevalDialect.tokenize` does,
+  but all at once: the 13a tokens of every line in one call of the core (the lines
+  joined by a :data:`~.core_counts.LINE_END` token), else line by line;
+* the words become int32 ids (first occurrence in the references; a hypothesis word
+  in no reference is ``UNKNOWN``, which matches nothing); the core numbers the
+  references' n-grams and gives each one's count and its context's count;
+* NIST's weights are computed here with the specification's expression
+  (``-math.log(count / context) / math.log(2)``), once per distinct pair of counts;
+* each segment's information is summed exactly by the core (as ``math.fsum``, so the
+  order of the n-grams does not matter), and the segments' sums added in order.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from itertools import repeat
+from typing import Callable
+
+from ..core.kernels import native_core
+from ._perl import PERL_SPACE, PERL_SPACE_RUN
+from .core_counts import LINE_END, tokenize_13a_perl_lines
+
+#: (matches, totals, information per order, (hypothesis length, reference lengths) per
+#: segment, reference words, references per segment): ``python_counts``' tuple
+MtevalSums = tuple[list[int], list[int], list[float], list[tuple[int, list[int]]], int, int]
+
+#: the id of a hypothesis word that no reference holds (the core's TB_UNKNOWN_TOKEN)
+UNKNOWN = -2
+_LINE_END_ID = -1  # the core's TB_LINE_END
+_NO_SUCH_TOKEN = -3
+# Perl's whitespace but the space (PERL_SPACE is a character class: its range spelled out)
+_OTHER_PERL_SPACES = tuple(PERL_SPACE.replace("\u2000-\u200a", "".join(map(chr, range(0x2000, 0x200b))))
+                           .replace(" ", ""))
+_OTHER_ASCII_SPACES = tuple(space for space in _OTHER_PERL_SPACES if space.isascii())
+
+
+def sgml_escape(line: str) -> str:
+    """The segment text as mteval reads it back from the SGML file (before tokenizing)."""
+    line = line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # the squeeze changes only runs of two spaces or more and the other whitespace: one
+    # substring scan each is much faster than the regular expression on text without them
+    others = _OTHER_ASCII_SPACES if line.isascii() else _OTHER_PERL_SPACES
+    if "  " not in line and not any(space in line for space in others):
+        return line
+    return PERL_SPACE_RUN.sub(" ", line)
+
+
+def joined_13a_tokens(lines: list[str], lowercase: bool) -> list[str]:
+    """The 13a tokens of every line (mteval-v13a's, SGML step included), each line's
+    followed by ``LINE_END`` (which no line may hold): the SGML step on all lines at
+    once, then :func:`~.core_counts.tokenize_13a_perl_lines`."""
+    return tokenize_13a_perl_lines(sgml_escape(LINE_END.join(lines)).split(LINE_END)
+                                   if lines else [], lowercase)
+
+
+class CoreReferences:
+    """A corpus' references in the core: their ids, n-gram table and NIST weights.
+
+    ``flat_tokens(lines)`` gives every line's tokens, each line's followed by
+    ``LINE_END`` (:meth:`~.mteval.MtevalDialect.flat_tokens`).
+    """
+
+    def __init__(self, flat_tokens: Callable[[list[str]], list[str]], refs: list[list[str]],
+                 max_order: int) -> None:
+        self._core = native_core()
+        self._flat_tokens = flat_tokens
+        self.nrefs = len(refs[0])
+        tokens = flat_tokens([ref for seg in refs for ref in seg])
+        self.vocab = dict(zip(dict.fromkeys(tokens), range(len(tokens))))
+        self.vocab[LINE_END] = _LINE_END_ID
+        self.table, keys, lengths = self._core.mteval_table(
+            array("i", map(self.vocab.__getitem__, tokens)), self.nrefs, max_order,
+            self.vocab.get("0", _NO_SUCH_TOKEN))
+        # each n-gram's (count << 32 | context count): NIST's weight, once per distinct pair
+        pairs = memoryview(keys).cast("Q")
+        log2 = math.log(2)
+        weight = {pair: -math.log((pair >> 32) / (pair & 0xFFFFFFFF)) / log2
+                  for pair in set(pairs)}
+        self.info = array("d", map(weight.__getitem__, pairs))
+        per_line = memoryview(lengths).cast("q").tolist()
+        self.lengths = [per_line[i:i + self.nrefs] for i in range(0, len(per_line), self.nrefs)]
+        self.ref_words = sum(per_line)
+
+    def sums(self, hypotheses: list[str]) -> MtevalSums:
+        """The specification's tuple (``python_counts``) for ``hypotheses``."""
+        ids = array("i", map(self.vocab.get, self._flat_tokens(hypotheses), repeat(UNKNOWN)))
+        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.info, ids)
+        lengths_by_segment = list(zip(memoryview(sizes).cast("q").tolist(), self.lengths))
+        return matches, totals, info, lengths_by_segment, self.ref_words, self.nrefs
