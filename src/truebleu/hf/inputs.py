@@ -39,13 +39,6 @@ def equal_streams(references: PerPrediction, what: str) -> list[list[str]]:
     return [[refs[k] for refs in per] for k in range(width)]
 
 
-def ragged_streams(per: Sequence[Sequence[str]]) -> list[list[Optional[str]]]:
-    """Reference streams for references whose number varies, ``None`` where a prediction
-    has fewer than the most (as truebleu's metrics and sacreBLEU read them)."""
-    width = max((len(refs) for refs in per), default=0)
-    return [[refs[k] if k < len(refs) else None for refs in per] for k in range(width)]
-
-
 def plain_inputs(predictions: Any, references: Any) -> Optional[tuple[list[str], list[Any]]]:
     """``(predictions, references)`` as ``evaluate`` would hand them to ``_compute``, if they
     are plain: a non-empty list or tuple of ``str``, and as many references, all ``str`` or
