@@ -350,14 +350,15 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
         if (tab[s].key == 0) {
             tab[s].key = key;
             tab[s].at = (uint32_t)i + 1;
+            tab[s].left = 1;
             used[nused++] = (uint32_t)s;
         } else {
             if (tab[s].at != 0)
                 repeats[nrepeats++] = tab[s].at - 1;
             tab[s].at = 0;  /* a repeated anchor */
             repeats[nrepeats++] = (uint32_t)i;
+            tab[s].left++;
         }
-        tab[s].left++;
     }
     /* the reference's higher orders, after a repeated anchor */
     for (size_t q = 0; q < nrepeats; q++) {
@@ -372,13 +373,14 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
             if (tab[s].key == 0) {
                 tab[s].key = key;
                 tab[s].at = 0;
+                tab[s].left = 1;
                 used[nused++] = (uint32_t)s;
+            } else {
+                tab[s].left++;
             }
-            tab[s].left++;
         }
     }
     for (size_t i = 0; i < hn; i++) {
-        size_t len = hn - i < order ? hn - i : order;
         uint64_t key = 0;
         size_t k = 0;
         /* a low order the reference lacks: so does any longer n-gram from i */
@@ -391,34 +393,45 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
                 continue;
             k = 2;
         } else {
+            size_t len = hn - i < order ? hn - i : order;
             for (; k < anchor && k < len; k++) {
                 key = (key << bits) | h[i + k];
                 if (!low_take(low, key, &out[3 * k + 2]))
                     break;
             }
-            if (k < anchor)
-                continue;
+            if (k == len || k < anchor)
+                continue;  /* (the line ends before the anchor order) */
         }
-        for (; k < len; k++) {  /* the anchor, then (after a repeated one) the higher orders */
+        /* the anchor (k == anchor) */
+        key = (key << bits) | h[i + anchor];
+        size_t s = packed_slot(tab, key, shift, mask);
+        if (tab[s].key == 0)
+            continue;
+        if (tab[s].left > 0) {
+            tab[s].left--;
+            out[3 * anchor + 2]++;
+        }
+        size_t len = hn - i < order ? hn - i : order;
+        if (tab[s].at != 0) {  /* an anchor the reference holds once: extend its match */
+            size_t j = tab[s].at - 1, l = anchor + 1;
+            size_t stop = rn - j < len ? rn - j : len;
+            while (l < stop && h[i + l] == r[j + l])
+                l++;
+            if (l > best[j]) {
+                if (best[j] == 0)
+                    reached[nreached++] = (uint32_t)j;
+                best[j] = (unsigned char)l;
+            }
+            continue;
+        }
+        for (k = anchor + 1; k < len; k++) {  /* after a repeated anchor: the higher orders */
             key = (key << bits) | h[i + k];
-            size_t s = packed_slot(tab, key, shift, mask);
+            s = packed_slot(tab, key, shift, mask);
             if (tab[s].key == 0)
                 break;
             if (tab[s].left > 0) {
                 tab[s].left--;
                 out[3 * k + 2]++;
-            }
-            if (k == anchor && tab[s].at != 0) {  /* an anchor the reference holds once */
-                size_t j = tab[s].at - 1, l = k + 1;
-                size_t stop = rn - j < len ? rn - j : len;
-                while (l < stop && h[i + l] == r[j + l])
-                    l++;
-                if (l > best[j]) {
-                    if (best[j] == 0)
-                        reached[nreached++] = (uint32_t)j;
-                    best[j] = (unsigned char)l;
-                }
-                break;
             }
         }
     }
@@ -437,10 +450,8 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
         beyond += reach[k];  /* positions that agree on k symbols or more */
         out[3 * (k - 1) + 2] += (int64_t)beyond;
     }
-    for (size_t u = 0; u < nused; u++) {
+    for (size_t u = 0; u < nused; u++)  /* (an entry's other fields are set as it is filled) */
         tab[used[u]].key = 0;
-        tab[used[u]].left = 0;
-    }
     for (size_t u = 0; u < nlow; u++)
         low[low_used[u]] = 0;
     for (size_t n = 1; n <= order && n <= rn; n++) {
