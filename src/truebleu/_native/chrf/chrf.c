@@ -281,9 +281,20 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
     memset(out, 0, 3 * (size_t)max_order * sizeof(int64_t));
     if (rn == 0)
         return 0;
+    uint64_t direct = 0;
+    if (bits <= DIRECT_BITS && rn < UINT16_MAX) {
+        if (!w->direct && !(w->direct = calloc(DIRECT_SIZE, sizeof(uint16_t))))
+            return -1;
+        direct = (uint64_t)1 << (2 * bits);
+    }
+    const size_t order = (size_t)max_order;
+    /* the anchor order's index (order - 1): the one after the direct orders */
+    const size_t anchor = direct ? 2 : 0;
+    /* the most entries the hash table takes: the reference's n-grams from the anchor
+     * order up (the direct orders never enter it) */
     size_t total = 0;
-    for (int n = 1; n <= max_order && (size_t)n <= rn; n++)
-        total += rn - (size_t)n + 1;
+    for (size_t n = anchor + 1; n <= order && n <= rn; n++)
+        total += rn - n + 1;
     if (total >= UINT32_MAX / 2)
         return -1;
     size_t cap = table_size(total);
@@ -296,21 +307,12 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
         w->packed_cap = cap;
     }
     size_t best_was = w->best_cap;
-    if (GROW(w->used, w->used_cap, total) < 0 || GROW(w->repeats, w->repeats_cap, rn) < 0 ||
+    if (GROW(w->used, w->used_cap, total ? total : 1) < 0 || GROW(w->repeats, w->repeats_cap, rn) < 0 ||
         GROW(w->low_used, w->low_used_cap, 2 * rn) < 0 || GROW(w->best, w->best_cap, rn) < 0 ||
         GROW(w->reached, w->reached_cap, rn) < 0)
         return -1;
     if (w->best_cap > best_was)  /* (what realloc kept is all 0 already) */
         memset(w->best + best_was, 0, w->best_cap - best_was);
-    uint64_t direct = 0;
-    if (bits <= DIRECT_BITS && rn < UINT16_MAX) {
-        if (!w->direct && !(w->direct = calloc(DIRECT_SIZE, sizeof(uint16_t))))
-            return -1;
-        direct = (uint64_t)1 << (2 * bits);
-    }
-    const size_t order = (size_t)max_order;
-    /* the anchor order's index (order - 1): the one after the direct orders */
-    const size_t anchor = direct ? 2 : 0;
     uint16_t *restrict low = w->direct;
     chrf_packed_slot *restrict tab = w->packed;
     uint32_t *restrict used = w->used, *restrict repeats = w->repeats;
