@@ -106,7 +106,8 @@ def packed_path_cases() -> list[tuple[str, list[str]]]:
     (trigrams) a reference repeats, overlapping and not; a hypothesis agreeing with a once-held
     anchor's position for 3, 4, 5 or 6 characters; more than 127 distinct characters (no
     direct unigram table), more than 2^16 / 6 bits a symbol (chained ids); astral and NUL
-    characters (on one side or both, among several references); lines shorter than the orders."""
+    characters (on one side or both, among several references); lines shorter than the orders;
+    pairs after pairs that matched far at the same reference positions."""
     wide = "".join(chr(0x4E00 + i) for i in range(300))
     astral = "😀😁😀😁x😀"
     return [
@@ -126,6 +127,10 @@ def packed_path_cases() -> list[tuple[str, list[str]]]:
         ("", ["abc"]),
         ("abc", [""]),
         ("x y z x y z", ["x y z, x y z x"]),
+        # a pair whose hypothesis agrees far with once-held anchors, then pairs that agree less
+        # at the same reference positions (the core's per-position agreements start at 0 again)
+        ("abcdefgh", ["zzzzzabcdefgh", "abcdefgh zzzzzabcdefgh"]),
+        ("qqqabcqqq", ["zzzzzabcdefgh"]),
     ]
 
 

@@ -76,7 +76,8 @@ typedef struct {
     uint16_t *direct;                             /* DIRECT_SIZE, all 0 between pairs */
     uint32_t *repeats; size_t repeats_cap;          /* reference positions of repeated anchors */
     uint32_t *low_used; size_t low_used_cap;        /* the keys one pair set in `direct` */
-    unsigned char *best; size_t best_cap;           /* by reference position */
+    unsigned char *best; size_t best_cap;           /* by reference position, all 0 between pairs */
+    uint32_t *reached; size_t reached_cap;          /* the positions one pair set in `best` */
     uint32_t nword_ids;                           /* the pair's word ids are 1 .. nword_ids */
     chrf_slot *slots; size_t slots_cap, slots_zeroed;
     uint32_t next_id;  /* ids only grow, so a slot whose id predates the pair is empty */
@@ -231,6 +232,30 @@ static inline size_t packed_slot(const chrf_packed_slot *tab, uint64_t key, unsi
     return s;
 }
 
+/* A reference n-gram of a direct order: one more occurrence in `low` (1 + its count;
+ * the keys it sets go to low_used, to be cleared after the pair). */
+static inline void low_add(uint16_t *restrict low, uint32_t *restrict low_used, size_t *nlow,
+                           uint64_t key)
+{
+    uint16_t v = low[key];
+    if (v == 0)
+        low_used[(*nlow)++] = (uint32_t)key;
+    low[key] = (uint16_t)(v + 1 + (v == 0));
+}
+
+/* A hypothesis n-gram of a direct order: takes one of the reference's occurrences left
+ * (a match, counted in *matches); 0 when the reference has none at all (then no longer
+ * n-gram from the same position is in it either). */
+static inline int low_take(uint16_t *restrict low, uint64_t key, int64_t *matches)
+{
+    uint16_t v = low[key];
+    if (v > 1) {
+        low[key] = (uint16_t)(v - 1);
+        ++*matches;
+    }
+    return v != 0;
+}
+
 /* count_chained's rows, from the symbols' packed keys: an n-gram's key is its symbols
  * (ids from 1, `bits` bits each) side by side, first symbol highest, so the key of
  * order n + 1 at position i is the key of order n shifted by one symbol, with the
@@ -256,9 +281,20 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
     memset(out, 0, 3 * (size_t)max_order * sizeof(int64_t));
     if (rn == 0)
         return 0;
+    uint64_t direct = 0;
+    if (bits <= DIRECT_BITS && rn < UINT16_MAX) {
+        if (!w->direct && !(w->direct = calloc(DIRECT_SIZE, sizeof(uint16_t))))
+            return -1;
+        direct = (uint64_t)1 << (2 * bits);
+    }
+    const size_t order = (size_t)max_order;
+    /* the anchor order's index (order - 1): the one after the direct orders */
+    const size_t anchor = direct ? 2 : 0;
+    /* the most entries the hash table takes: the reference's n-grams from the anchor
+     * order up (the direct orders never enter it) */
     size_t total = 0;
-    for (int n = 1; n <= max_order && (size_t)n <= rn; n++)
-        total += rn - (size_t)n + 1;
+    for (size_t n = anchor + 1; n <= order && n <= rn; n++)
+        total += rn - n + 1;
     if (total >= UINT32_MAX / 2)
         return -1;
     size_t cap = table_size(total);
@@ -270,57 +306,61 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
             return -1;
         w->packed_cap = cap;
     }
-    if (GROW(w->used, w->used_cap, total) < 0 || GROW(w->repeats, w->repeats_cap, rn) < 0 ||
-        GROW(w->low_used, w->low_used_cap, 2 * rn) < 0 || GROW(w->best, w->best_cap, rn) < 0)
+    size_t best_was = w->best_cap;
+    if (GROW(w->used, w->used_cap, total ? total : 1) < 0 || GROW(w->repeats, w->repeats_cap, rn) < 0 ||
+        GROW(w->low_used, w->low_used_cap, 2 * rn) < 0 || GROW(w->best, w->best_cap, rn) < 0 ||
+        GROW(w->reached, w->reached_cap, rn) < 0)
         return -1;
-    uint64_t direct = 0;
-    if (bits <= DIRECT_BITS && rn < UINT16_MAX) {
-        if (!w->direct && !(w->direct = calloc(DIRECT_SIZE, sizeof(uint16_t))))
-            return -1;
-        direct = (uint64_t)1 << (2 * bits);
-    }
-    const size_t order = (size_t)max_order;
-    /* the anchor order's index (order - 1): the one after the direct orders */
-    const size_t anchor = direct ? 2 : 0;
+    if (w->best_cap > best_was)  /* (what realloc kept is all 0 already) */
+        memset(w->best + best_was, 0, w->best_cap - best_was);
     uint16_t *restrict low = w->direct;
     chrf_packed_slot *restrict tab = w->packed;
     uint32_t *restrict used = w->used, *restrict repeats = w->repeats;
-    uint32_t *restrict low_used = w->low_used;
+    uint32_t *restrict low_used = w->low_used, *restrict reached = w->reached;
     unsigned char *restrict best = w->best;
+    /* positions before `full` (rfull, hfull) hold both direct orders and the anchor:
+     * their low orders are read without the general loop's tests */
+    const size_t rfull = anchor == 2 && order > 2 && rn > 2 ? rn - 2 : 0;
+    const size_t hfull = anchor == 2 && order > 2 && hn > 2 ? hn - 2 : 0;
     size_t nused = 0, mask = cap - 1;
     unsigned shift = 64;
     for (size_t c = cap; c > 1; c >>= 1)
         shift--;
     /* the reference, up to the anchor order; `repeats` collects the positions of the
      * anchors it holds more than once (their first position when the second comes) */
-    size_t nlow = 0, nrepeats = 0;
+    size_t nlow = 0, nrepeats = 0, nreached = 0;
     for (size_t i = 0; i < rn; i++) {
-        size_t len = rn - i < order ? rn - i : order;
         uint64_t key = 0;
         size_t k = 0;
-        best[i] = 0;
-        for (; k < anchor && k < len; k++) {
-            key = (key << bits) | r[i + k];
-            uint16_t v = low[key];
-            if (v == 0)
-                low_used[nlow++] = (uint32_t)key;
-            low[key] = (uint16_t)(v + 1 + (v == 0));
+        if (i < rfull) {
+            key = r[i];
+            low_add(low, low_used, &nlow, key);
+            key = (key << bits) | r[i + 1];
+            low_add(low, low_used, &nlow, key);
+            k = 2;
+        } else {
+            size_t len = rn - i < order ? rn - i : order;
+            for (; k < anchor && k < len; k++) {
+                key = (key << bits) | r[i + k];
+                low_add(low, low_used, &nlow, key);
+            }
+            if (k == len)
+                continue;
         }
-        if (k == len)
-            continue;
         key = (key << bits) | r[i + k];
         size_t s = packed_slot(tab, key, shift, mask);
         if (tab[s].key == 0) {
             tab[s].key = key;
             tab[s].at = (uint32_t)i + 1;
+            tab[s].left = 1;
             used[nused++] = (uint32_t)s;
         } else {
             if (tab[s].at != 0)
                 repeats[nrepeats++] = tab[s].at - 1;
             tab[s].at = 0;  /* a repeated anchor */
             repeats[nrepeats++] = (uint32_t)i;
+            tab[s].left++;
         }
-        tab[s].left++;
     }
     /* the reference's higher orders, after a repeated anchor */
     for (size_t q = 0; q < nrepeats; q++) {
@@ -335,59 +375,85 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
             if (tab[s].key == 0) {
                 tab[s].key = key;
                 tab[s].at = 0;
+                tab[s].left = 1;
                 used[nused++] = (uint32_t)s;
+            } else {
+                tab[s].left++;
             }
-            tab[s].left++;
         }
     }
     for (size_t i = 0; i < hn; i++) {
-        size_t len = hn - i < order ? hn - i : order;
         uint64_t key = 0;
         size_t k = 0;
-        for (; k < anchor && k < len; k++) {
-            key = (key << bits) | h[i + k];
-            uint16_t v = low[key];
-            if (v == 0)
-                break;  /* not in the reference: neither is any longer n-gram from i */
-            if (v > 1) {
-                low[key] = (uint16_t)(v - 1);
-                out[3 * k + 2]++;
+        /* a low order the reference lacks: so does any longer n-gram from i */
+        if (i < hfull) {
+            key = h[i];
+            if (!low_take(low, key, &out[2]))
+                continue;
+            key = (key << bits) | h[i + 1];
+            if (!low_take(low, key, &out[5]))
+                continue;
+            k = 2;
+        } else {
+            size_t len = hn - i < order ? hn - i : order;
+            for (; k < anchor && k < len; k++) {
+                key = (key << bits) | h[i + k];
+                if (!low_take(low, key, &out[3 * k + 2]))
+                    break;
             }
+            if (k == len || k < anchor)
+                continue;  /* (the line ends before the anchor order) */
         }
-        for (; k < len; k++) {  /* the anchor, then (after a repeated one) the higher orders */
+        /* the anchor (k == anchor) */
+        key = (key << bits) | h[i + anchor];
+        size_t s = packed_slot(tab, key, shift, mask);
+        if (tab[s].key == 0)
+            continue;
+        if (tab[s].left > 0) {
+            tab[s].left--;
+            out[3 * anchor + 2]++;
+        }
+        size_t len = hn - i < order ? hn - i : order;
+        if (tab[s].at != 0) {  /* an anchor the reference holds once: extend its match */
+            size_t j = tab[s].at - 1, l = anchor + 1;
+            size_t stop = rn - j < len ? rn - j : len;
+            while (l < stop && h[i + l] == r[j + l])
+                l++;
+            if (l > best[j]) {
+                if (best[j] == 0)
+                    reached[nreached++] = (uint32_t)j;
+                best[j] = (unsigned char)l;
+            }
+            continue;
+        }
+        for (k = anchor + 1; k < len; k++) {  /* after a repeated anchor: the higher orders */
             key = (key << bits) | h[i + k];
-            size_t s = packed_slot(tab, key, shift, mask);
+            s = packed_slot(tab, key, shift, mask);
             if (tab[s].key == 0)
                 break;
             if (tab[s].left > 0) {
                 tab[s].left--;
                 out[3 * k + 2]++;
             }
-            if (k == anchor && tab[s].at != 0) {  /* an anchor the reference holds once */
-                size_t j = tab[s].at - 1, l = k + 1;
-                size_t stop = rn - j < len ? rn - j : len;
-                while (l < stop && h[i + l] == r[j + l])
-                    l++;
-                if (l > best[j])
-                    best[j] = (unsigned char)l;
-                break;
-            }
         }
     }
     /* the higher orders of the anchors the reference holds once: one match each where
-     * some hypothesis position agrees that far (reach[l]: positions j with best[j] == l) */
-    size_t reach[65] = {0};
-    for (size_t j = 0; j < rn; j++)
-        reach[best[j]]++;
+     * some hypothesis position agrees that far (reach[l]: positions j with best[j] == l;
+     * `best` is left all 0 again) */
+    size_t reach[65];
+    for (size_t l = 0; l <= order; l++)
+        reach[l] = 0;
+    for (size_t q = 0; q < nreached; q++) {
+        reach[best[reached[q]]]++;
+        best[reached[q]] = 0;
+    }
     size_t beyond = 0;
     for (size_t k = order; k > anchor + 1; k--) {
         beyond += reach[k];  /* positions that agree on k symbols or more */
         out[3 * (k - 1) + 2] += (int64_t)beyond;
     }
-    for (size_t u = 0; u < nused; u++) {
+    for (size_t u = 0; u < nused; u++)  /* (an entry's other fields are set as it is filled) */
         tab[used[u]].key = 0;
-        tab[used[u]].left = 0;
-    }
     for (size_t u = 0; u < nlow; u++)
         low[low_used[u]] = 0;
     for (size_t n = 1; n <= order && n <= rn; n++) {
@@ -626,6 +692,7 @@ static void scratch_free(chrf_scratch *w)
     free(w->repeats);
     free(w->low_used);
     free(w->best);
+    free(w->reached);
 }
 
 static void chrf_worker(tb_job *base)
