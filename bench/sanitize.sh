@@ -67,6 +67,7 @@ step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tes
     tests/metrics/bleu/test_tokenized_periods.py tests/native/test_native_runtime.py}
 step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
 step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
+step "fuzz_chrf small alphabet" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 8 --threads 2 --alphabet small
 # TER's core (_native/ter/): the native half of its tests, and its fuzz
 step "TER tests" "$PY" -m pytest -q -p no:cacheprovider tests/metrics/ter/test_ter.py tests/metrics/ter/test_ter_wmt21.py \
     -k "native or surrogates"
