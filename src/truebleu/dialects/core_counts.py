@@ -52,6 +52,7 @@ class SpaceHider:
         self._table = str.maketrans(mapping)
         self._characters = tuple(mapping)
         self._ascii_characters = tuple(char for char in mapping if char.isascii())
+        self._any = re.compile("[" + "".join(map(re.escape, mapping)) + "]")
 
     def __call__(self, lines: Sequence[str]) -> list[str]:
         text = "".join(lines)
@@ -59,7 +60,9 @@ class SpaceHider:
         if not any(char in text for char in (
                 self._ascii_characters if text.isascii() else self._characters)):
             return list(lines)
-        return [line.translate(self._table) for line in lines]
+        # only the lines holding one: str.translate looks every character up in the table
+        return [line.translate(self._table) if self._any.search(line) else line
+                for line in lines]
 
 
 #: multi-bleu.perl splits bytes on ASCII whitespace: the other spaces of str.split are letters
