@@ -163,8 +163,10 @@ def reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],
 # after mteval's own steps, what the core's 13a would still change (it un-escapes
 # the four entities, in sacreBLEU's order, and drops "<skipped>" again: nothing else
 # of a line with none of them) or split where Perl does not (U+001C..U+001F are
-# whitespace to Python, not to Perl)
-_NOT_FOR_CORE_13A = re.compile("&(?:quot|amp|lt|gt);|<skipped>|[\x1c-\x1f]")
+# whitespace to Python, not to Perl). Every alternative starts with a literal character:
+# the regular expression engine then skips ahead on its first characters, several
+# times faster than with a character class ([\x1c-\x1f]) among the alternatives.
+_NOT_FOR_CORE_13A = re.compile("&(?:quot|amp|lt|gt);|<skipped>|\x1c|\x1d|\x1e|\x1f")
 # what every match of _NOT_FOR_CORE_13A holds: a substring scan for each is much faster
 # than the regular expression, and on most corpora finds none of them
 _NOT_FOR_CORE_13A_MARKS = ("&", "<skipped>", "\x1c", "\x1d", "\x1e", "\x1f")
@@ -222,12 +224,14 @@ def tokenize_13a_perl_lines(texts: list[str], lowercase: bool) -> list[str]:
         return tokens
     prepared = before_rules_13a(LINE_END.join(texts), lowercase)  # padded once, at the ends
     pieces = prepared[1:-1].split(LINE_END)  # each line's before_rules_13a, unpadded
-    if not (core_13a_may_differ(prepared) and _NOT_FOR_CORE_13A.search(prepared)):
+    # the lines the core would change: those of the matches (one scan of the text)
+    starts = ([match.start() for match in _NOT_FOR_CORE_13A.finditer(prepared)]
+              if core_13a_may_differ(prepared) else [])
+    if not starts:
         return core_tokens(pieces)
-    # the lines the core would change: each match's line, by its offset (one scan of the text)
     ends = list(accumulate(len(piece) + 1 for piece in pieces))  # after each line's LINE_END
-    for_python = {bisect_right(ends, match.start() - 1)  # (prepared has one pad space first)
-                  for match in _NOT_FOR_CORE_13A.finditer(prepared)}
+    for_python = {bisect_right(ends, start - 1)  # (prepared has one pad space first)
+                  for start in starts}
     found: list[str] = []
     run: list[str] = []
     for i, (text, piece) in enumerate(zip(texts, pieces)):
