@@ -24,7 +24,7 @@ from itertools import repeat
 from typing import Callable
 
 from ..core.kernels import native_core
-from ._perl import PERL_SPACE, PERL_SPACE_RUN
+from ._perl import PERL_SPACE, squeeze_perl_spaces
 from .core_counts import LINE_END, tokenize_13a_perl_lines
 
 #: (matches, totals, information per order, (hypothesis length, reference lengths) per
@@ -49,7 +49,7 @@ def sgml_escape(line: str) -> str:
     others = _OTHER_ASCII_SPACES if line.isascii() else _OTHER_PERL_SPACES
     if "  " not in line and not any(space in line for space in others):
         return line
-    return PERL_SPACE_RUN.sub(" ", line)
+    return squeeze_perl_spaces(line)
 
 
 def joined_13a_tokens(lines: list[str], lowercase: bool) -> list[str]:
