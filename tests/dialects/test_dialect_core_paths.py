@@ -249,3 +249,16 @@ def test_mteval_13a_tokens_of_many_lines_are_each_lines(lines, lowercase):
     texts = [sgml_text(text) for text in lines if LINE_END not in text]
     expected = [token for text in texts for token in (*tokenize_13a_perl(text, lowercase), LINE_END)]
     assert tokenize_13a_perl_lines(texts, lowercase) == expected
+
+
+@settings(max_examples=4 * MAX_EXAMPLES, deadline=None)
+@given(st.text(alphabet=st.sampled_from("&;quotamplgt<skiped>\x1c\x1d\x1e\x1f x0"), max_size=30)
+       | line())
+def test_core_13a_pre_check_never_hides_a_line_for_python(text):
+    """The substring pre-check that spares mteval the regular expression says "may
+    differ" whenever the expression finds a line the core must not tokenize (else that
+    line would get the core's tokens, not Perl's)."""
+    from truebleu.dialects.core_counts import _NOT_FOR_CORE_13A, core_13a_may_differ
+
+    if _NOT_FOR_CORE_13A.search(text):
+        assert core_13a_may_differ(text)

@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 
 from truebleu._version import __version__
 from truebleu.dialects import DIALECTS, DialectScore, ToolError, get_dialect
-from truebleu.dialects._perl import ascii_lower, perl_lc, rules_13a, split_bytes_awk, split_perl
+from truebleu.dialects._perl import (
+    PERL_SPACE_RUN,
+    PYTHON_ONLY_SPACES,
+    ascii_lower,
+    perl_lc,
+    rules_13a,
+    split_bytes_awk,
+    split_perl,
+    squeeze_perl_spaces,
+)
 from truebleu.dialects.mteval import nist, nist_length_penalty, sgml_text
 from truebleu.tokenizers import get_tokenizer
 
@@ -49,6 +58,25 @@ def test_mteval_tokens_equal_sacrebleu_13a_where_the_tools_agree(text):
 def test_perl_whitespace_is_not_python_whitespace():
     assert split_perl("a\x1cb\x85c\xa0d\u2028e\u180ef") == ["a\x1cb", "c", "d", "e\u180ef"]
     assert split_bytes_awk("a\xa0b c\td\x1ce") == ["a\xa0b", "c", "d\x1ce"]
+
+
+def test_python_whitespace_is_perls_and_four_more():
+    """squeeze_perl_spaces relies on it: every code point Python takes for whitespace is
+    Perl's but PYTHON_ONLY_SPACES, and Perl's are all Python's (a new Unicode database,
+    as when U+180E stopped being a space, would break this)."""
+    for code in range(0x110000):
+        char = chr(code)
+        perl = PERL_SPACE_RUN.fullmatch(char) is not None
+        assert perl == (char.isspace() and char not in PYTHON_ONLY_SPACES), hex(code)
+        assert perl == (not char.split() and char not in PYTHON_ONLY_SPACES), hex(code)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["a", "bc", "\x00", " ", "  ", "\t", "\n", "\x1c", "\x1f",
+                                  "\x85", "\xa0", "\u180e", "\u2009", "\u3000", "\ue000"]),
+                max_size=12).map("".join))
+def test_squeezing_perl_spaces_is_the_substitution(text):
+    assert squeeze_perl_spaces(text) == PERL_SPACE_RUN.sub(" ", text)
 
 
 def test_perl_case_mapping():

@@ -24,7 +24,7 @@ from itertools import repeat
 from typing import Callable
 
 from ..core.kernels import native_core
-from ._perl import PERL_SPACE, PERL_SPACE_RUN
+from ._perl import PERL_SPACE, squeeze_perl_spaces
 from .core_counts import LINE_END, tokenize_13a_perl_lines
 
 #: (matches, totals, information per order, (hypothesis length, reference lengths) per
@@ -49,7 +49,7 @@ def sgml_escape(line: str) -> str:
     others = _OTHER_ASCII_SPACES if line.isascii() else _OTHER_PERL_SPACES
     if "  " not in line and not any(space in line for space in others):
         return line
-    return PERL_SPACE_RUN.sub(" ", line)
+    return squeeze_perl_spaces(line)
 
 
 def joined_13a_tokens(lines: list[str], lowercase: bool) -> list[str]:
@@ -75,22 +75,23 @@ class CoreReferences:
         tokens = flat_tokens([ref for seg in refs for ref in seg])
         self.vocab = dict(zip(dict.fromkeys(tokens), range(len(tokens))))
         self.vocab[LINE_END] = _LINE_END_ID
+        # (arrays are made from lists, not iterators: they then know their size)
         self.table, keys, lengths = self._core.mteval_table(
-            array("i", map(self.vocab.__getitem__, tokens)), self.nrefs, max_order,
+            array("i", list(map(self.vocab.__getitem__, tokens))), self.nrefs, max_order,
             self.vocab.get("0", _NO_SUCH_TOKEN))
         # each n-gram's (count << 32 | context count): NIST's weight, once per distinct pair
-        pairs = memoryview(keys).cast("Q")
+        pairs = memoryview(keys).cast("Q").tolist()  # (one conversion, not one per read)
         log2 = math.log(2)
         weight = {pair: -math.log((pair >> 32) / (pair & 0xFFFFFFFF)) / log2
                   for pair in set(pairs)}
-        self.info = array("d", map(weight.__getitem__, pairs))
+        self.info = array("d", list(map(weight.__getitem__, pairs)))
         per_line = memoryview(lengths).cast("q").tolist()
         self.lengths = [per_line[i:i + self.nrefs] for i in range(0, len(per_line), self.nrefs)]
         self.ref_words = sum(per_line)
 
     def sums(self, hypotheses: list[str]) -> MtevalSums:
         """The specification's tuple (``python_counts``) for ``hypotheses``."""
-        ids = array("i", map(self.vocab.get, self._flat_tokens(hypotheses), repeat(UNKNOWN)))
+        ids = array("i", list(map(self.vocab.get, self._flat_tokens(hypotheses), repeat(UNKNOWN))))
         matches, totals, info, sizes = self._core.mteval_sums(self.table, self.info, ids)
         lengths_by_segment = list(zip(memoryview(sizes).cast("q").tolist(), self.lengths))
         return matches, totals, info, lengths_by_segment, self.ref_words, self.nrefs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Sequence
 
 from ..tokenizers import get_tokenizer
@@ -87,10 +88,10 @@ class NltkDialect(Dialect):
             return self.python_counts(hypotheses, refs)
         rows = core_rows(self._prepared, hypotheses, refs, mode, order)
         sums = [int(x) for x in rows.sum()]
-        short = [0] * order  # segments whose hypothesis has fewer than n tokens
-        for row in rows.rows():
-            for n in range(min(int(row[0]), order), order):
-                short[n] += 1
+        # per order n (from 0), the segments whose hypothesis has at most n tokens
+        hyp_lengths = Counter(map(int, rows.data[0::rows.width]))
+        short = [sum(segments for length, segments in hyp_lengths.items() if length <= n)
+                 for n in range(order)]
         denominators = [total + extra for total, extra in zip(sums[2 + order:], short)]
         return nltk_bleu.CorpusCounts(
             sums[2:2 + order], denominators, sums[0], sums[1],
