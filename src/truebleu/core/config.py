@@ -20,10 +20,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 
-class MetricConfig:
-    """Frozen settings; a subclass names its fields in ``__match_args__`` and sets
-    them in ``__init__`` through :meth:`_set` (assignment afterwards raises
-    ``dataclasses.FrozenInstanceError``)."""
+class FrozenFields:
+    """Frozen fields; a subclass names them in ``__match_args__`` and sets them in
+    ``__init__`` through :meth:`_set` (assignment afterwards raises
+    ``dataclasses.FrozenInstanceError``); compared, hashed and shown by them.
+
+    What ``@dataclass(frozen=True)`` gives, without importing :mod:`dataclasses`
+    (which imports :mod:`inspect`: a sizeable part of a short command's start-up).
+    """
 
     __match_args__: ClassVar[tuple[str, ...]] = ()
 
@@ -49,7 +53,7 @@ class MetricConfig:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        assert isinstance(other, MetricConfig)
+        assert isinstance(other, FrozenFields)
         return self.key() == other.key()
 
     def __hash__(self) -> int:
@@ -58,6 +62,10 @@ class MetricConfig:
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
         return f"{type(self).__qualname__}({fields})"
+
+
+class MetricConfig(FrozenFields):
+    """A metric's frozen settings (the fields each metric's ``config.py`` names)."""
 
 
 def _plain(value: object) -> object:

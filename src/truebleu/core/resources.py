@@ -36,6 +36,8 @@ import os
 from functools import lru_cache
 from typing import Optional
 
+from .config import FrozenFields
+
 __all__ = ["Cost", "ResourceLimitError", "check_cost", "memory_limit", "resampling_limit",
            "MEMORY_VARIABLE", "ROWS_VARIABLE", "DEFAULT_RESAMPLED_ROWS"]
 
@@ -49,45 +51,20 @@ _UNITS = {"": 1, "K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30, "T": 2 ** 40}
 _CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
 
 
-class Cost:
+class Cost(FrozenFields):
     """What a computation will take: bytes held at once, and rows resampled in all.
 
-    Frozen, compared and hashed by its two fields. Written out rather than a
-    ``@dataclass(frozen=True)`` (as :class:`~truebleu.core.config.MetricConfig`):
-    importing :mod:`dataclasses` imports :mod:`inspect`, about 43 M instructions
-    (callgrind) of ``truebleu REF -i SYS... -pbs``, which checks a cost.
+    Frozen, compared and hashed by its two fields (:class:`~.config.FrozenFields`: not a
+    ``@dataclass``, whose import costs ``truebleu REF -i SYS... -pbs``, which checks a cost,
+    about 43 M instructions).
     """
 
-    __slots__ = ("memory", "rows")
     __match_args__ = ("memory", "rows")
     memory: int
     rows: int
 
     def __init__(self, memory: int = 0, rows: int = 0) -> None:
-        object.__setattr__(self, "memory", memory)
-        object.__setattr__(self, "rows", rows)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        from dataclasses import FrozenInstanceError  # only on this mistake
-
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        from dataclasses import FrozenInstanceError
-
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, Cost)
-        return (self.memory, self.rows) == (other.memory, other.rows)
-
-    def __hash__(self) -> int:
-        return hash((self.memory, self.rows))
-
-    def __repr__(self) -> str:
-        return f"Cost(memory={self.memory!r}, rows={self.rows!r})"
+        self._set(memory=memory, rows=rows)
 
     def __add__(self, other: Cost) -> Cost:
         """Both at once: the memory and the work add."""
