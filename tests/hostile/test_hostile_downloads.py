@@ -84,17 +84,20 @@ def _trickle_headers(handler) -> None:
         return
 
 
+#: a plain download (its time is the test's margin), then the timed one; "# SET-UP" is where a
+#: test changes the process first
 TIMED = r"""
 import json, sys, time
 from truebleu.io.testsets.cache import download_file
 from truebleu.io.testsets.errors import DownloadError
-base, folder = sys.argv[1], sys.argv[2]
+# SET-UP
+base, folder, slow = sys.argv[1], sys.argv[2], sys.argv[3]
 started = time.monotonic()
 download_file(base + "/small.txt", folder + "/small.txt")
 baseline = time.monotonic() - started
 started = time.monotonic()
 try:
-    download_file(base + "/" + sys.argv[3], folder + "/slow.txt")
+    download_file(slow if "://" in slow else base + "/" + slow, folder + "/slow.txt")
     error = None
 except DownloadError as exc:
     error = str(exc)
@@ -104,22 +107,28 @@ print(json.dumps({"baseline": baseline, "elapsed": time.monotonic() - started, "
 DEADLINE = 2.0
 
 
+def _timed_download(local, target: Path, slow: str, base: str = "", set_up: str = "",
+                    **environment: str) -> dict:
+    """TIMED in a child process with a download deadline of DEADLINE s: the plain download
+    from ``base`` (default: the server's URL), then ``slow`` (a path on it, or a URL)."""
+    env = {**os.environ, "TRUEBLEU_DOWNLOAD_TIMEOUT": str(DEADLINE), **environment}
+    try:
+        done = subprocess.run([sys.executable, "-c", TIMED.replace("# SET-UP", set_up),
+                               base or local.url, str(target), slow],
+                              capture_output=True, text=True, timeout=120, env=env)
+    finally:
+        local.close()
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
 @pytest.mark.parametrize("scheme", ["http", "https"])
 @pytest.mark.parametrize("how", ["body", "headers"])
 def test_a_trickling_server_is_cut_off_at_the_deadline(tmp_path, how, scheme):
     local, _ = _serve(tmp_path, tls=scheme == "https")
     local.custom[f"slow-{how}"] = _trickle_body if how == "body" else _trickle_headers
     target = tmp_path / "cache"
-    env = {**os.environ, "TRUEBLEU_DOWNLOAD_TIMEOUT": str(DEADLINE),
-           "SSL_CERT_FILE": str(TLS_CERTIFICATE)}
-    try:
-        done = subprocess.run([sys.executable, "-c", TIMED, local.url, str(target),
-                               f"slow-{how}"], capture_output=True, text=True, timeout=120,
-                              env=env)
-    finally:
-        local.close()
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
+    result = _timed_download(local, target, f"slow-{how}", SSL_CERT_FILE=str(TLS_CERTIFICATE))
     assert result["error"] is not None and f"not finished after {DEADLINE:g} s" in result["error"]
     assert "TRUEBLEU_DOWNLOAD_TIMEOUT" in result["error"]
     # stopped at the deadline, not at a per-read timeout (60 s) and not before: the margin is
@@ -128,30 +137,18 @@ def test_a_trickling_server_is_cut_off_at_the_deadline(tmp_path, how, scheme):
     assert _files(target) == ["small.txt"]
 
 
-SLOW_LOOKUP = r"""
-import json, socket, sys, time
-from truebleu.io.testsets.cache import download_file
-from truebleu.io.testsets.errors import DownloadError
+#: a resolver that does not answer, for one host name
+NEVER_ANSWERS = """
+import socket
 real = socket.getaddrinfo
 
 def getaddrinfo(host, *args, **kwargs):
-    if host == "resolver-never-answers.invalid":   # a resolver that does not answer
+    if host == "resolver-never-answers.invalid":
         time.sleep(60)
         raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
     return real(host, *args, **kwargs)
 
 socket.getaddrinfo = getaddrinfo
-base, folder = sys.argv[1], sys.argv[2]
-started = time.monotonic()
-download_file(base.replace("127.0.0.1", "localhost") + "/small.txt", folder + "/small.txt")
-baseline = time.monotonic() - started
-started = time.monotonic()
-try:
-    download_file("http://resolver-never-answers.invalid/x.txt", folder + "/x.txt")
-    error = None
-except DownloadError as exc:
-    error = str(exc)
-print(json.dumps({"baseline": baseline, "elapsed": time.monotonic() - started, "error": error}))
 """
 
 
@@ -162,14 +159,8 @@ def test_a_name_lookup_that_never_answers_ends_at_the_deadline(tmp_path):
     turn) still downloads."""
     local, _ = _serve(tmp_path)
     target = tmp_path / "cache"
-    env = {**os.environ, "TRUEBLEU_DOWNLOAD_TIMEOUT": str(DEADLINE)}
-    try:
-        done = subprocess.run([sys.executable, "-c", SLOW_LOOKUP, local.url, str(target)],
-                              capture_output=True, text=True, timeout=120, env=env)
-    finally:
-        local.close()
-    assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
+    result = _timed_download(local, target, "http://resolver-never-answers.invalid/x.txt",
+                             base=local.url.replace("127.0.0.1", "localhost"), set_up=NEVER_ANSWERS)
     assert result["error"] is not None and f"not finished after {DEADLINE:g} s" in result["error"]
     assert "resolver-never-answers.invalid" in result["error"]
     assert DEADLINE - 0.5 <= result["elapsed"] <= DEADLINE + 3 + 20 * result["baseline"], result
