@@ -36,8 +36,9 @@ import os
 import platform
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from timing import best_of
 
 DEFAULT_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -69,19 +70,6 @@ def system_paths(shared: Path, count: int) -> tuple[Path, list[Path]]:
 
 def system_name(path: Path) -> str:
     return path.name.split(".hyp.")[1].rsplit(".", 1)[0]
-
-
-def timed(fn, repeat: int, warm_up=None):
-    """Best time of ``repeat`` calls of ``fn``, after one untimed ``warm_up()`` call (the
-    imports and first-use set-up, which each path pays once per process)."""
-    if warm_up is not None:
-        warm_up()
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def default_path(hyps: list[list[str]], ref: list[str]) -> list[float]:
@@ -154,7 +142,7 @@ def run_command(argv: list[str], repeat: int) -> float:
 
     def once():
         subprocess.run(argv, stdout=subprocess.DEVNULL, env=env, check=True)
-    return timed(once, repeat)[0]
+    return best_of(once, repeat)[0]
 
 
 def worker(name: str, shared: Path, count: int) -> None:
@@ -186,7 +174,7 @@ def main(argv=None) -> int:
     tiny_hyps, tiny_ref = [hyps[0][:10]], ref[:10]  # for the warm-up calls
 
     def time_path(path):
-        return timed(lambda: path(hyps, ref), repeat, lambda: path(tiny_hyps, tiny_ref))
+        return best_of(lambda: path(hyps, ref), repeat, lambda: path(tiny_hyps, tiny_ref))
 
     default_time, default_scores = time_path(default_path)
     peer_label, peer = PEERS["default"]

@@ -42,16 +42,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from timing import best_of
+
 DEFAULT_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-
-
-def timed(fn, repeat: int):
-    best, result = float("inf"), None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def run_command(argv: list[str], env: dict) -> tuple[float, float, bytes]:
@@ -211,9 +204,9 @@ def main() -> None:
     rows = []
 
     for test, n in (("bs", 1000), ("ar", 10000)):
-        t_sacre, oracle = timed(lambda test=test, n=n: PairedTest(
+        t_sacre, oracle = best_of(lambda test=test, n=n: PairedTest(
             named, {"BLEU": SacreBLEU(references=refs)}, None, test_type=test, n_samples=n)(), 1)
-        t_true, (_, cells) = timed(
+        t_true, (_, cells) = best_of(
             lambda test=test, n=n: paired_cells(named, truebleu.BLEU(references=refs), test, n),
             args.repeat)
         same = [vars(c) for c in cells] == [vars(r) for r in oracle[1]["BLEU"]]
@@ -222,19 +215,19 @@ def main() -> None:
                      f"{'resamples' if test == 'bs' else 'trials'}", t_sacre, t_true, same))
 
     hyps = named[1][1]
-    t_sacre, s_score = timed(lambda: SacreBLEU().corpus_score(hyps, refs, n_bootstrap=1000), 1)
-    t_true, t_score = timed(lambda: truebleu.BLEU().corpus_score(hyps, refs, n_bootstrap=1000),
+    t_sacre, s_score = best_of(lambda: SacreBLEU().corpus_score(hyps, refs, n_bootstrap=1000), 1)
+    t_true, t_score = best_of(lambda: truebleu.BLEU().corpus_score(hyps, refs, n_bootstrap=1000),
                             args.repeat)
     same = (s_score._mean, s_score._ci) == (t_score._mean, t_score._ci)
     rows.append(("`-ci`: one system, 1000 resamples", t_sacre, t_true, same))
 
     metric = truebleu.BLEU(references=refs)
-    t_stats, stats = timed(lambda: [(name, metric.corpus_statistics(h).to_numpy())
+    t_stats, stats = best_of(lambda: [(name, metric.corpus_statistics(h).to_numpy())
                                     for name, h in named], 1)
     scorer = BLEUBatchScorer.from_metric(metric)
     extra = []
     for test, n in (("bs", 1000), ("ar", 10000)):
-        t_all, result = timed(lambda test=test, n=n: compare_all(stats, scorer, test, n),
+        t_all, result = best_of(lambda test=test, n=n: compare_all(stats, scorer, test, n),
                               args.repeat)
         extra.append((f"all {len(result.pairs)} pairs + clusters, `{test}` {n}", t_all))
 
