@@ -40,6 +40,7 @@ from .options import (
     check_threads,
     make_metrics,
 )
+from .output import write_output
 
 
 def _count(minimum: int):
@@ -167,7 +168,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (UsageError, ValueError, ImportError, OSError) as exc:
         print(f"truebleu compare: error: {exc}", file=sys.stderr)
         return 1
-    sys.stdout.write(report)
+    write_output(report)  # UTF-8 whatever the locale, as every command writes
     return 0
 
 
