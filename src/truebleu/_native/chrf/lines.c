@@ -26,12 +26,25 @@ static int push_word(chrf_side *s, uint32_t start, uint32_t len)
     return 0;
 }
 
+/* tb_chrf_hash_run, a step at a time (tb_chrf_symbols_words hashes words as it reads them) */
+#define HASH_SEED 0x243F6A8885A308D3ULL
+
+static inline uint64_t hash_step(uint64_t h, uint32_t x)
+{
+    return (h ^ x) * 0x9E3779B97F4A7C15ULL;
+}
+
+static inline uint32_t hash_final(uint64_t h)
+{
+    return (uint32_t)(h ^ (h >> 32));
+}
+
 uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n)
 {
-    uint64_t h = 0x243F6A8885A308D3ULL;
+    uint64_t h = HASH_SEED;
     for (uint32_t k = 0; k < n; k++)
-        h = (h ^ p[k]) * 0x9E3779B97F4A7C15ULL;
-    return (uint32_t)(h ^ (h >> 32));
+        h = hash_step(h, p[k]);
+    return hash_final(h);
 }
 
 /* The characters of t (of type T: its PyUnicode kind) into s->chars (whitespace
@@ -105,6 +118,93 @@ int tb_chrf_symbols(const tb_text *t, int whitespace, uint32_t *restrict map, ui
     default: return 0;  /* astral code points: no symbol ids */
     }
     *n = k;
+    return 1;
+}
+
+/* The word out[start .. end) (end > start) into words[nw ..] and its hash into
+ * hashes[nw ..], split as tb_chrf_decode splits words, given its first and last code
+ * points and the running hashes of all its ids (whole) and of all but the last (prefix);
+ * the new count of words. */
+static inline size_t end_word(const uint32_t *out, uint32_t start, uint32_t end, uint32_t first,
+                              uint32_t last, uint64_t whole, uint64_t prefix,
+                              chrf_span *restrict words, uint32_t *restrict hashes, size_t nw)
+{
+    uint32_t len = end - start;
+    if (len > 1 && is_punct(last)) {
+        words[nw].start = start;
+        words[nw].len = len - 1;
+        hashes[nw++] = hash_final(prefix);
+        words[nw].start = end - 1;
+        words[nw].len = 1;
+        hashes[nw++] = hash_final(hash_step(HASH_SEED, out[end - 1]));
+    } else if (len > 1 && is_punct(first)) {
+        words[nw].start = start;
+        words[nw].len = 1;
+        hashes[nw++] = hash_final(hash_step(HASH_SEED, out[start]));
+        words[nw].start = start + 1;
+        words[nw].len = len - 1;
+        hashes[nw++] = tb_chrf_hash_run(out + start + 1, len - 1);
+    } else {
+        words[nw].start = start;
+        words[nw].len = len;
+        hashes[nw++] = hash_final(whole);
+    }
+    return nw;
+}
+
+/* SYMBOLS_LOOP with whitespace dropped (id 0), which ends a word */
+#define SYMBOLS_WORDS_LOOP(T)                                                           \
+    do {                                                                                \
+        const T *restrict d = (const T *)t->data;                                       \
+        for (size_t i = 0; i < len; i++) {                                              \
+            uint32_t c = d[i], id = map[c] - tag;                                       \
+            if (id > 0xFFFFu) {                                                         \
+                uint32_t e = new_symbol(c, 0, tag, next);                               \
+                if (!e)                                                                 \
+                    return 0;                                                           \
+                map[c] = e;                                                             \
+                id = e - tag;                                                           \
+            }                                                                           \
+            if (id == 0) {                                                              \
+                if (in_word)                                                            \
+                    nw = end_word(out, start, (uint32_t)k, first, last, whole, prefix,  \
+                                  words, hashes, nw);                                   \
+                in_word = 0;                                                            \
+                continue;                                                               \
+            }                                                                           \
+            if (!in_word) {                                                             \
+                in_word = 1;                                                            \
+                start = (uint32_t)k;                                                    \
+                first = c;                                                              \
+                whole = HASH_SEED;                                                      \
+            }                                                                           \
+            prefix = whole;                                                             \
+            whole = hash_step(whole, id);                                               \
+            last = c;                                                                   \
+            out[k++] = id;                                                              \
+        }                                                                               \
+    } while (0)
+
+int tb_chrf_symbols_words(const tb_text *t, uint32_t *restrict map, uint32_t tag,
+                          uint32_t *restrict next, uint32_t *restrict out, size_t *n,
+                          chrf_span *restrict words, uint32_t *restrict hashes, size_t *nwords)
+{
+    size_t k = 0, nw = 0, len = t->length;
+    uint32_t start = 0, first = 0, last = 0;
+    uint64_t whole = HASH_SEED, prefix = HASH_SEED;
+    int in_word = 0;
+    *n = *nwords = 0;
+    if (len >= UINT32_MAX)
+        return 0;  /* (tb_chrf_decode refuses it) */
+    switch (t->kind) {
+    case 1: SYMBOLS_WORDS_LOOP(uint8_t); break;
+    case 2: SYMBOLS_WORDS_LOOP(uint16_t); break;
+    default: return 0;  /* astral code points: no symbol ids */
+    }
+    if (in_word)
+        nw = end_word(out, start, (uint32_t)k, first, last, whole, prefix, words, hashes, nw);
+    *n = k;
+    *nwords = nw;
     return 1;
 }
 
