@@ -152,36 +152,50 @@ static inline size_t end_word(const uint32_t *out, uint32_t start, uint32_t end,
     return nw;
 }
 
-/* SYMBOLS_LOOP with whitespace dropped (id 0), which ends a word */
+/* id: the symbol id of code point c (0: whitespace), numbered if new (tb_chrf_symbols_words
+ * returns 0 when the ids ran out) */
+#define SYMBOL_OF(c, id)                                                                \
+    do {                                                                                \
+        id = map[c] - tag;                                                              \
+        if (id > 0xFFFFu) {                                                             \
+            uint32_t e_ = new_symbol(c, 0, tag, next);                                  \
+            if (!e_)                                                                    \
+                return 0;                                                               \
+            map[c] = e_;                                                                \
+            id = e_ - tag;                                                              \
+        }                                                                               \
+    } while (0)
+
+/* SYMBOLS_LOOP with whitespace dropped: an outer loop over whitespace, an inner one over a
+ * word's characters, which hashes them as it goes */
 #define SYMBOLS_WORDS_LOOP(T)                                                           \
     do {                                                                                \
         const T *restrict d = (const T *)t->data;                                       \
-        for (size_t i = 0; i < len; i++) {                                              \
-            uint32_t c = d[i], id = map[c] - tag;                                       \
-            if (id > 0xFFFFu) {                                                         \
-                uint32_t e = new_symbol(c, 0, tag, next);                               \
-                if (!e)                                                                 \
-                    return 0;                                                           \
-                map[c] = e;                                                             \
-                id = e - tag;                                                           \
+        size_t i = 0;                                                                   \
+        while (i < len) {                                                               \
+            uint32_t c = d[i], id;                                                      \
+            SYMBOL_OF(c, id);                                                           \
+            i++;                                                                        \
+            if (id == 0)                                                                \
+                continue; /* whitespace between words */                                \
+            uint32_t start = (uint32_t)k, first = c;                                    \
+            uint64_t whole = HASH_SEED, prefix;                                         \
+            for (;;) {                                                                  \
+                prefix = whole;                                                         \
+                whole = hash_step(whole, id);                                           \
+                out[k++] = id;                                                          \
+                if (i == len)                                                           \
+                    break;                                                              \
+                c = d[i];                                                               \
+                SYMBOL_OF(c, id);                                                       \
+                if (id == 0)                                                            \
+                    break;                                                              \
+                i++;                                                                    \
             }                                                                           \
-            if (id == 0) {                                                              \
-                if (in_word)                                                            \
-                    nw = end_word(out, start, (uint32_t)k, first, last, whole, prefix,  \
-                                  words, hashes, nw);                                   \
-                in_word = 0;                                                            \
-                continue;                                                               \
-            }                                                                           \
-            if (!in_word) {                                                             \
-                in_word = 1;                                                            \
-                start = (uint32_t)k;                                                    \
-                first = c;                                                              \
-                whole = HASH_SEED;                                                      \
-            }                                                                           \
-            prefix = whole;                                                             \
-            whole = hash_step(whole, id);                                               \
-            last = c;                                                                   \
-            out[k++] = id;                                                              \
+            /* d[i - 1] is the word's last character; d[i], if any, whitespace */       \
+            nw = end_word(out, start, (uint32_t)k, first, d[i - 1], whole, prefix, words, \
+                          hashes, nw);                                                  \
+            i++;                                                                        \
         }                                                                               \
     } while (0)
 
@@ -190,9 +204,6 @@ int tb_chrf_symbols_words(const tb_text *t, uint32_t *restrict map, uint32_t tag
                           chrf_span *restrict words, uint32_t *restrict hashes, size_t *nwords)
 {
     size_t k = 0, nw = 0, len = t->length;
-    uint32_t start = 0, first = 0, last = 0;
-    uint64_t whole = HASH_SEED, prefix = HASH_SEED;
-    int in_word = 0;
     *n = *nwords = 0;
     if (len >= UINT32_MAX)
         return 0;  /* (tb_chrf_decode refuses it) */
@@ -201,8 +212,6 @@ int tb_chrf_symbols_words(const tb_text *t, uint32_t *restrict map, uint32_t tag
     case 2: SYMBOLS_WORDS_LOOP(uint16_t); break;
     default: return 0;  /* astral code points: no symbol ids */
     }
-    if (in_word)
-        nw = end_word(out, start, (uint32_t)k, first, last, whole, prefix, words, hashes, nw);
     *n = k;
     *nwords = nw;
     return 1;
