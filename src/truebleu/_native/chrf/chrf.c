@@ -6,7 +6,9 @@
  * of the reference with the highest f-score is kept (the first on a tie).
  *
  * Counting is exact. Symbols are small ids (per segment for characters, per
- * pair of lines for chrF++'s words, which are compared by content), so an
+ * pair of lines for chrF++'s words, which are compared by content: by their
+ * characters' symbol ids, read in the same pass as the characters, or by their
+ * code points where a line of the pair has no ids), so an
  * n-gram of every order usually fits in one 64-bit key: its symbols packed
  * side by side (count_packed; one pass over each line finds all the orders).
  * Where they do not fit (many distinct symbols, long orders, astral code
