@@ -149,3 +149,45 @@ def test_packed_counting_equals_the_specification(char_order, word_order):
     want = python.statistics(hyps, python.prepare(refs, config), config)
     for i, (g, w) in enumerate(zip(got.rows(), want.rows())):
         assert list(g) == list(w), (hyps[i], refs[i])
+
+
+def word_path_cases() -> list[tuple[str, list[str]]]:
+    """Pairs aimed at chrF++'s words read in the symbols' pass (chrf/lines.c
+    tb_chrf_symbols_words): a punctuation mark split off the end (the word's hash without
+    its last symbol), else off the start; one-character words and marks; every whitespace
+    str.split() knows (ASCII separators, NEL, NBSP, the Unicode spaces) at either end and
+    repeated; the same word with other marks on the other side; a line of 2-byte storage
+    against one of 1 byte; one side astral (its words decoded, so both sides are decoded)."""
+    spaces = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000"
+    return [
+        ("(cat) 'hello world. a. .a .. . a ...abc abc... !x! x", ["cat, hello (world a .a . .. !x!"]),
+        ("the cat.", ["the cat. cat the. (the cat)"]),
+        (spaces.join(["a", "b.", "(c", "d"]) + spaces, [spaces + " a b. (c d x"]),
+        ("  lead and trail  ", ["lead\u3000and\xa0trail."]),
+        ("é café, naïve (été)", ["cafe café. naïve été) (été"]),
+        ("ΣΟΦΟΣ, σοφός. «quote» —dash", ["ΣΟΦΟΣ σοφός «quote» — dash."]),
+        ("plain ascii words, here.", ["plain ascii wörds, here."]),  # 1-byte against 2-byte
+        ("a😀b cab, x.", ["ab cab, x."]),  # one side astral
+        ("ab cab, x.", ["a😀b cab, x.", "cab ab x."]),
+        ("", ["a b"]),
+        ("a b", [""]),
+        ("   ", [". ,"]),
+        ("a" * 40 + ". " + "a" * 40, ["a" * 40 + " " + "a" * 40 + "."]),
+    ]
+
+
+@pytest.mark.parametrize("word_order", [1, 2, 3])
+@pytest.mark.parametrize("whitespace", [False, True])
+def test_words_read_with_the_symbols_equal_the_specification(word_order, whitespace):
+    from truebleu.metrics.chrf.config import ChrfConfig
+    from truebleu.metrics.chrf.kernels import NativeKernel, PythonKernel
+
+    config = ChrfConfig(6, word_order, 2, False, whitespace, False)
+    cases = word_path_cases()
+    hyps = [h for h, _ in cases] + [r[0] for _, r in cases]  # each pair both ways round
+    refs = [r for _, r in cases] + [[h] for h, _ in cases]
+    native, python = NativeKernel(), PythonKernel()
+    got = native.statistics(hyps, native.prepare(refs, config), config, threads=1)
+    want = python.statistics(hyps, python.prepare(refs, config), config)
+    for i, (g, w) in enumerate(zip(got.rows(), want.rows())):
+        assert list(g) == list(w), (hyps[i], refs[i])

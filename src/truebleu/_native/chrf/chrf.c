@@ -6,7 +6,9 @@
  * of the reference with the highest f-score is kept (the first on a tie).
  *
  * Counting is exact. Symbols are small ids (per segment for characters, per
- * pair of lines for chrF++'s words, which are compared by content), so an
+ * pair of lines for chrF++'s words, which are compared by content: by their
+ * characters' symbol ids, read in the same pass as the characters, or by their
+ * code points where a line of the pair has no ids), so an
  * n-gram of every order usually fits in one 64-bit key: its symbols packed
  * side by side (count_packed; one pass over each line finds all the orders).
  * Where they do not fit (many distinct symbols, long orders, astral code
@@ -60,8 +62,22 @@ typedef struct {
 typedef struct {
     uint32_t *a; size_t n, cap;
     int ok;       /* 0: a code point had no id (astral, or the ids ran out): count_chained */
-    int decoded;  /* the line's code points are in its chrf_side's chars too */
+    int decoded;  /* the line's code points are in its chrf_side's chars too (and, for
+                     chrF++, its words) */
+    int words_decoded;  /* chrF++'s words are in its chrf_side (spans of its code points) */
+    int has_words;      /* chrF++'s words are in `words` (tb_chrf_symbols_words) */
+    chrf_span *words; uint32_t *hashes; size_t nwords, words_cap, hashes_cap;  /* spans of a */
 } chrf_symbols;
+
+/* A line's words as word_ids reads them: spans of `base` with their hashes (NULL: to be
+ * computed), the ids going to side->ids. */
+typedef struct {
+    const uint32_t *base;
+    const chrf_span *spans;
+    const uint32_t *hashes;
+    size_t n;
+    chrf_side *side;
+} chrf_word_list;
 
 /* The code point -> symbol id map of the current segment: cmap[c] is
  * (stamp << 16) | id for the code points seen in it (the BMP; astral ones have none). */
@@ -479,33 +495,46 @@ static int symbols_start(chrf_scratch *w)
     return 0;
 }
 
-/* Read the line t: its characters as symbol ids (sym), and, where words are counted or
- * the characters have no ids, decoded (side). */
+/* Read the line t: its characters as symbol ids (sym) and, for chrF++ without
+ * whitespace, its words in the same pass; decoded (side) what has no ids: the characters
+ * where a code point had none, the words where they were not read with the ids. */
 static int read_line(chrf_scratch *w, const tb_chrf_job *j, const tb_text *t, chrf_side *side,
                      chrf_symbols *sym)
 {
-    sym->ok = sym->decoded = 0;
-    sym->n = 0;
+    sym->ok = sym->decoded = sym->words_decoded = sym->has_words = 0;
+    sym->n = sym->nwords = 0;
     if (j->char_order > 0) {
-        if (GROW(sym->a, sym->cap, t->length ? t->length : 1) < 0)
+        size_t room = t->length ? t->length : 1;
+        if (GROW(sym->a, sym->cap, room) < 0)
             return -1;
-        sym->ok = tb_chrf_symbols(t, j->whitespace, w->cmap, w->cmap_stamp << 16, &w->nsyms,
-                                  sym->a, &sym->n);
+        if (j->word_order > 0 && !j->whitespace) {
+            if (GROW(sym->words, sym->words_cap, room) < 0 ||
+                GROW(sym->hashes, sym->hashes_cap, room) < 0)
+                return -1;
+            sym->ok = sym->has_words = tb_chrf_symbols_words(
+                t, w->cmap, w->cmap_stamp << 16, &w->nsyms, sym->a, &sym->n, sym->words,
+                sym->hashes, &sym->nwords);
+        } else {
+            sym->ok = tb_chrf_symbols(t, j->whitespace, w->cmap, w->cmap_stamp << 16, &w->nsyms,
+                                      sym->a, &sym->n);
+        }
     }
     int chars = j->char_order > 0 && !sym->ok;  /* code points for count_chained */
-    if (j->word_order > 0 || chars) {
-        if (tb_chrf_decode(side, t, j->whitespace, j->word_order > 0, chars) < 0)
+    int words = j->word_order > 0 && !sym->has_words;
+    if (words || chars) {
+        if (tb_chrf_decode(side, t, j->whitespace, words, chars) < 0)
             return -1;
         sym->decoded = chars;
+        sym->words_decoded = words;
     }
     return 0;
 }
 
 /* Give the words of both sides ids in one vocabulary (equal words, equal ids). */
-static int word_ids(chrf_scratch *w)
+static int word_ids(chrf_scratch *w, const chrf_word_list *hyp, const chrf_word_list *ref)
 {
-    chrf_side *sides[2] = {&w->hyp, &w->ref};
-    size_t cap = table_size(w->hyp.nwords + w->ref.nwords);
+    const chrf_word_list *sides[2] = {hyp, ref};
+    size_t cap = table_size(hyp->n + ref->n);
     if (GROW(w->vocab, w->vocab_cap, cap) < 0)
         return -1;
     if (w->vocab_stamp == UINT32_MAX) {  /* the stamps ran out: clear what was used */
@@ -520,13 +549,14 @@ static int word_ids(chrf_scratch *w)
     size_t mask = cap - 1;
     uint32_t next_id = 0;
     for (int s = 0; s < 2; s++) {
-        chrf_side *side = sides[s];
-        if (GROW(side->ids, side->ids_cap, side->nwords ? side->nwords : 1) < 0)
+        const chrf_word_list *list = sides[s];
+        chrf_side *side = list->side;
+        if (GROW(side->ids, side->ids_cap, list->n ? list->n : 1) < 0)
             return -1;
-        for (size_t i = 0; i < side->nwords; i++) {
-            const uint32_t *p = side->all.a + side->words[i].start;
-            uint32_t len = side->words[i].len;
-            uint32_t hv = tb_chrf_hash_run(p, len);
+        for (size_t i = 0; i < list->n; i++) {
+            const uint32_t *p = list->base + list->spans[i].start;
+            uint32_t len = list->spans[i].len;
+            uint32_t hv = list->hashes ? list->hashes[i] : tb_chrf_hash_run(p, len);
             size_t k = hv & mask;
             for (;;) {
                 chrf_word_slot *e = &w->vocab[k];
@@ -606,7 +636,7 @@ static int count_orders(chrf_scratch *w, const uint32_t *h, size_t hn, const uin
     return count_chained(w, h, hn, r, rn, max_order, out);
 }
 
-/* Line t's code points into side, if read_line did not read them. */
+/* Line t's code points (and chrF++'s words) into side, if read_line did not read them. */
 static int decoded(const tb_chrf_job *j, const tb_text *t, chrf_side *side, chrf_symbols *sym)
 {
     if (sym->decoded)
@@ -614,7 +644,29 @@ static int decoded(const tb_chrf_job *j, const tb_text *t, chrf_side *side, chrf
     if (tb_chrf_decode(side, t, j->whitespace, j->word_order > 0, 1) < 0)
         return -1;
     sym->decoded = 1;
+    sym->words_decoded |= j->word_order > 0;
     return 0;
+}
+
+/* The words of a line for word_ids: spans of its symbol ids where both lines of the pair
+ * were read so (ids stand for the same code points in both), else (`symbols` 0) spans of
+ * its code points. */
+static chrf_word_list word_list(int symbols, chrf_side *side, const chrf_symbols *sym)
+{
+    chrf_word_list list;
+    list.side = side;
+    if (symbols) {
+        list.base = sym->a;
+        list.spans = sym->words;
+        list.hashes = sym->hashes;
+        list.n = sym->nwords;
+    } else {
+        list.base = side->all.a;
+        list.spans = side->words;
+        list.hashes = NULL;
+        list.n = side->nwords;
+    }
+    return list;
 }
 
 static int pair_row(chrf_scratch *w, const tb_chrf_job *j, const tb_text *hyp, const tb_text *ref,
@@ -632,10 +684,16 @@ static int pair_row(chrf_scratch *w, const tb_chrf_job *j, const tb_text *hyp, c
             return -1;
     }
     if (j->word_order > 0) {
-        if (word_ids(w) < 0)
+        int symbols = w->hsym.has_words && w->rsym.has_words;
+        if (!symbols && ((!w->hsym.words_decoded && decoded(j, hyp, &w->hyp, &w->hsym) < 0) ||
+                         (!w->rsym.words_decoded && decoded(j, ref, &w->ref, &w->rsym) < 0)))
+            return -1;  /* (one side's words read with ids, the other's not: both decoded) */
+        chrf_word_list hw = word_list(symbols, &w->hyp, &w->hsym);
+        chrf_word_list rw = word_list(symbols, &w->ref, &w->rsym);
+        if (word_ids(w, &hw, &rw) < 0)
             return -1;
-        if (count_orders(w, w->hyp.ids, w->hyp.nwords, w->ref.ids, w->ref.nwords, j->word_order,
-                         w->nword_ids, 1, row + 3 * j->char_order) < 0)
+        if (count_orders(w, w->hyp.ids, hw.n, w->ref.ids, rw.n, j->word_order, w->nword_ids, 1,
+                         row + 3 * j->char_order) < 0)
             return -1;
     }
     return 0;
@@ -685,6 +743,10 @@ static void scratch_free(chrf_scratch *w)
     free(w->row);
     free(w->hsym.a);
     free(w->rsym.a);
+    free(w->hsym.words);
+    free(w->rsym.words);
+    free(w->hsym.hashes);
+    free(w->rsym.hashes);
     free(w->cmap);
     free(w->packed);
     free(w->used);

@@ -26,12 +26,25 @@ static int push_word(chrf_side *s, uint32_t start, uint32_t len)
     return 0;
 }
 
+/* tb_chrf_hash_run, a step at a time (tb_chrf_symbols_words hashes words as it reads them) */
+#define HASH_SEED 0x243F6A8885A308D3ULL
+
+static inline uint64_t hash_step(uint64_t h, uint32_t x)
+{
+    return (h ^ x) * 0x9E3779B97F4A7C15ULL;
+}
+
+static inline uint32_t hash_final(uint64_t h)
+{
+    return (uint32_t)(h ^ (h >> 32));
+}
+
 uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n)
 {
-    uint64_t h = 0x243F6A8885A308D3ULL;
+    uint64_t h = HASH_SEED;
     for (uint32_t k = 0; k < n; k++)
-        h = (h ^ p[k]) * 0x9E3779B97F4A7C15ULL;
-    return (uint32_t)(h ^ (h >> 32));
+        h = hash_step(h, p[k]);
+    return hash_final(h);
 }
 
 /* The characters of t (of type T: its PyUnicode kind) into s->chars (whitespace
@@ -105,6 +118,102 @@ int tb_chrf_symbols(const tb_text *t, int whitespace, uint32_t *restrict map, ui
     default: return 0;  /* astral code points: no symbol ids */
     }
     *n = k;
+    return 1;
+}
+
+/* The word out[start .. end) (end > start) into words[nw ..] and its hash into
+ * hashes[nw ..], split as tb_chrf_decode splits words, given its first and last code
+ * points and the running hashes of all its ids (whole) and of all but the last (prefix);
+ * the new count of words. */
+static inline size_t end_word(const uint32_t *out, uint32_t start, uint32_t end, uint32_t first,
+                              uint32_t last, uint64_t whole, uint64_t prefix,
+                              chrf_span *restrict words, uint32_t *restrict hashes, size_t nw)
+{
+    uint32_t len = end - start;
+    if (len > 1 && is_punct(last)) {
+        words[nw].start = start;
+        words[nw].len = len - 1;
+        hashes[nw++] = hash_final(prefix);
+        words[nw].start = end - 1;
+        words[nw].len = 1;
+        hashes[nw++] = hash_final(hash_step(HASH_SEED, out[end - 1]));
+    } else if (len > 1 && is_punct(first)) {
+        words[nw].start = start;
+        words[nw].len = 1;
+        hashes[nw++] = hash_final(hash_step(HASH_SEED, out[start]));
+        words[nw].start = start + 1;
+        words[nw].len = len - 1;
+        hashes[nw++] = tb_chrf_hash_run(out + start + 1, len - 1);
+    } else {
+        words[nw].start = start;
+        words[nw].len = len;
+        hashes[nw++] = hash_final(whole);
+    }
+    return nw;
+}
+
+/* id: the symbol id of code point c (0: whitespace), numbered if new (tb_chrf_symbols_words
+ * returns 0 when the ids ran out) */
+#define SYMBOL_OF(c, id)                                                                \
+    do {                                                                                \
+        id = map[c] - tag;                                                              \
+        if (id > 0xFFFFu) {                                                             \
+            uint32_t e_ = new_symbol(c, 0, tag, next);                                  \
+            if (!e_)                                                                    \
+                return 0;                                                               \
+            map[c] = e_;                                                                \
+            id = e_ - tag;                                                              \
+        }                                                                               \
+    } while (0)
+
+/* SYMBOLS_LOOP with whitespace dropped: an outer loop over whitespace, an inner one over a
+ * word's characters, which hashes them as it goes */
+#define SYMBOLS_WORDS_LOOP(T)                                                           \
+    do {                                                                                \
+        const T *restrict d = (const T *)t->data;                                       \
+        size_t i = 0;                                                                   \
+        while (i < len) {                                                               \
+            uint32_t c = d[i], id;                                                      \
+            SYMBOL_OF(c, id);                                                           \
+            i++;                                                                        \
+            if (id == 0)                                                                \
+                continue; /* whitespace between words */                                \
+            uint32_t start = (uint32_t)k, first = c;                                    \
+            uint64_t whole = HASH_SEED, prefix;                                         \
+            for (;;) {                                                                  \
+                prefix = whole;                                                         \
+                whole = hash_step(whole, id);                                           \
+                out[k++] = id;                                                          \
+                if (i == len)                                                           \
+                    break;                                                              \
+                c = d[i];                                                               \
+                SYMBOL_OF(c, id);                                                       \
+                if (id == 0)                                                            \
+                    break;                                                              \
+                i++;                                                                    \
+            }                                                                           \
+            /* d[i - 1] is the word's last character; d[i], if any, whitespace */       \
+            nw = end_word(out, start, (uint32_t)k, first, d[i - 1], whole, prefix, words, \
+                          hashes, nw);                                                  \
+            i++;                                                                        \
+        }                                                                               \
+    } while (0)
+
+int tb_chrf_symbols_words(const tb_text *t, uint32_t *restrict map, uint32_t tag,
+                          uint32_t *restrict next, uint32_t *restrict out, size_t *n,
+                          chrf_span *restrict words, uint32_t *restrict hashes, size_t *nwords)
+{
+    size_t k = 0, nw = 0, len = t->length;
+    *n = *nwords = 0;
+    if (len >= UINT32_MAX)
+        return 0;  /* (tb_chrf_decode refuses it) */
+    switch (t->kind) {
+    case 1: SYMBOLS_WORDS_LOOP(uint8_t); break;
+    case 2: SYMBOLS_WORDS_LOOP(uint16_t); break;
+    default: return 0;  /* astral code points: no symbol ids */
+    }
+    *n = k;
+    *nwords = nw;
     return 1;
 }
 

@@ -37,7 +37,17 @@ int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words, in
 int tb_chrf_symbols(const tb_text *t, int whitespace, uint32_t *map, uint32_t tag, uint32_t *next,
                     uint32_t *out, size_t *n);
 
-/* The hash of n code points (a word's, for a vocabulary). */
+/* tb_chrf_symbols for chrF++ without whitespace in character n-grams, in the same pass:
+ * also the line's words (as tb_chrf_decode splits them) as spans of out[], with each
+ * word's hash, tb_chrf_hash_run of its symbol ids, in hashes[]; words and hashes have
+ * room for t->length entries (a line splits into at most one word per character). The
+ * symbol ids of a segment stand for its code points one to one, so two words of its
+ * lines are equal exactly when their spans of ids are. Returns as tb_chrf_symbols. */
+int tb_chrf_symbols_words(const tb_text *t, uint32_t *map, uint32_t tag, uint32_t *next,
+                          uint32_t *out, size_t *n, chrf_span *words, uint32_t *hashes,
+                          size_t *nwords);
+
+/* The hash of n code points or symbol ids (a word's, for a vocabulary). */
 uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n);
 
 void tb_chrf_side_free(chrf_side *s);
