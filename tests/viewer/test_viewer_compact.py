@@ -310,23 +310,28 @@ def test_frequency_bucket_intervals_run_in_the_core_with_numpys_numbers(monkeypa
     assert sum(v is not None for row in fast["ci"] for v in row) >= 3 * len(systems)
 
 
-def test_frequency_sums_run_in_the_core_beyond_its_plain_bound():
-    """Values too large for the core's float32 sums (segments * largest >= 2**24) are split
-    into digits (significance.native.exact_sum_chunks): the core still runs, and its sums
-    are NumPy's path's exactly; columns of zeros are not resampled (their sums are 0)."""
+def test_frequency_sums_run_in_the_core_beyond_float32s_bound():
+    """The buckets' sums are exact int64 (the NumPy path's are float64), so float32's bound
+    does not apply: values with segments * largest >= 2**24, and sums of 2**24 or more,
+    still run in the core (significance.native.exact_sum_chunks, float32=False), and its
+    sums are NumPy's exactly; columns of zeros are not resampled (their sums are 0)."""
     pytest.importorskip("truebleu.metrics.bleu.native")
     from truebleu.viewer import buckets
 
     rng = np.random.default_rng(3)
-    table = rng.integers(0, 40, size=(3000, 5)).astype(np.int64)
+    table = rng.integers(0, 40, size=(3000, 6)).astype(np.int64)
     table[:, 1] = 0
     table[17, 3] = 9000  # 3000 * 9000 >= 2**24
-    core = buckets._core_sums(table[:, [0, 2, 3, 4]], 11, 64, _Bar())
+    table[:, 5] = rng.integers(5000, 7000, size=3000)  # every sum above 2**24
+    core = buckets._core_sums(table[:, [0, 2, 3, 4, 5]], 11, 64, _Bar())
     assert core is not None
     sums = buckets._resampled_sums(table, 11, 64, _Bar())
-    assert (sums[:, 1] == 0).all() and (sums[:, [0, 2, 3, 4]] == core).all()
+    assert (sums[:, 1] == 0).all() and (sums[:, [0, 2, 3, 4, 5]] == core).all()
+    assert (sums[:, 5] >= 2 ** 24).all()
     draws = np.random.default_rng(11).choice(3000, size=(64, 3000))
     assert (sums == np.stack([table[row].sum(axis=0) for row in draws])).all()
+    table[0, 0] = 2 ** 31 // 3000 + 1  # segments * largest >= 2**31: the NumPy path
+    assert buckets._core_sums(table[:, [0, 2]], 11, 64, _Bar()) is None
 
 
 class _Bar:

@@ -188,9 +188,10 @@ def _resampled_sums(table: NDArray[Any], seed: int, n_samples: int,
 
 def _core_sums(table: NDArray[Any], seed: int, n_samples: int,
                bar: Progress) -> Optional[NDArray[Any]]:
-    """:func:`_resampled_sums` in the compiled core (:func:`.native.exact_sum_chunks`,
-    which splits large values into digits the core sums exactly); None where it does not
-    run (the Python backend, a seed that is not a plain integer, sums of 2**24 or more)."""
+    """:func:`_resampled_sums` in the compiled core (:func:`.native.exact_sum_chunks`: exact
+    int64 sums, as the NumPy path's float64 ones, so float32's bound does not apply); None
+    where it does not run (the Python backend, a seed that is not a plain integer,
+    segments * largest value of 2**31 or more)."""
     from ..core.kernels import backend_name
     from ..core.lazy_numpy import numpy
     from ..significance import native
@@ -201,7 +202,8 @@ def _core_sums(table: NDArray[Any], seed: int, n_samples: int,
         return None
     out = np.empty((n_samples, table.shape[1]), dtype=np.int64)
     try:
-        for part, sums in native.exact_sum_chunks(table, 1, n_samples, pcg64_state(seed)):
+        for part, sums in native.exact_sum_chunks(table, 1, n_samples, pcg64_state(seed),
+                                                     float32=False):
             out[part] = sums
             bar.update(part.stop - part.start)
     except OverflowError:
