@@ -231,12 +231,18 @@ def test_frequency_buckets_equal_counting_word_by_word(seed):
 
 # -- the page's JSON, compressed column by column -----------------------------------
 
-def test_the_compressed_payload_is_the_json_text_of_the_payload():
+@pytest.mark.parametrize("piece", [1, 2, 3, 4096])
+def test_the_compressed_payload_is_the_json_text_of_the_payload(piece, monkeypatch):
+    """Byte for byte json.dumps's text, whatever the size of the pieces a column is
+    encoded in (and compressed on the other thread): one item, two, three, the default."""
     import gzip
     import json
     import re
 
+    from truebleu.viewer import page
     from truebleu.viewer.page import encode_payload
+
+    monkeypatch.setattr(page, "_SLICE", piece)
 
     payload = {
         "title": "t\ud800", "n": 3, "empty": [], "none": None, "nested": {},
@@ -245,6 +251,8 @@ def test_the_compressed_payload_is_the_json_text_of_the_payload():
                     {"name": "B", "text": [], "stats": []}],
         "references": [{"text": ["\U0001f600 x", None]}],
         "metrics": {"list": [{"sentence": [[0.5, None], [1e-300, -0.0]], "alignment": None}]},
+        "source": ["s\ud800", None, "t", "", "u v", "é", "w", "x"],
+        "bleu": [0.25, None, 1e300, -0.0, 7],
     }
     text = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     text = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
@@ -252,6 +260,8 @@ def test_the_compressed_payload_is_the_json_text_of_the_payload():
     assert json.loads(gzip.decompress(encode_payload(payload))) == json.loads(text)
     with pytest.raises(ValueError):
         encode_payload({"systems": [{"score": float("nan")}]})
+    with pytest.raises(ValueError):  # in a later piece of a column
+        encode_payload({"systems": [{"sentence": [0.5] * 5 + [float("nan")]}]})
 
 
 # -- the length buckets' intervals, resampled in the core ---------------------------
