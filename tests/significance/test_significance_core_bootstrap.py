@@ -158,9 +158,10 @@ class NumPyScored:
 
 
 @pytest.mark.parametrize("scorer", [scorer_for(BLEU()), NumPyScored()], ids=["core", "numpy"])
-def test_values_too_large_for_one_pass_are_summed_in_digits(scorer, core_calls, monkeypatch):
-    """200,000 segments of 84 tokens or more exceed the core's bound (segments * largest
-    value < 2**24) while every sum stays far below 2**24: the core sums base-2**s digits."""
+def test_values_beyond_float32s_bound_with_small_sums_take_the_core(scorer, core_calls,
+                                                                    monkeypatch):
+    """200,000 segments of 84 tokens or more give segments * largest value >= 2**24 while
+    every sum stays far below 2**24: the core sums them (it checks the sums themselves)."""
     rows = [(f"S{k}", bleu_stats(3000, 40 + k)) for k in range(3)]
     long = rows[1][1]
     long[7] = [9000, 9100, 9000, 8000, 7000, 6000, 9000, 8999, 8998, 8997]  # one long segment

@@ -164,6 +164,53 @@ def test_resample_sums_refuse_what_float32_cannot_sum_exactly():
         core.resample_sums(pcg64_state(1), 2, [array("q", [1] * 10), array("q", [1] * 8)], 2)
 
 
+@needs_core
+def test_resample_sums_are_exact_up_to_int32s_bound():
+    """Exact int64 sums (float32=False, the report's buckets) while segments * largest
+    value < 2**31, far beyond float32's 2**24; refused at the bound, state untouched."""
+    from array import array
+
+    n = 1000
+    top = (2 ** 31 - 1) // n  # n * top < 2**31 <= n * (top + 1)
+    table = array("q", [top] * n)
+    sums = core.resample_sums(pcg64_state(1), 3, [table], 1, False)
+    assert struct.unpack("=3q", sums) == (n * top,) * 3
+    state = pcg64_state(1)
+    before = bytes(state)
+    with pytest.raises(OverflowError, match="2\\*\\*31"):
+        core.resample_sums(state, 3, [array("q", [top + 1] * n)], 1, False)
+    assert bytes(state) == before
+    negative = array("q", [-top] * n)  # |sums| bounded alike
+    assert struct.unpack("=q", core.resample_sums(pcg64_state(1), 1, [negative], 1, False)) \
+        == (-n * top,)
+
+
+@needs_core
+def test_resample_sums_for_float32_check_the_sums_not_the_largest_value():
+    """Non-negative rows: float32 sums are exact while every sample's sum (which bounds its
+    partial sums) is below 2**24, whatever segments * largest value is: one long segment
+    among 200,000 is summed in the core; sums of 2**24 are refused after the draws with the
+    state as it was. A negative value keeps the bound segments * largest value < 2**24."""
+    from array import array
+
+    n = 200_000
+    values = [1] * n
+    values[7] = 9000  # n * 9000 >= 2**24, every sum far below it
+    state = pcg64_state(5)
+    sums = np.frombuffer(core.resample_sums(state, 40, [array("q", values)], 1), dtype=np.int64)
+    draws = np.random.default_rng(5).choice(n, size=(40, n))
+    assert (sums == np.asarray(values)[draws].sum(axis=1)).all()
+    large = array("q", [2 ** 24 // n + 1] * n)  # every sum >= 2**24
+    state, before = pcg64_state(5), bytes(pcg64_state(5))
+    with pytest.raises(OverflowError, match="2\\*\\*24"):
+        core.resample_sums(state, 4, [large], 1)
+    assert bytes(state) == before
+    assert len(core.resample_sums(pcg64_state(5), 4, [large], 1, False)) == 32
+    signed = array("q", values[:-1] + [-1])
+    with pytest.raises(OverflowError, match="negative"):
+        core.resample_sums(pcg64_state(5), 1, [signed], 1)
+
+
 def test_sums_that_float32_could_round_take_the_numpy_path(monkeypatch):
     """Beyond 2**24 the NumPy path adds in sacreBLEU's float32 order (its own tests);
     the native path hands over instead of giving exact sums."""

@@ -231,12 +231,18 @@ def test_frequency_buckets_equal_counting_word_by_word(seed):
 
 # -- the page's JSON, compressed column by column -----------------------------------
 
-def test_the_compressed_payload_is_the_json_text_of_the_payload():
+@pytest.mark.parametrize("piece", [1, 2, 3, 4096])
+def test_the_compressed_payload_is_the_json_text_of_the_payload(piece, monkeypatch):
+    """Byte for byte json.dumps's text, whatever the size of the pieces a column is
+    encoded in (and compressed on the other thread): one item, two, three, the default."""
     import gzip
     import json
     import re
 
+    from truebleu.viewer import page
     from truebleu.viewer.page import encode_payload
+
+    monkeypatch.setattr(page, "_SLICE", piece)
 
     payload = {
         "title": "t\ud800", "n": 3, "empty": [], "none": None, "nested": {},
@@ -245,6 +251,8 @@ def test_the_compressed_payload_is_the_json_text_of_the_payload():
                     {"name": "B", "text": [], "stats": []}],
         "references": [{"text": ["\U0001f600 x", None]}],
         "metrics": {"list": [{"sentence": [[0.5, None], [1e-300, -0.0]], "alignment": None}]},
+        "source": ["s\ud800", None, "t", "", "u v", "é", "w", "x"],
+        "bleu": [0.25, None, 1e300, -0.0, 7],
     }
     text = json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     text = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
@@ -252,6 +260,8 @@ def test_the_compressed_payload_is_the_json_text_of_the_payload():
     assert json.loads(gzip.decompress(encode_payload(payload))) == json.loads(text)
     with pytest.raises(ValueError):
         encode_payload({"systems": [{"score": float("nan")}]})
+    with pytest.raises(ValueError):  # in a later piece of a column
+        encode_payload({"systems": [{"sentence": [0.5] * 5 + [float("nan")]}]})
 
 
 # -- the length buckets' intervals, resampled in the core ---------------------------
@@ -310,23 +320,28 @@ def test_frequency_bucket_intervals_run_in_the_core_with_numpys_numbers(monkeypa
     assert sum(v is not None for row in fast["ci"] for v in row) >= 3 * len(systems)
 
 
-def test_frequency_sums_run_in_the_core_beyond_its_plain_bound():
-    """Values too large for the core's float32 sums (segments * largest >= 2**24) are split
-    into digits (significance.native.exact_sum_chunks): the core still runs, and its sums
-    are NumPy's path's exactly; columns of zeros are not resampled (their sums are 0)."""
+def test_frequency_sums_run_in_the_core_beyond_float32s_bound():
+    """The buckets' sums are exact int64 (the NumPy path's are float64), so float32's bound
+    does not apply: values with segments * largest >= 2**24, and sums of 2**24 or more,
+    still run in the core (significance.native.exact_sum_chunks, float32=False), and its
+    sums are NumPy's exactly; columns of zeros are not resampled (their sums are 0)."""
     pytest.importorskip("truebleu.metrics.bleu.native")
     from truebleu.viewer import buckets
 
     rng = np.random.default_rng(3)
-    table = rng.integers(0, 40, size=(3000, 5)).astype(np.int64)
+    table = rng.integers(0, 40, size=(3000, 6)).astype(np.int64)
     table[:, 1] = 0
     table[17, 3] = 9000  # 3000 * 9000 >= 2**24
-    core = buckets._core_sums(table[:, [0, 2, 3, 4]], 11, 64, _Bar())
+    table[:, 5] = rng.integers(5000, 7000, size=3000)  # every sum above 2**24
+    core = buckets._core_sums(table[:, [0, 2, 3, 4, 5]], 11, 64, _Bar())
     assert core is not None
     sums = buckets._resampled_sums(table, 11, 64, _Bar())
-    assert (sums[:, 1] == 0).all() and (sums[:, [0, 2, 3, 4]] == core).all()
+    assert (sums[:, 1] == 0).all() and (sums[:, [0, 2, 3, 4, 5]] == core).all()
+    assert (sums[:, 5] >= 2 ** 24).all()
     draws = np.random.default_rng(11).choice(3000, size=(64, 3000))
     assert (sums == np.stack([table[row].sum(axis=0) for row in draws])).all()
+    table[0, 0] = 2 ** 31 // 3000 + 1  # segments * largest >= 2**31: the NumPy path
+    assert buckets._core_sums(table[:, [0, 2]], 11, 64, _Bar()) is None
 
 
 class _Bar:

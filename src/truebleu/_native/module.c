@@ -148,7 +148,8 @@ static PyMethodDef core_methods[] = {
     {"pcg64_bools", KW(core_pcg64_bools),
      "pcg64_bools(state, count) -> bytes: NumPy's Generator.integers(2, count, dtype=bool)"},
     {"resample_sums", KW(core_resample_sums),
-     "resample_sums(state, n_samples, tables, width) -> bytes: int64 sums of bootstrap samples"},
+     "resample_sums(state, n_samples, tables, width, float32=True) -> bytes: int64 sums of\n"
+     "bootstrap samples (float32=True: refused where float32 sums could round)"},
     {"randomization_sums", KW(core_randomization_sums),
      "randomization_sums(masks, first, others, width) -> (a, b): int64 sums of AR trials"},
     {"pairwise_sum", KW(core_pairwise_sum),

@@ -10,7 +10,8 @@ statistics, p-values) in Python, with the same numbers as the NumPy path:
 - the draws are NumPy's (:mod:`.pcg64` seeds PCG64 as ``default_rng`` does);
 - a bootstrap sample's statistics are summed exactly, which is what
   sacreBLEU's float32 sums give while every partial sum stays below 2**24
-  (the core checks it; otherwise the NumPy path runs);
+  (for non-negative statistics: while every sample's sum does; the core
+  checks it; otherwise the NumPy path runs);
 - the scores of the sums repeat the batch scorer's NumPy operations in the
   same IEEE types (float32 for bootstrap sums, float64 for integer sums);
 - NumPy's ``mean`` of a float64 array is a pairwise sum (:func:`pairwise_sum`).
@@ -30,7 +31,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence, TypeGuard, Union
 
 from .pcg64 import is_plain_seed, pcg64_state
-from .resampling import CHUNK, FLOAT32_EXACT, chunks
+from .resampling import CHUNK, chunks
 
 if TYPE_CHECKING:
     from numpy.random import Generator
@@ -118,20 +119,23 @@ def start_state(seed: Union[int, Generator]) -> bytearray:
     return state
 
 
-def resampled_sum_chunks(tables: Sequence[RowTable], n_samples: int, state: bytearray
-                         ) -> Iterator[tuple[slice, bytes]]:
+def resampled_sum_chunks(tables: Sequence[RowTable], n_samples: int, state: bytearray,
+                         float32: bool = True) -> Iterator[tuple[slice, bytes]]:
     """The exact int64 sums of ``n_samples`` bootstrap samples, :data:`.resampling.CHUNK`
     samples at a time: ``(sample slice, sums)``, one row of ``len(tables) * width``
     per sample (table j at ``j * width``), as NumPy's ``choice(n, size=(n_samples, n))``
     from the generator in ``state`` (advanced in place).
 
-    Raises OverflowError before the first draw when float32 sums could round
-    (segments * largest statistic >= 2**24): the same bound holds for every chunk.
+    Raises OverflowError before the first draw when int32 sums could overflow
+    (segments * largest statistic >= 2**31). With ``float32`` (the sums must be
+    what float32 sums give) also when a sample's sum reaches 2**24, or, for tables
+    with a negative value, before the first draw when segments * largest statistic
+    >= 2**24; ``state`` then stays where the refused chunk started.
     """
     core, width = _core(), tables[0].width
     data = [t.data for t in tables]
     for part in chunks(n_samples, CHUNK):
-        yield part, core.resample_sums(state, part.stop - part.start, data, width)
+        yield part, core.resample_sums(state, part.stop - part.start, data, width, float32)
 
 
 def bootstrap_columns(tables: Sequence[RowTable], scorer: CoreScorer, n_samples: int,
@@ -142,8 +146,8 @@ def bootstrap_columns(tables: Sequence[RowTable], scorer: CoreScorer, n_samples:
     The samples are ``default_rng(seed).choice(n, size=(n_samples, n))`` (or, for a
     PCG64 ``Generator``, its next draws; it is then moved on past them), every
     system scored on the same ones, as sacreBLEU's ``-pbs``/``-ci``. None when
-    float32 sums could round (segments * largest statistic >= 2**24, checked by
-    the core before any draw): the NumPy path then repeats sacreBLEU's order.
+    float32 sums could round (checked by the core: see :func:`resampled_sum_chunks`):
+    the NumPy path then repeats sacreBLEU's order.
     """
     state = start_state(seed)
     k = len(tables)
@@ -288,39 +292,20 @@ def row_table(matrix: NDArray[Any]) -> RowTable:
     return RowTable(matrix.shape[1], array("q", np.ascontiguousarray(matrix, dtype=np.int64).tobytes()))
 
 
-def exact_sum_chunks(stacked: NDArray[Any], k: int, n_samples: int, state: bytearray
-                     ) -> Iterator[tuple[slice, NDArray[Any]]]:
-    """The int64 sums of the bootstrap samples of ``stacked`` (non-negative integer rows of
-    ``k`` systems side by side) drawn by the core from ``state``: ``(sample slice,
-    (rows, columns) sums)``. They are the NumPy path's sums wherever those are exact,
-    that is while every sum is below 2**24 (float32); OverflowError otherwise.
-
-    The core sums exactly only while segments * largest value < 2**24 (checked before
-    drawing). Beyond that (200,000 segments of 84 tokens or more) each value is split
-    into base-2**s digits small enough for the core, the digits summed on the same draws,
-    and the digit sums put back together.
+def exact_sum_chunks(stacked: NDArray[Any], k: int, n_samples: int, state: bytearray,
+                     float32: bool = True) -> Iterator[tuple[slice, NDArray[Any]]]:
+    """The int64 sums of the bootstrap samples of ``stacked`` (integer rows of ``k``
+    systems side by side) drawn by the core from ``state``: ``(sample slice,
+    (rows, columns) sums)``, exact while segments * largest value < 2**31 (the core's
+    int32 sums). With ``float32`` they are also the NumPy path's float32 sums, which
+    the core checks (every sum below 2**24 for non-negative rows). OverflowError
+    otherwise, before the first chunk is yielded or with ``state`` left where that
+    chunk started (see :func:`resampled_sum_chunks`).
     """
     from ..core.lazy_numpy import numpy
 
     np = numpy()
-    n = stacked.shape[0]
-    limit = (FLOAT32_EXACT - 1) // n  # the largest value the core sums for n segments
-    largest = int(stacked.max(initial=0))
-    if largest > limit and limit < 2:  # no digit base left: the NumPy path's float32 order
-        raise OverflowError("too many segments to sum in float32 exactly")
-    shift = 0 if largest <= limit else limit.bit_length() - 1  # digits of 2**shift <= limit
-    digits = 1 if shift == 0 else -(-largest.bit_length() // shift)
-    columns = stacked.shape[1]
-    if digits == 1:
-        split = stacked
-    else:  # column c's digit j in column c * digits + j
-        powers = np.arange(digits, dtype=np.int64) * shift
-        split = ((stacked[:, :, None] >> powers) & ((1 << shift) - 1)).reshape(n, columns * digits)
-    width = columns // k * digits
-    tables = [row_table(split[:, j * width:(j + 1) * width]) for j in range(k)]
-    for part, raw in resampled_sum_chunks(tables, n_samples, state):
-        sums = np.frombuffer(raw, dtype=np.int64).reshape(part.stop - part.start, columns, digits)
-        exact = (sums << (np.arange(digits, dtype=np.int64) * shift)).sum(axis=2)
-        if int(exact.max(initial=0)) >= FLOAT32_EXACT:
-            raise OverflowError("a resampled sum is beyond float32's exact integers")
-        yield part, exact
+    width = stacked.shape[1] // k
+    tables = [row_table(stacked[:, j * width:(j + 1) * width]) for j in range(k)]
+    for part, raw in resampled_sum_chunks(tables, n_samples, state, float32):
+        yield part, np.frombuffer(raw, dtype=np.int64).reshape(part.stop - part.start, k * width)

@@ -109,21 +109,28 @@ def frequency_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
     word_bucket = np.searchsorted(np.asarray(FREQUENCY_BUCKETS), np.maximum(frequency, 1),
                                   side="right") - 1
     ref_keys, ref_count = np.unique(ref_segs * size + ref_ids, return_counts=True)
+
+    def per_bucket(segs: NDArray[Any], buckets: NDArray[Any],
+                   counts: Optional[NDArray[Any]] = None) -> NDArray[Any]:
+        """``(n, n_buckets)`` sums of ``counts`` (default: 1 each) by segment and bucket
+        (``bincount``: float64 weights, exact for counts below 2**53)."""
+        sums = np.bincount(segs * n_buckets + buckets, weights=counts, minlength=n * n_buckets)
+        return sums.astype(np.int64).reshape(n, n_buckets)
+
     # one table, one row per segment: the reference's words per bucket, then each system's
     # matched and hypothesis words per bucket (every system's sums from the same draws)
-    table = np.zeros((n, n_buckets * (1 + 2 * len(systems))), dtype=np.int64)
-    np.add.at(table, (ref_keys // size, word_bucket[ref_keys % size]), ref_count)
-    for k, (segs, ids) in enumerate(system_pairs):
+    columns = [per_bucket(ref_segs, word_bucket[ref_ids])]
+    for segs, ids in system_pairs:
         keys, hyp_count = np.unique(segs * size + ids, return_counts=True)
         where = np.searchsorted(ref_keys, keys)
         found = where < len(ref_keys)
         found[found] = ref_keys[where[found]] == keys[found]
         in_ref = np.zeros(len(keys), dtype=np.int64)
         in_ref[found] = ref_count[where[found]]
-        rows, buckets = keys // size, word_bucket[keys % size]
-        matched, hyp = n_buckets * (1 + 2 * k), n_buckets * (2 + 2 * k)
-        np.add.at(table, (rows, matched + buckets), np.minimum(hyp_count, in_ref))
-        np.add.at(table, (rows, hyp + buckets), hyp_count)
+        columns.append(per_bucket(keys // size, word_bucket[keys % size],
+                                  np.minimum(hyp_count, in_ref)))
+        columns.append(per_bucket(segs, word_bucket[ids]))
+    table = np.concatenate(columns, axis=1)
     f = [_nullable(_f_measure(_system_counts(table.sum(axis=0), k, n_buckets)))
          for k in range(len(systems))]
     ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in systems]
@@ -188,9 +195,10 @@ def _resampled_sums(table: NDArray[Any], seed: int, n_samples: int,
 
 def _core_sums(table: NDArray[Any], seed: int, n_samples: int,
                bar: Progress) -> Optional[NDArray[Any]]:
-    """:func:`_resampled_sums` in the compiled core (:func:`.native.exact_sum_chunks`,
-    which splits large values into digits the core sums exactly); None where it does not
-    run (the Python backend, a seed that is not a plain integer, sums of 2**24 or more)."""
+    """:func:`_resampled_sums` in the compiled core (:func:`.native.exact_sum_chunks`: exact
+    int64 sums, as the NumPy path's float64 ones, so float32's bound does not apply); None
+    where it does not run (the Python backend, a seed that is not a plain integer,
+    segments * largest value of 2**31 or more)."""
     from ..core.kernels import backend_name
     from ..core.lazy_numpy import numpy
     from ..significance import native
@@ -201,7 +209,8 @@ def _core_sums(table: NDArray[Any], seed: int, n_samples: int,
         return None
     out = np.empty((n_samples, table.shape[1]), dtype=np.int64)
     try:
-        for part, sums in native.exact_sum_chunks(table, 1, n_samples, pcg64_state(seed)):
+        for part, sums in native.exact_sum_chunks(table, 1, n_samples, pcg64_state(seed),
+                                                     float32=False):
             out[part] = sums
             bar.update(part.stop - part.start)
     except OverflowError:

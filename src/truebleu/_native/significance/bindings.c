@@ -115,14 +115,24 @@ PyObject *core_pcg64_bools(PyObject *module, PyObject *args, PyObject *kwargs)
     return out;
 }
 
+/* resample_sums(state, n_samples, tables, width, float32=True) -> bytes
+ *
+ * The sums are exact int64 (int32 accumulators) while n * largest |statistic| < 2^31;
+ * beyond that, OverflowError before any draw. float32=True also promises that they
+ * are what float32 sums in any order give, which holds while every partial sum of
+ * every sample stays below 2^24: for tables without negative values every partial
+ * sum is at most its sample's sum, so the sums themselves are checked after the
+ * draws; a negative value anywhere keeps the bound n * largest < 2^24, checked
+ * before. Either refusal raises OverflowError and leaves `state` untouched. */
 PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
 {
-    static const char *const kwlist[] = {"state", "n_samples", "tables", "width", NULL};
+    static const char *const kwlist[] = {"state", "n_samples", "tables", "width", "float32", NULL};
     PyObject *state_obj, *tables_obj;
     Py_ssize_t n_samples, width;
+    int float32 = 1;
     (void)module;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OnOn", (char **)kwlist, &state_obj, &n_samples,
-                                     &tables_obj, &width))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OnOn|p", (char **)kwlist, &state_obj,
+                                     &n_samples, &tables_obj, &width, &float32))
         return NULL;
     PyObject *tables = PySequence_Fast(tables_obj, "tables must be a sequence of buffers");
     if (tables == NULL)
@@ -137,6 +147,7 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     void *stats_block = NULL;
     int32_t *stats = NULL;
     int64_t *draws = NULL, largest = 0;
+    int negative = 0;
     PyObject *out = NULL;
     for (Py_ssize_t j = 0; j < k; j++) {
         Py_buffer view;
@@ -167,15 +178,21 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
                 int64_t magnitude = x < 0 ? (x == INT64_MIN ? INT64_MAX : -x) : x;
                 if (magnitude > largest)
                     largest = magnitude;
-                /* kept only below FLOAT32_EXACT, checked next */
-                stats[i * stride + j * width + c] = (int32_t)(magnitude < FLOAT32_EXACT ? x : 0);
+                negative |= x < 0;
+                /* kept only below INT32_EXACT, checked next */
+                stats[i * stride + j * width + c] = (int32_t)(magnitude < INT32_EXACT ? x : 0);
             }
         PyBuffer_Release(&view);
     }
     uint64_t product_high, product = tb_mul_64x64((uint64_t)largest, (uint64_t)n, &product_high);
-    if (product_high || product >= (uint64_t)FLOAT32_EXACT) {
+    if (product_high || product >= (uint64_t)INT32_EXACT) {
+        tb_raise(TB_OVERFLOW, "statistics too large to resample exactly in int32 "
+                              "(segments * largest statistic >= 2**31)");
+        goto done;
+    }
+    if (float32 && negative && product >= (uint64_t)FLOAT32_EXACT) {
         tb_raise(TB_OVERFLOW, "statistics too large to resample exactly in float32 "
-                              "(segments * largest statistic >= 2**24)");
+                              "(a negative value, and segments * largest statistic >= 2**24)");
         goto done;
     }
     draws = PyMem_Malloc((size_t)n * sizeof *draws);
@@ -195,6 +212,12 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     Py_BEGIN_ALLOW_THREADS
     tb_resample(&s.g, stats, n, row, stride, n_samples, draws, sums);
     Py_END_ALLOW_THREADS
+    if (float32 && !negative && !tb_below(sums, n_samples * row, FLOAT32_EXACT)) {
+        PyBuffer_Release(&s.view);  /* the state as it was: the caller's path starts over */
+        Py_CLEAR(out);
+        tb_raise(TB_OVERFLOW, "a resampled sum is beyond float32's exact integers (2**24)");
+        goto done;
+    }
     state_close(&s);
 done:
     PyMem_Free(stats_block);

@@ -14,10 +14,11 @@
  * system). Draws choice(n_segments, size=(n_samples, n_segments)) and returns
  * the int64 sums, one row of k * width per sample (system j at j * width).
  *
- * A sample's sums are its drawn rows added up, in int32: NumPy's path sums in
- * float32, which is exact while n_segments * max |statistic| < 2^24 (checked
- * by the bindings; else OverflowError, and the caller takes NumPy's path,
- * which adds in sacreBLEU's order), and then so is every int32 partial sum.
+ * A sample's sums are its drawn rows added up, in int32: exact while
+ * n_segments * max |statistic| < 2^31 (checked by the bindings; else
+ * OverflowError, and the caller takes NumPy's path). NumPy's path sums in
+ * float32, which is exact while every partial sum stays below 2^24: the
+ * bindings check that too where the caller asks for float32's sums.
  * Adding the drawn rows is one vector add per LANES columns and draw; a
  * vector of counts times the table (NumPy's way) is a multiply and an add per
  * column and segment, and a count to clear and set first. BLOCK vectors of
@@ -85,6 +86,14 @@ void tb_resample(pcg64 *g, const int32_t *stats, ptrdiff_t n, ptrdiff_t row, ptr
             block_sums_of(stats + c0, stride, draws, n, vectors, width, sums + r * row + c0);
         }
     }
+}
+
+int tb_below(const int64_t *values, ptrdiff_t count, int64_t bound)
+{
+    int64_t largest = 0;
+    for (ptrdiff_t i = 0; i < count; i++)
+        largest = values[i] > largest ? values[i] : largest;
+    return largest < bound;
 }
 
 

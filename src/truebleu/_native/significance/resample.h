@@ -15,6 +15,8 @@
 #define BLOCK 12
 /* Float32 sums are exact while every partial sum stays below this. */
 #define FLOAT32_EXACT (INT64_C(1) << 24)
+/* tb_resample's int32 accumulators are exact while n * largest |statistic| is below this. */
+#define INT32_EXACT (INT64_C(1) << 31)
 /* Columns of approximate randomization's sums at a time (and the padding of its rows). */
 #define COLUMNS_AR 32
 
@@ -22,9 +24,12 @@
  * of `row` int32 statistics, each row padded with zeros to `stride`, a
  * multiple of LANES; 16-byte aligned) into sums (n_samples x row), the draws
  * of choice(n, n) from g in sample order. Scratch: draws (n). Exact while n
- * times the largest |statistic| is below FLOAT32_EXACT (the caller checks). */
+ * times the largest |statistic| is below INT32_EXACT (the caller checks). */
 void tb_resample(pcg64 *g, const int32_t *stats, ptrdiff_t n, ptrdiff_t row, ptrdiff_t stride,
                  ptrdiff_t n_samples, int64_t *draws, int64_t *sums);
+
+/* Whether each of the count values is below bound. */
+int tb_below(const int64_t *values, ptrdiff_t count, int64_t bound);
 
 /* Approximate randomization's gains: for each trial, the sum of delta's rows
  * (n rows of cols int32, cols a multiple of COLUMNS_AR) where its mask is set,
