@@ -152,3 +152,29 @@ def test_bad_arguments():
         core.tokenize(12, 0, False)
     with pytest.raises(ValueError):
         core.tokenize("x", 99, False)
+
+
+@pytest.mark.parametrize("name", ["13a", "intl", "none"])
+def test_long_tokens_are_told_apart_by_every_byte(name):
+    """A hypothesis token is found in the reference's vocabulary only when every byte is
+    equal: tokens of 1 to 40 bytes against variants with one byte changed, at every
+    position (the core compares a token's first 8 bytes in the slot, and the rest
+    word by word, the last 8 bytes read whole), and cut one byte short or long."""
+    from truebleu.metrics.bleu.kernels import kernels
+
+    native, python = kernels.load("native"), kernels.load("python")
+    tok = TOKENIZERS[name]
+    base = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+    refs, hyps = [], []
+    for n in range(1, len(base) + 1):
+        word = base[:n]
+        refs.append([f"{word} {base[:n - 1]}x é{word}"])
+        variants = [word[:k] + "Z" + word[k + 1:] for k in range(n)]
+        variants += [word[:-1], word + "x", "é" + word, word[:-1] + "x"]
+        hyps.append(" ".join(variants))
+    for backend in (native, python):
+        assert backend.sentence_statistics(hyps, refs, tok, False, 1) == \
+            python.sentence_statistics(hyps, refs, tok, False, 1)
+        prepared = backend.prepare_references(refs, tok, False, 2)
+        assert backend.statistics(hyps, prepared, tok, False, 2) == python.statistics(
+            hyps, python.prepare_references(refs, tok, False, 2), tok, False, 2)

@@ -256,6 +256,15 @@ static TB_ALWAYS_INLINE int64_t hot_add(tb_builder *b, hot_vocab *v, const uint8
     return id;
 }
 
+/* The id of a hypothesis's token of more than 8 bytes in the reference's
+ * table, or TB_ABSENT: out of the hot loop (about one token in ten), whose
+ * registers its hash and comparison would take. */
+static TB_NOINLINE uint32_t find_long_token(const tb_seg *seg, const char *tok, size_t len)
+{
+    return find_any(seg->vslots, seg->vcap - 1, seg->vera, tok, len, load_word(tok),
+                    hash_bytes((const unsigned char *)tok, len), seg->bytes, seg->vocab);
+}
+
 /* Appends the token s[at .. at+len) (len > 0), a plain word or one symbol: its
  * id in the table, added if new and `kept`. A token of up to 8 bytes, nearly
  * every one, is its head: hashed by one multiplication and compared within
@@ -263,6 +272,12 @@ static TB_ALWAYS_INLINE int64_t hot_add(tb_builder *b, hot_vocab *v, const uint8
 static TB_ALWAYS_INLINE int hot_token(tb_builder *b, hot_vocab *v, const uint8_t *s, size_t at, size_t len, int kept)
 {
     const char *tok = (const char *)s + at;
+    if (!kept) {  /* a hypothesis: only its id, found or not */
+        *v->out++ = len <= 8 ? find_short(v->slots, v->mask, v->era, len, first_bytes(load_word(tok), len),
+                                          hash_head(first_bytes(load_word(tok), len)))
+                             : find_long_token(b->lookup, tok, len);
+        return 0;
+    }
     uint64_t head;
     uint32_t h, tag;
     const tb_slot *sl;
@@ -277,9 +292,7 @@ static TB_ALWAYS_INLINE int hot_token(tb_builder *b, hot_vocab *v, const uint8_t
         tag = tb_slot_tag(v->era, len);
         sl = probe(v->slots, v->mask, v->era, tok, len, head, h, v->bytes, v->vocab);
     }
-    int64_t id = slot_live(sl, v->era) ? sl->id
-                 : !kept ? TB_ABSENT
-                 : hot_add(b, v, s, at, len, h, head, tag, (tb_slot *)sl);
+    int64_t id = slot_live(sl, v->era) ? sl->id : hot_add(b, v, s, at, len, h, head, tag, (tb_slot *)sl);
     if (id < 0)
         return -1;
     *v->out++ = (uint32_t)id;
