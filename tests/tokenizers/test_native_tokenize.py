@@ -152,3 +152,48 @@ def test_bad_arguments():
         core.tokenize(12, 0, False)
     with pytest.raises(ValueError):
         core.tokenize("x", 99, False)
+
+
+@pytest.mark.parametrize("name", ["13a", "intl", "none"])
+def test_long_tokens_are_told_apart_by_every_byte(name):
+    """A hypothesis token is found in the reference's vocabulary only when every byte is
+    equal: tokens of 1 to 40 bytes against variants with one byte changed, at every
+    position (the core compares a token's first 8 bytes in the slot, and the rest
+    word by word, the last 8 bytes read whole), and cut one byte short or long."""
+    from truebleu.metrics.bleu.kernels import kernels
+
+    native, python = kernels.load("native"), kernels.load("python")
+    tok = TOKENIZERS[name]
+    base = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+    refs, hyps = [], []
+    for n in range(1, len(base) + 1):
+        word = base[:n]
+        refs.append([f"{word} {base[:n - 1]}x é{word}"])
+        variants = [word[:k] + "Z" + word[k + 1:] for k in range(n)]
+        variants += [word[:-1], word + "x", "é" + word, word[:-1] + "x"]
+        hyps.append(" ".join(variants))
+    for backend in (native, python):
+        assert backend.sentence_statistics(hyps, refs, tok, False, 1) == \
+            python.sentence_statistics(hyps, refs, tok, False, 1)
+        prepared = backend.prepare_references(refs, tok, False, 2)
+        assert backend.statistics(hyps, prepared, tok, False, 2) == python.statistics(
+            hyps, python.prepare_references(refs, tok, False, 2), tok, False, 2)
+
+
+@pytest.mark.parametrize("name", ["13a", "intl"])
+def test_lines_of_every_length_up_to_four_words_of_bits(name):
+    """13a and intl read a line and mark its plain bytes (letters, digits) in one pass of
+    16-byte blocks, the last 16 bytes read over some read already, and a short line
+    from a padded copy: every length from 0 to 200 bytes, an item ending at every
+    place, trailing whitespace rstripped, lowercased or not, as a str of each kind (a
+    Latin-1 or wider line takes the other path) and as UTF-8 bytes."""
+    pattern = "Ab1'c, D.e-9 f(g) 2.5 "
+    for n in range(201):
+        body = (pattern * 10)[:n]
+        for tail in ("", " ", "  \t ", "\u00a0", "x"):
+            for extra in ("", "\u00e9", "\u20ac", "\U0001f600"):
+                line = body + extra + tail
+                for lowercase in (False, True):
+                    check(line, name, lowercase)
+                    assert core.tokenize(line.encode(), MODES[name], False) == \
+                        segment_tokens(line, TOKENIZERS[name], False), (line, name)

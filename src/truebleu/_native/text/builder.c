@@ -40,6 +40,12 @@ uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t 
     return seg_find(seg, tok, len, hash);
 }
 
+uint32_t tb_seg_find_long(const tb_seg *seg, const char *tok, size_t len)
+{
+    return find_any(seg->vslots, seg->vcap - 1, seg->vera, tok, len, load_word(tok),
+                    hash_bytes((const unsigned char *)tok, len), seg->bytes, seg->vocab);
+}
+
 /* ------------------------------------------------------------------ */
 /* reading a line                                                      */
 

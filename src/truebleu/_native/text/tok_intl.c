@@ -246,32 +246,64 @@ static TB_NOINLINE size_t scan_intl_item(tb_builder *b, const uint8_t *s, size_t
     return j + (s[j] == ' ' && j < n);  /* (a space: the commonest next item) */
 }
 
-/* intl on s[0..n) (b->plain its plain bytes). The hot loop takes the
- * commonest items inline: letters and digits up to a ' ' (one token), and up
- * to an ASCII \p{P} or \p{S} and a ' ' ("word," "word." "word)": two tokens,
- * rule 1 or 2 splits the \p{P} off, unless a digit ends the line with it, "in
- * 2021.", and rule 3 the \p{S}); scan_intl_item every other. 0 done, -1 out of
- * memory or b->poll asked to stop. */
-static TB_ALWAYS_INLINE int scan_intl_bytes(tb_builder *b, const uint8_t *s, size_t n, enum token_home home)
+/* The hot loop: the commonest items from s[i] on, up to the first of another
+ * kind or `stop` (s[0..n) the line, b->plain its plain bytes): letters and
+ * digits up to a ' ' (one token), and up to an ASCII \p{P} or \p{S} and a ' '
+ * ("word," "word." "word)": two tokens, rule 1 or 2 splits the \p{P} off,
+ * unless a digit ends the line with it, "in 2021.", and rule 3 the \p{S}),
+ * through the hot vocabulary (text/vocab.h). Returns the index where it
+ * stopped, or INTL_ITEM_FAILED. */
+static TB_ALWAYS_INLINE size_t intl_hot_items(tb_builder *b, const uint8_t *s, size_t i, size_t stop, size_t n,
+                                              int kept)
 {
     const uint64_t *plain = b->plain;
+    hot_vocab v;
+    hot_begin(b, &v, s, kept);
+    while (i < stop) {
+        size_t j = next_other(plain, i);
+        if (j > i && s[j] == ' ') {
+            if (hot_token(b, &v, s, i, j - i, kept) < 0)
+                return INTL_ITEM_FAILED;
+            i = j + 1;
+        } else if (j > i && s[j + 1] == ' ' && (tb_intl_latin1[s[j]] & (I_PUNCT | I_SYMBOL)) &&
+                   (j + 1 < n || !is_digit(s[j - 1]) || (tb_intl_latin1[s[j]] & I_SYMBOL))) {
+            if (hot_token(b, &v, s, i, j - i, kept) < 0 || hot_token(b, &v, s, j, 1, kept) < 0)
+                return INTL_ITEM_FAILED;
+            i = j + 2;
+        } else {
+            break;
+        }
+    }
+    hot_end(b, &v, kept);
+    return i;
+}
+
+static TB_NOINLINE size_t intl_hot_items_kept(tb_builder *b, const uint8_t *s, size_t i, size_t stop, size_t n)
+{
+    return intl_hot_items(b, s, i, stop, n, 1);
+}
+
+static TB_NOINLINE size_t intl_hot_items_lookup(tb_builder *b, const uint8_t *s, size_t i, size_t stop, size_t n)
+{
+    return intl_hot_items(b, s, i, stop, n, 0);
+}
+
+/* intl on s[0..n) (b->plain its plain bytes): the hot loop, and scan_intl_item
+ * for every other item. 0 done, -1 out of memory or b->poll asked to stop. */
+static TB_ALWAYS_INLINE int scan_intl_bytes(tb_builder *b, const uint8_t *s, size_t n, int kept)
+{
+    enum token_home home = kept ? HOME_KEPT : HOME_LOOKUP;
     size_t i = 0, spent = 0;
     while (i < n) {
         size_t stop = n - i > POLL_BYTES ? i + POLL_BYTES : n;
         while (i < stop) {
-            size_t j = next_other(plain, i);
-            if (j > i && s[j] == ' ') {
-                if (append_token(b, s + i, j - i, 1, 1, home) < 0)
-                    return -1;
-                i = j + 1;
-            } else if (j > i && s[j + 1] == ' ' && (tb_intl_latin1[s[j]] & (I_PUNCT | I_SYMBOL)) &&
-                       (j + 1 < n || !is_digit(s[j - 1]) || (tb_intl_latin1[s[j]] & I_SYMBOL))) {
-                if (append_token(b, s + i, j - i, 1, 1, home) < 0 || append_token(b, s + j, 1, 1, 1, home) < 0)
-                    return -1;
-                i = j + 2;
-            } else if ((i = scan_intl_item(b, s, i, n, home)) == INTL_ITEM_FAILED) {
+            i = kept ? intl_hot_items_kept(b, s, i, stop, n) : intl_hot_items_lookup(b, s, i, stop, n);
+            if (i == INTL_ITEM_FAILED)
                 return -1;
-            }
+            if (i >= stop)
+                break;
+            if ((i = scan_intl_item(b, s, i, n, home)) == INTL_ITEM_FAILED)
+                return -1;
         }
         if (tb_poll_spend(b->poll, (long)(i - spent)))
             return -1;
@@ -288,7 +320,7 @@ int tb_tokenize_intl(tb_builder *b, const tb_text *t)
     uint8_t *s = place_line(b, t, PLAIN_INTL, &n);
     if (s == NULL)
         return -1;
-    if ((kept ? scan_intl_bytes(b, s, n, HOME_KEPT) : scan_intl_bytes(b, s, n, HOME_LOOKUP)) < 0)
+    if ((kept ? scan_intl_bytes(b, s, n, 1) : scan_intl_bytes(b, s, n, 0)) < 0)
         return -1;
     if (kept)
         b->nbytes += n;  /* the line; the next one may overwrite its sentinel */

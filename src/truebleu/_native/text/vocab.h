@@ -118,28 +118,28 @@ static inline uint32_t hash_head(uint64_t head)
     return HASH_BITS(fold_mix(head));
 }
 /* The hash of p[0..n): its head's for up to 8 bytes (nearly every token), else
- * one multiplication per 8 bytes. */
+ * one multiplication per 8 bytes, the last 8 read whole (they overlap the
+ * word before them: no mask). */
 static inline uint32_t hash_bytes(const unsigned char *p, size_t n)
 {
     if (n <= 8)
         return hash_head(first_bytes(load_word(p), n));
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
-    while (n > 8) {
-        h = fold_mix(h ^ load_word(p));
-        p += 8;
-        n -= 8;
-    }
-    return HASH_BITS(fold_mix(h ^ first_bytes(load_word(p), n)));
+    for (size_t i = 0; n - i > 8; i += 8)
+        h = fold_mix(h ^ load_word(p + i));
+    return HASH_BITS(fold_mix(h ^ load_word(p + n - 8)));
 }
 
-/* Whether the len bytes at x and y are equal. */
-static inline int same_bytes(const char *x, const char *y, size_t len)
+/* Whether two tokens x and y of len > 8 bytes whose first 8 are equal (their
+ * heads) are equal: their later words, the last 8 bytes read whole as in
+ * hash_bytes (no call to memcmp, no mask). */
+static inline int same_after_head(const char *x, const char *y, size_t len)
 {
-#ifdef TB_LITTLE_ENDIAN
-    if (len - 1 < 7)  /* 1 .. 7 bytes: the low len bytes of one word */
-        return ((load_word(x) ^ load_word(y)) & (~0ull >> (8 * (8 - len)))) == 0;
-#endif
-    return memcmp(x, y, len) == 0;
+    for (size_t i = 8; len - i > 8; i += 8) {
+        if (load_word(x + i) != load_word(y + i))
+            return 0;
+    }
+    return load_word(x + len - 8) == load_word(y + len - 8);
 }
 
 /*
@@ -184,7 +184,7 @@ static TB_ALWAYS_INLINE const tb_slot *probe(const tb_slot *slots, size_t mask, 
     for (size_t j = h & mask;; j = (j + 1) & mask) {
         const tb_slot *sl = &slots[j];
         if (sl->tag == tag && sl->head == head && vocab[sl->id].len == len &&
-            same_bytes(bytes + vocab[sl->id].off + 8, tok + 8, len - 8))
+            same_after_head(bytes + vocab[sl->id].off, tok, len))
             return sl;
         if (sl->tag >> 16 != era)
             return sl;
@@ -193,6 +193,31 @@ static TB_ALWAYS_INLINE const tb_slot *probe(const tb_slot *slots, size_t mask, 
 
 /* Whether a slot probe() found is live (holds the token). */
 static TB_ALWAYS_INLINE int slot_live(const tb_slot *sl, uint32_t era) { return sl->tag >> 16 == era; }
+
+/*
+ * A reader's lookups (a hypothesis in the reference's table): the token's id,
+ * or TB_ABSENT. The probe stops at the slot holding the token or at an empty
+ * one, of another era; so the slot holds the token exactly when its tag is the
+ * token's, the test the probe's loop has just made (the compiler reuses it),
+ * where slot_live() would test the slot a second time.
+ */
+
+/* The id of a token of at most 8 bytes (head, hash h) in slots[0..mask] of era `era`, or TB_ABSENT. */
+static TB_ALWAYS_INLINE uint32_t find_short(const tb_slot *slots, size_t mask, uint32_t era, size_t len,
+                                            uint64_t head, uint32_t h)
+{
+    const tb_slot *sl = probe_short(slots, mask, era, len, head, h);
+    return sl->tag == (era << 16 | (uint32_t)len) ? sl->id : TB_ABSENT;
+}
+
+/* find_short for any token tok[0..len). */
+static TB_ALWAYS_INLINE uint32_t find_any(const tb_slot *slots, size_t mask, uint32_t era, const char *tok,
+                                          size_t len, uint64_t head, uint32_t h, const char *bytes,
+                                          const tb_tok *vocab)
+{
+    const tb_slot *sl = probe(slots, mask, era, tok, len, head, h, bytes, vocab);
+    return sl->tag == tb_slot_tag(era, len) ? sl->id : TB_ABSENT;
+}
 
 /* text/builder.c: the builder's table grown to ncap slots (entries re-placed). 0, or -1: out of memory. */
 int tb_vocab_rehash(tb_builder *b, size_t ncap);
@@ -245,8 +270,7 @@ static TB_ALWAYS_INLINE int64_t vocab_intern(tb_builder *b, const char *tok, siz
 static TB_ALWAYS_INLINE uint32_t seg_find_head(const tb_seg *seg, const char *tok, size_t len, uint64_t head,
                                             uint32_t hash)
 {
-    const tb_slot *sl = probe(seg->vslots, seg->vcap - 1, seg->vera, tok, len, head, hash, seg->bytes, seg->vocab);
-    return slot_live(sl, seg->vera) ? sl->id : TB_ABSENT;
+    return find_any(seg->vslots, seg->vcap - 1, seg->vera, tok, len, head, hash, seg->bytes, seg->vocab);
 }
 
 static TB_ALWAYS_INLINE uint32_t seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t hash)
@@ -331,6 +355,116 @@ static TB_ALWAYS_INLINE int append_token(tb_builder *b, const void *s, size_t le
         b->char_id[c] = (uint32_t)id;
     }
     b->ids[b->nids++] = (uint32_t)id;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the byte scanners' hot loops (13a, intl)                            */
+
+/*
+ * The hot loops of the byte scanners (text/tok_13a.c, text/tok_intl.c) take a
+ * line placed by place_line (text/line.h): a reference's in b->bytes, where its
+ * tokens are kept, or a hypothesis's, whose tokens are only looked up in
+ * b->lookup. Their vocabulary: the builder's table and vocabulary (a
+ * reference line: its tokens are added) or b->lookup's table (a hypothesis
+ * line), and the next id's place, held in local variables. (Reached through b,
+ * they would be read again after every store of an id, an entry or a slot, any
+ * of which may alias them for the compiler.) A hot loop begins with hot_begin,
+ * appends tokens with hot_token, and ends with hot_end before any other path
+ * (append_token) appends to b.
+ */
+typedef struct {
+    tb_slot *slots;
+    size_t mask;
+    uint32_t era;
+    const char *bytes;  /* where the tokens of the table lie */
+    tb_tok *vocab;      /* and their entries (kept: nvocab of them, new ones appended) */
+    size_t nvocab;
+    uint32_t line_off;  /* kept: the line's offset in b->bytes */
+    uint32_t *out;
+} hot_vocab;
+
+static TB_ALWAYS_INLINE void hot_begin(tb_builder *b, hot_vocab *v, const uint8_t *s, int kept)
+{
+    if (kept) {
+        v->slots = b->slots;
+        v->mask = b->slots_cap - 1;
+        v->era = b->slot_era;
+        v->bytes = b->bytes;
+        v->vocab = b->vocab;
+        v->nvocab = b->nvocab;
+        v->line_off = (uint32_t)((const char *)s - b->bytes);
+    } else {
+        const tb_seg *seg = b->lookup;
+        v->slots = (tb_slot *)seg->vslots;  /* (only read) */
+        v->mask = seg->vcap - 1;
+        v->era = seg->vera;
+        v->bytes = seg->bytes;
+        v->vocab = (tb_tok *)seg->vocab;    /* (only read) */
+    }
+    v->out = b->ids + b->nids;
+}
+
+static TB_ALWAYS_INLINE void hot_end(tb_builder *b, const hot_vocab *v, int kept)
+{
+    if (kept)
+        b->nvocab = v->nvocab;
+    b->nids = (size_t)(v->out - b->ids);
+}
+
+/* The new token s[at .. at+len) (hash h, head `head`, tag `tag`) into the
+ * empty slot sl, kept where it lies (room reserved for the line); its id. */
+static TB_ALWAYS_INLINE int64_t hot_add(tb_builder *b, hot_vocab *v, const uint8_t *s, size_t at, size_t len,
+                                     uint32_t h, uint64_t head, uint32_t tag, tb_slot *sl)
+{
+    uint32_t id = (uint32_t)v->nvocab++;
+    v->vocab[id] = (tb_tok){h, v->line_off + (uint32_t)at, (uint32_t)len};
+    *sl = (tb_slot){head, tag, id};
+    if (v->nvocab * 2 > v->mask + 1) {  /* more than half full */
+        hot_end(b, v, 1);
+        if (tb_vocab_rehash(b, b->slots_cap * 2) < 0)
+            return -1;
+        hot_begin(b, v, s, 1);
+    }
+    return id;
+}
+
+/* text/builder.c: the id of a token of more than 8 bytes in seg, or TB_ABSENT
+ * (a function: out of the hot loops, about one token in ten, whose registers
+ * its hash and comparison would take). */
+uint32_t tb_seg_find_long(const tb_seg *seg, const char *tok, size_t len);
+
+/* Appends the token s[at .. at+len) (len > 0), a plain word or one symbol: its
+ * id in the table, added if new and `kept`. A token of up to 8 bytes, nearly
+ * every one, is its head: hashed by one multiplication and compared within
+ * its slot. 0, or -1: out of memory. */
+static TB_ALWAYS_INLINE int hot_token(tb_builder *b, hot_vocab *v, const uint8_t *s, size_t at, size_t len, int kept)
+{
+    const char *tok = (const char *)s + at;
+    if (!kept) {  /* a hypothesis: only its id, found or not */
+        *v->out++ = len <= 8 ? find_short(v->slots, v->mask, v->era, len, first_bytes(load_word(tok), len),
+                                          hash_head(first_bytes(load_word(tok), len)))
+                             : tb_seg_find_long(b->lookup, tok, len);
+        return 0;
+    }
+    uint64_t head;
+    uint32_t h, tag;
+    const tb_slot *sl;
+    if (len <= 8) {
+        head = first_bytes(load_word(tok), len);
+        h = hash_head(head);
+        tag = v->era << 16 | (uint32_t)len;
+        sl = probe_short(v->slots, v->mask, v->era, len, head, h);
+    } else {
+        head = load_word(tok);
+        h = hash_bytes((const unsigned char *)tok, len);
+        tag = tb_slot_tag(v->era, len);
+        sl = probe(v->slots, v->mask, v->era, tok, len, head, h, v->bytes, v->vocab);
+    }
+    int64_t id = slot_live(sl, v->era) ? sl->id : hot_add(b, v, s, at, len, h, head, tag, (tb_slot *)sl);
+    if (id < 0)
+        return -1;
+    *v->out++ = (uint32_t)id;
     return 0;
 }
 
