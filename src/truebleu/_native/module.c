@@ -137,6 +137,13 @@ static PyMethodDef core_methods[] = {
      "information per order (each segment's info[g] * matched summed exactly, as math.fsum), and\n"
      "each hypothesis' length as int64 bytes. hypotheses: int32 ids (-2 for a word in no\n"
      "reference), one line per segment, each ended by -1; info: float64 per n-gram of the table."},
+    {"mteval_13a_ids", KW(core_mteval_13a_ids),
+     "mteval_13a_ids(lines, lowercase, vocabulary=None) -> (vocabulary, ids) or None\n\n"
+     "mteval-v13a's tokens of each line (truebleu.dialects.mteval: the SGML step, entities,\n"
+     "ASCII lowercasing if asked, the 13a rules) as int32 ids, each line's followed by -1 (bytes).\n"
+     "Without vocabulary the lines make a new one (ids from 0; a capsule for later calls); with\n"
+     "it, a token it does not hold is -2. None when a line holds U+0000 or U+001C..U+001F\n"
+     "(Python splits on them, Perl does not): the specification's path takes such lines."},
     {"ter_tokenize", KW(core_ter_tokenize),
      "ter_tokenize(lines, normalized=False, no_punct=False, asian_support=False,\n"
      "             case_sensitive=False, reference=False) -> list of str\n\n"

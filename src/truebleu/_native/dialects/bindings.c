@@ -4,17 +4,22 @@
  * -1) and returns the table in a capsule, with each n-gram's count and context
  * count packed as one uint64 (for NIST's weights, computed in Python) and each
  * line's length; mteval_sums then gives a system's corpus sums against it
- * (dialects/mteval.h). Kernels run without the GIL.
+ * (dialects/mteval.h). mteval_13a_ids gives those token ids straight from the lines
+ * (dialects/mteval_text.h). Kernels run without the GIL.
  */
 #include "dialects/bindings.h"
 #include "dialects/mteval.h"
+#include "dialects/mteval_text.h"
 #include "dialects/ngram_table.h"
 #include "runtime/errors.h"
+#include "runtime/gather.h"
+#include "state.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define TABLE_CAPSULE "truebleu._native_core.mteval_table"
+#define VOCABULARY_CAPSULE "truebleu._native_core.mteval_vocabulary"
 
 typedef struct {
     tb_ngram_table table;
@@ -200,5 +205,58 @@ PyObject *core_mteval_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     PyObject *result = sums_of(t, &info, &hyps);
     PyBuffer_Release(&info);
     PyBuffer_Release(&hyps);
+    return result;
+}
+
+static void vocabulary_destroy(PyObject *capsule)
+{
+    free(PyCapsule_GetPointer(capsule, VOCABULARY_CAPSULE));
+}
+
+PyObject *core_mteval_13a_ids(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"lines", "lowercase", "vocabulary", NULL};
+    PyObject *lines, *vocabulary_obj = Py_None;
+    int lowercase;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Op|O", (char **)kwlist, &lines, &lowercase, &vocabulary_obj))
+        return NULL;
+    const tb_seg *lookup = NULL;
+    if (vocabulary_obj != Py_None && !(lookup = PyCapsule_GetPointer(vocabulary_obj, VOCABULARY_CAPSULE)))
+        return NULL;
+    if (!PyList_Check(lines))
+        return PyErr_Format(PyExc_TypeError, "lines must be a list of str");
+    tb_gather texts;
+    tb_gather_start(&texts, tb_state_of(module)->lower);
+    Py_ssize_t n = PyList_GET_SIZE(lines);
+    if (tb_gather_alloc(&texts, (size_t)n) < 0) {
+        tb_gather_free(&texts);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (tb_gather_set(&texts, (size_t)i, PyList_GET_ITEM(lines, i), 0) < 0) {
+            tb_gather_free(&texts);
+            return NULL;
+        }
+    int32_t *ids;
+    size_t length;
+    tb_seg *vocabulary = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = tb_mteval_13a_ids(texts.texts, (size_t)n, lowercase, lookup, &ids, &length, lookup ? NULL : &vocabulary);
+    Py_END_ALLOW_THREADS
+    tb_gather_free(&texts);
+    if (rc == TB_MTEVAL_REFUSED)
+        Py_RETURN_NONE;
+    if (rc != 0)
+        return PyErr_NoMemory();
+    PyObject *capsule = vocabulary ? PyCapsule_New(vocabulary, VOCABULARY_CAPSULE, vocabulary_destroy)
+                                   : Py_NewRef(vocabulary_obj);
+    if (!capsule) {
+        free(vocabulary);
+        free(ids);
+        return NULL;
+    }
+    PyObject *result = Py_BuildValue("(Ny#)", capsule, (const char *)ids, (Py_ssize_t)(length * sizeof *ids));
+    free(ids);
     return result;
 }
