@@ -2,6 +2,7 @@
 #include "dialects/mteval_text.h"
 #include "dialects/ngram_table.h"
 #include "runtime/memory.h"
+#include "runtime/portable.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,13 +21,13 @@ void tb_mteval_text_free(tb_mteval_text *m)
     tb_mteval_text_init(m);
 }
 
-static inline uint32_t read_at(const void *data, int kind, size_t i)
+static TB_ALWAYS_INLINE uint32_t read_at(const void *data, int kind, size_t i)
 {
     return kind == 1 ? ((const uint8_t *)data)[i] : kind == 2 ? ((const uint16_t *)data)[i]
                                                               : ((const uint32_t *)data)[i];
 }
 
-static inline void write_at(void *data, int kind, size_t i, uint32_t c)
+static TB_ALWAYS_INLINE void write_at(void *data, int kind, size_t i, uint32_t c)
 {
     if (kind == 1)
         ((uint8_t *)data)[i] = (uint8_t)c;
@@ -37,7 +38,7 @@ static inline void write_at(void *data, int kind, size_t i, uint32_t c)
 }
 
 /* Whether the entity `name` ("lt;" or "gt;") follows the '&' at s[i]. */
-static int entity_at(const void *s, int kind, size_t n, size_t i, const char *name)
+static TB_ALWAYS_INLINE int entity_at(const void *s, int kind, size_t n, size_t i, const char *name)
 {
     if (i + 3 >= n)
         return 0;
@@ -47,31 +48,33 @@ static int entity_at(const void *s, int kind, size_t n, size_t i, const char *na
     return 1;
 }
 
-int tb_mteval_13a_text(tb_mteval_text *m, const tb_text *t, int lowercase, tb_text *out)
+/* tb_mteval_13a_text's rewrite of in[0..n) into o, for one PyUnicode kind (inlined with a
+ * constant kind: one loop per kind); the length written, or (size_t)-1 when refused. Every
+ * character the rewrite changes but A-Z is at most '>' (0x3E): the rest are copied. */
+static TB_ALWAYS_INLINE size_t rewrite(const void *in, size_t n, int kind, int lowercase, void *o)
 {
-    int kind = t->kind;
-    size_t n = t->length, k = 0;
-    /* each character becomes at most three ("&lt;", four, becomes three) */
-    if (n > (SIZE_MAX / 4 - 1) / 3 || tb_grow(&m->line, &m->line_cap, (3 * n + 1) * (size_t)kind, 1) < 0)
-        return -1;
-    void *o = m->line;
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        uint32_t c = read_at(t->data, kind, i);
+        uint32_t c = read_at(in, kind, i);
+        if (c > '>') {
+            if (lowercase && c - 'A' < 26u)
+                c += 'a' - 'A';
+            write_at(o, kind, k++, c);
+            continue;
+        }
         uint32_t padded = 0;  /* a symbol written with a space on each side */
         if (c == '&') {
             padded = '&';
-            if (entity_at(t->data, kind, n, i, "lt;") || entity_at(t->data, kind, n, i, "gt;")) {
-                padded = read_at(t->data, kind, i + 1) == 'l' ? '<' : '>';
+            if (entity_at(in, kind, n, i, "lt;") || entity_at(in, kind, n, i, "gt;")) {
+                padded = read_at(in, kind, i + 1) == 'l' ? '<' : '>';
                 i += 3;
             }
         } else if (c == '<' || c == '>') {
             padded = c;
         } else if (c == 0 || (c >= 0x1C && c <= 0x1F)) {
-            return TB_MTEVAL_REFUSED;  /* whitespace to Python's split, not to Perl's (U+0000: never read) */
+            return (size_t)-1;  /* whitespace to Python's split, not to Perl's (U+0000: never read) */
         } else if (c == '\t' || c == '\n' || c == 0x0B || c == 0x0C || c == '\r') {
             c = ' ';
-        } else if (lowercase && c >= 'A' && c <= 'Z') {
-            c += 'a' - 'A';
         }
         if (padded) {
             write_at(o, kind, k++, ' ');
@@ -80,7 +83,22 @@ int tb_mteval_13a_text(tb_mteval_text *m, const tb_text *t, int lowercase, tb_te
         }
         write_at(o, kind, k++, c);
     }
-    *out = (tb_text){o, k, kind, 0};
+    return k;
+}
+
+int tb_mteval_13a_text(tb_mteval_text *m, const tb_text *t, int lowercase, tb_text *out)
+{
+    int kind = t->kind;
+    size_t n = t->length;
+    /* each character becomes at most three ("&lt;", four, becomes three) */
+    if (n > (SIZE_MAX / 4 - 1) / 3 || tb_grow(&m->line, &m->line_cap, (3 * n + 1) * (size_t)kind, 1) < 0)
+        return -1;
+    size_t k = kind == 1   ? rewrite(t->data, n, 1, lowercase, m->line)
+               : kind == 2 ? rewrite(t->data, n, 2, lowercase, m->line)
+                           : rewrite(t->data, n, 4, lowercase, m->line);
+    if (k == (size_t)-1)
+        return TB_MTEVAL_REFUSED;
+    *out = (tb_text){m->line, k, kind, 0};
     return 0;
 }
 
