@@ -154,7 +154,7 @@ static PyObject *sums_of(const mteval_table *t, Py_buffer *info, Py_buffer *hyps
     tb_status status = sizes ? TB_OK : TB_NOMEM;
     Py_BEGIN_ALLOW_THREADS
     if (status == TB_OK)
-        status = tb_mteval_sums_compute(&t->table, &t->clips, info->buf, hyps->buf, t->max_order, sizes, &sums);
+        status = tb_mteval_sums_compute(&t->clips, info->buf, hyps->buf, t->max_order, sizes, &sums);
     Py_END_ALLOW_THREADS
     if (status != TB_OK) {
         free(sizes);

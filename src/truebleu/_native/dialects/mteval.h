@@ -8,6 +8,11 @@
  * (exact_sum.h), the segments' sums added in segment order. info[] is indexed by
  * the reference table's n-gram numbers (ngram_table.h); Python computes it, with
  * math.log. The references' clip counts are gathered once (tb_mteval_clips).
+ *
+ * A hypothesis n-gram counts only if its segment's references hold it, and then so
+ * do its prefixes: each segment's n-grams get a small hash table of their own
+ * (keyed as the reference table is), in which a hypothesis is counted without
+ * touching the corpus-wide table (a cache miss per lookup on a large corpus).
  */
 #ifndef TB_DIALECTS_MTEVAL_H
 #define TB_DIALECTS_MTEVAL_H
@@ -24,8 +29,13 @@
 typedef struct {
     int32_t *ids;      /* n-gram numbers, segment after segment */
     int64_t *counts;   /* their clip counts */
+    uint64_t *keys;    /* their keys (tb_ngram_key of their prefix and last token) */
+    int32_t *orders;   /* their orders */
     size_t *starts;    /* segment s: ids[starts[s] .. starts[s + 1]) */
     size_t n, cap, segments;
+    uint32_t *slots;   /* segment s's hash table: slots[slot_starts[s] .. slot_starts[s + 1]), */
+    size_t *slot_starts; /* a power of two of them (or none), each 0 or 1 + an index into its ids */
+    size_t slots_n, slots_cap, most;  /* most: the largest segment's n-grams */
 } tb_mteval_clips;
 
 typedef struct {
@@ -45,7 +55,7 @@ tb_status tb_mteval_clips_build(const tb_ngram_table *table, const int32_t *refs
 void tb_mteval_clips_free(tb_mteval_clips *c);
 
 /* hyps: clips->segments lines; hyp_sizes[i]: the tokens of hypothesis i. TB_OK or TB_NOMEM. */
-tb_status tb_mteval_sums_compute(const tb_ngram_table *table, const tb_mteval_clips *clips,
+tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips,
                                  const double *info, const int32_t *hyps, int max_order,
                                  int64_t *hyp_sizes, tb_mteval_sums *out);
 
