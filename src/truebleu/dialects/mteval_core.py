@@ -129,13 +129,11 @@ class CoreReferences:
         self._core = native_core()
         self._numbering = numbering
         self.nrefs = nrefs
-        self.table, keys, lengths = self._core.mteval_table(ids, nrefs, max_order, zero)
-        # each n-gram's (count << 32 | context count): NIST's weight, once per distinct pair
-        pairs = memoryview(keys).cast("Q").tolist()  # (one conversion, not one per read)
+        self.table, pairs, lengths = self._core.mteval_table(ids, nrefs, max_order, zero)
+        # the distinct (count << 32 | context count) of the n-grams: NIST's weight of each
         log2 = math.log(2)
-        weight = {pair: -math.log((pair >> 32) / (pair & 0xFFFFFFFF)) / log2
-                  for pair in set(pairs)}
-        self.info = array("d", list(map(weight.__getitem__, pairs)))
+        self.weights = array("d", [-math.log((pair >> 32) / (pair & 0xFFFFFFFF)) / log2
+                                   for pair in memoryview(pairs).cast("Q").tolist()])
         per_line = memoryview(lengths).cast("q").tolist()
         self.lengths = [per_line[i:i + self.nrefs] for i in range(0, len(per_line), self.nrefs)]
         self.ref_words = sum(per_line)
@@ -156,6 +154,6 @@ class CoreReferences:
         ids = self._numbering.hypotheses(hypotheses)
         if ids is None:
             return None
-        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.info, ids)
+        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.weights, ids)
         lengths_by_segment = list(zip(memoryview(sizes).cast("q").tolist(), self.lengths))
         return matches, totals, info, lengths_by_segment, self.ref_words, self.nrefs

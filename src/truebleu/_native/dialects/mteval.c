@@ -161,6 +161,46 @@ void tb_mteval_clips_free(tb_mteval_clips *c)
     memset(c, 0, sizeof *c);
 }
 
+tb_status tb_mteval_pairs_build(const tb_ngram_table *table, int32_t no_context, uint64_t ref_words,
+                                tb_mteval_pairs *p)
+{
+    size_t n = table->n, size = 4;
+    while (size < 2 * n)
+        size *= 2;
+    uint32_t *slots = calloc(size, sizeof *slots);  /* 0, or 1 + an index in p->pairs */
+    p->pairs = malloc((n ? n : 1) * sizeof *p->pairs);
+    p->pair_of = malloc((n ? n : 1) * sizeof *p->pair_of);
+    p->n = 0;
+    if (!slots || !p->pairs || !p->pair_of) {
+        free(slots);
+        tb_mteval_pairs_free(p);
+        return TB_NOMEM;
+    }
+    for (size_t g = 0; g < n; g++) {
+        int32_t prefix = table->prefix[g];
+        int no_ctx = prefix < 0 || (table->order[g] == 2 && table->token[prefix] == no_context);
+        uint64_t context = no_ctx ? ref_words : (uint64_t)table->count[prefix];
+        uint64_t pair = (uint64_t)table->count[g] << 32 | context;  /* (a count is at least 1: never 0) */
+        size_t at = tb_ngram_slot_of(pair, size);
+        while (slots[at] != 0 && p->pairs[slots[at] - 1] != pair)
+            at = (at + 1) & (size - 1);
+        if (slots[at] == 0) {
+            p->pairs[p->n++] = pair;
+            slots[at] = (uint32_t)p->n;
+        }
+        p->pair_of[g] = (int32_t)(slots[at] - 1);
+    }
+    free(slots);
+    return TB_OK;
+}
+
+void tb_mteval_pairs_free(tb_mteval_pairs *p)
+{
+    free(p->pairs);
+    free(p->pair_of);
+    memset(p, 0, sizeof *p);
+}
+
 /* The index (within its segment) of the n-gram `key` in segment s's table, or -1. */
 static inline int64_t segment_find(const tb_mteval_clips *c, size_t s, uint64_t key)
 {
@@ -204,8 +244,8 @@ static int64_t count_segment_line(const tb_mteval_clips *clips, size_t s, const 
     return (int64_t)(end - start);
 }
 
-tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips,
-                                 const double *info, const int32_t *hyps, int max_order,
+tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips, const tb_mteval_pairs *pairs,
+                                 const double *weights, const int32_t *hyps, int max_order,
                                  int64_t *hyp_sizes, tb_mteval_sums *out)
 {
     memset(out, 0, sizeof *out);
@@ -227,7 +267,8 @@ tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips,
             int64_t matched = hyp.count[j] < clip ? hyp.count[j] : clip;
             int o = clips->orders[first + (size_t)j] - 1;
             out->matches[o] += matched;
-            status = tb_exact_sum_add(&sums[o], info[clips->ids[first + (size_t)j]] * (double)matched);
+            double info = weights[pairs->pair_of[clips->ids[first + (size_t)j]]];
+            status = tb_exact_sum_add(&sums[o], info * (double)matched);
         }
         for (size_t k = 0; k < hyp.n; k++)  /* after a failure too */
             hyp.count[hyp.touched[k]] = 0;
