@@ -86,10 +86,11 @@ static tb_status add_entries(const tb_ngram_table *table, counter *clip, tb_mtev
  * two of slots, at least twice its n-grams (none for a segment without n-grams). */
 static tb_status add_segment_slots(tb_mteval_clips *c, size_t s)
 {
-    size_t first = c->starts[s], m = c->n - first, size = 0;
-    if (m > 0)
-        for (size = 4; size < 2 * m; size *= 2) {
-        }
+    size_t first = c->starts[s], m = c->n - first, size = 4;
+    if (m == 0)
+        return TB_OK;  /* (c->slots may still be NULL: no memset on it) */
+    while (size < 2 * m)
+        size *= 2;
     if (GROW(c->slots, c->slots_cap, c->slots_n + size) < 0)
         return TB_NOMEM;
     uint32_t *slots = c->slots + c->slots_n;
