@@ -17,7 +17,8 @@ the default, NLTK's ``corpus_bleu`` for ``nltk``, torchmetrics' ``BLEUScore`` fo
 NAME``, a fresh process) against the default command. Before any time is
 reported the numbers are checked: default == sacreBLEU, nltk == NLTK, torchmetrics
 == torchmetrics, and mteval/multi-bleu/tf-nmt == the golden figures of the
-original tools (``../shared/golden``) for the systems that have a row.
+original tools (``../shared/golden``) for the systems that have a row, and mteval's scores
+== its Python specification's (``TRUEBLEU_BACKEND=python``), bit for bit.
 
     python bench/bench_dialects.py [--shared PATH] [--repeat 5] [--quick]
     python bench/bench_dialects.py --worker NAME [--systems N]   # one dialect, for callgrind
@@ -84,6 +85,20 @@ def dialect_path(name: str, hyps: list[list[str]], ref: list[str]) -> list[float
 
     dialect = get_dialect(name)
     return [dialect.corpus_score(hyp, [ref]).score for hyp in hyps]
+
+
+def specification_path(name: str, hyps: list[list[str]], ref: list[str]) -> list[float]:
+    """The dialect's scores on its Python path (``TRUEBLEU_BACKEND=python``: mteval's
+    ``python_counts``, the specification its core path must equal bit for bit)."""
+    saved = os.environ.get("TRUEBLEU_BACKEND")
+    os.environ["TRUEBLEU_BACKEND"] = "python"
+    try:
+        return dialect_path(name, hyps, ref)
+    finally:
+        if saved is None:
+            del os.environ["TRUEBLEU_BACKEND"]
+        else:
+            os.environ["TRUEBLEU_BACKEND"] = saved
 
 
 def sacrebleu_path(hyps, ref) -> list[float]:
@@ -198,6 +213,10 @@ def main(argv=None) -> int:
             check_equal(f"{name} vs golden", *map(list, zip(*pairs)),
                         rel=GOLDEN_REL_TOLERANCE if name.startswith("mteval") else 0.0)
             checked.append(f"golden x{len(pairs)}")
+        if name.startswith("mteval"):
+            check_equal(f"{name} vs its Python specification", scores,
+                        specification_path(name, hyps, ref))
+            checked.append("spec")
         peer_cells = "- | -"
         if name in PEERS:
             label, peer = PEERS[name]

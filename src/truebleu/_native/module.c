@@ -125,18 +125,26 @@ static PyMethodDef core_methods[] = {
      "shifted hypothesis to it as a str of steps: '=' match, 's' substitution, 'h' a\n"
      "hypothesis word alone (deleted), 'r' a reference word alone (inserted)."},
     {"mteval_table", KW(core_mteval_table),
-     "mteval_table(ids, nrefs, max_order, no_context_token) -> (table, keys, lengths)\n\n"
+     "mteval_table(ids, nrefs, max_order, no_context_token) -> (table, pairs, lengths)\n\n"
      "The n-grams (orders 1..max_order) of reference lines given as int32 token ids, each line\n"
      "ended by -1, nrefs lines per segment, numbered in order of first occurrence: the table (a\n"
-     "capsule for mteval_sums, with each segment's clip counts), per n-gram count << 32 | context\n"
-     "count as uint64 bytes (the context of a unigram, or of a bigram whose first token is\n"
+     "capsule for mteval_sums, with each segment's clip counts), the distinct n-gram count << 32 |\n"
+     "context count as uint64 bytes (the context of a unigram, or of a bigram whose first token is\n"
      "no_context_token, is every reference word), per line its length as int64 bytes."},
     {"mteval_sums", KW(core_mteval_sums),
-     "mteval_sums(table, info, hypotheses) -> (matches, totals, info, sizes)\n\n"
+     "mteval_sums(table, weights, hypotheses) -> (matches, totals, info, sizes)\n\n"
      "mteval's corpus sums (truebleu.dialects.mteval): clipped matches and totals per order, NIST's\n"
-     "information per order (each segment's info[g] * matched summed exactly, as math.fsum), and\n"
-     "each hypothesis' length as int64 bytes. hypotheses: int32 ids (-2 for a word in no\n"
-     "reference), one line per segment, each ended by -1; info: float64 per n-gram of the table."},
+     "information per order (each segment's weight * matched of its matched n-grams summed exactly,\n"
+     "as math.fsum), and each hypothesis' length as int64 bytes. hypotheses: int32 ids (-2 for a\n"
+     "word in no reference), one line per segment, each ended by -1; weights: float64 per pair of\n"
+     "mteval_table's pairs (an n-gram's weight is its pair's)."},
+    {"mteval_13a_ids", KW(core_mteval_13a_ids),
+     "mteval_13a_ids(lines, lowercase, vocabulary=None) -> (vocabulary, ids) or None\n\n"
+     "mteval-v13a's tokens of each line (truebleu.dialects.mteval: the SGML step, entities,\n"
+     "ASCII lowercasing if asked, the 13a rules) as int32 ids, each line's followed by -1 (bytes).\n"
+     "Without vocabulary the lines make a new one (ids from 0; a capsule for later calls); with\n"
+     "it, a token it does not hold is -2. None when a line holds U+0000 or U+001C..U+001F\n"
+     "(Python splits on them, Perl does not): the specification's path takes such lines."},
     {"ter_tokenize", KW(core_ter_tokenize),
      "ter_tokenize(lines, normalized=False, no_punct=False, asian_support=False,\n"
      "             case_sensitive=False, reference=False) -> list of str\n\n"

@@ -15,9 +15,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 from itertools import chain
-from typing import Iterable, Sequence
-
-import regex
+from typing import Any, Iterable, Sequence
 
 # Perl \s under Unicode rules (Perl >= 5.18: includes \x0b)
 PERL_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -35,13 +33,22 @@ _RULES_13A = (
     (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
     (re.compile(r"([0-9])(-)"), r"\1 \2 "),
 )
-_RULES_INTL = (
-    (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
-    (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
-    (regex.compile(r"(\p{S})"), r" \1 "),
-)
-# after the international rules mteval squeezes \p{Z}+, then splits on \s+
-_INTL_SPLIT = regex.compile(r"[\p{Z}\t\n\x0b\x0c\r\x85]+")
+
+
+@lru_cache(maxsize=None)
+def _intl_rules() -> tuple[tuple[tuple[Any, str], ...], Any]:
+    """The international rules and the split after them, compiled on first use: the
+    ``regex`` module is imported only by those who tokenize that way (its import and these
+    patterns were about 50 M instructions of the mteval command's start-up, callgrind)."""
+    import regex
+
+    rules = (
+        (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),
+        (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
+        (regex.compile(r"(\p{S})"), r" \1 "),
+    )
+    # after the international rules mteval squeezes \p{Z}+, then splits on \s+
+    return rules, regex.compile(r"[\p{Z}\t\n\x0b\x0c\r\x85]+")
 
 
 def split_perl(text: str) -> list[str]:
@@ -138,9 +145,10 @@ def tokenize_intl_perl(text: str, lowercase: bool) -> tuple[str, ...]:
     text = unescape_mteval(text, apos=True)
     if lowercase:
         text = perl_lc(text)
-    for pattern, replacement in _RULES_INTL:
+    rules, split = _intl_rules()
+    for pattern, replacement in rules:
         text = pattern.sub(replacement, text)
-    return tuple(tok for tok in _INTL_SPLIT.split(text) if tok)
+    return tuple(tok for tok in split.split(text) if tok)
 
 
 def ngram_counts_many(token_lists: Iterable[Sequence[str]], max_order: int) -> Counter:

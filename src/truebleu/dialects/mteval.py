@@ -26,14 +26,14 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from itertools import chain
-from typing import Callable, Sequence
+from typing import Callable, Optional, Sequence
 
 from ..core.kernels import backend_name
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ._base import Dialect, DialectScore, check_bool
 from ._perl import ngram_counts_many, tokenize_intl_perl
 from .core_counts import LINE_END, tokenize_13a_perl_core
-from .mteval_core import CoreReferences, joined_13a_tokens, sgml_escape
+from .mteval_core import Core13aNumbering, CoreReferences, TokenNumbering, joined_13a_tokens, sgml_escape
 
 BLEU_ORDER = 4
 NIST_ORDER = 5
@@ -190,18 +190,28 @@ class MtevalDialect(Dialect):
     def counts(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
         """The corpus sums: from the core (:mod:`.mteval_core`) where it is built, else
         :meth:`python_counts`, the specification, which the tests compare it with."""
-        if hypotheses and backend_name() == "native" and LINE_END not in "".join(
-                chain(hypotheses, chain.from_iterable(refs))):
+        if hypotheses and backend_name() == "native":
             prepared = self._prepared.get(
                 ("mteval-core", self.lowercase, self.international_tokenization,
-                 tuple(map(tuple, refs))),
-                lambda: CoreReferences(self.flat_tokens, refs, max(BLEU_ORDER, NIST_ORDER)))
-            return prepared.sums(hypotheses)
+                 tuple(map(tuple, refs))), lambda: self._core_references(refs))
+            sums = prepared.sums(hypotheses) if prepared is not None else None
+            if sums is not None:
+                return sums
         return self.python_counts(hypotheses, refs)
+
+    def _core_references(self, refs: list[list[str]]) -> Optional[CoreReferences]:
+        """The references in the core: 13a's token ids from the core itself where it takes
+        every line, else numbered from :meth:`flat_tokens`; None when neither takes them."""
+        order = max(BLEU_ORDER, NIST_ORDER)
+        if not self.international_tokenization:
+            prepared = CoreReferences.build(Core13aNumbering(self.lowercase), refs, order)
+            if prepared is not None:
+                return prepared
+        return CoreReferences.build(TokenNumbering(self.flat_tokens), refs, order)
 
     def flat_tokens(self, lines: list[str]) -> list[str]:
         """Every line's tokens (:meth:`tokenize`), each line's followed by a ``LINE_END``
-        token (no line may hold it), for :class:`~.mteval_core.CoreReferences`."""
+        token (no line may hold it), for :class:`~.mteval_core.TokenNumbering`."""
         if not self.international_tokenization:
             return joined_13a_tokens(lines, self.lowercase)
         return list(chain.from_iterable(chain(self.tokenize(line), (LINE_END,)) for line in lines))

@@ -4,12 +4,13 @@ each system's clipped matches and NIST information counted on token ids.
 :meth:`~.mteval.MtevalDialect.python_counts` is the specification; this path gives the
 same numbers, bit for bit (the tests compare them on generated corpora):
 
-* tokens: the lines are tokenized as :meth:`~.mteval.MtevalDialect.tokenize` does,
-  but all at once: the 13a tokens of every line in one call of the core (the lines
-  joined by a :data:`~.core_counts.LINE_END` token), else line by line;
-* the words become int32 ids (first occurrence in the references; a hypothesis word
-  in no reference is ``UNKNOWN``, which matches nothing); the core numbers the
-  references' n-grams and gives each one's count and its context's count;
+* token ids: the tokens of :meth:`~.mteval.MtevalDialect.tokenize` as int32 ids (first
+  occurrence in the references; a hypothesis word in no reference is ``UNKNOWN``, which
+  matches nothing). With the 13a rules the core gives them straight from the lines
+  (:class:`Core13aNumbering`); otherwise, and for lines the core refuses, the str tokens
+  of all lines at once are numbered here (:class:`TokenNumbering`);
+* the core numbers the references' n-grams and gives each one's count and its
+  context's count;
 * NIST's weights are computed here with the specification's expression
   (``-math.log(count / context) / math.log(2)``), once per distinct pair of counts;
 * each segment's information is summed exactly by the core (as ``math.fsum``, so the
@@ -21,7 +22,7 @@ from __future__ import annotations
 import math
 from array import array
 from itertools import repeat
-from typing import Callable
+from typing import Callable, Optional, Union
 
 from ..core.kernels import native_core
 from ._perl import PERL_SPACE, squeeze_perl_spaces
@@ -60,38 +61,99 @@ def joined_13a_tokens(lines: list[str], lowercase: bool) -> list[str]:
                                    if lines else [], lowercase)
 
 
+class TokenNumbering:
+    """Token ids from str tokens: ``flat_tokens(lines)`` gives every line's tokens, each
+    line's followed by ``LINE_END`` (:meth:`~.mteval.MtevalDialect.flat_tokens`), and a dict
+    numbers them (any tokenizer: the international one, 13a lines the core refuses).
+    Lines holding ``LINE_END`` are refused (None)."""
+
+    def __init__(self, flat_tokens: Callable[[list[str]], list[str]]) -> None:
+        self._flat_tokens = flat_tokens
+        self._vocab: dict[str, int] = {}
+
+    def references(self, lines: list[str]) -> Optional[tuple["array[int]", int]]:
+        """The ids of the reference lines (a new vocabulary) and the id of the token ``0``."""
+        if LINE_END in "".join(lines):
+            return None
+        tokens = self._flat_tokens(lines)
+        self._vocab = dict(zip(dict.fromkeys(tokens), range(len(tokens))))
+        self._vocab[LINE_END] = _LINE_END_ID
+        # (arrays are made from lists, not iterators: they then know their size)
+        return (array("i", list(map(self._vocab.__getitem__, tokens))),
+                self._vocab.get("0", _NO_SUCH_TOKEN))
+
+    def hypotheses(self, lines: list[str]) -> Optional["array[int]"]:
+        """The ids of the lines in the references' vocabulary (``UNKNOWN`` for a new word)."""
+        if LINE_END in "".join(lines):
+            return None
+        return array("i", list(map(self._vocab.get, self._flat_tokens(lines), repeat(UNKNOWN))))
+
+
+class Core13aNumbering:
+    """Token ids of mteval-v13a's tokens straight from the lines, in the core
+    (``mteval_13a_ids``, ``_native/dialects/mteval_text.h``): no str token is made. The
+    core refuses (None) lines holding U+0000 or U+001C..U+001F."""
+
+    def __init__(self, lowercase: bool) -> None:
+        self._core = native_core()
+        self._lowercase = lowercase
+        self._vocabulary: object = None
+
+    def references(self, lines: list[str]) -> Optional[tuple[memoryview, int]]:
+        """As :meth:`TokenNumbering.references`."""
+        found = self._core.mteval_13a_ids(lines, self._lowercase)
+        if found is None:
+            return None
+        self._vocabulary, ids = found
+        _, zero = self._core.mteval_13a_ids(["0"], False, self._vocabulary)
+        return memoryview(ids).cast("i"), memoryview(zero).cast("i")[0]
+
+    def hypotheses(self, lines: list[str]) -> Optional[memoryview]:
+        """As :meth:`TokenNumbering.hypotheses`."""
+        found = self._core.mteval_13a_ids(lines, self._lowercase, self._vocabulary)
+        return None if found is None else memoryview(found[1]).cast("i")
+
+
+Numbering = Union[TokenNumbering, Core13aNumbering]
+
+
 class CoreReferences:
     """A corpus' references in the core: their ids, n-gram table and NIST weights.
 
-    ``flat_tokens(lines)`` gives every line's tokens, each line's followed by
-    ``LINE_END`` (:meth:`~.mteval.MtevalDialect.flat_tokens`).
+    ``numbering`` gives the lines' token ids; build it with :meth:`build`, which is None
+    where the numbering refuses the references.
     """
 
-    def __init__(self, flat_tokens: Callable[[list[str]], list[str]], refs: list[list[str]],
-                 max_order: int) -> None:
+    def __init__(self, numbering: Numbering, ids: Union["array[int]", memoryview], zero: int,
+                 nrefs: int, max_order: int) -> None:
         self._core = native_core()
-        self._flat_tokens = flat_tokens
-        self.nrefs = len(refs[0])
-        tokens = flat_tokens([ref for seg in refs for ref in seg])
-        self.vocab = dict(zip(dict.fromkeys(tokens), range(len(tokens))))
-        self.vocab[LINE_END] = _LINE_END_ID
-        # (arrays are made from lists, not iterators: they then know their size)
-        self.table, keys, lengths = self._core.mteval_table(
-            array("i", list(map(self.vocab.__getitem__, tokens))), self.nrefs, max_order,
-            self.vocab.get("0", _NO_SUCH_TOKEN))
-        # each n-gram's (count << 32 | context count): NIST's weight, once per distinct pair
-        pairs = memoryview(keys).cast("Q").tolist()  # (one conversion, not one per read)
+        self._numbering = numbering
+        self.nrefs = nrefs
+        self.table, pairs, lengths = self._core.mteval_table(ids, nrefs, max_order, zero)
+        # the distinct (count << 32 | context count) of the n-grams: NIST's weight of each
         log2 = math.log(2)
-        weight = {pair: -math.log((pair >> 32) / (pair & 0xFFFFFFFF)) / log2
-                  for pair in set(pairs)}
-        self.info = array("d", list(map(weight.__getitem__, pairs)))
+        self.weights = array("d", [-math.log((pair >> 32) / (pair & 0xFFFFFFFF)) / log2
+                                   for pair in memoryview(pairs).cast("Q").tolist()])
         per_line = memoryview(lengths).cast("q").tolist()
         self.lengths = [per_line[i:i + self.nrefs] for i in range(0, len(per_line), self.nrefs)]
         self.ref_words = sum(per_line)
 
-    def sums(self, hypotheses: list[str]) -> MtevalSums:
-        """The specification's tuple (``python_counts``) for ``hypotheses``."""
-        ids = array("i", list(map(self.vocab.get, self._flat_tokens(hypotheses), repeat(UNKNOWN))))
-        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.info, ids)
+    @classmethod
+    def build(cls, numbering: Numbering, refs: list[list[str]], max_order: int
+              ) -> Optional["CoreReferences"]:
+        """The references prepared with ``numbering``; None if it refuses their lines."""
+        found = numbering.references([ref for seg in refs for ref in seg])
+        if found is None:
+            return None
+        ids, zero = found
+        return cls(numbering, ids, zero, len(refs[0]), max_order)
+
+    def sums(self, hypotheses: list[str]) -> Optional[MtevalSums]:
+        """The specification's tuple (``python_counts``) for ``hypotheses``; None if the
+        numbering refuses their lines."""
+        ids = self._numbering.hypotheses(hypotheses)
+        if ids is None:
+            return None
+        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.weights, ids)
         lengths_by_segment = list(zip(memoryview(sizes).cast("q").tolist(), self.lengths))
         return matches, totals, info, lengths_by_segment, self.ref_words, self.nrefs

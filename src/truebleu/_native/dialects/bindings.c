@@ -1,35 +1,46 @@
 /* truebleu core: the dialects' entry points (bindings).
  *
  * mteval_table numbers the n-grams of the references (token ids, lines ended by
- * -1) and returns the table in a capsule, with each n-gram's count and context
- * count packed as one uint64 (for NIST's weights, computed in Python) and each
- * line's length; mteval_sums then gives a system's corpus sums against it
- * (dialects/mteval.h). Kernels run without the GIL.
+ * -1) and returns the table in a capsule, with the distinct pairs of an n-gram's
+ * count and context count, each packed as one uint64 (for NIST's weights, computed
+ * in Python), and each line's length; mteval_sums then gives a system's corpus sums against it
+ * (dialects/mteval.h). mteval_13a_ids gives those token ids straight from the lines
+ * (dialects/mteval_text.h). Kernels run without the GIL.
  */
 #include "dialects/bindings.h"
 #include "dialects/mteval.h"
+#include "dialects/mteval_text.h"
 #include "dialects/ngram_table.h"
 #include "runtime/errors.h"
+#include "runtime/gather.h"
+#include "state.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define TABLE_CAPSULE "truebleu._native_core.mteval_table"
+#define VOCABULARY_CAPSULE "truebleu._native_core.mteval_vocabulary"
 
 typedef struct {
     tb_ngram_table table;
     tb_mteval_clips clips;
+    tb_mteval_pairs pairs;
     int max_order;
 } mteval_table;
 
-static void table_destroy(PyObject *capsule)
+static void table_free(mteval_table *t)
 {
-    mteval_table *t = PyCapsule_GetPointer(capsule, TABLE_CAPSULE);
     if (t) {
         tb_ngram_table_free(&t->table);
         tb_mteval_clips_free(&t->clips);
+        tb_mteval_pairs_free(&t->pairs);
         free(t);
     }
+}
+
+static void table_destroy(PyObject *capsule)
+{
+    table_free(PyCapsule_GetPointer(capsule, TABLE_CAPSULE));
 }
 
 /* An int32 C-contiguous buffer of token ids; -1 and an error when it is not. */
@@ -73,15 +84,9 @@ PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs)
     }
     mteval_table *t = calloc(1, sizeof *t);
     int64_t *lengths = malloc(((size_t)lines + 1) * sizeof *lengths);
-    uint64_t *keys = NULL;
     tb_status status = t && lengths ? TB_OK : TB_NOMEM;
     int64_t total = 0;
     Py_BEGIN_ALLOW_THREADS
-    if (status == TB_OK)
-        status = tb_ngram_table_build(&t->table, ids, length, max_order);
-    if (status == TB_OK)
-        status = tb_mteval_clips_build(&t->table, ids, (size_t)nrefs, (size_t)(lines / nrefs), max_order,
-                                       &t->clips);
     if (status == TB_OK) {
         size_t line = 0, start = 0;
         for (size_t i = 0; i < length; i++)
@@ -90,48 +95,36 @@ PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs)
                 total += (int64_t)(i - start);
                 start = i + 1;
             }
-        keys = malloc((t->table.n ? t->table.n : 1) * sizeof *keys);
-        if (!keys)
-            status = TB_NOMEM;
+        if ((uint64_t)total > UINT32_MAX)
+            status = TB_VALUE;
     }
-    if (status == TB_OK && (uint64_t)total > UINT32_MAX)
-        status = TB_VALUE;
-    if (status == TB_OK) {
-        const tb_ngram_table *g = &t->table;
-        for (size_t k = 0; k < g->n; k++) {
-            /* mteval's context: none for a unigram, nor for a one-token context
-             * spelled "0" (Perl's false); then NIST divides by the reference words */
-            int32_t p = g->prefix[k];
-            int no_ctx = p < 0 || (g->order[k] == 2 && g->token[p] == no_context);
-            uint64_t context = no_ctx ? (uint64_t)total : (uint64_t)g->count[p];
-            keys[k] = (uint64_t)g->count[k] << 32 | context;
-        }
-    }
+    if (status == TB_OK)
+        status = tb_ngram_table_build(&t->table, ids, length, max_order);
+    if (status == TB_OK)
+        status = tb_mteval_clips_build(&t->table, ids, (size_t)nrefs, (size_t)(lines / nrefs), max_order,
+                                       &t->clips);
+    if (status == TB_OK)
+        status = tb_mteval_pairs_build(&t->table,
+                                       no_context < INT32_MIN || no_context > INT32_MAX ? TB_UNKNOWN_TOKEN
+                                                                                        : (int32_t)no_context,
+                                       (uint64_t)total, &t->pairs);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&view);
     if (status != TB_OK) {
-        free(keys);
         free(lengths);
-        if (t) {
-            tb_ngram_table_free(&t->table);
-            tb_mteval_clips_free(&t->clips);
-        }
-        free(t);
+        table_free(t);
         return tb_raise(status, "ids must be token ids >= 0 and -1 ending each line, at most 2**32 words");
     }
     t->max_order = max_order;
     PyObject *capsule = PyCapsule_New(t, TABLE_CAPSULE, table_destroy);
     if (!capsule) {
-        tb_ngram_table_free(&t->table);
-        tb_mteval_clips_free(&t->clips);
-        free(t);
-        free(keys);
+        table_free(t);
         free(lengths);
         return NULL;
     }
-    PyObject *result = Py_BuildValue("(Ny#y#)", capsule, (const char *)keys, (Py_ssize_t)(t->table.n * sizeof *keys),
-                                     (const char *)lengths, (Py_ssize_t)((size_t)lines * sizeof *lengths));
-    free(keys);
+    PyObject *result = Py_BuildValue("(Ny#y#)", capsule, (const char *)t->pairs.pairs,
+                                     (Py_ssize_t)(t->pairs.n * sizeof *t->pairs.pairs), (const char *)lengths,
+                                     (Py_ssize_t)((size_t)lines * sizeof *lengths));
     free(lengths);
     return result;
 }
@@ -149,7 +142,7 @@ static PyObject *sums_of(const mteval_table *t, Py_buffer *info, Py_buffer *hyps
     tb_status status = sizes ? TB_OK : TB_NOMEM;
     Py_BEGIN_ALLOW_THREADS
     if (status == TB_OK)
-        status = tb_mteval_sums_compute(&t->table, &t->clips, info->buf, hyps->buf, t->max_order, sizes, &sums);
+        status = tb_mteval_sums_compute(&t->clips, &t->pairs, info->buf, hyps->buf, t->max_order, sizes, &sums);
     Py_END_ALLOW_THREADS
     if (status != TB_OK) {
         free(sizes);
@@ -177,7 +170,7 @@ static PyObject *sums_of(const mteval_table *t, Py_buffer *info, Py_buffer *hyps
 
 PyObject *core_mteval_sums(PyObject *module, PyObject *args, PyObject *kwargs)
 {
-    static const char *const kwlist[] = {"table", "info", "hypotheses", NULL};
+    static const char *const kwlist[] = {"table", "weights", "hypotheses", NULL};
     (void)module;
     PyObject *capsule, *info_obj, *hyps_obj;
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO", (char **)kwlist, &capsule, &info_obj, &hyps_obj))
@@ -189,9 +182,9 @@ PyObject *core_mteval_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     if (PyObject_GetBuffer(info_obj, &info, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return NULL;
     if (info.itemsize != 8 || !info.format || strchr(info.format, 'd') == NULL
-        || (size_t)info.len / 8 != t->table.n) {
+        || (size_t)info.len / 8 != t->pairs.n) {
         PyBuffer_Release(&info);
-        return PyErr_Format(PyExc_ValueError, "info must be a buffer of float64, one per n-gram of the table");
+        return PyErr_Format(PyExc_ValueError, "weights must be a buffer of float64, one per pair of the table");
     }
     if (open_ids(hyps_obj, &hyps, "hypotheses") < 0) {
         PyBuffer_Release(&info);
@@ -200,5 +193,58 @@ PyObject *core_mteval_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     PyObject *result = sums_of(t, &info, &hyps);
     PyBuffer_Release(&info);
     PyBuffer_Release(&hyps);
+    return result;
+}
+
+static void vocabulary_destroy(PyObject *capsule)
+{
+    free(PyCapsule_GetPointer(capsule, VOCABULARY_CAPSULE));
+}
+
+PyObject *core_mteval_13a_ids(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"lines", "lowercase", "vocabulary", NULL};
+    PyObject *lines, *vocabulary_obj = Py_None;
+    int lowercase;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Op|O", (char **)kwlist, &lines, &lowercase, &vocabulary_obj))
+        return NULL;
+    const tb_seg *lookup = NULL;
+    if (vocabulary_obj != Py_None && !(lookup = PyCapsule_GetPointer(vocabulary_obj, VOCABULARY_CAPSULE)))
+        return NULL;
+    if (!PyList_Check(lines))
+        return PyErr_Format(PyExc_TypeError, "lines must be a list of str");
+    tb_gather texts;
+    tb_gather_start(&texts, tb_state_of(module)->lower);
+    Py_ssize_t n = PyList_GET_SIZE(lines);
+    if (tb_gather_alloc(&texts, (size_t)n) < 0) {
+        tb_gather_free(&texts);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (tb_gather_set(&texts, (size_t)i, PyList_GET_ITEM(lines, i), 0) < 0) {
+            tb_gather_free(&texts);
+            return NULL;
+        }
+    int32_t *ids;
+    size_t length;
+    tb_seg *vocabulary = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = tb_mteval_13a_ids(texts.texts, (size_t)n, lowercase, lookup, &ids, &length, lookup ? NULL : &vocabulary);
+    Py_END_ALLOW_THREADS
+    tb_gather_free(&texts);
+    if (rc == TB_MTEVAL_REFUSED)
+        Py_RETURN_NONE;
+    if (rc != 0)
+        return PyErr_NoMemory();
+    PyObject *capsule = vocabulary ? PyCapsule_New(vocabulary, VOCABULARY_CAPSULE, vocabulary_destroy)
+                                   : Py_NewRef(vocabulary_obj);
+    if (!capsule) {
+        free(vocabulary);
+        free(ids);
+        return NULL;
+    }
+    PyObject *result = Py_BuildValue("(Ny#)", capsule, (const char *)ids, (Py_ssize_t)(length * sizeof *ids));
+    free(ids);
     return result;
 }

@@ -5,9 +5,16 @@
  * n-grams clipped by their largest count in any reference of the segment
  * (matches), the hypothesis n-grams (totals), and NIST's information: each
  * segment's matched n-grams' info[g] * matched summed exactly and rounded once
- * (exact_sum.h), the segments' sums added in segment order. info[] is indexed by
- * the reference table's n-gram numbers (ngram_table.h); Python computes it, with
- * math.log. The references' clip counts are gathered once (tb_mteval_clips).
+ * (exact_sum.h), the segments' sums added in segment order. An n-gram's information
+ * depends only on its count and its context's count: the table's distinct pairs of
+ * them are listed once (tb_mteval_pairs), Python computes each pair's weight with
+ * math.log, and info[g] is the weight of g's pair. The references' clip counts are
+ * gathered once (tb_mteval_clips).
+ *
+ * A hypothesis n-gram counts only if its segment's references hold it, and then so
+ * do its prefixes: each segment's n-grams get a small hash table of their own
+ * (keyed as the reference table is), in which a hypothesis is counted without
+ * touching the corpus-wide table (a cache miss per lookup on a large corpus).
  */
 #ifndef TB_DIALECTS_MTEVAL_H
 #define TB_DIALECTS_MTEVAL_H
@@ -24,9 +31,31 @@
 typedef struct {
     int32_t *ids;      /* n-gram numbers, segment after segment */
     int64_t *counts;   /* their clip counts */
+    uint64_t *keys;    /* their keys (tb_ngram_key of their prefix and last token) */
+    int32_t *orders;   /* their orders */
     size_t *starts;    /* segment s: ids[starts[s] .. starts[s + 1]) */
     size_t n, cap, segments;
+    uint32_t *slots;   /* segment s's hash table: slots[slot_starts[s] .. slot_starts[s + 1]), */
+    size_t *slot_starts; /* a power of two of them (or none), each 0 or 1 + an index into its ids */
+    size_t slots_n, slots_cap, most;  /* most: the largest segment's n-grams */
 } tb_mteval_clips;
+
+/* The distinct (count << 32 | context count) of a table's n-grams, in order of first
+ * occurrence, and each n-gram's index among them. mteval's context of an n-gram is its
+ * prefix, but a unigram has none, nor has a bigram whose first token is no_context (a
+ * token spelled "0": Perl's false); then NIST divides by the reference words. */
+typedef struct {
+    uint64_t *pairs;
+    size_t n;
+    int32_t *pair_of;  /* n-gram number -> index in pairs */
+} tb_mteval_pairs;
+
+/* ref_words: the reference words (the context count of an n-gram without context), at
+ * most UINT32_MAX. TB_OK or TB_NOMEM (then p is freed). */
+tb_status tb_mteval_pairs_build(const tb_ngram_table *table, int32_t no_context, uint64_t ref_words,
+                                tb_mteval_pairs *p);
+
+void tb_mteval_pairs_free(tb_mteval_pairs *p);
 
 typedef struct {
     int64_t matches[TB_MTEVAL_MAX_ORDER];
@@ -45,8 +74,9 @@ tb_status tb_mteval_clips_build(const tb_ngram_table *table, const int32_t *refs
 void tb_mteval_clips_free(tb_mteval_clips *c);
 
 /* hyps: clips->segments lines; hyp_sizes[i]: the tokens of hypothesis i. TB_OK or TB_NOMEM. */
-tb_status tb_mteval_sums_compute(const tb_ngram_table *table, const tb_mteval_clips *clips,
-                                 const double *info, const int32_t *hyps, int max_order,
+/* weights[i]: NIST's information of the n-grams of pair i (pairs->pairs[i]). */
+tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips, const tb_mteval_pairs *pairs,
+                                 const double *weights, const int32_t *hyps, int max_order,
                                  int64_t *hyp_sizes, tb_mteval_sums *out);
 
 #endif

@@ -5,28 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t key_of(int32_t prefix, int32_t token)
-{
-    return ((uint64_t)(uint32_t)(prefix + 1) << 32 | (uint32_t)token) + 1;  /* never 0 */
-}
-
-/* splitmix64's finalizer: every key bit reaches the low bits the mask keeps */
-static size_t slot_of(uint64_t key, size_t slots)
-{
-    key ^= key >> 30;
-    key *= UINT64_C(0xBF58476D1CE4E5B9);
-    key ^= key >> 27;
-    key *= UINT64_C(0x94D049BB133111EB);
-    key ^= key >> 31;
-    return (size_t)(key & (uint64_t)(slots - 1));
-}
-
 int32_t tb_ngram_table_find(const tb_ngram_table *t, int32_t prefix, int32_t token)
 {
     if (t->slots == 0)
         return -1;
-    uint64_t key = key_of(prefix, token);
-    for (size_t s = slot_of(key, t->slots);; s = (s + 1) & (t->slots - 1)) {
+    uint64_t key = tb_ngram_key(prefix, token);
+    for (size_t s = tb_ngram_slot_of(key, t->slots);; s = (s + 1) & (t->slots - 1)) {
         if (t->slot_of_key[s].key == key)
             return (int32_t)t->slot_of_key[s].id;
         if (t->slot_of_key[s].key == 0)
@@ -40,8 +24,8 @@ static tb_status rehash(tb_ngram_table *t, size_t slots)
     if (!table)
         return TB_NOMEM;
     for (size_t g = 0; g < t->n; g++) {
-        uint64_t key = key_of(t->prefix[g], t->token[g]);
-        size_t s = slot_of(key, slots);
+        uint64_t key = tb_ngram_key(t->prefix[g], t->token[g]);
+        size_t s = tb_ngram_slot_of(key, slots);
         while (table[s].key != 0)
             s = (s + 1) & (slots - 1);
         table[s].key = key;
@@ -81,8 +65,8 @@ static int32_t find_or_add(tb_ngram_table *t, int32_t prefix, int32_t token, int
     t->token[g] = token;
     t->order[g] = order;
     t->count[g] = 0;
-    uint64_t key = key_of(prefix, token);
-    size_t s = slot_of(key, t->slots);
+    uint64_t key = tb_ngram_key(prefix, token);
+    size_t s = tb_ngram_slot_of(key, t->slots);
     while (t->slot_of_key[s].key != 0)
         s = (s + 1) & (t->slots - 1);
     t->slot_of_key[s].key = key;

@@ -33,6 +33,24 @@ typedef struct {
     size_t n, cap;
 } tb_ngram_table;
 
+/* The table's key of the n-gram (prefix, token): never 0 (0 marks a free slot). */
+static inline uint64_t tb_ngram_key(int32_t prefix, int32_t token)
+{
+    return ((uint64_t)(uint32_t)(prefix + 1) << 32 | (uint32_t)token) + 1;
+}
+
+/* The first slot to probe for `key` in a table of `slots` slots (a power of two):
+ * splitmix64's finalizer, so that every key bit reaches the low bits the mask keeps. */
+static inline size_t tb_ngram_slot_of(uint64_t key, size_t slots)
+{
+    key ^= key >> 30;
+    key *= UINT64_C(0xBF58476D1CE4E5B9);
+    key ^= key >> 27;
+    key *= UINT64_C(0x94D049BB133111EB);
+    key ^= key >> 31;
+    return (size_t)(key & (uint64_t)(slots - 1));
+}
+
 /* Counts every n-gram of order 1..max_order of the lines in ids[0..length) into t
  * (zeroed first). TB_OK, TB_NOMEM (also past INT32_MAX n-grams), or TB_VALUE (an id
  * below TB_LINE_END, such as TB_UNKNOWN_TOKEN). */

@@ -1,0 +1,107 @@
+"""mteval-v13a's token ids from the core (``mteval_13a_ids``, ``_native/dialects/mteval_text.c``)
+are the specification's tokens, numbered.
+
+The specification is the Python tokenizer of :mod:`truebleu.dialects.mteval` (the SGML step,
+:func:`~truebleu.dialects.mteval_core.sgml_escape`, then
+:func:`~truebleu.dialects._perl.tokenize_13a_perl`). References get ids in order of first
+occurrence; hypotheses get the references' ids, -2 for a token the references lack; every
+line's ids are followed by -1. Checked on every BMP code point (lone surrogates included) in
+contexts that 13a's rules and mteval's entities look at, and on generated text. The core
+refuses (None) exactly the lines holding U+0000 or U+001C..U+001F.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from truebleu.core.kernels import backend_name, native_core
+from truebleu.dialects._perl import tokenize_13a_perl
+from truebleu.dialects.mteval_core import sgml_escape
+
+pytestmark = pytest.mark.skipif(backend_name() != "native", reason="the compiled core is not built")
+
+REFUSED = {0, 0x1C, 0x1D, 0x1E, 0x1F}
+# where a character meets what 13a's rules and mteval's entities look at
+CONTEXTS = ["{}", "x{}y", "1{}2", ".{}.", ",{}a", "{}-1", "&{}", "&lt;{}&gt;", "A{}B", "&{}t;",
+            "&l{};"]
+
+
+def spec_tokens(line: str, lowercase: bool) -> tuple[str, ...]:
+    return tokenize_13a_perl(sgml_escape(line), lowercase)
+
+
+def expected_ids(refs: list[str], hyps: list[str], lowercase: bool) -> tuple[list[int], list[int]]:
+    vocab: dict[str, int] = {}
+    ref_ids: list[int] = []
+    for line in refs:
+        for token in spec_tokens(line, lowercase):
+            ref_ids.append(vocab.setdefault(token, len(vocab)))
+        ref_ids.append(-1)
+    hyp_ids: list[int] = []
+    for line in hyps:
+        hyp_ids += [vocab.get(token, -2) for token in spec_tokens(line, lowercase)]
+        hyp_ids.append(-1)
+    return ref_ids, hyp_ids
+
+
+def core_ids(refs: list[str], hyps: list[str], lowercase: bool) -> tuple[list[int], list[int]]:
+    core = native_core()
+    vocabulary, ref_ids = core.mteval_13a_ids(refs, lowercase)
+    same, hyp_ids = core.mteval_13a_ids(hyps, lowercase, vocabulary)
+    assert same is vocabulary
+    return array("i", ref_ids).tolist(), array("i", hyp_ids).tolist()
+
+
+@pytest.mark.parametrize("lowercase", [True, False])
+def test_every_bmp_code_point_in_context(lowercase):
+    """References: each code point in each context; hypotheses: the same lines upper-cased
+    and reversed (other tokens, some of them absent from the references)."""
+    chars = [chr(c) for c in range(0x10000) if c not in REFUSED]
+    for start in range(0, len(chars), 8192):
+        refs = [context.format(char) for char in chars[start:start + 8192] for context in CONTEXTS]
+        hyps = [line[::-1].upper() for line in refs[::7]]
+        assert core_ids(refs, hyps, lowercase) == expected_ids(refs, hyps, lowercase)
+
+
+@pytest.mark.parametrize("code_point", sorted(REFUSED))
+def test_lines_python_splits_and_perl_does_not_are_refused(code_point):
+    core = native_core()
+    line = f"a{chr(code_point)}b"
+    assert core.mteval_13a_ids(["x", line], True) is None
+    vocabulary, _ = core.mteval_13a_ids(["x"], True)
+    assert core.mteval_13a_ids([line], True, vocabulary) is None
+
+
+PIECES = ["the", "The", "CAT", "a", ".", ",", "1.5", "3,000", "-", "2-3", "0", "&", "<", ">",
+          "&lt;", "&gt;", "&LT;", "&lt", "&amp;lt;", "&quot;", "&amp;", "&apos;", "<skipped>",
+          "&lt;skipped&gt;", "İ", "Σ", "über", "猫", "z.B.", "\ud800", "\U0001f600", "\u00a0",
+          "\u3000", "\u2028", "\x85", "-\n", "\n", "\r", "\t", "\x0b", "\x0c"]
+SEPARATORS = ["", " ", " ", "  ", "\t", "\n", "\u00a0"]
+
+
+@st.composite
+def text_line(draw) -> str:
+    pieces = draw(st.lists(st.sampled_from(PIECES), max_size=10))
+    return "".join(piece + draw(st.sampled_from(SEPARATORS)) for piece in pieces)
+
+
+# TRUEBLEU_DIALECT_EXAMPLES raises it for a long differential run (20,000 inputs and more)
+@settings(max_examples=max(400, int(os.environ.get("TRUEBLEU_DIALECT_EXAMPLES", "0"))), deadline=None)
+@given(st.lists(text_line(), max_size=6), st.lists(text_line(), max_size=6), st.booleans())
+def test_generated_lines(refs, hyps, lowercase):
+    assert core_ids(refs, hyps, lowercase) == expected_ids(refs, hyps, lowercase)
+
+
+def test_bad_arguments():
+    core = native_core()
+    with pytest.raises(TypeError, match="str"):
+        core.mteval_13a_ids(["a", b"b"], True)
+    with pytest.raises(TypeError, match="list"):
+        core.mteval_13a_ids(("a",), True)
+    with pytest.raises(ValueError):
+        core.mteval_13a_ids(["a"], True, object())
