@@ -99,8 +99,7 @@ def one_round():
             prepared = call(core.prepare, REFS, mode, lowercase, 2)
             call(core.statistics, HYPS, prepared, mode, lowercase, 4, 2, OUT)
             call(core.statistics, hypotheses=HYPS, prepared=prepared, mode=mode, lowercase=lowercase,
-                 max_order=4, threads=2, out=None, totals=TOTALS)  # keeps the references' n-grams
-            call(core.statistics, HYPS, prepared, mode, lowercase, 4, 2, OUT)  # counts on the kept ones
+                 max_order=4, threads=2, out=None, totals=TOTALS)
             small = call(core.prepare, SMALL_SEGMENTS, mode, lowercase, 2)
             call(core.pair_statistics, small, small, None, None, 4, 2, PAIRS)
             call(core.tokenize, HYPS[0], mode, lowercase)

@@ -132,19 +132,7 @@ PyObject *core_prepare_streams(PyObject *module, PyObject *args, PyObject *kwarg
 /* statistics(hypotheses, prepared, mode, lowercase, max_order, threads, out, totals=None)
  *   -> tokenized_periods
  * Rows into out, or (out None) only their sum added to totals; returns how many
- * hypotheses end in " .". The second call on a Prepared keeps its references'
- * n-grams counted (PreparedObject.learned) for the calls after it at the same
- * max_order. */
-
-/* Whether the n-gram tables of prep's segments at max_order would fit in
- * TB_LEARNED_MAX_BYTES. */
-static int learned_fits(const PreparedObject *prep, int max_order)
-{
-    size_t bytes = (size_t)prep->n * sizeof(tb_learned *);
-    for (Py_ssize_t k = 0; k < prep->n && bytes <= TB_LEARNED_MAX_BYTES; k++)
-        bytes += tb_learned_bytes_bound(prep->segs[k], max_order);
-    return bytes <= TB_LEARNED_MAX_BYTES;
-}
+ * hypotheses end in " ." */
 
 PyObject *core_statistics(PyObject *module, PyObject *args, PyObject *kwargs)
 {
@@ -166,7 +154,6 @@ PyObject *core_statistics(PyObject *module, PyObject *args, PyObject *kwargs)
     tb_gather texts;
     tb_gather_start(&texts, st->lower);
     tb_bleu_output output = {0};
-    tb_learned **learn_into = NULL;  /* the tables this call builds, until prep keeps them */
     PyObject *result = NULL;
     if (n != prep->n) {
         PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference segments", n, prep->n);
@@ -189,24 +176,10 @@ PyObject *core_statistics(PyObject *module, PyObject *args, PyObject *kwargs)
     j.max_order = max_order;
     j.texts = texts.texts;
     j.ref_segs = prep->segs;
-    if (prep->learned && prep->learned_order == max_order)
-        j.learned = prep->learned;
-    else if (!prep->learned && prep->calls > 0 && n > 0 && learned_fits(prep, max_order))
-        learn_into = j.learn_into = calloc((size_t)n, sizeof(tb_learned *));  /* (NULL: not kept) */
-    prep->calls++;
     if (tb_bleu_output_get(&output, &j, out, totals, (size_t)n) < 0 || tb_bleu_run_job(&j, threads, st) < 0)
         goto done;
-    if (learn_into && !prep->learned) {  /* (another thread's call may have kept its own meanwhile) */
-        prep->learned = learn_into;
-        prep->learned_order = max_order;
-        prep->learned_nbytes = (size_t)n * sizeof(tb_learned *);
-        for (Py_ssize_t k = 0; k < n; k++)
-            prep->learned_nbytes += tb_learned_nbytes(learn_into[k]);
-        learn_into = NULL;
-    }
     result = PyLong_FromSsize_t(periods);
 done:
-    tb_prepared_free_learned(learn_into, n);
     tb_bleu_output_release(&output);
     tb_gather_free(&texts);
     Py_DECREF(seq);

@@ -94,15 +94,8 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
             b->lookup = j->ref_segs[k];  /* hypothesis tokens straight to reference ids */
             rc = tb_builder_add_line(b, &j->texts[k], j->mode);
             b->lookup = NULL;
-            tb_learned *learned = j->learned ? j->learned[k] : NULL;
-            if (rc == 0 && j->learn_into) {
-                rc = tb_learned_build(m, j->ref_segs[k], j->max_order, &j->learn_into[k]);
-                learned = j->learn_into[k];
-            }
             if (rc == 0)
-                rc = j->learned || j->learn_into
-                         ? tb_learned_row(m, learned, b->ids, (uint32_t)b->nids, j->ref_segs[k], j->max_order, row)
-                         : tb_segment_row_ids(m, b->ids, (uint32_t)b->nids, j->ref_segs[k], j->max_order, row);
+                rc = tb_segment_row_ids(m, b->ids, (uint32_t)b->nids, j->ref_segs[k], j->max_order, row);
         } else if (j->kind == TB_BLEU_SENT) {
             /* the references in b (still there when they are those of the item
              * before), the hypothesis in b2 as ids of b's vocabulary */

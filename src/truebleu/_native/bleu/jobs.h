@@ -14,7 +14,6 @@
 
 #include "bleu/ids.h"
 #include "bleu/matrix.h"
-#include "bleu/ngram.h"
 #include "bleu/score.h"
 #include "runtime/pool.h"
 #include "text/tokenize.h"
@@ -37,11 +36,6 @@ typedef struct {
     const size_t *offsets;
     tb_seg **out_segs;             /* PREPARE */
     tb_seg *const *ref_segs;       /* STATS, PAIRS */
-    /* STATS: ref_segs' n-grams learned for good (bleu/ngram.h: tb_learned), to be
-     * used (learned: read only), or to be built, item k into learn_into[k], and
-     * used; both NULL: each segment counted for its row alone */
-    tb_learned *const *learned;
-    tb_learned **learn_into;
     const tb_text *ref_texts;      /* SENT */
     const size_t *order;           /* SENT: the items in this order (bleu/groups.h); NULL: 0 .. nitems-1 */
     const uint64_t *looks;         /* SENT: first looks (bleu/groups.h): unequal, other references; NULL: none */

@@ -360,9 +360,8 @@ static size_t reference_ngrams(const tb_seg *ref, const size_t N)
 
 /* The pair table of C common ids and at most `bound` longer n-grams: t's
  * tables, counts zero for the common ids, a new era (direct) or emptied slots
- * (hash; always with allow_direct 0). 0, or -1: out of memory. */
-static TB_ALWAYS_INLINE int table_start(tb_matcher *m, pair_table *t, uint32_t C, size_t bound, int *direct,
-                                        const int allow_direct)
+ * (hash). 0, or -1: out of memory. */
+static TB_ALWAYS_INLINE int table_start(tb_matcher *m, pair_table *t, uint32_t C, size_t bound, int *direct)
 {
     if ((uint64_t)C + bound >= NONE)
         return -1;
@@ -371,7 +370,7 @@ static TB_ALWAYS_INLINE int table_start(tb_matcher *m, pair_table *t, uint32_t C
     *t = (pair_table){.C = C, .next_id = C, .counts = m->counts};
     memset(t->counts, 0, C * sizeof(tb_counts));
     const uint64_t ncells = ((uint64_t)C + bound) * C;
-    *direct = allow_direct && ncells <= DIRECT_MAX_CELLS;
+    *direct = ncells <= DIRECT_MAX_CELLS;
     if (*direct) {  /* (every cell: the hypothesis looks up pairs the references may lack) */
         if (cells_reserve(m, (size_t)ncells) < 0)
             return -1;
@@ -427,7 +426,7 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
      * tokens are all common) */
     pair_table t;
     int direct;
-    if (table_start(m, &t, C, reference_ngrams(ref, N), &direct, 1) < 0)
+    if (table_start(m, &t, C, reference_ngrams(ref, N), &direct) < 0)
         return -1;
     if (direct)
         count_matches(&t, common, hyp, hlen, ref, m->touched, N, 1, row + 2);
@@ -454,7 +453,7 @@ static TB_ALWAYS_INLINE int learn(tb_matcher *m, const tb_seg *ref, const size_t
 {
     pair_table t;
     int direct;
-    if (table_start(m, &t, ref->nvocab, reference_ngrams(ref, N), &direct, 1) < 0)
+    if (table_start(m, &t, ref->nvocab, reference_ngrams(ref, N), &direct) < 0)
         return -1;
     if (direct)
         count_references(&t, NULL, ref, m->touched, N, 1);
@@ -510,113 +509,4 @@ int tb_matcher_row(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const 
     if (max_order == 4)
         return matcher_row(m, hyp_ids, hlen, ref, 4, row);
     return matcher_row(m, hyp_ids, hlen, ref, (size_t)max_order, row);
-}
-
-/* ------------------------------------------------------------------ */
-/* references learned once and kept (in the prepared references)      */
-
-/*
- * tb_matcher_learn's tables live in a thread's matcher and last until its
- * next segment. A tb_learned keeps one segment's for good: the prepared
- * references (bleu/prepared.h) hold one per segment, so that a second set
- * of hypotheses scored against them does not count their n-grams again.
- * It is the hash form of the pair table (the direct one needs (ids x C)
- * cells, too many to keep per segment), in one allocation: the keys of the
- * longer n-grams, then every id's counts (clip; cur 0), then the slots.
- * Kept tables are only read: a row copies the counts into its thread's
- * matcher and counts the hypothesis there, so any number of threads and
- * calls may use one table at once.
- */
-struct tb_learned {
-    uint32_t C, next_id;  /* C: the vocabulary's size (every token is common) */
-    size_t mask;          /* slots: mask + 1 */
-    size_t nbytes;        /* the whole allocation */
-    uint64_t *keys;       /* next_id - C: the pair of each longer n-gram */
-    tb_counts *counts;    /* next_id: the clip counts, cur 0 */
-    uint32_t *slots;      /* id + 1, 0: empty */
-};
-
-/* Where the keys start: the header rounded up to 8 bytes (the keys are aligned,
- * and so the counts and the slots after them). */
-#define LEARNED_HEAD ((sizeof(tb_learned) + 7) & ~(size_t)7)
-
-/* The bytes of a table of C unigrams, nkeys longer n-grams and nslots slots. */
-static size_t learned_bytes(size_t C, size_t nkeys, size_t nslots)
-{
-    return LEARNED_HEAD + nkeys * sizeof(uint64_t) + (C + nkeys) * sizeof(tb_counts) + nslots * sizeof(uint32_t);
-}
-
-size_t tb_learned_bytes_bound(const tb_seg *ref, int max_order)
-{
-    if (ref->nvocab == 0)
-        return 0;
-    const size_t bound = reference_ngrams(ref, (size_t)max_order);
-    return learned_bytes(ref->nvocab, bound, pow2_at_least(bound + bound / 2 + 2));
-}
-
-size_t tb_learned_nbytes(const tb_learned *l) { return l ? l->nbytes : 0; }
-
-void tb_learned_free(tb_learned *l) { free(l); }
-
-/* The body of tb_learned_build: learn() on the hash table, then copied out. */
-static TB_ALWAYS_INLINE int learned_build(tb_matcher *m, const tb_seg *ref, const size_t N, tb_learned **out)
-{
-    pair_table t;
-    int direct;
-    if (table_start(m, &t, ref->nvocab, reference_ngrams(ref, N), &direct, 0) < 0)
-        return -1;
-    count_references(&t, NULL, ref, m->touched, N, 0);
-    const size_t nkeys = t.next_id - t.C, nslots = t.mask + 1;
-    const size_t nbytes = learned_bytes(t.C, nkeys, nslots);
-    tb_learned *l = malloc(nbytes);
-    if (!l)
-        return -1;
-    l->C = t.C;
-    l->next_id = t.next_id;
-    l->mask = t.mask;
-    l->nbytes = nbytes;
-    l->keys = (uint64_t *)((char *)l + LEARNED_HEAD);
-    l->counts = (tb_counts *)(l->keys + nkeys);
-    l->slots = (uint32_t *)(l->counts + t.next_id);
-    memcpy(l->keys, t.keys, nkeys * sizeof(uint64_t));
-    memcpy(l->counts, t.counts, t.next_id * sizeof(tb_counts));
-    memcpy(l->slots, t.slots, nslots * sizeof(uint32_t));
-    *out = l;
-    return 0;
-}
-
-int tb_learned_build(tb_matcher *m, const tb_seg *ref, int max_order, tb_learned **out)
-{
-    *out = NULL;
-    m->learned_order = 0;  /* (its tables are this segment's now) */
-    if (ref->nvocab == 0)
-        return 0;
-    return max_order == 4 ? learned_build(m, ref, 4, out) : learned_build(m, ref, (size_t)max_order, out);
-}
-
-/* The body of tb_learned_row: the kept counts copied into m, the hypothesis
- * counted on them as in tb_segment_row_ids (base 0), its n-grams found in the
- * kept slots. */
-static TB_ALWAYS_INLINE int learned_row(tb_matcher *m, tb_learned *l, const uint32_t *hyp_ids, uint32_t hlen,
-                                        const tb_seg *ref, const size_t N, int64_t *row)
-{
-    lengths_row(row, hlen, ref, N);
-    if (hlen == 0 || !l)
-        return 0;
-    if (GROW(m->counts, m->counts_cap, l->next_id) < 0)
-        return -1;
-    memcpy(m->counts, l->counts, l->next_id * sizeof(tb_counts));
-    pair_table t = {.C = l->C, .next_id = l->next_id, .counts = m->counts, .slots = l->slots, .keys = l->keys,
-                    .mask = l->mask};
-    count_hypothesis(&t, hyp_ids, hlen, 0, N, 0, row + 2);
-    return 0;
-}
-
-int tb_learned_row(tb_matcher *m, tb_learned *l, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
-                   int max_order, int64_t *row)
-{
-    m->learned_order = 0;  /* (m's counts are this row's) */
-    if (max_order == 4)
-        return learned_row(m, l, hyp_ids, hlen, ref, 4, row);
-    return learned_row(m, l, hyp_ids, hlen, ref, (size_t)max_order, row);
 }

@@ -66,21 +66,5 @@ int tb_matcher_learn(tb_matcher *m, const tb_seg *ref, int max_order);
 int tb_matcher_row(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
                    int max_order, int64_t *row);
 
-/* One segment's references learned for good (see bleu/ngram.c): what the
- * prepared references keep between calls. Only read once built. */
-typedef struct tb_learned tb_learned;
-
-/* Learns ref's n-grams of orders 1 .. max_order into a new *out (NULL: ref has
- * no token). 0 ok, -1 out of memory (*out NULL). Uses m's tables. */
-int tb_learned_build(tb_matcher *m, const tb_seg *ref, int max_order, tb_learned **out);
-/* tb_segment_row_ids's row, l learned from ref at max_order (l is only read:
- * any number of threads may use it at once, each with its own m). */
-int tb_learned_row(tb_matcher *m, tb_learned *l, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
-                   int max_order, int64_t *row);
-/* The most bytes tb_learned_build can take for ref (0: none), before building. */
-size_t tb_learned_bytes_bound(const tb_seg *ref, int max_order);
-/* The bytes l holds (0 for NULL). */
-size_t tb_learned_nbytes(const tb_learned *l);
-void tb_learned_free(tb_learned *l);
 
 #endif

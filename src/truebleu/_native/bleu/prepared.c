@@ -12,15 +12,6 @@ void tb_prepared_free_segs(tb_seg **segs, Py_ssize_t n)
     free(segs);
 }
 
-void tb_prepared_free_learned(tb_learned **learned, Py_ssize_t n)
-{
-    if (!learned)
-        return;
-    for (Py_ssize_t i = 0; i < n; i++)
-        tb_learned_free(learned[i]);
-    free(learned);
-}
-
 PyObject *tb_prepared_new(PyTypeObject *type, tb_seg **segs, Py_ssize_t n, int mode, int lowercase)
 {
     PreparedObject *self = PyObject_New(PreparedObject, type);
@@ -33,10 +24,6 @@ PyObject *tb_prepared_new(PyTypeObject *type, tb_seg **segs, Py_ssize_t n, int m
     self->mode = mode;
     self->lowercase = lowercase;
     self->nbytes = 0;
-    self->learned = NULL;
-    self->learned_order = 0;
-    self->learned_nbytes = 0;
-    self->calls = 0;
     for (Py_ssize_t k = 0; k < n; k++)
         self->nbytes += sizeof(tb_seg) + segs[k]->vcap * sizeof(tb_slot) + (segs[k]->nseq + segs[k]->ntok) * 4 +
                         segs[k]->nvocab * sizeof(tb_tok) + segs[k]->nbytes + TB_BYTES_PAD;
@@ -48,7 +35,6 @@ static void Prepared_dealloc(PyObject *obj)
     PreparedObject *self = (PreparedObject *)obj;
     PyTypeObject *type = Py_TYPE(obj);
     tb_prepared_free_segs(self->segs, self->n);
-    tb_prepared_free_learned(self->learned, self->n);
     type->tp_free(obj);
     Py_DECREF(type);  /* an instance of a heap type holds a reference to it */
 }
@@ -93,13 +79,7 @@ static PyObject *Prepared_tokens(PyObject *obj, PyObject *args, PyObject *kwargs
 static PyObject *Prepared_get_nbytes(PyObject *self, void *closure)
 {
     (void)closure;
-    return PyLong_FromSize_t(((PreparedObject *)self)->nbytes + ((PreparedObject *)self)->learned_nbytes);
-}
-
-static PyObject *Prepared_get_learned_order(PyObject *self, void *closure)
-{
-    (void)closure;
-    return PyLong_FromLong(((PreparedObject *)self)->learned_order);
+    return PyLong_FromSize_t(((PreparedObject *)self)->nbytes);
 }
 
 static PyObject *Prepared_get_mode(PyObject *self, void *closure)
@@ -133,8 +113,7 @@ static PyMethodDef Prepared_methods[] = {
 };
 
 static PyGetSetDef Prepared_getset[] = {
-    {"nbytes", Prepared_get_nbytes, NULL, "memory held by the segments and their kept n-gram tables", NULL},
-    {"learned_order", Prepared_get_learned_order, NULL, "the order of the kept n-gram tables (0: none)", NULL},
+    {"nbytes", Prepared_get_nbytes, NULL, "memory held by the segments", NULL},
     {"mode", Prepared_get_mode, NULL, "tokenizer mode number", NULL},
     {"lowercase", Prepared_get_lowercase, NULL, "whether text was lowercased", NULL},
     {"num_refs", Prepared_get_num_refs, NULL, "references per segment (-1: varies)", NULL},
