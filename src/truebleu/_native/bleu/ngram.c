@@ -127,30 +127,31 @@ pair_find(const pair_table *t, uint32_t prefix, uint32_t last, uint32_t *id, con
     }
 }
 
-/* The id of the pair; the next free id (its counts zero) if it had none. */
-static TB_ALWAYS_INLINE uint32_t
-pair_add(pair_table *t, uint32_t prefix, uint32_t last, const int direct)
+/* The id of the pair in *id: 0 if it had one; 1 if it is new (the next free
+ * id, its counts for the caller to set: they hold an earlier segment's). */
+static TB_ALWAYS_INLINE int
+pair_add(pair_table *t, uint32_t prefix, uint32_t last, uint32_t *id, const int direct)
 {
-    uint32_t id;
     if (direct) {
         uint32_t *cell = &t->cells[(size_t)prefix * t->C + last];
-        id = *cell ^ t->era_tag;
-        if (id < DIRECT_MAX_CELLS)
-            return id;
-        id = t->next_id++;
-        *cell = id | t->era_tag;
+        *id = *cell ^ t->era_tag;
+        if (*id < DIRECT_MAX_CELLS)
+            return 0;
+        *id = t->next_id++;
+        *cell = *id | t->era_tag;
     } else {
         const uint64_t key = (uint64_t)prefix << 32 | last;
         size_t j = key_slot(key, t->mask);
         for (uint32_t s; (s = t->slots[j]) != 0; j = (j + 1) & t->mask)
-            if (t->keys[s - 1 - t->C] == key)
-                return s - 1;
-        id = t->next_id++;
-        t->slots[j] = id + 1;
-        t->keys[id - t->C] = key;
+            if (t->keys[s - 1 - t->C] == key) {
+                *id = s - 1;
+                return 0;
+            }
+        *id = t->next_id++;
+        t->slots[j] = *id + 1;
+        t->keys[*id - t->C] = key;
     }
-    t->counts[id] = (tb_counts){0, 0};
-    return id;
+    return 1;
 }
 
 /* Counts the n-grams at one position of a reference: those of at[0 .. top), the
@@ -171,9 +172,16 @@ count_at(pair_table *t, const uint32_t *common, const uint32_t *at, const size_t
         const uint32_t last = common ? common[at[n - 1]] : at[n - 1];
         if (last == NONE)
             break;
-        const uint32_t id = pair_add(t, prev, last, direct);
-        if (count(id)++ == 0 && !first)
+        uint32_t id;
+        if (pair_add(t, prev, last, &id, direct)) {
+            /* a new n-gram: its counts start at this occurrence (one store, no
+             * zeroing first; most of a reference's longer n-grams are new) */
+            counts[id] = first ? (tb_counts){1, 0} : (tb_counts){0, 1};
+            if (!first)
+                touched[ntouched++] = id;
+        } else if (count(id)++ == 0 && !first) {
             touched[ntouched++] = id;
+        }
         prev = id;
     }
 #undef count
@@ -406,9 +414,10 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
     uint32_t C = 0;
     for (uint32_t i = 0; i < hlen; i++) {
         const uint32_t v = hyp_ids[i];
-        if (v != NONE && common[v] == NONE)
-            common[v] = C++;
-        hyp[i] = v == NONE ? NONE : common[v];
+        uint32_t c = NONE;
+        if (v != NONE && (c = common[v]) == NONE)
+            c = common[v] = C++;
+        hyp[i] = c;
     }
     if (C == 0)
         return 0;
