@@ -124,11 +124,6 @@ static TB_ALWAYS_INLINE int plain_bits(tb_builder *b, const uint8_t *s, size_t n
     return 0;
 }
 
-/* text/line.c: the line as tb_read_utf8 reads it, and its plain bits as
- * plain_bits sets them (one pass over the commonest lines). 0, or -1: out of
- * memory or b->poll asked to stop. */
-int tb_read_line_plain(tb_builder *b, uint8_t *o, const tb_text *t, size_t *len, enum plain_kind kind);
-
 /* The index of the first byte at or after j that is not plain (the sentinel's at most). */
 static TB_ALWAYS_INLINE size_t next_other(const uint64_t *plain, size_t j)
 {
@@ -162,7 +157,7 @@ static TB_ALWAYS_INLINE uint8_t *place_line(tb_builder *b, const tb_text *t, enu
             return NULL;
         s = b->line8;
     }
-    if (tb_read_line_plain(b, s, t, n, kind) < 0 || line_room(b, *n, 1) < 0 ||
+    if (tb_read_utf8(b, s, t, n) < 0 || plain_bits(b, s, *n, kind) < 0 || line_room(b, *n, 1) < 0 ||
         (kept && GROW(b->vocab, b->vocab_cap, b->nvocab + *n) < 0))
         return NULL;
     return s;
