@@ -134,21 +134,27 @@ def packed_path_cases() -> list[tuple[str, list[str]]]:
     ]
 
 
-@pytest.mark.parametrize("char_order,word_order", [(6, 0), (6, 2), (3, 0), (2, 1), (1, 0), (8, 3),
-                                                   (12, 0), (30, 0)])
-def test_packed_counting_equals_the_specification(char_order, word_order):
-    from truebleu.metrics.chrf.config import ChrfConfig
+def assert_native_rows_equal_the_specification(cases: list[tuple[str, list[str]]], config) -> None:
+    """The core's statistics rows of each (hypothesis, references) pair, and of each pair both
+    ways round (the first reference as the hypothesis), equal the Python specification's."""
     from truebleu.metrics.chrf.kernels import NativeKernel, PythonKernel
 
-    config = ChrfConfig(char_order, word_order, 2, False, False, False)
-    cases = packed_path_cases()
-    hyps = [h for h, _ in cases] + [r[0] for _, r in cases]  # each pair both ways round
+    hyps = [h for h, _ in cases] + [r[0] for _, r in cases]
     refs = [r for _, r in cases] + [[h] for h, _ in cases]
     native, python = NativeKernel(), PythonKernel()
     got = native.statistics(hyps, native.prepare(refs, config), config, threads=1)
     want = python.statistics(hyps, python.prepare(refs, config), config)
     for i, (g, w) in enumerate(zip(got.rows(), want.rows())):
         assert list(g) == list(w), (hyps[i], refs[i])
+
+
+@pytest.mark.parametrize("char_order,word_order", [(6, 0), (6, 2), (3, 0), (2, 1), (1, 0), (8, 3),
+                                                   (12, 0), (30, 0)])
+def test_packed_counting_equals_the_specification(char_order, word_order):
+    from truebleu.metrics.chrf.config import ChrfConfig
+
+    config = ChrfConfig(char_order, word_order, 2, False, False, False)
+    assert_native_rows_equal_the_specification(packed_path_cases(), config)
 
 
 def word_path_cases() -> list[tuple[str, list[str]]]:
@@ -180,14 +186,6 @@ def word_path_cases() -> list[tuple[str, list[str]]]:
 @pytest.mark.parametrize("whitespace", [False, True])
 def test_words_read_with_the_symbols_equal_the_specification(word_order, whitespace):
     from truebleu.metrics.chrf.config import ChrfConfig
-    from truebleu.metrics.chrf.kernels import NativeKernel, PythonKernel
 
     config = ChrfConfig(6, word_order, 2, False, whitespace, False)
-    cases = word_path_cases()
-    hyps = [h for h, _ in cases] + [r[0] for _, r in cases]  # each pair both ways round
-    refs = [r for _, r in cases] + [[h] for h, _ in cases]
-    native, python = NativeKernel(), PythonKernel()
-    got = native.statistics(hyps, native.prepare(refs, config), config, threads=1)
-    want = python.statistics(hyps, python.prepare(refs, config), config)
-    for i, (g, w) in enumerate(zip(got.rows(), want.rows())):
-        assert list(g) == list(w), (hyps[i], refs[i])
+    assert_native_rows_equal_the_specification(word_path_cases(), config)
