@@ -545,6 +545,16 @@ static int read_line(chrf_scratch *w, const tb_chrf_job *j, const tb_text *t, ch
     return 0;
 }
 
+/* Whether the n symbols at a and b are the same (a word is a few symbols: a loop in
+ * line, not a call to memcmp). */
+static inline int same_symbols(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (a[k] != b[k])
+            return 0;
+    return 1;
+}
+
 /* Give the words of both sides ids in one vocabulary (equal words, equal ids). */
 static int word_ids(chrf_scratch *w, const chrf_word_list *hyp, const chrf_word_list *ref)
 {
@@ -584,7 +594,7 @@ static int word_ids(chrf_scratch *w, const chrf_word_list *hyp, const chrf_word_
                     side->ids[i] = e->id1;
                     break;
                 }
-                if (e->hash == hv && e->len == len && !memcmp(e->p, p, len * sizeof(uint32_t))) {
+                if (e->hash == hv && e->len == len && same_symbols(e->p, p, len)) {
                     side->ids[i] = e->id1;
                     break;
                 }
