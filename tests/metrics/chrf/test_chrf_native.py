@@ -182,6 +182,20 @@ def word_path_cases() -> list[tuple[str, list[str]]]:
     ]
 
 
+def colliding_words_case() -> tuple[str, list[str]]:
+    """Two different words of two symbols whose hashes are equal (chrf/lines.c
+    tb_chrf_hash_run of symbol ids 1135, 1131 and of 1447, 424: 0xa366c, found by search):
+    the core's word vocabulary must tell them apart by their symbols. The symbol ids of a
+    segment are numbered in order of first appearance, so the hypothesis opens with a word
+    of 3000 distinct characters that number them 1..3000."""
+    letters = [chr(0x4E00 + i) for i in range(3000)]
+
+    def word(*ids: int) -> str:
+        return "".join(letters[i - 1] for i in ids)
+
+    return "".join(letters) + " " + word(1135, 1131), [word(1447, 424)]
+
+
 @pytest.mark.parametrize("word_order", [1, 2, 3])
 @pytest.mark.parametrize("whitespace", [False, True])
 def test_words_read_with_the_symbols_equal_the_specification(word_order, whitespace):
@@ -189,3 +203,10 @@ def test_words_read_with_the_symbols_equal_the_specification(word_order, whitesp
 
     config = ChrfConfig(6, word_order, 2, False, whitespace, False)
     assert_native_rows_equal_the_specification(word_path_cases(), config)
+
+
+def test_words_with_equal_hashes_are_told_apart():
+    from truebleu.metrics.chrf.config import ChrfConfig
+
+    config = ChrfConfig(6, 2, 2, False, False, False)
+    assert_native_rows_equal_the_specification([colliding_words_case()], config)

@@ -91,7 +91,7 @@ typedef struct {
     uint32_t *used; size_t used_cap;              /* the packed slots one pair filled */
     uint16_t *direct;                             /* DIRECT_SIZE, all 0 between pairs */
     uint32_t *repeats; size_t repeats_cap;          /* reference positions of repeated anchors */
-    uint32_t *low_used; size_t low_used_cap;        /* the keys one pair set in `direct` */
+    uint32_t *low_used; size_t low_used_cap;        /* the bigram keys one pair set in `direct` */
     unsigned char *best; size_t best_cap;           /* by reference position, all 0 between pairs */
     uint32_t *reached; size_t reached_cap;          /* the positions one pair set in `best` */
     uint32_t nword_ids;                           /* the pair's word ids are 1 .. nword_ids */
@@ -248,7 +248,17 @@ static inline size_t packed_slot(const chrf_packed_slot *tab, uint64_t key, unsi
     return s;
 }
 
-/* A reference n-gram of a direct order: one more occurrence in `low` (1 + its count;
+/* A reference unigram: one more occurrence in `low` (1 + its count). Unigram keys are
+ * the symbols themselves, below 2^bits (a bigram's key is at least 2^bits: its first
+ * symbol is not 0), so count_packed clears them after the pair with one memset of that
+ * prefix of `low` instead of listing each in low_used. */
+static inline void low_add_unigram(uint16_t *restrict low, uint64_t key)
+{
+    uint16_t v = low[key];
+    low[key] = (uint16_t)(v + 1 + (v == 0));
+}
+
+/* A reference bigram (a direct order): one more occurrence in `low` (1 + its count;
  * the keys it sets go to low_used, to be cleared after the pair). */
 static inline void low_add(uint16_t *restrict low, uint32_t *restrict low_used, size_t *nlow,
                            uint64_t key)
@@ -324,7 +334,7 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
     }
     size_t best_was = w->best_cap;
     if (GROW(w->used, w->used_cap, total ? total : 1) < 0 || GROW(w->repeats, w->repeats_cap, rn) < 0 ||
-        GROW(w->low_used, w->low_used_cap, 2 * rn) < 0 || GROW(w->best, w->best_cap, rn) < 0 ||
+        GROW(w->low_used, w->low_used_cap, rn) < 0 || GROW(w->best, w->best_cap, rn) < 0 ||
         GROW(w->reached, w->reached_cap, rn) < 0)
         return -1;
     if (w->best_cap > best_was)  /* (what realloc kept is all 0 already) */
@@ -350,7 +360,7 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
         size_t k = 0;
         if (i < rfull) {
             key = r[i];
-            low_add(low, low_used, &nlow, key);
+            low_add_unigram(low, key);
             key = (key << bits) | r[i + 1];
             low_add(low, low_used, &nlow, key);
             k = 2;
@@ -358,7 +368,10 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
             size_t len = rn - i < order ? rn - i : order;
             for (; k < anchor && k < len; k++) {
                 key = (key << bits) | r[i + k];
-                low_add(low, low_used, &nlow, key);
+                if (k == 0)
+                    low_add_unigram(low, key);
+                else
+                    low_add(low, low_used, &nlow, key);
             }
             if (k == len)
                 continue;
@@ -470,8 +483,10 @@ static int count_packed(chrf_scratch *w, const uint32_t *restrict h, size_t hn,
     }
     for (size_t u = 0; u < nused; u++)  /* (an entry's other fields are set as it is filled) */
         tab[used[u]].key = 0;
-    for (size_t u = 0; u < nlow; u++)
+    for (size_t u = 0; u < nlow; u++)  /* the bigrams; then the unigrams, keys 1 .. 2^bits - 1 */
         low[low_used[u]] = 0;
+    if (direct)
+        memset(low, 0, ((size_t)1 << bits) * sizeof(uint16_t));
     for (size_t n = 1; n <= order && n <= rn; n++) {
         out[3 * (n - 1)] = hn >= n ? (int64_t)(hn - n + 1) : 0;
         out[3 * (n - 1) + 1] = (int64_t)(rn - n + 1);
@@ -530,6 +545,16 @@ static int read_line(chrf_scratch *w, const tb_chrf_job *j, const tb_text *t, ch
     return 0;
 }
 
+/* Whether the n symbols at a and b are the same (a word is a few symbols: a loop in
+ * line, not a call to memcmp). */
+static inline int same_symbols(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (a[k] != b[k])
+            return 0;
+    return 1;
+}
+
 /* Give the words of both sides ids in one vocabulary (equal words, equal ids). */
 static int word_ids(chrf_scratch *w, const chrf_word_list *hyp, const chrf_word_list *ref)
 {
@@ -569,7 +594,7 @@ static int word_ids(chrf_scratch *w, const chrf_word_list *hyp, const chrf_word_
                     side->ids[i] = e->id1;
                     break;
                 }
-                if (e->hash == hv && e->len == len && !memcmp(e->p, p, len * sizeof(uint32_t))) {
+                if (e->hash == hv && e->len == len && same_symbols(e->p, p, len)) {
                     side->ids[i] = e->id1;
                     break;
                 }
