@@ -99,10 +99,8 @@ PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs)
             status = TB_VALUE;
     }
     if (status == TB_OK)
-        status = tb_ngram_table_build(&t->table, ids, length, max_order);
-    if (status == TB_OK)
-        status = tb_mteval_clips_build(&t->table, ids, (size_t)nrefs, (size_t)(lines / nrefs), max_order,
-                                       &t->clips);
+        status = tb_mteval_refs_build(&t->table, ids, length, (size_t)nrefs, (size_t)(lines / nrefs), max_order,
+                                      &t->clips);
     if (status == TB_OK)
         status = tb_mteval_pairs_build(&t->table,
                                        no_context < INT32_MIN || no_context > INT32_MAX ? TB_UNKNOWN_TOKEN
