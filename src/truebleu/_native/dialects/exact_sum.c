@@ -4,8 +4,10 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-tb_status tb_exact_sum_add(tb_exact_sum *s, double x)
+/* x added to the partials (the general accumulator). */
+static tb_status add_partial(tb_exact_sum *s, double x)
 {
     if (GROW(s->partials, s->cap, s->n + 1) < 0)
         return TB_NOMEM;
@@ -28,13 +30,52 @@ tb_status tb_exact_sum_add(tb_exact_sum *s, double x)
     return TB_OK;
 }
 
-double tb_exact_sum_take(tb_exact_sum *s)
+/* The fixed-point integer moved into the partials: its bits [0, 43), [43, 86) and
+ * [86, 128) are each at most 43 bits, so each is a double exactly. */
+static tb_status flush_fixed(tb_exact_sum *s)
 {
+    uint64_t parts[3] = {s->lo & ((UINT64_C(1) << 43) - 1), (s->lo >> 43 | s->hi << 21) & ((UINT64_C(1) << 43) - 1),
+                         s->hi >> 22};
+    for (int k = 0; k < 3; k++)
+        if (parts[k] != 0 && add_partial(s, ldexp((double)parts[k], 43 * k - TB_EXACT_SUM_SCALE)) != TB_OK)
+            return TB_NOMEM;
+    s->lo = s->hi = 0;
+    return TB_OK;
+}
+
+tb_status tb_exact_sum_add(tb_exact_sum *s, double x)
+{
+    if (x == 0.0)
+        return TB_OK;  /* (nothing to add: the sum of no terms is 0.0) */
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    /* x = mantissa * 2**(exponent - 1075) for a normal x; in units of 2**-SCALE it is
+     * mantissa << shift, a whole number when shift >= 0 */
+    int exponent = (int)(bits >> 52);  /* (the sign bit included: a negative x is never in range) */
+    int shift = exponent - 1075 + TB_EXACT_SUM_SCALE;
+    if (exponent == 0 || shift < 0 || shift > TB_EXACT_SUM_TOP + TB_EXACT_SUM_SCALE - 53)
+        return add_partial(s, x);
+    if (s->hi >> 61 != 0 && flush_fixed(s) != TB_OK)  /* then the sum stays below 2**126 */
+        return TB_NOMEM;
+    uint64_t mantissa = (bits & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52;
+    uint64_t lo = shift < 64 ? mantissa << shift : 0;
+    uint64_t hi = shift == 0 ? 0 : shift < 64 ? mantissa >> (64 - shift) : mantissa << (shift - 64);
+    s->lo += lo;
+    s->hi += hi + (s->lo < lo);
+    return TB_OK;
+}
+
+tb_status tb_exact_sum_take(tb_exact_sum *s, double *sum)
+{
+    if ((s->lo | s->hi) != 0 && flush_fixed(s) != TB_OK)
+        return TB_NOMEM;
     size_t n = s->n;
     double hi = 0.0;
     s->n = 0;
-    if (n == 0)
-        return hi;
+    if (n == 0) {
+        *sum = hi;
+        return TB_OK;
+    }
     hi = s->partials[--n];
     double lo = 0.0;
     /* add the partials from the largest down until the rounding loses something */
@@ -54,12 +95,12 @@ double tb_exact_sum_take(tb_exact_sum *s)
         if (y == x - hi)
             hi = x;
     }
-    return hi;
+    *sum = hi;
+    return TB_OK;
 }
 
 void tb_exact_sum_free(tb_exact_sum *s)
 {
     free(s->partials);
-    s->partials = NULL;
-    s->n = s->cap = 0;
+    memset(s, 0, sizeof *s);
 }

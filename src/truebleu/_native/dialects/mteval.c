@@ -336,8 +336,11 @@ tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips, const tb_mteval_p
         for (size_t k = 0; k < hyp.n; k++)  /* after a failure too */
             hyp.count[hyp.touched[k]] = 0;
         hyp.n = 0;
-        for (int o = 0; o < max_order; o++)
-            out->info[o] += tb_exact_sum_take(&sums[o]);
+        for (int o = 0; o < max_order && status == TB_OK; o++) {
+            double sum;
+            status = tb_exact_sum_take(&sums[o], &sum);
+            out->info[o] += status == TB_OK ? sum : 0.0;
+        }
     }
     for (int o = 0; o < TB_MTEVAL_MAX_ORDER; o++)
         tb_exact_sum_free(&sums[o]);
