@@ -30,45 +30,60 @@ static tb_status add_partial(tb_exact_sum *s, double x)
     return TB_OK;
 }
 
-/* The fixed-point integer moved into the partials: its bits [0, 43), [43, 86) and
- * [86, 128) are each at most 43 bits, so each is a double exactly. */
+#if TB_EXACT_SUM_SCALE != 88
+#error "fixed_parts' powers of two are those of TB_EXACT_SUM_SCALE 88"
+#endif
+
+/* The fixed-point integer's bits [0, 43), [43, 86) and [86, 128): each at most 43 bits, so
+ * each times its power of two is a double exactly; in increasing order, none overlapping. */
+static void fixed_parts(const tb_exact_sum *s, double parts[3])
+{
+    uint64_t mask = (UINT64_C(1) << 43) - 1;
+    parts[0] = (double)(s->lo & mask) * 0x1p-88;  /* 2**-SCALE, 2**(43 - SCALE), 2**(86 - SCALE): */
+    parts[1] = (double)((s->lo >> 43 | s->hi << 21) & mask) * 0x1p-45;  /* (exact products) */
+    parts[2] = (double)(s->hi >> 22) * 0x1p-2;
+}
+
+/* The fixed-point integer moved into the partials. */
 static tb_status flush_fixed(tb_exact_sum *s)
 {
-    uint64_t parts[3] = {s->lo & ((UINT64_C(1) << 43) - 1), (s->lo >> 43 | s->hi << 21) & ((UINT64_C(1) << 43) - 1),
-                         s->hi >> 22};
-    for (int k = 0; k < 3; k++)
-        if (parts[k] != 0 && add_partial(s, ldexp((double)parts[k], 43 * k - TB_EXACT_SUM_SCALE)) != TB_OK)
-            return TB_NOMEM;
+    double parts[3];
+    fixed_parts(s, parts);
     s->lo = s->hi = 0;
+    for (int k = 0; k < 3; k++)
+        if (parts[k] != 0.0 && add_partial(s, parts[k]) != TB_OK)
+            return TB_NOMEM;
     return TB_OK;
 }
 
-tb_status tb_exact_sum_add(tb_exact_sum *s, double x)
+tb_status tb_exact_sum_add_slow(tb_exact_sum *s, double x)
 {
     if (x == 0.0)
         return TB_OK;  /* (nothing to add: the sum of no terms is 0.0) */
-    uint64_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    /* x = mantissa * 2**(exponent - 1075) for a normal x; in units of 2**-SCALE it is
-     * mantissa << shift, a whole number when shift >= 0 */
-    int exponent = (int)(bits >> 52);  /* (the sign bit included: a negative x is never in range) */
-    int shift = exponent - 1075 + TB_EXACT_SUM_SCALE;
-    if (exponent == 0 || shift < 0 || shift > TB_EXACT_SUM_TOP + TB_EXACT_SUM_SCALE - 53)
-        return add_partial(s, x);
-    if (s->hi >> 61 != 0 && flush_fixed(s) != TB_OK)  /* then the sum stays below 2**126 */
-        return TB_NOMEM;
-    uint64_t mantissa = (bits & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52;
-    uint64_t lo = shift < 64 ? mantissa << shift : 0;
-    uint64_t hi = shift == 0 ? 0 : shift < 64 ? mantissa >> (64 - shift) : mantissa << (shift - 64);
-    s->lo += lo;
-    s->hi += hi + (s->lo < lo);
-    return TB_OK;
+    if (s->hi >> 61 != 0) {  /* the integer moves to the partials: then the sum stays below 2**126 */
+        if (flush_fixed(s) != TB_OK)
+            return TB_NOMEM;
+        return tb_exact_sum_add(s, x);
+    }
+    return add_partial(s, x);
 }
 
 tb_status tb_exact_sum_take(tb_exact_sum *s, double *sum)
 {
-    if ((s->lo | s->hi) != 0 && flush_fixed(s) != TB_OK)
-        return TB_NOMEM;
+    if ((s->lo | s->hi) != 0) {
+        if (s->n == 0) {  /* (the usual case: the integer's parts are the partials as they are) */
+            if (GROW(s->partials, s->cap, 3) < 0)
+                return TB_NOMEM;
+            double parts[3];
+            fixed_parts(s, parts);
+            s->lo = s->hi = 0;
+            for (int k = 0; k < 3; k++)
+                if (parts[k] != 0.0)
+                    s->partials[s->n++] = parts[k];
+        } else if (flush_fixed(s) != TB_OK) {
+            return TB_NOMEM;
+        }
+    }
     size_t n = s->n;
     double hi = 0.0;
     s->n = 0;

@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "runtime/status.h"
 
@@ -35,8 +36,29 @@ typedef struct {
     uint64_t lo, hi; /* the fixed-point integer: hi * 2**64 + lo, below 2**126 */
 } tb_exact_sum;
 
-/* Adds x (finite). TB_OK or TB_NOMEM. */
-tb_status tb_exact_sum_add(tb_exact_sum *s, double x);
+/* Adds x to the partials, or to the integer after moving it there first (the
+ * out-of-line cases of tb_exact_sum_add). TB_OK or TB_NOMEM. */
+tb_status tb_exact_sum_add_slow(tb_exact_sum *s, double x);
+
+/* Adds x (finite). TB_OK or TB_NOMEM. Inline: the fixed-point case is a few integer
+ * instructions, as NIST's terms are. */
+static inline tb_status tb_exact_sum_add(tb_exact_sum *s, double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    /* a positive normal x = mantissa * 2**(exponent - 1075); in units of 2**-SCALE it is
+     * mantissa << shift, a whole number when shift >= 0 (the sign bit, the zero and
+     * subnormal exponent 0 all put shift out of range) */
+    int shift = (int)(bits >> 52) - 1075 + TB_EXACT_SUM_SCALE;
+    if ((unsigned)shift > (unsigned)(TB_EXACT_SUM_TOP + TB_EXACT_SUM_SCALE - 53) || s->hi >> 61 != 0)
+        return x == 0.0 ? TB_OK : tb_exact_sum_add_slow(s, x);  /* (many of NIST's weights are 0) */
+    uint64_t mantissa = (bits & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52;
+    uint64_t lo = shift < 64 ? mantissa << shift : 0;
+    uint64_t hi = shift < 64 ? (mantissa >> 1) >> (63 - shift) : mantissa << (shift - 64);
+    s->lo += lo;
+    s->hi += hi + (s->lo < lo);  /* (below 2**125 before, each term too: no overflow) */
+    return TB_OK;
+}
 
 /* The sum so far, correctly rounded; then empty again (the memory is kept). TB_OK or
  * TB_NOMEM (then *sum is not set). */
