@@ -138,6 +138,10 @@ static PyMethodDef core_methods[] = {
      "as math.fsum), and each hypothesis' length as int64 bytes. hypotheses: int32 ids (-2 for a\n"
      "word in no reference), one line per segment, each ended by -1; weights: float64 per pair of\n"
      "mteval_table's pairs (an n-gram's weight is its pair's)."},
+    {"exact_sum", KW(core_exact_sum),
+     "exact_sum(values) -> float\n\n"
+     "The sum of a float64 buffer's finite values, exact and rounded once (as math.fsum), by the\n"
+     "accumulator mteval_sums adds NIST's information with (dialects/exact_sum.h)."},
     {"mteval_13a_ids", KW(core_mteval_13a_ids),
      "mteval_13a_ids(lines, lowercase, vocabulary=None) -> (vocabulary, ids) or None\n\n"
      "mteval-v13a's tokens of each line (truebleu.dialects.mteval: the SGML step, entities,\n"

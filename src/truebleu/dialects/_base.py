@@ -140,6 +140,23 @@ class ToolError(ValueError):
 T = TypeVar("T")
 
 
+class _HashedOnce:
+    """A key whose hash is computed once: the keys here hold whole corpora (tuples of every
+    line, whose hash Python does not keep), and a lookup would hash them twice."""
+
+    __slots__ = ("key", "hash")
+
+    def __init__(self, key: Hashable) -> None:
+        self.key = key
+        self.hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _HashedOnce) and self.hash == other.hash and self.key == other.key
+
+
 class PreparedCache:
     """A small LRU of prepared references, owned by one dialect object.
 
@@ -153,6 +170,7 @@ class PreparedCache:
 
     def get(self, key: Hashable, build: Callable[[], T]) -> T:
         """The value kept under ``key``, made by ``build()`` (and kept) the first time."""
+        key = _HashedOnce(key)
         try:
             self._items.move_to_end(key)
             return self._items[key]

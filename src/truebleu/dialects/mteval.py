@@ -254,13 +254,16 @@ class MtevalDialect(Dialect):
     def _corpus(self, hypotheses, refs):
         matches, totals, info_sums, lengths_by_segment, ref_words, nrefs = \
             self._statistics(hypotheses, refs)
-        ref_length = 0
-        for size, lengths in lengths_by_segment:
-            if lengths:
-                best = lengths[0]
-                for length in lengths[1:]:
-                    best = self._rule(best, length, size)
-                ref_length += best
+        if nrefs == 1:  # (the rule has one length to choose from in each segment)
+            ref_length = ref_words
+        else:
+            ref_length = 0
+            for size, lengths in lengths_by_segment:
+                if lengths:
+                    best = lengths[0]
+                    for length in lengths[1:]:
+                        best = self._rule(best, length, size)
+                    ref_length += best
         bleu, precisions, bp = bleu_from_counts(ref_length, matches, totals)
         nist = (nist_from_counts(nrefs, info_sums, totals, ref_words)
                 if self.compute_nist else None)

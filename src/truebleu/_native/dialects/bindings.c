@@ -5,9 +5,11 @@
  * count and context count, each packed as one uint64 (for NIST's weights, computed
  * in Python), and each line's length; mteval_sums then gives a system's corpus sums against it
  * (dialects/mteval.h). mteval_13a_ids gives those token ids straight from the lines
- * (dialects/mteval_text.h). Kernels run without the GIL.
+ * (dialects/mteval_text.h). exact_sum gives the sum mteval_sums adds NIST's information
+ * with, for its tests. Kernels run without the GIL.
  */
 #include "dialects/bindings.h"
+#include "dialects/exact_sum.h"
 #include "dialects/mteval.h"
 #include "dialects/mteval_text.h"
 #include "dialects/ngram_table.h"
@@ -15,6 +17,7 @@
 #include "runtime/gather.h"
 #include "state.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,10 +102,8 @@ PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs)
             status = TB_VALUE;
     }
     if (status == TB_OK)
-        status = tb_ngram_table_build(&t->table, ids, length, max_order);
-    if (status == TB_OK)
-        status = tb_mteval_clips_build(&t->table, ids, (size_t)nrefs, (size_t)(lines / nrefs), max_order,
-                                       &t->clips);
+        status = tb_mteval_refs_build(&t->table, ids, length, (size_t)nrefs, (size_t)(lines / nrefs), max_order,
+                                      &t->clips);
     if (status == TB_OK)
         status = tb_mteval_pairs_build(&t->table,
                                        no_context < INT32_MIN || no_context > INT32_MAX ? TB_UNKNOWN_TOKEN
@@ -194,6 +195,37 @@ PyObject *core_mteval_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     PyBuffer_Release(&info);
     PyBuffer_Release(&hyps);
     return result;
+}
+
+PyObject *core_exact_sum(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"values", NULL};
+    (void)module;
+    PyObject *values_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O", (char **)kwlist, &values_obj))
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(values_obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    const double *values = view.buf;
+    size_t n = (size_t)view.len / sizeof *values;
+    int ok = view.itemsize == 8 && view.format && strchr(view.format, 'd') != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = isfinite(values[i]);
+    if (!ok) {
+        PyBuffer_Release(&view);
+        return PyErr_Format(PyExc_ValueError, "values must be a buffer of finite float64");
+    }
+    tb_exact_sum sum = {0};
+    tb_status status = TB_OK;
+    double total = 0.0;
+    for (size_t i = 0; i < n && status == TB_OK; i++)
+        status = tb_exact_sum_add(&sum, values[i]);
+    if (status == TB_OK)
+        status = tb_exact_sum_take(&sum, &total);
+    tb_exact_sum_free(&sum);
+    PyBuffer_Release(&view);
+    return status == TB_OK ? PyFloat_FromDouble(total) : tb_raise(status, "exact_sum");
 }
 
 static void vocabulary_destroy(PyObject *capsule)

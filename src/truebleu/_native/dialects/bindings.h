@@ -7,6 +7,7 @@
 
 PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_mteval_sums(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *core_exact_sum(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_mteval_13a_ids(PyObject *module, PyObject *args, PyObject *kwargs);
 
 #endif

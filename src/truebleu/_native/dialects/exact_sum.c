@@ -4,8 +4,10 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
-tb_status tb_exact_sum_add(tb_exact_sum *s, double x)
+/* x added to the partials (the general accumulator). */
+static tb_status add_partial(tb_exact_sum *s, double x)
 {
     if (GROW(s->partials, s->cap, s->n + 1) < 0)
         return TB_NOMEM;
@@ -28,13 +30,67 @@ tb_status tb_exact_sum_add(tb_exact_sum *s, double x)
     return TB_OK;
 }
 
-double tb_exact_sum_take(tb_exact_sum *s)
+#if TB_EXACT_SUM_SCALE != 88
+#error "fixed_parts' powers of two are those of TB_EXACT_SUM_SCALE 88"
+#endif
+
+/* The fixed-point integer's bits [0, 43), [43, 86) and [86, 128): each at most 43 bits, so
+ * each times its power of two is a double exactly; in increasing order, none overlapping. */
+static void fixed_parts(const tb_exact_sum *s, double parts[3])
 {
+    uint64_t mask = (UINT64_C(1) << 43) - 1;
+    parts[0] = (double)(s->lo & mask) * 0x1p-88;  /* 2**-SCALE, 2**(43 - SCALE), 2**(86 - SCALE): */
+    parts[1] = (double)((s->lo >> 43 | s->hi << 21) & mask) * 0x1p-45;  /* (exact products) */
+    parts[2] = (double)(s->hi >> 22) * 0x1p-2;
+}
+
+/* The fixed-point integer moved into the partials. */
+static tb_status flush_fixed(tb_exact_sum *s)
+{
+    double parts[3];
+    fixed_parts(s, parts);
+    s->lo = s->hi = 0;
+    for (int k = 0; k < 3; k++)
+        if (parts[k] != 0.0 && add_partial(s, parts[k]) != TB_OK)
+            return TB_NOMEM;
+    return TB_OK;
+}
+
+tb_status tb_exact_sum_add_slow(tb_exact_sum *s, double x)
+{
+    if (x == 0.0)
+        return TB_OK;  /* (nothing to add: the sum of no terms is 0.0) */
+    if (s->hi >> 61 != 0) {  /* the integer moves to the partials: then the sum stays below 2**126 */
+        if (flush_fixed(s) != TB_OK)
+            return TB_NOMEM;
+        return tb_exact_sum_add(s, x);
+    }
+    return add_partial(s, x);
+}
+
+tb_status tb_exact_sum_take(tb_exact_sum *s, double *sum)
+{
+    if ((s->lo | s->hi) != 0) {
+        if (s->n == 0) {  /* (the usual case: the integer's parts are the partials as they are) */
+            if (GROW(s->partials, s->cap, 3) < 0)
+                return TB_NOMEM;
+            double parts[3];
+            fixed_parts(s, parts);
+            s->lo = s->hi = 0;
+            for (int k = 0; k < 3; k++)
+                if (parts[k] != 0.0)
+                    s->partials[s->n++] = parts[k];
+        } else if (flush_fixed(s) != TB_OK) {
+            return TB_NOMEM;
+        }
+    }
     size_t n = s->n;
     double hi = 0.0;
     s->n = 0;
-    if (n == 0)
-        return hi;
+    if (n == 0) {
+        *sum = hi;
+        return TB_OK;
+    }
     hi = s->partials[--n];
     double lo = 0.0;
     /* add the partials from the largest down until the rounding loses something */
@@ -54,12 +110,12 @@ double tb_exact_sum_take(tb_exact_sum *s)
         if (y == x - hi)
             hi = x;
     }
-    return hi;
+    *sum = hi;
+    return TB_OK;
 }
 
 void tb_exact_sum_free(tb_exact_sum *s)
 {
     free(s->partials);
-    s->partials = NULL;
-    s->n = s->cap = 0;
+    memset(s, 0, sizeof *s);
 }

@@ -34,119 +34,162 @@ static void counter_close(counter *c)
     free(c->touched);
 }
 
-/* The n-grams of the line at *pos into c (each start, orders 1..max_order, as long
- * as the table holds the n-gram); *pos moves past the line's end. The line's tokens. */
-static int64_t count_line(const tb_ngram_table *t, const int32_t *ids, size_t *pos, int max_order,
-                          counter *c)
+/* The n-grams of a line of `length` tokens, orders 1..max_order. */
+static size_t line_ngrams(size_t length, int max_order)
 {
-    size_t start = *pos, end = start;
-    while (ids[end] != TB_LINE_END)
-        end++;
-    for (size_t i = start; i < end; i++) {
-        int32_t prefix = -1;
-        for (int n = 1; n <= max_order && i + (size_t)n <= end; n++) {
-            int32_t token = ids[i + (size_t)n - 1];
-            int32_t g = token < 0 ? -1 : tb_ngram_table_find(t, prefix, token);
-            if (g < 0)
-                break;  /* no longer n-gram from here is in the table either */
-            if (c->count[g]++ == 0)
-                c->touched[c->n++] = g;
-            prefix = g;
-        }
-    }
-    *pos = end + 1;
-    return (int64_t)(end - start);
+    size_t all = 0;
+    for (size_t n = 1; n <= (size_t)max_order && n <= length; n++)
+        all += length - n + 1;
+    return all;
 }
 
-/* The segment's n-grams (clip's touched ones) appended to c with their clip counts, keys
- * and orders; clip's counts zeroed again. */
-static tb_status add_entries(const tb_ngram_table *table, counter *clip, tb_mteval_clips *c)
+/* Segment s's slots: a power of two, at least twice `ngrams` (none without n-grams). */
+static size_t segment_slots(size_t ngrams)
 {
-    size_t need = c->n + clip->n, caps[4] = {c->cap, c->cap, c->cap, c->cap};  /* (all grow alike) */
-    if (GROW(c->ids, caps[0], need) < 0 || GROW(c->counts, caps[1], need) < 0 || GROW(c->keys, caps[2], need) < 0
-        || GROW(c->orders, caps[3], need) < 0)
-        return TB_NOMEM;
-    c->cap = caps[0];
-    for (int k = 1; k < 4; k++)
-        c->cap = caps[k] < c->cap ? caps[k] : c->cap;
-    for (size_t k = 0; k < clip->n; k++) {
-        int32_t g = clip->touched[k];
-        c->ids[c->n] = g;
-        c->counts[c->n] = clip->count[g];
-        c->keys[c->n] = tb_ngram_key(table->prefix[g], table->token[g]);
-        c->orders[c->n++] = table->order[g];
-        clip->count[g] = 0;
-    }
-    if (clip->n > c->most)
-        c->most = clip->n;
-    return TB_OK;
-}
-
-/* Segment s's hash table of its n-grams (c->ids[c->starts[s] ..), just added): a power of
- * two of slots, at least twice its n-grams (none for a segment without n-grams). */
-static tb_status add_segment_slots(tb_mteval_clips *c, size_t s)
-{
-    size_t first = c->starts[s], m = c->n - first, size = 4;
-    if (m == 0)
-        return TB_OK;  /* (c->slots may still be NULL: no memset on it) */
-    while (size < 2 * m)
+    size_t size = 4;
+    if (ngrams == 0)
+        return 0;
+    while (size < 2 * ngrams)
         size *= 2;
-    if (GROW(c->slots, c->slots_cap, c->slots_n + size) < 0)
-        return TB_NOMEM;
-    uint32_t *slots = c->slots + c->slots_n;
-    memset(slots, 0, size * sizeof *slots);
-    for (size_t j = 0; j < m; j++) {
-        size_t at = tb_ngram_slot_of(c->keys[first + j], size);
-        while (slots[at] != 0)
-            at = (at + 1) & (size - 1);
-        slots[at] = (uint32_t)(j + 1);
-    }
-    c->slots_n += size;
-    return TB_OK;
+    return size;
 }
 
-tb_status tb_mteval_clips_build(const tb_ngram_table *table, const int32_t *refs, size_t nrefs,
-                                size_t segments, int max_order, tb_mteval_clips *c)
+/* The per-line n-gram counts of tb_mteval_refs_build, sized once: for each segment, its
+ * references' n-grams (the sum of line_ngrams, an upper bound of its distinct ones). */
+static tb_status plan_segments(const int32_t *refs, size_t length, size_t nrefs, size_t segments,
+                               int max_order, size_t *per_segment, size_t *all, size_t *slots)
+{
+    size_t pos = 0, most = 0;
+    *all = *slots = 0;
+    for (size_t s = 0; s < segments; s++) {
+        size_t ngrams = 0;
+        for (size_t r = 0; r < nrefs; r++) {
+            size_t start = pos;
+            while (pos < length && refs[pos] != TB_LINE_END) {
+                if (refs[pos] < 0)
+                    return TB_VALUE;
+                pos++;
+            }
+            if (pos == length)
+                return TB_VALUE;
+            ngrams += line_ngrams(pos - start, max_order);
+            pos++;
+        }
+        per_segment[s] = ngrams;
+        *all += ngrams;
+        *slots += segment_slots(ngrams);
+        most = ngrams > most ? ngrams : most;
+    }
+    per_segment[segments] = most;
+    return pos == length ? TB_OK : TB_VALUE;
+}
+
+/* The index (within segment s, whose n-grams start at `first` and whose `size` slots are at
+ * `slots`) of the n-gram `key`, or, when it has none, the free slot where it goes (~slot). */
+static inline int64_t segment_probe(const tb_mteval_clips *c, const uint32_t *slots, size_t size,
+                                    size_t first, uint64_t key)
+{
+    for (size_t at = tb_ngram_slot_of(key, size);; at = (at + 1) & (size - 1)) {
+        uint32_t j = slots[at];
+        if (j == 0)
+            return ~(int64_t)at;
+        if (c->keys[first + j - 1] == key)
+            return (int64_t)j - 1;
+    }
+}
+
+tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, size_t length, size_t nrefs,
+                               size_t segments, int max_order, tb_mteval_clips *c)
 {
     memset(c, 0, sizeof *c);
+    memset(table, 0, sizeof *table);
     c->segments = segments;
-    size_t n = table->n;
-    counter ref, clip;  /* one reference's counts; the segment's largest (clip.count) */
-    int ref_open = counter_open(&ref, n) == 0;
-    int clip_open = counter_open(&clip, n) == 0;
+    size_t *per_segment = malloc((segments + 1) * sizeof *per_segment), all = 0, slots_all = 0;
+    if (!per_segment)
+        return TB_NOMEM;
+    tb_status status = plan_segments(refs, length, nrefs, segments, max_order, per_segment, &all, &slots_all);
+    if (status != TB_OK) {
+        free(per_segment);
+        return status;
+    }
+    /* every array at its largest size at once: the pages of what is never written are
+     * never touched, and nothing is copied to grow */
+    size_t cap = all ? all : 1, most = per_segment[segments];
+    c->ids = malloc(cap * sizeof *c->ids);
+    c->counts = malloc(cap * sizeof *c->counts);
+    c->keys = malloc(cap * sizeof *c->keys);
+    c->orders = malloc(cap * sizeof *c->orders);
     c->starts = malloc((segments + 1) * sizeof *c->starts);
+    c->slots = malloc((slots_all ? slots_all : 1) * sizeof *c->slots);
     c->slot_starts = malloc((segments + 1) * sizeof *c->slot_starts);
-    tb_status status = ref_open && clip_open && c->starts && c->slot_starts ? TB_OK : TB_NOMEM;
+    c->cap = cap;
+    c->slots_cap = slots_all;
+    /* one reference's count of each of the segment's n-grams, and which reference it is of */
+    int64_t *in_ref = malloc((most ? most : 1) * sizeof *in_ref);
+    size_t *ref_of = malloc((most ? most : 1) * sizeof *ref_of);
+    if (!c->ids || !c->counts || !c->keys || !c->orders || !c->starts || !c->slots || !c->slot_starts || !in_ref
+        || !ref_of)
+        status = TB_NOMEM;
+    if (status == TB_OK)
+        status = tb_ngram_table_reserve(table, all);
     size_t pos = 0;
     for (size_t s = 0; s < segments && status == TB_OK; s++) {
-        c->starts[s] = c->n;
+        size_t first = c->n, size = segment_slots(per_segment[s]), m = 0;
+        uint32_t *slots = c->slots + c->slots_n;
+        c->starts[s] = first;
         c->slot_starts[s] = c->slots_n;
-        for (size_t r = 0; r < nrefs; r++) {
-            count_line(table, refs, &pos, max_order, &ref);
-            for (size_t k = 0; k < ref.n; k++) {
-                int32_t g = ref.touched[k];
-                if (clip.count[g] == 0)
-                    clip.touched[clip.n++] = g;
-                if (ref.count[g] > clip.count[g])
-                    clip.count[g] = ref.count[g];
-                ref.count[g] = 0;
+        if (size)
+            memset(slots, 0, size * sizeof *slots);
+        for (size_t r = 0; r < nrefs && status == TB_OK; r++) {
+            size_t end = pos;
+            while (refs[end] != TB_LINE_END)
+                end++;
+            for (size_t i = pos; i < end && status == TB_OK; i++) {
+                int32_t prefix = -1;
+                for (int n = 1; n <= max_order && i + (size_t)n <= end; n++) {
+                    int32_t token = refs[i + (size_t)n - 1];
+                    int32_t g = tb_ngram_table_add(table, prefix, token, n);
+                    if (g < 0) {
+                        status = TB_NOMEM;
+                        break;
+                    }
+                    uint64_t key = tb_ngram_key(prefix, token);
+                    int64_t j = segment_probe(c, slots, size, first, key);
+                    if (j < 0) {  /* the segment's first of this n-gram */
+                        slots[~j] = (uint32_t)(m + 1);
+                        j = (int64_t)m++;
+                        c->ids[first + (size_t)j] = g;
+                        c->counts[first + (size_t)j] = 0;
+                        c->keys[first + (size_t)j] = key;
+                        c->orders[first + (size_t)j] = n;
+                        ref_of[j] = r;
+                        in_ref[j] = 0;
+                    } else if (ref_of[j] != r) {
+                        ref_of[j] = r;
+                        in_ref[j] = 0;
+                    }
+                    if (++in_ref[j] > c->counts[first + (size_t)j])
+                        c->counts[first + (size_t)j] = in_ref[j];
+                    prefix = g;
+                }
             }
-            ref.n = 0;
+            pos = end + 1;
         }
-        if (add_entries(table, &clip, c) != TB_OK || add_segment_slots(c, s) != TB_OK) {
-            status = TB_NOMEM;
-            break;
-        }
-        clip.n = 0;
+        c->n += m;
+        c->slots_n += size;
+        c->most = m > c->most ? m : c->most;
     }
     if (status == TB_OK) {
         c->starts[segments] = c->n;
         c->slot_starts[segments] = c->slots_n;
     }
-    counter_close(&ref);
-    counter_close(&clip);
-    if (status != TB_OK)
+    free(per_segment);
+    free(in_ref);
+    free(ref_of);
+    if (status != TB_OK) {
         tb_mteval_clips_free(c);
+        tb_ngram_table_free(table);
+    }
     return status;
 }
 
@@ -162,22 +205,28 @@ void tb_mteval_clips_free(tb_mteval_clips *c)
     memset(c, 0, sizeof *c);
 }
 
+/* The slots of tb_mteval_pairs_build's table of pairs[0..n): 0, or 1 + an index in pairs. */
+static uint32_t *pair_slots(const uint64_t *pairs, size_t n, size_t size)
+{
+    uint32_t *slots = calloc(size, sizeof *slots);
+    for (size_t i = 0; slots && i < n; i++) {
+        size_t at = tb_ngram_slot_of(pairs[i], size);
+        while (slots[at] != 0)
+            at = (at + 1) & (size - 1);
+        slots[at] = (uint32_t)(i + 1);
+    }
+    return slots;
+}
+
 tb_status tb_mteval_pairs_build(const tb_ngram_table *table, int32_t no_context, uint64_t ref_words,
                                 tb_mteval_pairs *p)
 {
-    size_t n = table->n, size = 4;
-    while (size < 2 * n)
-        size *= 2;
-    uint32_t *slots = calloc(size, sizeof *slots);  /* 0, or 1 + an index in p->pairs */
+    size_t n = table->n, size = 256;  /* (the distinct pairs are few: the table grows with them) */
+    uint32_t *slots = calloc(size, sizeof *slots);
     p->pairs = malloc((n ? n : 1) * sizeof *p->pairs);
     p->pair_of = malloc((n ? n : 1) * sizeof *p->pair_of);
     p->n = 0;
-    if (!slots || !p->pairs || !p->pair_of) {
-        free(slots);
-        tb_mteval_pairs_free(p);
-        return TB_NOMEM;
-    }
-    for (size_t g = 0; g < n; g++) {
+    for (size_t g = 0; g < n && slots && p->pairs && p->pair_of; g++) {
         int32_t prefix = table->prefix[g];
         int no_ctx = prefix < 0 || (table->order[g] == 2 && table->token[prefix] == no_context);
         uint64_t context = no_ctx ? ref_words : (uint64_t)table->count[prefix];
@@ -187,9 +236,22 @@ tb_status tb_mteval_pairs_build(const tb_ngram_table *table, int32_t no_context,
             at = (at + 1) & (size - 1);
         if (slots[at] == 0) {
             p->pairs[p->n++] = pair;
-            slots[at] = (uint32_t)p->n;
+            if (2 * p->n > size) {  /* at most half full */
+                free(slots);
+                size *= 2;
+                slots = pair_slots(p->pairs, p->n, size);
+            } else {
+                slots[at] = (uint32_t)p->n;
+            }
+            p->pair_of[g] = (int32_t)(p->n - 1);
+        } else {
+            p->pair_of[g] = (int32_t)(slots[at] - 1);
         }
-        p->pair_of[g] = (int32_t)(slots[at] - 1);
+    }
+    if (!slots || !p->pairs || !p->pair_of) {
+        free(slots);
+        tb_mteval_pairs_free(p);
+        return TB_NOMEM;
     }
     free(slots);
     return TB_OK;
@@ -219,7 +281,7 @@ static inline int64_t segment_find(const tb_mteval_clips *c, size_t s, uint64_t 
     }
 }
 
-/* The hypothesis line at *pos counted against segment s's n-grams (as count_line, but only
+/* The hypothesis line at *pos counted against segment s's n-grams (only
  * the n-grams its references hold: the others match nothing) into c, indexed within the
  * segment; *pos moves past the line's end. The line's tokens. */
 static int64_t count_segment_line(const tb_mteval_clips *clips, size_t s, const int32_t *ids, size_t *pos,
@@ -274,8 +336,11 @@ tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips, const tb_mteval_p
         for (size_t k = 0; k < hyp.n; k++)  /* after a failure too */
             hyp.count[hyp.touched[k]] = 0;
         hyp.n = 0;
-        for (int o = 0; o < max_order; o++)
-            out->info[o] += tb_exact_sum_take(&sums[o]);
+        for (int o = 0; o < max_order && status == TB_OK; o++) {
+            double sum;
+            status = tb_exact_sum_take(&sums[o], &sum);
+            out->info[o] += status == TB_OK ? sum : 0.0;
+        }
     }
     for (int o = 0; o < TB_MTEVAL_MAX_ORDER; o++)
         tb_exact_sum_free(&sums[o]);

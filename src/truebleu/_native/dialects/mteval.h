@@ -9,7 +9,7 @@
  * depends only on its count and its context's count: the table's distinct pairs of
  * them are listed once (tb_mteval_pairs), Python computes each pair's weight with
  * math.log, and info[g] is the weight of g's pair. The references' clip counts are
- * gathered once (tb_mteval_clips).
+ * gathered once (tb_mteval_clips), in the same pass that numbers the n-grams.
  *
  * A hypothesis n-gram counts only if its segment's references hold it, and then so
  * do its prefixes: each segment's n-grams get a small hash table of their own
@@ -66,10 +66,13 @@ typedef struct {
 /* The lines of ids[0..length): every line ends with TB_LINE_END; -1 when the last does not. */
 int64_t tb_count_lines(const int32_t *ids, size_t length);
 
-/* refs: segments * nrefs lines (segment by segment), those `table` was built from.
- * TB_OK or TB_NOMEM (then c is freed). */
-tb_status tb_mteval_clips_build(const tb_ngram_table *table, const int32_t *refs, size_t nrefs,
-                                size_t segments, int max_order, tb_mteval_clips *c);
+/* refs[0..length): segments * nrefs lines (segment by segment), each ended by TB_LINE_END,
+ * token ids >= 0. Numbers their n-grams of orders 1..max_order into `table` (with their
+ * counts) and gathers each segment's clip counts into c, in one pass: every array is
+ * sized once, from the lines' lengths. TB_OK, TB_VALUE (not such lines), or TB_NOMEM
+ * (then table and c are freed). */
+tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, size_t length, size_t nrefs,
+                               size_t segments, int max_order, tb_mteval_clips *c);
 
 void tb_mteval_clips_free(tb_mteval_clips *c);
 

@@ -37,16 +37,52 @@ static tb_status rehash(tb_ngram_table *t, size_t slots)
     return TB_OK;
 }
 
-/* The number of (prefix, token), added with count 0 if new; -1 when out of memory or full. */
-static int32_t find_or_add(tb_ngram_table *t, int32_t prefix, int32_t token, int32_t order)
+/* The smallest power of two of slots (at least 1024) that keeps `n` n-grams at most 3/4 full. */
+static size_t slots_for(size_t n)
 {
-    int32_t found = tb_ngram_table_find(t, prefix, token);
-    if (found >= 0)
-        return found;
+    size_t slots = 1024;
+    while (slots / 4 * 3 < n)
+        slots *= 2;
+    return slots;
+}
+
+tb_status tb_ngram_table_reserve(tb_ngram_table *t, size_t most)
+{
+    memset(t, 0, sizeof *t);
+    size_t cap = most ? most : 1;
+    t->prefix = malloc(cap * sizeof *t->prefix);
+    t->token = malloc(cap * sizeof *t->token);
+    t->order = malloc(cap * sizeof *t->order);
+    t->count = malloc(cap * sizeof *t->count);
+    t->cap = cap;
+    if (!t->prefix || !t->token || !t->order || !t->count || rehash(t, slots_for(most)) != TB_OK) {
+        tb_ngram_table_free(t);
+        return TB_NOMEM;
+    }
+    return TB_OK;
+}
+
+int32_t tb_ngram_table_add(tb_ngram_table *t, int32_t prefix, int32_t token, int32_t order)
+{
+    uint64_t key = tb_ngram_key(prefix, token);
+    size_t s = t->slots ? tb_ngram_slot_of(key, t->slots) : 0;
+    for (; t->slots; s = (s + 1) & (t->slots - 1)) {
+        if (t->slot_of_key[s].key == key) {
+            int32_t g = (int32_t)t->slot_of_key[s].id;
+            t->count[g]++;
+            return g;
+        }
+        if (t->slot_of_key[s].key == 0)
+            break;
+    }
     if (t->n >= INT32_MAX)
         return -1;
-    if (2 * (t->n + 1) > t->slots && rehash(t, t->slots ? 2 * t->slots : 1024) != TB_OK)
-        return -1;
+    if (t->n + 1 > t->slots / 4 * 3) {  /* (never, within the reserved size) */
+        if (rehash(t, slots_for(t->n + 1)) != TB_OK)
+            return -1;
+        for (s = tb_ngram_slot_of(key, t->slots); t->slot_of_key[s].key != 0; s = (s + 1) & (t->slots - 1))
+            ;
+    }
     size_t cap = t->cap;
     if (GROW(t->prefix, cap, t->n + 1) < 0)
         return -1;
@@ -64,38 +100,10 @@ static int32_t find_or_add(tb_ngram_table *t, int32_t prefix, int32_t token, int
     t->prefix[g] = prefix;
     t->token[g] = token;
     t->order[g] = order;
-    t->count[g] = 0;
-    uint64_t key = tb_ngram_key(prefix, token);
-    size_t s = tb_ngram_slot_of(key, t->slots);
-    while (t->slot_of_key[s].key != 0)
-        s = (s + 1) & (t->slots - 1);
+    t->count[g] = 1;
     t->slot_of_key[s].key = key;
     t->slot_of_key[s].id = g;
     return g;
-}
-
-tb_status tb_ngram_table_build(tb_ngram_table *t, const int32_t *ids, size_t length, int max_order)
-{
-    memset(t, 0, sizeof *t);
-    for (size_t i = 0; i < length; i++)
-        if (ids[i] < TB_LINE_END)
-            return TB_VALUE;
-    for (size_t start = 0; start < length; start++) {
-        if (ids[start] == TB_LINE_END)
-            continue;
-        int32_t prefix = -1;
-        for (int n = 1; n <= max_order && start + (size_t)n - 1 < length; n++) {
-            int32_t token = ids[start + (size_t)n - 1];
-            if (token == TB_LINE_END)
-                break;
-            int32_t g = find_or_add(t, prefix, token, n);
-            if (g < 0)
-                return TB_NOMEM;
-            t->count[g]++;
-            prefix = g;
-        }
-    }
-    return TB_OK;
 }
 
 void tb_ngram_table_free(tb_ngram_table *t)

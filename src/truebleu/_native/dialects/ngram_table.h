@@ -25,7 +25,7 @@ typedef struct {
 
 typedef struct {
     tb_ngram_slot *slot_of_key; /* open addressing: (key, number), key 0 when free */
-    size_t slots;       /* a power of two, at least twice the n-grams */
+    size_t slots;       /* a power of two, at most 3/4 full */
     int32_t *prefix;    /* n-gram -> its prefix's number, -1 for a unigram */
     int32_t *token;     /* n-gram -> its last token */
     int32_t *order;     /* n-gram -> n */
@@ -51,10 +51,13 @@ static inline size_t tb_ngram_slot_of(uint64_t key, size_t slots)
     return (size_t)(key & (uint64_t)(slots - 1));
 }
 
-/* Counts every n-gram of order 1..max_order of the lines in ids[0..length) into t
- * (zeroed first). TB_OK, TB_NOMEM (also past INT32_MAX n-grams), or TB_VALUE (an id
- * below TB_LINE_END, such as TB_UNKNOWN_TOKEN). */
-tb_status tb_ngram_table_build(tb_ngram_table *t, const int32_t *ids, size_t length, int max_order);
+/* An empty table (zeroed first) sized for `most` n-grams: up to that many, adding one
+ * never moves the table (its slots are at most 3/4 full). TB_OK or TB_NOMEM. */
+tb_status tb_ngram_table_reserve(tb_ngram_table *t, size_t most);
+
+/* Counts one occurrence of the n-gram (prefix, token) of order `order` (added if new):
+ * its number, or -1 when out of memory or past INT32_MAX n-grams. */
+int32_t tb_ngram_table_add(tb_ngram_table *t, int32_t prefix, int32_t token, int32_t order);
 
 /* The number of the n-gram (prefix, token), or -1 when the table does not hold it. */
 int32_t tb_ngram_table_find(const tb_ngram_table *t, int32_t prefix, int32_t token);
