@@ -73,11 +73,11 @@ step "TER tests" "$PY" -m pytest -q -p no:cacheprovider tests/metrics/ter/test_t
     -k "native or surrogates"
 step "TER tokens" "$PY" -m pytest -q -p no:cacheprovider tests/tokenizers/test_ter_tokenize_native.py \
     tests/metrics/ter/test_ter_native_tokens.py
-# the dialects' core (_native/dialects/: mteval's token ids, n-gram table and NIST sums), the
+# the dialects' core (_native/dialects/: mteval's token ids, n-gram table, NIST sums and exact sum), the
 # core's tercom tokens for torchmetrics-ter, against their Python specifications
 step "dialects" "$PY" -m pytest -q -p no:cacheprovider tests/dialects/test_dialect_core_paths.py \
     tests/dialects/test_torchmetrics_ter_tokens.py tests/dialects/test_mteval_core_ids.py \
-    -k "mteval or tokens or statistics or core_call"
+    tests/dialects/test_exact_sum.py -k "mteval or tokens or statistics or core_call or exact_sum"
 step "fuzz_ter" "$PY" bench/fuzz_ter.py -n "$TER_FUZZ_N" --seed 7
 step "fuzz_ter --text" "$PY" bench/fuzz_ter.py -n "$TER_FUZZ_N" --seed 7 --text
 if [ ${#FAILED[@]} -ne 0 ]; then
