@@ -155,3 +155,44 @@ def test_the_paired_bootstrap_command_loads_only_what_it_uses(tmp_path, flags, d
     if dependency is not None:
         heavy -= loaded_by_import(dependency)
     assert not heavy, heavy
+
+
+#: Runs the command and reports every ``compile()`` made outside the import system (which
+#: compiles a module's source when no bytecode cache is written): typing compiles each string
+#: annotation it checks at run time (a ``TypeVar`` bound or a ``NamedTuple`` field given as
+#: a string), and a process's first compile builds the AST types, about 10 M instructions
+#: (callgrind) on every run of the command.
+REPORT_COMPILES = (
+    "import builtins, sys, traceback\n"
+    "original = builtins.compile\n"
+    "def counted(source, *args, **kwargs):\n"
+    "    callers = [frame.filename for frame in traceback.extract_stack()[-3:-1]]\n"
+    "    if not any('importlib' in name for name in callers):\n"
+    "        sys.stderr.write(f'\\nCOMPILED {source!r:.80}\\n')\n"
+    "    return original(source, *args, **kwargs)\n"
+    "builtins.compile = counted\n"
+    "from truebleu.cli import main\n"
+    "sys.argv[0] = 'truebleu'\n"
+    "sys.exit(main())\n")
+
+
+def compiled_by_command(args: list[str]) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", REPORT_COMPILES, *args], capture_output=True,
+                          text=True, check=True)
+    return [line for line in done.stderr.splitlines() if line.startswith("COMPILED ")]
+
+
+@pytest.mark.parametrize("metrics", [["bleu"], ["chrf"], ["ter"]])
+def test_the_scoring_command_compiles_nothing(tmp_path, metrics):
+    """Every metric's flags are on the parser, so each command loads base.py and the three
+    metrics' cli modules; a TER run loads its kernels' alignment record too."""
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat sat on the mat\n" * 3, encoding="utf-8")
+    assert compiled_by_command([str(ref), "-i", str(ref), "-m", *metrics, "-b"]) == []
+
+
+def test_the_python_backend_compiles_nothing(tmp_path):
+    """The specification's records (BLEU's ReferenceInfo) are built without compiling."""
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat sat on the mat\n" * 3, encoding="utf-8")
+    assert compiled_by_command([str(ref), "-i", str(ref), "-b", "--backend", "python"]) == []

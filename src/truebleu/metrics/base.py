@@ -67,7 +67,6 @@ if TYPE_CHECKING:
 __all__ = ["Metric", "MetricConfig", "Score", "Signature", "format_score"]
 
 References = ReferenceStreams
-MetricT = TypeVar("MetricT", bound="Metric[Any]")
 
 
 class Score:
@@ -444,6 +443,13 @@ class Metric(ABC, Generic[ScoreT]):
     def _compute_score_from_stats(self, totals: Sequence[float]) -> ScoreT:
         """sacreBLEU's name for :meth:`score_from_statistics` (its significance code calls it)."""
         return self.score_from_statistics(totals)
+
+
+#: a metric of any class (``from_args`` and ``without_references`` give the class they are
+#: called on). Bound to the class itself, not to the string "Metric[Any]": typing would
+#: compile that string when the module loads (a process's first compile costs about 10 M
+#: instructions, on every run of the command).
+MetricT = TypeVar("MetricT", bound=Metric[Any])
 
 
 def check_segment_count(hypotheses: Sequence[str], n_segments: int) -> None:
