@@ -30,7 +30,6 @@ and may refine, for speed or for sacreBLEU's warnings:
 
 from __future__ import annotations
 
-import copy
 import numbers
 from abc import ABC, abstractmethod
 from typing import (
@@ -288,6 +287,8 @@ class Metric(ABC, Generic[ScoreT]):
 
     def empty_statistics(self) -> RowTable:
         """A table of no rows, of this metric's row type and width."""
+        import copy  # here: the command line never copies a metric (3 M instructions)
+
         return copy.copy(self).corpus_statistics([], [[]], check_inputs=False)
 
     # -- the template -----------------------------------------------------------------
@@ -434,6 +435,8 @@ class Metric(ABC, Generic[ScoreT]):
     def without_references(self: MetricT, threads: Optional[int] = None) -> MetricT:
         """A copy of this metric without the references given to its constructor (for an
         object that travels: an accumulator, a Spark task), with ``threads`` if given."""
+        import copy
+
         metric = copy.copy(self)
         metric._ref_cache = None
         if threads is not None:
