@@ -83,6 +83,25 @@ def main(argv=None) -> int:
         print(f"{name:26} {'one' if pinned else 'all':>6} {statistics.median(walls):8.3f} "
               f"{statistics.median(cpus):8.3f} {max(peaks) / 1024:9.0f}  {outs[-1]}")
     print(f"(medians of {args.repeat} runs; sacreBLEU {args.sacrebleu_repeat} run(s), pinned)")
+    return report_ratios(results)
+
+
+def report_ratios(results: dict) -> int:
+    """sacreBLEU's pinned wall time over each truebleu run's, once every score is checked
+    equal to sacreBLEU's (the printed ``-b -w 10`` number); 1 if one differs."""
+    if ("sacrebleu", True) not in results:
+        return 0
+    expected = results[("sacrebleu", True)][-1][3]
+    peer = statistics.median(run[0] for run in results[("sacrebleu", True)])
+    for (name, pinned), runs in results.items():
+        if name in ("sacrebleu", "python -c pass"):
+            continue
+        if any(run[3] != expected for run in runs):
+            print(f"{name}: score differs from sacreBLEU's ({runs[-1][3]} != {expected})")
+            return 1
+        cpus = "one CPU" if pinned else "all CPUs"
+        print(f"{name}, {cpus}: {peer / statistics.median(run[0] for run in runs):.0f}x "
+              "sacreBLEU (pinned), scores identical")
     return 0
 
 

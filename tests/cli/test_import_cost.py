@@ -52,9 +52,10 @@ def test_a_chrf_command_loads_chrf_only(tmp_path):
 
 #: Modules the plain BLEU command on files does not need: logging (loaded when a message
 #: is sent), dataclasses and inspect (about a tenth of the start-up), json (JSON output only),
-#: the decompressors (compressed files only) and the Python 13a rules (the Python backend's).
+#: the decompressors (compressed files only), the Python 13a rules (the Python backend's)
+#: and copy (with weakref, 3 M instructions: only an accumulator copies a metric).
 NOT_ON_THE_PLAIN_PATH = ("logging", "dataclasses", "inspect", "json", "gzip", "bz2", "lzma",
-                         "truebleu.tokenizers.tokenizer_re")
+                         "truebleu.tokenizers.tokenizer_re", "copy", "weakref")
 
 
 #: What every argparse command loads: ``add_argument`` builds a HelpFormatter, which
@@ -121,8 +122,10 @@ def test_the_streaming_command_loads_no_table_report(tmp_path):
 #: seed (the core draws NumPy's stream and sums the samples): NumPy; the NumPy path's
 #: significance.paired and the dataclasses/inspect it imports (about 43 M of the command's
 #: instructions); pathlib (17 M: only --version reads paths); importlib.metadata
-#: (--version); the viewer, the other significance tests and the other reports.
+#: (--version); the viewer, the other significance tests and the other reports; copy (as
+#: above) and the ASCII codec (the memory limit's files are read as bytes).
 NOT_ON_THE_PBS_PATH = ("numpy", "dataclasses", "inspect", "pathlib", "importlib.metadata",
+                       "copy", "weakref", "encodings.ascii",
                        "truebleu.significance.paired", "truebleu.significance.multi",
                        "truebleu.significance.sentence", "truebleu.significance.multimetric",
                        "truebleu.viewer", "truebleu.reports.compare", "statistics")
@@ -155,3 +158,44 @@ def test_the_paired_bootstrap_command_loads_only_what_it_uses(tmp_path, flags, d
     if dependency is not None:
         heavy -= loaded_by_import(dependency)
     assert not heavy, heavy
+
+
+#: Runs the command and reports every ``compile()`` made outside the import system (which
+#: compiles a module's source when no bytecode cache is written): typing compiles each string
+#: annotation it checks at run time (a ``TypeVar`` bound or a ``NamedTuple`` field given as
+#: a string), and a process's first compile builds the AST types, about 10 M instructions
+#: (callgrind) on every run of the command.
+REPORT_COMPILES = (
+    "import builtins, sys, traceback\n"
+    "original = builtins.compile\n"
+    "def counted(source, *args, **kwargs):\n"
+    "    callers = [frame.filename for frame in traceback.extract_stack()[-3:-1]]\n"
+    "    if not any('importlib' in name for name in callers):\n"
+    "        sys.stderr.write(f'\\nCOMPILED {source!r:.80}\\n')\n"
+    "    return original(source, *args, **kwargs)\n"
+    "builtins.compile = counted\n"
+    "from truebleu.cli import main\n"
+    "sys.argv[0] = 'truebleu'\n"
+    "sys.exit(main())\n")
+
+
+def compiled_by_command(args: list[str]) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", REPORT_COMPILES, *args], capture_output=True,
+                          text=True, check=True)
+    return [line for line in done.stderr.splitlines() if line.startswith("COMPILED ")]
+
+
+@pytest.mark.parametrize("metrics", [["bleu"], ["chrf"], ["ter"]])
+def test_the_scoring_command_compiles_nothing(tmp_path, metrics):
+    """Every metric's flags are on the parser, so each command loads base.py and the three
+    metrics' cli modules; a TER run loads its kernels' alignment record too."""
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat sat on the mat\n" * 3, encoding="utf-8")
+    assert compiled_by_command([str(ref), "-i", str(ref), "-m", *metrics, "-b"]) == []
+
+
+def test_the_python_backend_compiles_nothing(tmp_path):
+    """The specification's records (BLEU's ReferenceInfo) are built without compiling."""
+    ref = tmp_path / "ref.txt"
+    ref.write_text("the cat sat on the mat\n" * 3, encoding="utf-8")
+    assert compiled_by_command([str(ref), "-i", str(ref), "-b", "--backend", "python"]) == []

@@ -1,6 +1,7 @@
 """The ``truebleu`` command line: one module per sub-command, shared flag builders.
 
-:mod:`.entry` picks the sub-command (``main``, the console entry point);
+:mod:`.entry` picks the sub-command (``main``, the console entry point; ``run``, the
+process's: ``python -m truebleu``);
 :mod:`.score` is the scoring command, :mod:`.compare`, :mod:`.explain`,
 :mod:`.viewer` (``report``, ``serve``) and :mod:`.dialect` (``--dialect NAME``)
 the others; :mod:`.options` builds the flags they share (the metric flags come
@@ -10,6 +11,6 @@ from each registered metric), :mod:`.inputs` reads, :mod:`.output` writes,
 
 from __future__ import annotations
 
-from .entry import explain_command, main
+from .entry import explain_command, main, run
 
-__all__ = ["explain_command", "main"]
+__all__ = ["explain_command", "main", "run"]

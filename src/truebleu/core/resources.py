@@ -103,7 +103,7 @@ def _machine_memory() -> Optional[int]:
         total = None
     for path in _CGROUP_LIMITS:
         try:
-            with open(path, encoding="ascii") as handle:
+            with open(path, "rb") as handle:  # bytes: no codec to load for a number
                 text = handle.read().strip()
         except OSError:
             continue

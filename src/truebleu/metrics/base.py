@@ -30,7 +30,6 @@ and may refine, for speed or for sacreBLEU's warnings:
 
 from __future__ import annotations
 
-import copy
 import numbers
 from abc import ABC, abstractmethod
 from typing import (
@@ -67,7 +66,6 @@ if TYPE_CHECKING:
 __all__ = ["Metric", "MetricConfig", "Score", "Signature", "format_score"]
 
 References = ReferenceStreams
-MetricT = TypeVar("MetricT", bound="Metric[Any]")
 
 
 class Score:
@@ -289,6 +287,8 @@ class Metric(ABC, Generic[ScoreT]):
 
     def empty_statistics(self) -> RowTable:
         """A table of no rows, of this metric's row type and width."""
+        import copy  # here: the command line never copies a metric (3 M instructions)
+
         return copy.copy(self).corpus_statistics([], [[]], check_inputs=False)
 
     # -- the template -----------------------------------------------------------------
@@ -435,6 +435,8 @@ class Metric(ABC, Generic[ScoreT]):
     def without_references(self: MetricT, threads: Optional[int] = None) -> MetricT:
         """A copy of this metric without the references given to its constructor (for an
         object that travels: an accumulator, a Spark task), with ``threads`` if given."""
+        import copy
+
         metric = copy.copy(self)
         metric._ref_cache = None
         if threads is not None:
@@ -444,6 +446,13 @@ class Metric(ABC, Generic[ScoreT]):
     def _compute_score_from_stats(self, totals: Sequence[float]) -> ScoreT:
         """sacreBLEU's name for :meth:`score_from_statistics` (its significance code calls it)."""
         return self.score_from_statistics(totals)
+
+
+#: a metric of any class (``from_args`` and ``without_references`` give the class they are
+#: called on). Bound to the class itself, not to the string "Metric[Any]": typing would
+#: compile that string when the module loads (a process's first compile costs about 10 M
+#: instructions, on every run of the command).
+MetricT = TypeVar("MetricT", bound=Metric[Any])
 
 
 def check_segment_count(hypotheses: Sequence[str], n_segments: int) -> None:

@@ -10,15 +10,12 @@ no :mod:`argparse` themselves (only the command line parses arguments).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, TypeVar
+from typing import Any, Callable, Optional
 
 from ...core.references import ReferenceStreams
 from ...tokenizers import TOKENIZERS, target_language
-from ..base import Metric
+from ..base import MetricT
 from .config import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, check_order, check_smoothing
-
-#: BLEU or a subclass: ``from_args`` makes the class it is given
-M = TypeVar("M", bound="Metric[Any]")
 
 
 def add_arguments(parser: Any) -> None:
@@ -49,8 +46,8 @@ def check_args(args: Any) -> None:
     check_order(args.max_ngram_order, "--max-ngram-order")
 
 
-def from_args(metric: Callable[..., M], args: Any,
-              references: Optional[ReferenceStreams]) -> M:
+def from_args(metric: Callable[..., MetricT], args: Any,
+              references: Optional[ReferenceStreams]) -> MetricT:
     """``metric`` (BLEU or a subclass) of the parsed flags, with ``references`` prepared once.
 
     The tokenizer's default follows the target language of the command's

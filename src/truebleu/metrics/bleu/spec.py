@@ -73,11 +73,10 @@ def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
     return best
 
 
-class ReferenceInfo(NamedTuple):
-    """What a segment's references contribute: clip counts and lengths."""
-
-    max_counts: dict
-    lengths: list[int]
+#: What a segment's references contribute: clip counts and lengths. (The call form gives
+#: typing the field types as objects: the class form's string annotations are compiled
+#: when the module loads, and a process's first compile costs about 10 M instructions.)
+ReferenceInfo = NamedTuple("ReferenceInfo", [("max_counts", dict), ("lengths", list[int])])
 
 
 def reference_info(references: Sequence[Sequence[Token]], max_order: int) -> ReferenceInfo:

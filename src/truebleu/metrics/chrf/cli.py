@@ -7,13 +7,10 @@ its parser.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, TypeVar
+from typing import Any, Callable, Optional
 
 from ...core.references import ReferenceStreams
-from ..base import Metric
-
-#: CHRF or a subclass: ``from_args`` makes the class it is given
-M = TypeVar("M", bound="Metric[Any]")
+from ..base import MetricT
 
 
 def add_arguments(parser: Any) -> None:
@@ -45,8 +42,8 @@ def check_args(args: Any) -> None:
     check_real("--chrf-beta", args.chrf_beta, 0, BETA_LIMIT)
 
 
-def from_args(metric: Callable[..., M], args: Any,
-              references: Optional[ReferenceStreams]) -> M:
+def from_args(metric: Callable[..., MetricT], args: Any,
+              references: Optional[ReferenceStreams]) -> MetricT:
     """``metric`` (CHRF or a subclass) of the parsed flags, with ``references`` prepared once."""
     return metric(char_order=args.chrf_char_order, word_order=args.chrf_word_order,
                   beta=args.chrf_beta, lowercase=args.chrf_lowercase,

@@ -7,13 +7,10 @@ parser.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, TypeVar
+from typing import Any, Callable, Optional
 
 from ...core.references import ReferenceStreams
-from ..base import Metric
-
-#: TER or a subclass: ``from_args`` makes the class it is given
-M = TypeVar("M", bound="Metric[Any]")
+from ..base import MetricT
 
 
 def add_arguments(parser: Any) -> None:
@@ -31,8 +28,8 @@ def check_args(args: Any) -> None:
     """Nothing to check: every combination of TER's flags is valid."""
 
 
-def from_args(metric: Callable[..., M], args: Any,
-              references: Optional[ReferenceStreams]) -> M:
+def from_args(metric: Callable[..., MetricT], args: Any,
+              references: Optional[ReferenceStreams]) -> MetricT:
     """``metric`` (TER or a subclass) of the parsed flags, with ``references`` prepared
     once, on the kernel of ``--backend`` with ``--threads`` workers."""
     return metric(normalized=args.ter_normalized, no_punct=args.ter_no_punct,

@@ -49,15 +49,18 @@ def ter_reference(line: str, tokenizer: Tokenizer) -> str:
     return tokenizer(tokenizer(line.rstrip()).rstrip())
 
 
-class RawAlignment(NamedTuple):
-    """What TER's search did to one hypothesis, as both kernels give it (the core's
-    ``ter_alignment``): :class:`~truebleu.metrics.ter.alignment.TERAlignment` reads it."""
-
-    reference: int                             # the reference with the fewest edits (first on ties)
-    edits: int                                 # the statistics row: edits ...
-    ref_length: float                          # ... and the average reference length
-    shifts: tuple[tuple[int, int, int], ...]   # (start, length, target), as spec.shifted
-    steps: str                                 # the edit path: spec.MATCH, SUBSTITUTE, ...
+#: What TER's search did to one hypothesis, as both kernels give it (the core's
+#: ``ter_alignment``): :class:`~truebleu.metrics.ter.alignment.TERAlignment` reads it. (The
+#: call form gives typing the field types as objects: the class form's string annotations
+#: are compiled when the module loads, and a process's first compile costs about 10 M
+#: instructions.)
+RawAlignment = NamedTuple("RawAlignment", [
+    ("reference", int),                            # the reference with the fewest edits (first on ties)
+    ("edits", int),                                # the statistics row: edits ...
+    ("ref_length", float),                         # ... and the average reference length
+    ("shifts", tuple[tuple[int, int, int], ...]),  # (start, length, target), as spec.shifted
+    ("steps", str),                                # the edit path: spec.MATCH, SUBSTITUTE, ...
+])
 
 
 def check_segment_count(hypotheses, n_segments: int) -> None:
