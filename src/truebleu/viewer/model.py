@@ -27,7 +27,7 @@ from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.score import BLEUScore
 from .buckets import FREQUENCY_BUCKETS, frequency_buckets, length_buckets
 from .metrics_model import MetricChoice, metric_objects, metrics_payload
-from .tokens import Tokens, Vocabulary, tokenize_stream
+from .tokens import Tokens, Vocabulary, stream_tokens
 
 if TYPE_CHECKING:
     from ..significance.multimetric import ExternalScoresArgument, MetricRows
@@ -214,8 +214,7 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     vocabulary = Vocabulary()  # the words of the systems and the first reference (buckets)
 
     def tokens(lines: Sequence[Optional[str]], words: Optional[Vocabulary] = vocabulary) -> Tokens:
-        return tokenize_stream(lines, lambda present: kernel.tokens(
-            present, metric_refs.tokenizer, metric_refs.lowercase), words)
+        return stream_tokens(lines, kernel, metric_refs.tokenizer, metric_refs.lowercase, words)
 
     systems = []
     with Progress(len(inputs.systems), "scoring systems", "systems") as bar:
