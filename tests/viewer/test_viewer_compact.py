@@ -18,6 +18,8 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
+from page_tokens import joined_tokens  # noqa: E402
+
 from conftest import needs_wmt21, wmt21_dir  # noqa: E402
 from truebleu.io import read_lines  # noqa: E402
 from truebleu.metrics import TER  # noqa: E402
@@ -208,6 +210,32 @@ def test_tokens_of_no_words_at_all():
     assert segments.tolist() == [] and ids.tolist() == []
     with pytest.raises(ValueError, match="without a vocabulary"):
         Tokens(["a"]).word_ids()
+
+
+PAGE_LINES = ["Hello, world.", "a", "", "x\U0001d11e,y\U0001d11e.", "a  b", " lead", "trail ",
+              "it's \ud800 lone.", "(\u00e9t\u00e9)", "\u6771\u4eac\u3002", "x\u0301!", "A.B.C",
+              "3.14 km.", "«quoted»", "tab\there", "U.S. and U.K.", "e\u00a0f;"]
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "char", "zh", "none"])
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_page_token_column_gives_back_the_tokens(tokenize, lowercase):
+    """The core's page column equals its Python definition, puts back exactly each
+    segment's joined tokens (the page's reading: UTF-16 offsets), and is offsets for the
+    usual tokens (spaces before punctuation)."""
+    from truebleu import BLEU
+    from truebleu.viewer.tokens import _page_tokens, page_token_column, stream_tokens
+
+    lines = PAGE_LINES + [None] + awkward_lines(11, n=400)
+    metric = BLEU(tokenize=tokenize, lowercase=lowercase, backend="native")
+    tokens = stream_tokens(lines, metric.kernel, metric.tokenizer, lowercase)
+    column = page_token_column(lines, tokens.joined)
+    assert column == [_page_tokens(text, joined) for text, joined in zip(lines, tokens.joined)]
+    assert [joined_tokens(text, item) for text, item in zip(lines, column)] == tokens.joined
+    if tokenize == "13a" and not lowercase:
+        assert column[:4] == [[5, 12], None, None, [3, 4, 7]]
+        assert column[4] == "a b" and column[7] == [11]
+    assert any(isinstance(item, list) for item in column) == (tokenize != "none")
 
 
 def test_bucket_members_equal_a_loop_over_segments():

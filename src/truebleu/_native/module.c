@@ -110,6 +110,10 @@ static PyMethodDef core_methods[] = {
      "joined by single spaces (None for None), its number of tokens (bytes of int64), every\n"
      "token's id in `vocabulary` (bytes of uint32; ids numbered in order of first occurrence\n"
      "over the calls sharing it), and the vocabulary's size after the call."},
+    {"page_token_column", KW(core_page_token_column),
+     "page_token_column(texts, joined) -> list: per segment, None where joined[i] is None or\n"
+     "equals texts[i], the UTF-16 offsets where spaces inserted into texts[i] make joined[i],\n"
+     "or else joined[i] (the viewer page's token column)."},
     {"tokenize", KW(core_tokenize),
      "tokenize(line, mode, lowercase) -> list of tokens (as segment_tokens); line: str, or bytes of\n"
      "UTF-8 (a native reader's line; non-ASCII only for 13a without lowercase)"},

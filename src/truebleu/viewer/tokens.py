@@ -216,3 +216,43 @@ def _core_mode(kernel: Any, tokenizer: Any) -> Optional[int]:
 
     mode: Optional[int] = core_mode(tokenizer)
     return mode
+
+
+#: a page token column's item: None (the text itself), offsets of inserted spaces, or the tokens
+PageTokens = Union[None, list[int], str]
+
+
+def page_token_column(texts: Sequence[Optional[str]], joined: Sequence[Optional[str]]) -> list[PageTokens]:
+    """The page's column of a stream's tokens (``joined``: each segment's tokens joined by
+    single spaces), small where the tokens are nearly the text: per segment, None where
+    there are no tokens (no segment) or they equal the text; else, where the tokens are the
+    text with spaces inserted (13a's and intl's usual case: a space before punctuation), the
+    UTF-16 offsets into the text (as the page's strings index it) before which a space goes;
+    else the joined tokens themselves. The page (static/js/10-data.js, ``pageTokens``) puts
+    the spaces back. The core gives the same column (``page_token_column``); this is its
+    definition, used without the core."""
+    from ..core.kernels import native_available, native_core
+
+    if not native_available():
+        return [_page_tokens(text, tokens) for text, tokens in zip(texts, joined)]
+    column: list[PageTokens] = native_core().page_token_column(list(texts), list(joined))
+    return column
+
+
+def _page_tokens(text: Optional[str], tokens: Optional[str]) -> PageTokens:
+    """One segment of :func:`page_token_column`: the text's characters are read in order
+    against the tokens'; a character of the tokens that is not the text's next one must be
+    an inserted space."""
+    if tokens is None or tokens == text:
+        return None
+    assert text is not None
+    offsets, i, utf16 = [], 0, 0
+    for char in tokens:
+        if i < len(text) and text[i] == char:
+            utf16 += 2 if ord(char) > 0xFFFF else 1
+            i += 1
+        elif char == " ":
+            offsets.append(utf16)
+        else:
+            return tokens
+    return offsets if i == len(text) and offsets else tokens

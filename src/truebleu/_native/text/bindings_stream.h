@@ -8,5 +8,6 @@
 
 PyObject *core_tokens_vocabulary(PyObject *module, PyObject *noargs);
 PyObject *core_tokens_stream(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *core_page_token_column(PyObject *module, PyObject *args, PyObject *kwargs);
 
 #endif
