@@ -183,6 +183,33 @@ done:
 /* ------------------------------------------------------------------ */
 /* the page's token column (truebleu.viewer.tokens.page_token_column) */
 
+/* Appends `at` to the list `offsets`: 0, or -1 with an exception. */
+static int append_offset(PyObject *offsets, Py_ssize_t at)
+{
+    PyObject *value = PyLong_FromSsize_t(at);
+    int rc = value ? PyList_Append(offsets, value) : -1;
+    Py_XDECREF(value);
+    return rc;
+}
+
+/* The walk of inserted_spaces over one PyUnicode kind (`T`: its code unit type): both
+ * strings are of that kind when the form holds (the same characters, and spaces). */
+#define INSERTED_SPACES(T)                                                                  \
+    do {                                                                                    \
+        const T *t = td, *j = jd;                                                           \
+        for (Py_ssize_t k = 0; k < jn; k++) {                                               \
+            if (i < tn && t[i] == j[k]) {                                                   \
+                utf16 += sizeof(T) == 4 && j[k] > 0xFFFF ? 2 : 1;                           \
+                i++;                                                                        \
+            } else if (j[k] == ' ') {                                                       \
+                if (append_offset(offsets, utf16) < 0)                                      \
+                    return -1;                                                              \
+            } else {                                                                        \
+                return 0;                                                                   \
+            }                                                                               \
+        }                                                                                   \
+    } while (0)
+
 /* Appends to `offsets` the UTF-16 offsets into `text` where a space inserted makes
  * `joined`, read greedily (a character equal in both is the text's; any other space
  * of `joined` is inserted). 1 if that makes `joined`, 0 if not, -1 with an exception. */
@@ -192,30 +219,22 @@ static int inserted_spaces(PyObject *text, PyObject *joined, PyObject *offsets)
     if (PyUnicode_READY(text) < 0 || PyUnicode_READY(joined) < 0)
         return -1;
 #endif
-    int tk = PyUnicode_KIND(text), jk = PyUnicode_KIND(joined);
+    int kind = PyUnicode_KIND(text);
     const void *td = PyUnicode_DATA(text), *jd = PyUnicode_DATA(joined);
-    Py_ssize_t tn = PyUnicode_GET_LENGTH(text), jn = PyUnicode_GET_LENGTH(joined), i = 0, k = 0;
+    Py_ssize_t tn = PyUnicode_GET_LENGTH(text), jn = PyUnicode_GET_LENGTH(joined), i = 0;
     Py_ssize_t utf16 = 0;  /* the UTF-16 length of text[0 .. i) */
-    if (jn < tn)
+    if (jn < tn || PyUnicode_KIND(joined) != kind)  /* (other characters: not this form) */
         return 0;
-    while (k < jn) {
-        Py_UCS4 j = PyUnicode_READ(jk, jd, k);
-        if (i < tn && PyUnicode_READ(tk, td, i) == j) {
-            utf16 += j > 0xFFFF ? 2 : 1;
-            i++;
-        } else if (j == ' ') {
-            PyObject *at = PyLong_FromSsize_t(utf16);
-            int rc = at ? PyList_Append(offsets, at) : -1;
-            Py_XDECREF(at);
-            if (rc < 0)
-                return -1;
-        } else {
-            return 0;
-        }
-        k++;
-    }
+    if (kind == PyUnicode_1BYTE_KIND)
+        INSERTED_SPACES(Py_UCS1);
+    else if (kind == PyUnicode_2BYTE_KIND)
+        INSERTED_SPACES(Py_UCS2);
+    else
+        INSERTED_SPACES(Py_UCS4);
     return i == tn;
 }
+
+#undef INSERTED_SPACES
 
 /* page_token_column(texts, joined) -> list: per segment, None where joined[i] is None
  * or equals texts[i], the list of UTF-16 offsets where spaces inserted into texts[i]
