@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("numpy")
 
+from page_tokens import joined_tokens  # noqa: E402
 from test_viewer_server import generated_corpus  # noqa: E402
 
 from browser import browser, open_page, show_view, wait_until  # noqa: E402,F401  (fixtures)
@@ -43,7 +44,7 @@ def expected_order(payload, sort, direction, a, b):
     ref0 = payload["references"][0]
 
     def ref_len(i):
-        tokens = ref0["tokens"][i] if ref0["tokens"][i] is not None else ref0["text"][i]
+        tokens = joined_tokens(ref0["text"][i], ref0["tokens"][i])
         return len(tokens.split(" ")) if tokens else 0
 
     def key(i):

@@ -19,6 +19,7 @@
 #include "state.h"
 #include "ter/bindings.h"
 #include "text/bindings.h"
+#include "text/bindings_stream.h"
 #include "text/tokenize.h"
 
 /* A METH_VARARGS | METH_KEYWORDS function as the PyCFunction of the table. */
@@ -101,6 +102,18 @@ static PyMethodDef core_methods[] = {
      "None when the table is of another type or an int64 sum would overflow."},
     {"tokenized_periods", KW(core_tokenized_periods),
      "tokenized_periods(hypotheses) -> int: how many end in \" .\" (str.endswith, unstripped)"},
+    {"tokens_vocabulary", core_tokens_vocabulary, METH_NOARGS,
+     "tokens_vocabulary() -> an empty vocabulary for tokens_stream (a capsule)"},
+    {"tokens_stream", KW(core_tokens_stream),
+     "tokens_stream(lines, mode, lowercase, vocabulary) -> (joined, lengths, ids, size)\n\n"
+     "BLEU's tokens of every line (a list of str or None) in one call: each line's tokens\n"
+     "joined by single spaces (None for None), its number of tokens (bytes of int64), every\n"
+     "token's id in `vocabulary` (bytes of uint32; ids numbered in order of first occurrence\n"
+     "over the calls sharing it), and the vocabulary's size after the call."},
+    {"page_token_column", KW(core_page_token_column),
+     "page_token_column(texts, joined) -> list: per segment, None where joined[i] is None or\n"
+     "equals texts[i], the UTF-16 offsets where spaces inserted into texts[i] make joined[i],\n"
+     "or else joined[i] (the viewer page's token column)."},
     {"tokenize", KW(core_tokenize),
      "tokenize(line, mode, lowercase) -> list of tokens (as segment_tokens); line: str, or bytes of\n"
      "UTF-8 (a native reader's line; non-ASCII only for 13a without lowercase)"},

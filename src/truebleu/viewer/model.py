@@ -27,7 +27,7 @@ from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.score import BLEUScore
 from .buckets import FREQUENCY_BUCKETS, frequency_buckets, length_buckets
 from .metrics_model import MetricChoice, metric_objects, metrics_payload
-from .tokens import Tokens, Vocabulary, tokenize_stream
+from .tokens import PageTokens, Tokens, Vocabulary, page_token_column, stream_tokens
 
 if TYPE_CHECKING:
     from ..significance.multimetric import ExternalScoresArgument, MetricRows
@@ -113,7 +113,7 @@ class ReportData:
         inputs = self.inputs
         order = self.metric.max_ngram_order
         document = {
-            "format": 1,
+            "format": 2,  # 2: the token columns as page_token_column gives them
             "tool": _tool_version(),
             "title": self.options.get("title") or "truebleu report",
             "options": {key: value for key, value in self.options.items() if key != "title"},
@@ -158,9 +158,9 @@ def _smooth_value(metric: BLEU) -> Optional[float]:
     return SMOOTH_DEFAULTS[metric.smooth_method] if value is None else float(value)
 
 
-def _token_column(texts: Sequence[Optional[str]], tokens: Tokens) -> list[Optional[str]]:
-    """Tokenized segments joined by one space; ``None`` where that equals the text itself."""
-    return [None if joined == text else joined for text, joined in zip(texts, tokens.joined)]
+def _token_column(texts: Sequence[Optional[str]], tokens: Tokens) -> list[PageTokens]:
+    """The tokens as the page reads them (:func:`.tokens.page_token_column`)."""
+    return page_token_column(texts, tokens.joined)
 
 
 def _finite(value: float) -> Optional[float]:
@@ -214,8 +214,7 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     vocabulary = Vocabulary()  # the words of the systems and the first reference (buckets)
 
     def tokens(lines: Sequence[Optional[str]], words: Optional[Vocabulary] = vocabulary) -> Tokens:
-        return tokenize_stream(lines, lambda present: kernel.tokens(
-            present, metric_refs.tokenizer, metric_refs.lowercase), words)
+        return stream_tokens(lines, kernel, metric_refs.tokenizer, metric_refs.lowercase, words)
 
     systems = []
     with Progress(len(inputs.systems), "scoring systems", "systems") as bar:

@@ -7,8 +7,11 @@ page shows anyway), a stream is one string per segment. Tokens never contain a s
 (a tokenizer splits on whitespace), so ``joined.split(" ")`` gives them back exactly.
 
 The frequency buckets count words by id. The ids are given while the tokens are made,
-from the tokenizer's own lists (one ``dict.setdefault`` per token, in C through ``map``),
-so that no stream is split into token strings a second time.
+so that no stream is split into token strings a second time. Where the core runs the
+tokenizer (:func:`stream_tokens`), one call per stream gives the joined strings, the
+counts and the ids (``tokens_stream``: no ``str`` per token, the 200,000-segment report
+made 18 million of them); otherwise the ids come from the tokenizer's own lists (one
+``dict.setdefault`` per token, in C through ``map``, :func:`tokenize_stream`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Union, over
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["Tokens", "Vocabulary", "tokenize_stream"]
+__all__ = ["Tokens", "Vocabulary", "stream_tokens", "tokenize_stream"]
 
 #: lines tokenized per call of the kernel (its lists of tokens are joined at once)
 CHUNK = 8192
@@ -29,8 +32,11 @@ CHUNK = 8192
 class Vocabulary:
     """One id per distinct word, shared by the streams whose words are compared.
 
-    A word's raw id is the number of tokens numbered before its first occurrence (so
-    one C-level ``setdefault`` per token numbers it, with no Python code per token);
+    Numbered by one of two means, whichever numbers its first words, never both: by the
+    core (:func:`stream_tokens`: :meth:`core_vocabulary`, whose ids are already ``0 ..
+    len(self) - 1`` in order of first occurrence), or here (:func:`tokenize_stream`): a
+    word's raw id is the number of tokens numbered before its first occurrence (so one
+    C-level ``setdefault`` per token numbers it, with no Python code per token), and
     :meth:`dense` renumbers raw ids to ``0 .. len(self) - 1`` in order of first occurrence.
     """
 
@@ -39,14 +45,32 @@ class Vocabulary:
         #: tokens numbered so far: every raw id is below it
         self.numbered = 0
         self._table: Optional[NDArray[Any]] = None
+        self._core: Any = None  # the core's vocabulary (a capsule), once the core numbers words
+        self._core_size = 0
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return self._core_size if self._core is not None else len(self._ids)
+
+    def core_vocabulary(self) -> Any:
+        """The core's vocabulary for ``tokens_stream`` (made at the first call)."""
+        if self._core is None:
+            if self.numbered:
+                raise ValueError("this vocabulary's words were numbered in Python, not by the core")
+            from ..core.kernels import native_core
+
+            self._core = native_core().tokens_vocabulary()
+        return self._core
+
+    def core_numbered(self, size: int) -> None:
+        """The core's vocabulary holds ``size`` words now (``tokens_stream``'s last result)."""
+        self._core_size = size
 
     def raw_ids(self, words: Iterable[str], n_words: int) -> NDArray[Any]:
         """The raw ids of ``words`` (exactly ``n_words`` of them), int64, numbering new ones."""
         from ..core.lazy_numpy import numpy
 
+        if self._core is not None:
+            raise ValueError("this vocabulary's words are numbered by the core")
         np = numpy()
         ids: NDArray[Any] = np.fromiter(map(self._ids.setdefault, words, count(self.numbered)),
                                         dtype=np.int64, count=n_words)
@@ -56,9 +80,11 @@ class Vocabulary:
 
     def dense(self, raw: NDArray[Any]) -> NDArray[Any]:
         """Raw ids as ids from 0 to ``len(self) - 1`` (int32 while they fit: a table of one
-        entry per numbered token is made once)."""
+        entry per numbered token is made once); the core's ids are those already."""
         from ..core.lazy_numpy import numpy
 
+        if self._core is not None:
+            return raw
         np = numpy()
         if self._table is None:
             firsts = np.fromiter(self._ids.values(), dtype=np.int64, count=len(self._ids))
@@ -154,3 +180,79 @@ def tokenize_stream(lines: Sequence[Optional[str]],
         return Tokens(joined, lengths)
     raw = np.concatenate(ids) if ids else np.empty(0, dtype=np.int64)
     return Tokens(joined, lengths, raw, vocabulary)
+
+
+def stream_tokens(lines: Sequence[Optional[str]], kernel: Any, tokenizer: Any, lowercase: bool,
+                  vocabulary: Optional[Vocabulary] = None) -> Tokens:
+    """BLEU's tokens of ``lines`` (None stays None) by ``kernel``'s ``tokens`` with the
+    metric's ``tokenizer`` and ``lowercase``: in one call of the core where the kernel is
+    the core's and the core runs the tokenizer, else by :func:`tokenize_stream`. The same
+    tokens and ids either way (tests/viewer/test_viewer_compact.py)."""
+    mode = _core_mode(kernel, tokenizer)
+    if mode is None:
+        return tokenize_stream(lines, lambda present: kernel.tokens(present, tokenizer, lowercase),
+                               vocabulary)
+    from ..core.kernels import native_core
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    words = vocabulary if vocabulary is not None else Vocabulary()
+    joined, lengths, ids, size = native_core().tokens_stream(
+        list(lines), mode, bool(lowercase), words.core_vocabulary())
+    words.core_numbered(size)
+    counts = np.frombuffer(lengths, dtype=np.int64)
+    raw = np.frombuffer(ids, dtype=np.uint32)
+    raw = raw.view(np.int32) if size < 2**31 else raw.astype(np.int64)  # (ids below size)
+    if vocabulary is None:
+        return Tokens(joined, counts)
+    return Tokens(joined, counts, raw, vocabulary)
+
+
+def _core_mode(kernel: Any, tokenizer: Any) -> Optional[int]:
+    """The core's number of ``tokenizer`` if ``kernel`` is the core's and the core runs it."""
+    if getattr(kernel, "name", None) != "native":
+        return None
+    from ..metrics.bleu.native import core_mode
+
+    mode: Optional[int] = core_mode(tokenizer)
+    return mode
+
+
+#: a page token column's item: None (the text itself), offsets of inserted spaces, or the tokens
+PageTokens = Union[None, list[int], str]
+
+
+def page_token_column(texts: Sequence[Optional[str]], joined: Sequence[Optional[str]]) -> list[PageTokens]:
+    """The page's column of a stream's tokens (``joined``: each segment's tokens joined by
+    single spaces), small where the tokens are nearly the text: per segment, None where
+    there are no tokens (no segment) or they equal the text; else, where the tokens are the
+    text with spaces inserted (13a's and intl's usual case: a space before punctuation), the
+    UTF-16 offsets into the text (as the page's strings index it) before which a space goes;
+    else the joined tokens themselves. The page (static/js/10-data.js, ``pageTokens``) puts
+    the spaces back. The core gives the same column (``page_token_column``); this is its
+    definition, used without the core."""
+    from ..core.kernels import native_available, native_core
+
+    if not native_available():
+        return [_page_tokens(text, tokens) for text, tokens in zip(texts, joined)]
+    column: list[PageTokens] = native_core().page_token_column(list(texts), list(joined))
+    return column
+
+
+def _page_tokens(text: Optional[str], tokens: Optional[str]) -> PageTokens:
+    """One segment of :func:`page_token_column`: the text's characters are read in order
+    against the tokens'; a character of the tokens that is not the text's next one must be
+    an inserted space."""
+    if tokens is None or tokens == text:
+        return None
+    assert text is not None
+    offsets, i, utf16 = [], 0, 0
+    for char in tokens:
+        if i < len(text) and text[i] == char:
+            utf16 += 2 if ord(char) > 0xFFFF else 1
+            i += 1
+        elif char == " ":
+            offsets.append(utf16)
+        else:
+            return tokens
+    return offsets if i == len(text) and offsets else tokens

@@ -19,6 +19,10 @@ async function parseGzipJson(bytes) {
 function prepareData(d) {
   const n = d.n_segments, order = d.max_order, width = 2 + 2 * order;
   d.width = width;
+  for (const stream of [...d.references, ...d.systems]) {
+    const tokens = stream.tokens;
+    for (let i = 0; i < n; i++) tokens[i] = pageTokens(stream.text[i], tokens[i]);
+  }
   for (const s of d.systems) {
     s.statsArr = Float64Array.from(s.stats);            // int64 counts, exact in a double
     s.sent = Float64Array.from(s.sentence_bleu);
@@ -32,6 +36,17 @@ function prepareData(d) {
   for (let i = 0; i < n; i++) d.firstRefLen[i] = tokensOf(ref0, i).length;
   d.lower = {source: null, references: null, systems: null};  // lazily built search columns
   return d;
+}
+
+// A segment's tokens as the payload carries them (viewer/tokens.py, page_token_column):
+// null (the text itself), the UTF-16 offsets into the text before which a space goes
+// (the usual case: a space before punctuation), or the tokens joined by single spaces.
+// Returns null or the joined tokens, the form the rest of the page reads.
+function pageTokens(text, item) {
+  if (!Array.isArray(item)) return item;
+  let joined = "", from = 0;
+  for (const at of item) { joined += text.slice(from, at) + " "; from = at; }
+  return joined + text.slice(from);
 }
 
 // Tokens of segment i of a stream, exactly as truebleu counted them: the

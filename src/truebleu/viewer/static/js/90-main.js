@@ -137,7 +137,7 @@ async function start() {
 
 // read-only hooks for tests and the curious: the data and the state
 window.truebleuViewer = {get data() { return DATA; }, get state() { return Object.assign({}, state); },
-  computeBleu, pyFixed, formatPValue, ngramAnalysis, tokensOf, referenceTokenLists, chrfMatches,
+  computeBleu, pyFixed, formatPValue, ngramAnalysis, tokensOf, pageTokens, referenceTokenLists, chrfMatches,
   regexBudgetMs: regexBudgetOfOutputs, metricSubsetScore: (j, k, indices) => metricSubsetScore(DATA, DATA.metrics.list[j], k, indices)};
 
 start();
