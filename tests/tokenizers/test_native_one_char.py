@@ -128,3 +128,50 @@ def test_zh_and_char_statistics_for_every_code_point(name):
     got = NATIVE.statistics(hyps, NATIVE.prepare_references(refs, tok, False, 4), tok, False, 4)
     want = PYTHON.statistics(hyps, PYTHON.prepare_references(refs, tok, False, 4), tok, False, 4)
     assert list(got.rows()) == list(want.rows())
+
+
+# A hypothesis's one-character tokens taken from the ids its references' builder remembers
+# (one-pass jobs): ASCII characters the references lack (absent without a look-up once every
+# one-byte token of theirs is remembered), ASCII characters that are one-character tokens only
+# of a line of code points (zh: "a" beside Chinese text; rule 2's '.' split off a word) or of
+# an ASCII line, and non-ASCII characters that share a slot of the cache (the one remembered
+# last is found, the others are looked up).
+SHARED_PIECES = ["\u4e00", "\u4e00\u4e8c", chr(0x4E00 + 512), chr(0x4E00 + 1024), "\u00e9", chr(0xE9 + 512),
+                 "a", "b", "x.", "1,2", "-", "\u3002", "\u201c", "(", "ab", " ", " ", " "]
+
+
+def shared_cache_corpus(seed: int, segments: int = 60, systems: int = 3):
+    """Several systems' hypotheses in one call: the references repeat once per system, so
+    the job looks up several hypotheses in each builder of references."""
+    rng = random.Random(seed)
+    refs, hyps = [], [[] for _ in range(systems)]
+    for _ in range(segments):
+        pieces = rng.sample(SHARED_PIECES, rng.randrange(2, len(SHARED_PIECES)))
+        ascii_only = rng.random() < 0.3  # an ASCII reference line: its tokens are one-byte tokens
+        ref_pieces = [p for p in pieces if p.isascii()] if ascii_only else pieces
+        refs.append("".join(rng.choice(ref_pieces or ["a"]) for _ in range(rng.randrange(1, 30))))
+        for system in hyps:  # any piece, and a few ASCII characters no reference has
+            pieces = SHARED_PIECES + ["q", "Z", "!"]
+            system.append("".join(rng.choice(pieces) for _ in range(rng.randrange(0, 30))))
+    return [h for system in hyps for h in system], [refs * systems]
+
+
+@pytest.mark.parametrize("name", ["char", "zh", "intl"])
+@pytest.mark.parametrize("seed", range(3))
+def test_hypotheses_take_one_character_ids_from_their_references_builder(name, seed):
+    hyps, streams = shared_cache_corpus(seed)
+    tok = get_tokenizer(name)
+    for lowercase in (False, True):
+        got, _ = NATIVE.stream_statistics(hyps, streams, tok, lowercase, 4, threads=1)
+        want, _ = PYTHON.stream_statistics(hyps, streams, tok, lowercase, 4)
+        assert list(got.rows()) == list(want.rows())
+
+
+@pytest.mark.parametrize("name", ["char", "zh"])
+def test_hypotheses_take_one_character_ids_from_their_references_builder_as_sacrebleu(name):
+    sacrebleu = pytest.importorskip("sacrebleu")
+    hyps, streams = shared_cache_corpus(7, segments=150)
+    got = truebleu.corpus_bleu(hyps, streams, tokenize=name)
+    want = sacrebleu.corpus_bleu(hyps, streams, tokenize=name)
+    assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == \
+           (want.score, want.counts, want.totals, want.sys_len, want.ref_len)

@@ -141,17 +141,19 @@ void tb_builder_init(tb_builder *b)
 {
     memset(b, 0, sizeof(*b));
     b->era = b->slot_era = 1;
+    b->ascii_complete = 1;  /* (nothing in the vocabulary) */
 }
 
 /* Forgets the ids of one-character tokens (a new vocabulary, or another one to look in). */
 void tb_new_era(tb_builder *b)
 {
     if (++b->era == 0) {
-        memset(b->char_era, 0, sizeof(b->char_era));
-        memset(b->cp_key, 0, sizeof(b->cp_key));
+        memset(b->chars.char_era, 0, sizeof(b->chars.char_era));
+        memset(b->chars.cp_key, 0, sizeof(b->chars.cp_key));
         b->era = 1;
     }
     b->era_lookup = b->lookup;
+    b->ascii_complete = b->nvocab == 0;  /* (nothing to remember while the vocabulary is empty) */
 }
 
 void tb_builder_free(tb_builder *b)
@@ -218,6 +220,8 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
         b->cp.a[n] = ' ';  /* the sentinel */
         rc = tb_tokenize_code_points(b, s, n, mode);
     }
+    if (mode == TB_13A || mode == TB_INTL)  /* (after the line: 13a may start an era in it) */
+        b->ascii_complete = 0;  /* their hot loops add one-byte tokens they do not remember */
     if (rc < 0 || b->nids - first >= UINT32_MAX || GROW(b->seq_len, b->seq_cap, b->nseq + 1) < 0)
         return -1;
     b->seq_len[b->nseq++] = (uint32_t)(b->nids - first);
@@ -238,6 +242,11 @@ void tb_builder_view(const tb_builder *b, tb_seg *out)
     out->ids = b->ids;
     out->vocab = b->vocab;
     out->bytes = b->bytes;
+    /* the one-character ids it remembers are of its own vocabulary unless it
+     * looked in another in this era */
+    out->chars = b->era_lookup == NULL ? &b->chars : NULL;
+    out->chars_era = b->era;
+    out->ascii_complete = b->ascii_complete;
 }
 
 tb_seg *tb_builder_freeze(const tb_builder *b)
@@ -289,5 +298,8 @@ tb_seg *tb_builder_freeze(const tb_builder *b)
     seg->ids = ids;
     seg->vocab = vocab;
     seg->bytes = p;
+    seg->chars = NULL;  /* (the builder's remembered ids are not kept) */
+    seg->chars_era = 0;
+    seg->ascii_complete = 0;
     return seg;
 }

@@ -38,15 +38,16 @@ static TB_ALWAYS_INLINE int intl_char_token(tb_builder *b, const uint8_t *p, siz
     if (len == 1)
         return append_token(b, p, 1, 1, 1, home);
     uint32_t id;
-    if (known_char(b, b->era, c, &id)) {
+    if (known_char(&b->chars, b->era, c, &id)) {
         b->ids[b->nids++] = id;
         return 0;
     }
-    if (append_token(b, p, len, 1, 1, home) < 0)
+    if (home != HOME_KEPT && b->lookup && known_in_lookup(b, c, &id)) {  /* (a hypothesis) */
+        b->ids[b->nids++] = id;
+    } else if (append_token(b, p, len, 1, 1, home) < 0) {
         return -1;
-    size_t slot = c & (TB_CP_CACHE - 1);
-    b->cp_key[slot] = cp_key(b->era, c);
-    b->cp_id[slot] = b->ids[b->nids - 1];
+    }
+    remember_char(b, c, b->ids[b->nids - 1]);
     return 0;
 }
 

@@ -88,21 +88,20 @@ static TB_ALWAYS_INLINE int emit(tb_builder *b, const void *s, size_t len, int w
  * its own function (emit_new_char): the look-up alone needs few registers. */
 static TB_ALWAYS_INLINE int new_char(tb_builder *b, uint32_t c, int width, int lookup)
 {
-    char *o = b->bytes + b->nbytes;  /* its UTF-8 after the vocabulary's bytes: kept there if new */
-    size_t k = width == 1 ? (o[0] = (char)c, 1) : utf8_put(o, c);
-    uint64_t head = token_head(o, k);  /* (k <= 4) */
-    uint32_t h = hash_head(head);
-    int64_t id = lookup ? (int64_t)seg_find_head(b->lookup, o, k, head, h) : vocab_intern_head(b, o, k, head, h, 0);
-    if (!lookup && id < 0)
-        return -1;
-    if (width == 1 || c < 0x80) {
-        b->char_era[c] = b->era;
-        b->char_id[c] = (uint32_t)id;
+    uint32_t known;
+    int64_t id;
+    if (lookup && known_in_lookup(b, c, &known)) {  /* remembered by the references' builder */
+        id = known;
     } else {
-        size_t slot = c & (TB_CP_CACHE - 1);
-        b->cp_key[slot] = cp_key(b->era, c);
-        b->cp_id[slot] = (uint32_t)id;
+        char *o = b->bytes + b->nbytes;  /* its UTF-8 after the vocabulary's bytes: kept there if new */
+        size_t k = width == 1 ? (o[0] = (char)c, 1) : utf8_put(o, c);
+        uint64_t head = token_head(o, k);  /* (k <= 4) */
+        uint32_t h = hash_head(head);
+        id = lookup ? (int64_t)seg_find_head(b->lookup, o, k, head, h) : vocab_intern_head(b, o, k, head, h, 0);
+        if (!lookup && id < 0)
+            return -1;
     }
+    remember_char(b, c, (uint32_t)id);
     b->ids[b->nids++] = (uint32_t)id;
     return 0;
 }
@@ -124,11 +123,9 @@ static TB_ALWAYS_INLINE int emit_new_char(tb_builder *b, uint32_t c, int width)
  * remembered (known_char; on an ASCII line without its test for c >= 0x80). */
 static TB_ALWAYS_INLINE int known_char_at(const tb_builder *b, uint32_t era, uint32_t c, uint32_t *id, int width)
 {
-    if (width == 1) {
-        *id = b->char_id[c];
-        return b->char_era[c] == era;
-    }
-    return known_char(b, era, c, id);
+    if (width == 1)
+        return known_byte(&b->chars, era, (uint8_t)c, id);
+    return known_char(&b->chars, era, c, id);
 }
 
 /* The one-character token c (of a line of code points): its remembered id
@@ -138,7 +135,7 @@ static TB_ALWAYS_INLINE int emit_char(tb_builder *b, uint32_t c)
     uint32_t id;
     if (tb_poll_spend(b->poll, 2))
         return -1;
-    if (known_char(b, b->era, c, &id)) {
+    if (known_char(&b->chars, b->era, c, &id)) {
         b->ids[b->nids++] = id;
         return 0;
     }

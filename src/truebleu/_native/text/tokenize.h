@@ -51,6 +51,20 @@ static inline uint32_t tb_slot_tag(uint32_t era, size_t len)
  * (text/vocab.h reads tokens in 8-byte words). */
 #define TB_BYTES_PAD 8
 
+/* Slots of the cache of non-ASCII one-character tokens (text/vocab.h: known_char). */
+#define TB_CP_CACHE 512
+
+/* The ids a builder remembers of one-character tokens (text/vocab.h:
+ * known_char): an ASCII character's in char_id, any other's in cp_id, a
+ * direct-mapped cache by the low bits of its code point. An entry holds for
+ * the era it was written in (the builder's, which changes with its vocabulary
+ * or the one it looks in). */
+typedef struct {
+    uint32_t char_id[256], char_era[256]; /* id of a one-byte token, valid if char_era is the era */
+    uint64_t cp_key[TB_CP_CACHE];         /* one-character tokens >= U+0080, by the low bits */
+    uint32_t cp_id[TB_CP_CACHE];          /* of the code point: id of cp, valid if cp_key = cp_key(era, cp) */
+} tb_char_ids;
+
 /* A tokenized segment: nseq token sequences (the references, or the one
  * hypothesis) over a vocabulary local to the segment. Read-only once built. */
 typedef struct {
@@ -61,10 +75,14 @@ typedef struct {
     const uint32_t *ids;       /* ntok ids, the sequences one after another */
     const tb_tok *vocab;       /* nvocab entries */
     const char *bytes;         /* nbytes of UTF-8, then TB_BYTES_PAD readable bytes */
+    /* a view of a builder (tb_builder_view): the ids of one-character tokens
+     * it remembers for this vocabulary (those of era chars_era), so that a
+     * hypothesis looked up in it finds a character the references have by one
+     * load; NULL (a frozen segment, or a builder that looked in another): none */
+    const tb_char_ids *chars;
+    uint32_t chars_era;
+    int ascii_complete;        /* chars holds every one-byte token of the vocabulary */
 } tb_seg;
-
-/* Slots of the builder's cache of non-ASCII one-character tokens (text/vocab.h: known_char). */
-#define TB_CP_CACHE 512
 
 /* Scratch state of one thread for tokenizing lines into a segment. */
 typedef struct {
@@ -80,9 +98,9 @@ typedef struct {
     uint32_t *seq_len; size_t nseq, seq_cap;
     const tb_seg *lookup;              /* if set: ids are this segment's ids (TB_ABSENT if not there);
                                           set it after tb_builder_reset, keep it unchanged until the next */
-    uint32_t char_id[256], char_era[256]; /* id of a one-byte token, valid if its era is b->era */
-    uint64_t cp_key[TB_CP_CACHE];      /* one-character tokens >= U+0080, direct-mapped by the low bits */
-    uint32_t cp_id[TB_CP_CACHE];       /* of the code point: id of cp, valid if cp_key = tb_cp_key(era, cp) */
+    tb_char_ids chars;                 /* one-character tokens' ids, valid in era b->era */
+    int ascii_complete;                /* in this era, every one-byte token of the vocabulary is in
+                                          chars (zh, char and none: not 13a's or intl's hot loops) */
     uint32_t era;                      /* changes when the vocabulary or b->lookup changes */
     const tb_seg *era_lookup;          /* b->lookup in this era */
     tb_poll *poll;                     /* if set: checked while tokenizing (a stop looks like -1) */

@@ -302,6 +302,81 @@ static inline size_t utf8_put(char *o, uint32_t c)
     return 4;
 }
 
+/* ------------------------------------------------------------------ */
+/* one-character tokens (char, zh, intl's punctuation and symbols)     */
+
+/*
+ * The id of a one-character token depends only on the character (and on the
+ * vocabulary or reference segment, which change with b->era), so it is
+ * remembered (b->chars): an ASCII character's in char_id (as append_token
+ * does), any other's in cp_id, a direct-mapped cache indexed by the low bits of the
+ * code point (Chinese text and the few non-ASCII punctuation marks of a
+ * European line are runs of nearby code points). Only a character seen for
+ * the first time in an era (or evicted by another with the same low bits)
+ * pays for its UTF-8, hash and lookup.
+ */
+static inline uint64_t cp_key(uint32_t era, uint32_t c) { return (uint64_t)era << 21 | c; }  /* != 0 */
+
+/* Whether the id of the one-byte token c (an ASCII character) is remembered
+ * in `ids` in era `era` (then *id is it). */
+static TB_ALWAYS_INLINE int known_byte(const tb_char_ids *ids, uint32_t era, uint8_t c, uint32_t *id)
+{
+    *id = ids->char_id[c];
+    return ids->char_era[c] == era;
+}
+
+/* known_byte for the one-character token of any character c. */
+static TB_ALWAYS_INLINE int known_char(const tb_char_ids *ids, uint32_t era, uint32_t c, uint32_t *id)
+{
+    if (c < 0x80)
+        return known_byte(ids, era, (uint8_t)c, id);
+    size_t slot = c & (TB_CP_CACHE - 1);
+    *id = ids->cp_id[slot];
+    return ids->cp_key[slot] == cp_key(era, c);
+}
+
+/* Remembers id as the id of the one-byte token c in b's era. */
+static TB_ALWAYS_INLINE void remember_byte(tb_builder *b, uint8_t c, uint32_t id)
+{
+    b->chars.char_era[c] = b->era;
+    b->chars.char_id[c] = id;
+}
+
+/* Remembers id as the id of the one-character token c in b's era (another
+ * character's in its slot is forgotten). */
+static TB_ALWAYS_INLINE void remember_char(tb_builder *b, uint32_t c, uint32_t id)
+{
+    if (c < 0x80) {
+        remember_byte(b, (uint8_t)c, id);
+    } else {
+        size_t slot = c & (TB_CP_CACHE - 1);
+        b->chars.cp_key[slot] = cp_key(b->era, c);
+        b->chars.cp_id[slot] = id;
+    }
+}
+
+/*
+ * A hypothesis's one-character token that b does not remember yet: when
+ * b->lookup is a view of the builder that holds the references, their
+ * builder may remember it (a character the references have, seen while they
+ * were tokenized): its id then costs one load instead of its UTF-8, a hash and
+ * a probe of their table. When it remembers every one-byte token of their
+ * vocabulary (zh, char and none: ascii_complete), an ASCII character it does
+ * not remember is not in the references (TB_ABSENT) and needs no look-up
+ * either. (Not so for the others: two characters may take one slot of
+ * cp_id.) Whether *id is the token's id; else it is to be looked up.
+ */
+static TB_ALWAYS_INLINE int known_in_lookup(const tb_builder *b, uint32_t c, uint32_t *id)
+{
+    const tb_seg *ref = b->lookup;
+    if (ref->chars == NULL)
+        return 0;
+    if (known_char(ref->chars, ref->chars_era, c, id))
+        return 1;
+    *id = TB_ABSENT;
+    return c < 0x80 && ref->ascii_complete;
+}
+
 /* Where a token's id comes from: b->lookup if set, else b's vocabulary (the
  * generic paths); or, known to the caller, the vocabulary keeping the token
  * where it lies (a reference line of the 13a byte path), or b->lookup. */
@@ -315,12 +390,11 @@ enum token_home { HOME_ANY, HOME_KEPT, HOME_LOOKUP };
 static TB_ALWAYS_INLINE int append_token(tb_builder *b, const void *s, size_t len, int width, int ascii,
                                       enum token_home home)
 {
-    if (width == 1 && len == 1) {  /* one byte (an ASCII character): its id may be known */
-        uint8_t c = *(const uint8_t *)s;
-        if (b->char_era[c] == b->era) {
-            b->ids[b->nids++] = b->char_id[c];
-            return 0;
-        }
+    uint32_t known;
+    if (len == 1 && (width == 1 ? known_byte(&b->chars, b->era, *(const uint8_t *)s, &known)
+                                : known_char(&b->chars, b->era, at(s, 0, width), &known))) {
+        b->ids[b->nids++] = known;  /* a one-character token seen before */
+        return 0;
     }
     const char *tok = s;  /* width 1: the bytes are the token's UTF-8 */
     size_t k = len;
@@ -349,10 +423,11 @@ static TB_ALWAYS_INLINE int append_token(tb_builder *b, const void *s, size_t le
                  : vocab_intern_head(b, tok, k, head, h, 0);
     if (id < 0)
         return -1;
-    if (width == 1 && len == 1) {
-        uint8_t c = *(const uint8_t *)s;
-        b->char_era[c] = b->era;
-        b->char_id[c] = (uint32_t)id;
+    if (len == 1) {  /* (every one-byte token is remembered: known_in_lookup) */
+        if (width == 1)
+            remember_byte(b, *(const uint8_t *)s, (uint32_t)id);
+        else
+            remember_char(b, at(s, 0, width), (uint32_t)id);
     }
     b->ids[b->nids++] = (uint32_t)id;
     return 0;
@@ -466,33 +541,6 @@ static TB_ALWAYS_INLINE int hot_token(tb_builder *b, hot_vocab *v, const uint8_t
         return -1;
     *v->out++ = (uint32_t)id;
     return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* one-character tokens (char, zh, intl's punctuation and symbols)     */
-
-/*
- * The id of a one-character token depends only on the character (and on the
- * vocabulary or reference segment, which change with b->era), so it is
- * remembered: an ASCII character's in b->char_id (as emit_token does), any
- * other's in b->cp_id, a direct-mapped cache indexed by the low bits of the
- * code point (Chinese text and the few non-ASCII punctuation marks of a
- * European line are runs of nearby code points). Only a character seen for
- * the first time in an era (or evicted by another with the same low bits)
- * pays for its UTF-8, hash and lookup.
- */
-static inline uint64_t cp_key(uint32_t era, uint32_t c) { return (uint64_t)era << 21 | c; }  /* != 0 */
-
-/* Whether the id of the one-character token c is remembered in this era (then *id is it). */
-static TB_ALWAYS_INLINE int known_char(const tb_builder *b, uint32_t era, uint32_t c, uint32_t *id)
-{
-    if (c < 0x80) {
-        *id = b->char_id[c];
-        return b->char_era[c] == era;
-    }
-    size_t slot = c & (TB_CP_CACHE - 1);
-    *id = b->cp_id[slot];
-    return b->cp_key[slot] == cp_key(era, c);
 }
 
 #endif
