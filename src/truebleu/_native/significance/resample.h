@@ -19,10 +19,13 @@
 /* Columns of approximate randomization's sums at a time (and the padding of its rows). */
 #define COLUMNS_AR 32
 
+/* uint8 rows are summed in int16 for this many draws at a time (128 * 255 < 2^15). */
+#define UINT8_DRAWS 128
+
 /* The int64 sums of n_samples bootstrap samples of the table `stats` (n rows
- * of `row` statistics stored in `bytes` = 1, 2 or 4 bytes each (int8, int16 or
- * int32), each row padded with zeros to `stride` statistics, a multiple of
- * 16 / bytes; 16-byte aligned) into sums (n_samples x row), the draws of
+ * of `row` statistics stored in `bytes` = 1 or 4 bytes each (uint8 or int32),
+ * each row padded with zeros to `stride` statistics, a multiple of 16 / bytes;
+ * 16-byte aligned) into sums (n_samples x row), the draws of
  * choice(n, n) from g in sample order. Scratch: draws (n). Exact while n times
  * the largest |statistic| is below INT32_EXACT (the caller checks). */
 void tb_resample(pcg64 *g, const void *stats, int bytes, ptrdiff_t n, ptrdiff_t row,
