@@ -49,12 +49,12 @@ static TB_ALWAYS_INLINE void block_sums_uint8(const char *stats, ptrdiff_t strid
                                               const int64_t *draws, ptrdiff_t n, int vectors,
                                               ptrdiff_t width, int64_t *out)
 {
-    int64_t total[BLOCK * LANES] = {0};
-    int16_t part[BLOCK * LANES] = {0};
+    int64_t total[UINT8_COLUMNS] = {0};
+    int16_t part[UINT8_COLUMNS] = {0};
     const __m128i zero = _mm_setzero_si128();
     for (ptrdiff_t first = 0; first < n; first += UINT8_DRAWS) {
         const ptrdiff_t last = n - first < UINT8_DRAWS ? n : first + UINT8_DRAWS;
-        __m128i acc[2 * BLOCK * LANES / 16];
+        __m128i acc[2 * UINT8_COLUMNS / 16];
         for (int v = 0; v < 2 * vectors; v++)
             acc[v] = zero;
         for (ptrdiff_t i = first; i < last; i++) {
@@ -101,7 +101,7 @@ static TB_ALWAYS_INLINE void block_sums_int32(const char *stats, ptrdiff_t strid
                                       const int64_t *draws, ptrdiff_t n, int vectors,      \
                                       ptrdiff_t width, int64_t *out)                       \
     {                                                                                      \
-        int32_t acc[BLOCK * LANES] = {0};                                                  \
+        int32_t acc[UINT8_COLUMNS] = {0};  /* the most columns of a pass */             \
         for (ptrdiff_t i = 0; i < n; i++) {                                                \
             const T *src = (const T *)(stats + draws[i] * stride);                         \
             for (int c = 0; c < vectors * (int)(16 / sizeof(T)); c++)                      \
@@ -122,7 +122,10 @@ static void block_sums_of(const char *stats, int bytes, ptrdiff_t stride, const 
 {
     if (bytes == 1) {
 #define SUMS block_sums_uint8
-        switch (vectors) { TB_BLOCK_CASE(1) TB_BLOCK_CASE(2) TB_BLOCK_CASE(3) default: break; }
+        switch (vectors) {
+        TB_BLOCK_CASE(1) TB_BLOCK_CASE(2) TB_BLOCK_CASE(3) TB_BLOCK_CASE(4)
+        TB_BLOCK_CASE(5) TB_BLOCK_CASE(6) default: break;
+        }
 #undef SUMS
         return;
     }
@@ -142,12 +145,13 @@ void tb_resample(pcg64 *g, const void *stats, int bytes, ptrdiff_t n, ptrdiff_t 
                  ptrdiff_t stride, ptrdiff_t n_samples, int64_t *draws, int64_t *sums)
 {
     const ptrdiff_t lanes = 16 / bytes, stride_bytes = stride * bytes;
+    const ptrdiff_t columns = bytes == 1 ? UINT8_COLUMNS : BLOCK * LANES;  /* per pass */
     for (ptrdiff_t r = 0; r < n_samples; r++) {
         bounded_fill(g, (uint64_t)(n - 1), n, draws);
-        for (ptrdiff_t c0 = 0; c0 < row; c0 += BLOCK * LANES) {
+        for (ptrdiff_t c0 = 0; c0 < row; c0 += columns) {
             const ptrdiff_t left = stride - c0;
-            const int vectors = (int)(left < BLOCK * LANES ? left / lanes : BLOCK * LANES / lanes);
-            const ptrdiff_t width = row - c0 < BLOCK * LANES ? row - c0 : BLOCK * LANES;
+            const int vectors = (int)(left < columns ? left / lanes : columns / lanes);
+            const ptrdiff_t width = row - c0 < columns ? row - c0 : columns;
             block_sums_of((const char *)stats + c0 * bytes, bytes, stride_bytes, draws, n,
                           vectors, width, sums + r * row + c0);
         }

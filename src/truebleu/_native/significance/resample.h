@@ -21,6 +21,8 @@
 
 /* uint8 rows are summed in int16 for this many draws at a time (128 * 255 < 2^15). */
 #define UINT8_DRAWS 128
+/* uint8 rows: columns per pass over a sample's draws (their 12 int16 accumulators in registers). */
+#define UINT8_COLUMNS 96
 
 /* The int64 sums of n_samples bootstrap samples of the table `stats` (n rows
  * of `row` statistics stored in `bytes` = 1 or 4 bytes each (uint8 or int32),
