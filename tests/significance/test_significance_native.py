@@ -151,6 +151,34 @@ def test_resample_sums_equal_numpy(n, k, width, seed, blocks, data):
     assert (np.concatenate(parts) == numpy_sums(seed, tables, sum(blocks), width)).all()
 
 
+# the largest value of the core's uint8 storage and the next one up
+STORAGE_BOUNDS = [1, 255, 256, 2 ** 21]
+
+
+@needs_core
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([1, 2, 5, 39, 129, 300]), st.integers(1, 3), st.integers(1, 60),
+       st.sampled_from(STORAGE_BOUNDS), st.booleans(), st.integers(0, 2 ** 64),
+       st.integers(0, 2 ** 32), st.integers(1, 6))
+def test_resample_sums_equal_numpy_in_every_storage(n, k, width, bound, signed, seed,
+                                                    values_seed, n_samples):
+    """The core keeps a table of values from 0 to 255 in uint8 where that makes a padded row
+    shorter (summed in int16 for 128 draws at a time), else in int32: the sums are NumPy's
+    for values at the edges (mostly the bound, so that 300 draws of 255 overflow an int16
+    accumulator; -bound to bound when signed), rows of up to 180 columns."""
+    from array import array
+
+    rng = np.random.default_rng(values_seed)
+    low = -bound if signed else 0
+    extremes = rng.choice([bound, low, bound, low, 0], size=(k, n * width))
+    anything = rng.integers(low, bound, size=(k, n * width), endpoint=True)
+    values = np.where(rng.random((k, n * width)) < 0.8, extremes, anything)
+    tables = [array("q", row.astype(np.int64).tobytes()) for row in values]
+    sums = np.frombuffer(core.resample_sums(pcg64_state(seed), n_samples, tables, width, False),
+                         dtype=np.int64).reshape(n_samples, k * width)
+    assert (sums == numpy_sums(seed, tables, n_samples, width)).all()
+
+
 @needs_core
 def test_resample_sums_refuse_what_float32_cannot_sum_exactly():
     from array import array

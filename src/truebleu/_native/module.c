@@ -177,6 +177,10 @@ static PyMethodDef core_methods[] = {
      "bootstrap samples (float32=True: refused where float32 sums could round)"},
     {"randomization_sums", KW(core_randomization_sums),
      "randomization_sums(masks, first, others, width) -> (a, b): int64 sums of AR trials"},
+    {"word_bucket_counts", KW(core_word_bucket_counts),
+     "word_bucket_counts(ref_lengths, ref_ids, hyp_lengths, hyp_ids, bucket, n_buckets) -> bytes:\n"
+     "int64 clipped word matches and hypothesis words per segment and frequency bucket (the\n"
+     "report's buckets; viewer/buckets.py)"},
     {"pairwise_sum", KW(core_pairwise_sum),
      "pairwise_sum(values) -> float: NumPy's pairwise sum of a sequence of floats (np.add.reduce\n"
      "of a float64 array of at most 8192 values; significance/native.py's pairwise_sum)"},

@@ -103,33 +103,15 @@ def frequency_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
     np = numpy()
     n, n_buckets = len(ref_tokens), len(FREQUENCY_BUCKETS)
     ref_segs, ref_ids = ref_tokens.word_ids()
-    system_pairs = [s.tokens.word_ids() for s in systems]
     size = max(len(ref_tokens.vocabulary or ()), 1)
     frequency = np.bincount(ref_ids, minlength=size)
     word_bucket = np.searchsorted(np.asarray(FREQUENCY_BUCKETS), np.maximum(frequency, 1),
                                   side="right") - 1
-    ref_keys, ref_count = np.unique(ref_segs * size + ref_ids, return_counts=True)
-
-    def per_bucket(segs: NDArray[Any], buckets: NDArray[Any],
-                   counts: Optional[NDArray[Any]] = None) -> NDArray[Any]:
-        """``(n, n_buckets)`` sums of ``counts`` (default: 1 each) by segment and bucket
-        (``bincount``: float64 weights, exact for counts below 2**53)."""
-        sums = np.bincount(segs * n_buckets + buckets, weights=counts, minlength=n * n_buckets)
-        return sums.astype(np.int64).reshape(n, n_buckets)
-
     # one table, one row per segment: the reference's words per bucket, then each system's
     # matched and hypothesis words per bucket (every system's sums from the same draws)
-    columns = [per_bucket(ref_segs, word_bucket[ref_ids])]
-    for segs, ids in system_pairs:
-        keys, hyp_count = np.unique(segs * size + ids, return_counts=True)
-        where = np.searchsorted(ref_keys, keys)
-        found = where < len(ref_keys)
-        found[found] = ref_keys[where[found]] == keys[found]
-        in_ref = np.zeros(len(keys), dtype=np.int64)
-        in_ref[found] = ref_count[where[found]]
-        columns.append(per_bucket(keys // size, word_bucket[keys % size],
-                                  np.minimum(hyp_count, in_ref)))
-        columns.append(per_bucket(segs, word_bucket[ids]))
+    columns = [_per_bucket(ref_segs, word_bucket[ref_ids], n, n_buckets)]
+    columns += _hypothesis_counts(ref_tokens, (ref_segs, ref_ids), [s.tokens for s in systems],
+                                  word_bucket, n_buckets)
     table = np.concatenate(columns, axis=1)
     f = [_nullable(_f_measure(_system_counts(table.sum(axis=0), k, n_buckets)))
          for k in range(len(systems))]
@@ -143,6 +125,64 @@ def frequency_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
             ci[k] = _nullable(0.5 * (fs[n_samples - lower - 1] - fs[lower]))
     return {"labels": _bucket_labels(FREQUENCY_BUCKETS), "f": f, "ci": ci,
             "ref_words": table[:, :n_buckets].sum(axis=0).tolist(), "n_samples": n_samples}
+
+
+def _per_bucket(segs: NDArray[Any], buckets: NDArray[Any], n: int, n_buckets: int,
+                counts: Optional[NDArray[Any]] = None) -> NDArray[Any]:
+    """``(n, n_buckets)`` sums of ``counts`` (default: 1 each) by segment and bucket
+    (``bincount``: float64 weights, exact for counts below 2**53)."""
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    sums = np.bincount(segs * n_buckets + buckets, weights=counts, minlength=n * n_buckets)
+    table: NDArray[Any] = sums.astype(np.int64).reshape(n, n_buckets)
+    return table
+
+
+def _hypothesis_counts(ref_tokens: Tokens, ref_words: tuple[NDArray[Any], NDArray[Any]],
+                       hypotheses: Sequence[Tokens], word_bucket: NDArray[Any],
+                       n_buckets: int) -> list[NDArray[Any]]:
+    """Each hypothesis's ``(n, 2 * n_buckets)`` int64 counts: per segment and bucket, its
+    words matched in the reference (``min(hyp count, ref count)`` of each word), then its
+    words. ``ref_words`` is ``ref_tokens.word_ids()``. In the compiled core where it runs
+    (``word_bucket_counts``: one pass over the tokens), else with NumPy: one sort of every
+    (segment, word) key per stream (this is the specification the core is tested against)."""
+    from ..core.kernels import backend_name, native_core
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    n = len(ref_tokens)
+    ref_segs, ref_ids = ref_words
+    if backend_name() == "native":
+        core = native_core()
+        int64 = np.int64
+
+        def flat(values: NDArray[Any]) -> NDArray[Any]:
+            return np.ascontiguousarray(values, dtype=int64)
+
+        ref = (flat(ref_tokens.lengths()), flat(ref_ids))
+        bucket = flat(word_bucket)
+        return [np.frombuffer(core.word_bucket_counts(*ref, flat(tokens.lengths()),
+                                                      flat(tokens.word_ids()[1]), bucket,
+                                                      n_buckets),
+                              dtype=int64).reshape(n, 2 * n_buckets)
+                for tokens in hypotheses]
+    size = max(len(word_bucket), 1)
+    ref_keys, ref_count = np.unique(ref_segs * size + ref_ids, return_counts=True)
+    tables = []
+    for tokens in hypotheses:
+        segs, ids = tokens.word_ids()
+        keys, hyp_count = np.unique(segs * size + ids, return_counts=True)
+        where = np.searchsorted(ref_keys, keys)
+        found = where < len(ref_keys)
+        found[found] = ref_keys[where[found]] == keys[found]
+        in_ref = np.zeros(len(keys), dtype=np.int64)
+        in_ref[found] = ref_count[where[found]]
+        tables.append(np.concatenate([
+            _per_bucket(keys // size, word_bucket[keys % size], n, n_buckets,
+                        np.minimum(hyp_count, in_ref)),
+            _per_bucket(segs, word_bucket[ids], n, n_buckets)], axis=1))
+    return tables
 
 
 def _system_counts(sums: NDArray[Any], k: int, n_buckets: int) -> NDArray[Any]:

@@ -1,7 +1,8 @@
 /* truebleu core: resampling without NumPy (bindings): NumPy's PCG64 draws
  * (pcg64_integers, pcg64_bools), the bootstrap's summed statistics
- * (resample_sums), approximate randomization's (randomization_sums), and BLEU
- * of those sums (bleu_rows, through bleu/score.h).
+ * (resample_sums), approximate randomization's (randomization_sums), BLEU
+ * of those sums (bleu_rows, through bleu/score.h), and the report's word-frequency
+ * bucket counts (word_bucket_counts).
  *
  * The generator state lives in a Python-owned writable buffer of six uint64
  * words (state high, state low, increment high, increment low, has a spare
@@ -15,6 +16,7 @@
 #include "runtime/portable.h"
 #include "significance/pcg64.h"
 #include "significance/resample.h"
+#include "significance/word_buckets.h"
 
 #include <math.h>
 #include <string.h>
@@ -143,46 +145,38 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_ValueError, "need at least one table, width >= 1, n_samples >= 0");
         return NULL;
     }
-    const Py_ssize_t row = k * width, stride = (row + LANES - 1) / LANES * LANES;
-    void *stats_block = NULL;
-    int32_t *stats = NULL;
+    const Py_ssize_t row = k * width;
+    Py_buffer *views = PyMem_Calloc((size_t)k, sizeof *views);
+    Py_ssize_t opened = 0, stride = 0;
+    void *stats_block = NULL, *stats = NULL;
     int64_t *draws = NULL, largest = 0;
-    int negative = 0;
+    int negative = 0, bytes = 4;
     PyObject *out = NULL;
-    for (Py_ssize_t j = 0; j < k; j++) {
-        Py_buffer view;
-        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(tables, j), &view, PyBUF_C_CONTIGUOUS) < 0)
+    if (views == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* the largest |statistic| first: it decides the table's storage (tb_resample) */
+    for (; opened < k; opened++) {
+        Py_buffer *view = &views[opened];
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(tables, opened), view,
+                               PyBUF_C_CONTIGUOUS) < 0)
             goto done;
-        if (view.len % (8 * width) != 0 || (n >= 0 && view.len / (8 * width) != n)
-                || view.len == 0) {
-            PyBuffer_Release(&view);
+        if (view->len % (8 * width) != 0 || (n >= 0 && view->len / (8 * width) != n)
+                || view->len == 0) {
+            opened++;  /* (released below) */
             PyErr_SetString(PyExc_ValueError, "tables must be int64 buffers of equal, non-zero "
                                               "numbers of rows of `width`");
             goto done;
         }
-        if (n < 0) {
-            n = view.len / (8 * width);
-            /* rows padded with zeros to `stride`, the table 16-byte aligned (tb_resample) */
-            stats_block = PyMem_Calloc((size_t)n * stride + LANES, sizeof *stats);
-            if (stats_block == NULL) {
-                PyBuffer_Release(&view);
-                PyErr_NoMemory();
-                goto done;
-            }
-            stats = (int32_t *)(((uintptr_t)stats_block + 15) & ~(uintptr_t)15);
+        n = view->len / (8 * width);
+        const int64_t *src = view->buf;
+        for (Py_ssize_t i = 0; i < n * width; i++) {
+            int64_t x = src[i];
+            int64_t magnitude = x < 0 ? (x == INT64_MIN ? INT64_MAX : -x) : x;
+            largest = magnitude > largest ? magnitude : largest;
+            negative |= x < 0;
         }
-        const int64_t *src = view.buf;
-        for (Py_ssize_t i = 0; i < n; i++)
-            for (Py_ssize_t c = 0; c < width; c++) {
-                int64_t x = src[i * width + c];
-                int64_t magnitude = x < 0 ? (x == INT64_MIN ? INT64_MAX : -x) : x;
-                if (magnitude > largest)
-                    largest = magnitude;
-                negative |= x < 0;
-                /* kept only below INT32_EXACT, checked next */
-                stats[i * stride + j * width + c] = (int32_t)(magnitude < INT32_EXACT ? x : 0);
-            }
-        PyBuffer_Release(&view);
     }
     uint64_t product_high, product = tb_mul_64x64((uint64_t)largest, (uint64_t)n, &product_high);
     if (product_high || product >= (uint64_t)INT32_EXACT) {
@@ -195,10 +189,32 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
                               "(a negative value, and segments * largest statistic >= 2**24)");
         goto done;
     }
+    /* uint8 where every statistic is from 0 to 255 and that makes a padded row shorter:
+     * fewer cache lines per drawn row (the same sums); else int32 (tb_resample) */
+    stride = (row + LANES - 1) / LANES * LANES;
+    if (!negative && largest < 256 && (row + 15) / 16 * 16 < stride * 4) {
+        bytes = 1;
+        stride = (row + 15) / 16 * 16;
+    }
+    /* rows padded with zeros to `stride`, the table 16-byte aligned (tb_resample) */
+    stats_block = PyMem_Calloc((size_t)n * stride * bytes + 16, 1);
     draws = PyMem_Malloc((size_t)n * sizeof *draws);
-    if (draws == NULL) {
+    if (stats_block == NULL || draws == NULL) {
         PyErr_NoMemory();
         goto done;
+    }
+    stats = (void *)(((uintptr_t)stats_block + 15) & ~(uintptr_t)15);
+    for (Py_ssize_t j = 0; j < k; j++) {
+        const int64_t *src = views[j].buf;
+        for (Py_ssize_t i = 0; i < n; i++)
+            for (Py_ssize_t c = 0; c < width; c++) {
+                const int64_t x = src[i * width + c];
+                const Py_ssize_t at = i * stride + j * width + c;
+                if (bytes == 1)
+                    ((uint8_t *)stats)[at] = (uint8_t)x;
+                else
+                    ((int32_t *)stats)[at] = (int32_t)x;
+            }
     }
     out = PyBytes_FromStringAndSize(NULL, n_samples * row * 8);
     if (out == NULL)
@@ -210,7 +226,7 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
         goto done;
     }
     Py_BEGIN_ALLOW_THREADS
-    tb_resample(&s.g, stats, n, row, stride, n_samples, draws, sums);
+    tb_resample(&s.g, stats, bytes, n, row, stride, n_samples, draws, sums);
     Py_END_ALLOW_THREADS
     if (float32 && !negative && !tb_below(sums, n_samples * row, FLOAT32_EXACT)) {
         PyBuffer_Release(&s.view);  /* the state as it was: the caller's path starts over */
@@ -220,6 +236,9 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     }
     state_close(&s);
 done:
+    for (Py_ssize_t j = 0; j < opened; j++)
+        PyBuffer_Release(&views[j]);
+    PyMem_Free(views);
     PyMem_Free(stats_block);
     PyMem_Free(draws);
     Py_DECREF(tables);
@@ -462,4 +481,107 @@ done:
     PyMem_Free(a);
     Py_DECREF(values);
     return result;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* the report's word-frequency buckets                                 */
+
+/* an int64 buffer's values, its count in *count (a buffer of whole int64s, else ValueError) */
+static const int64_t *int64_values(const Py_buffer *view, const char *name, Py_ssize_t *count)
+{
+    if (view->len % 8 != 0) {
+        PyErr_Format(PyExc_ValueError, "%s must be an int64 buffer", name);
+        return NULL;
+    }
+    *count = view->len / 8;
+    return view->buf;
+}
+
+/* whether the `count` lengths are non-negative and add up to `total` (else ValueError) */
+static int lengths_add_up(const int64_t *lengths, Py_ssize_t count, Py_ssize_t total,
+                          const char *name)
+{
+    int64_t sum = 0;
+    for (Py_ssize_t s = 0; s < count; s++) {
+        if (lengths[s] < 0 || lengths[s] > total - sum) {
+            PyErr_Format(PyExc_ValueError, "%s must be non-negative and add up to the ids", name);
+            return 0;
+        }
+        sum += lengths[s];
+    }
+    if (sum != total) {
+        PyErr_Format(PyExc_ValueError, "%s must be non-negative and add up to the ids", name);
+        return 0;
+    }
+    return 1;
+}
+
+/* whether every value is in [0, bound) (else ValueError) */
+static int all_below(const int64_t *values, Py_ssize_t count, int64_t bound, const char *name)
+{
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (values[i] < 0 || values[i] >= bound) {
+            PyErr_Format(PyExc_ValueError, "%s out of range", name);
+            return 0;
+        }
+    return 1;
+}
+
+/* word_bucket_counts(ref_lengths, ref_ids, hyp_lengths, hyp_ids, bucket, n_buckets) -> bytes
+ *
+ * int64 buffers: each segment's number of reference and hypothesis words, their word ids
+ * (below len(bucket)) one segment after the other, and each word id's bucket (below
+ * n_buckets). Returns int64, one row of 2 * n_buckets per segment: the clipped matches
+ * per bucket, then the hypothesis's words per bucket (significance/word_buckets.h). */
+PyObject *core_word_bucket_counts(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"ref_lengths", "ref_ids", "hyp_lengths", "hyp_ids",
+                                         "bucket", "n_buckets", NULL};
+    Py_buffer views[5];
+    Py_ssize_t n_buckets;
+    (void)module;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*y*n", (char **)kwlist, &views[0],
+                                     &views[1], &views[2], &views[3], &views[4], &n_buckets))
+        return NULL;
+    static const char *const names[] = {"ref_lengths", "ref_ids", "hyp_lengths", "hyp_ids",
+                                        "bucket"};
+    const int64_t *values[5];
+    Py_ssize_t counts[5];
+    PyObject *out = NULL;
+    int32_t *scratch = NULL;
+    for (int j = 0; j < 5; j++)
+        if ((values[j] = int64_values(&views[j], names[j], &counts[j])) == NULL)
+            goto done;
+    const Py_ssize_t n = counts[0], n_words = counts[4];
+    if (counts[2] != n || n_buckets < 1 || n_buckets > PY_SSIZE_T_MAX / 16 / (n ? n : 1)) {
+        PyErr_SetString(PyExc_ValueError, "need one length per segment for both streams and "
+                                          "n_buckets >= 1");
+        goto done;
+    }
+    if (!lengths_add_up(values[0], n, counts[1], names[0])
+            || !lengths_add_up(values[2], n, counts[3], names[2])
+            || !all_below(values[1], counts[1], n_words, names[1])
+            || !all_below(values[3], counts[3], n_words, names[3])
+            || !all_below(values[4], n_words, n_buckets, names[4]))
+        goto done;
+    scratch = PyMem_Calloc((size_t)(n_words ? n_words : 1), sizeof *scratch);
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, n * 2 * n_buckets * 8);
+    if (out == NULL)
+        goto done;
+    int64_t *sums = (int64_t *)PyBytes_AS_STRING(out);
+    memset(sums, 0, (size_t)n * 2 * (size_t)n_buckets * 8);
+    Py_BEGIN_ALLOW_THREADS
+    tb_word_bucket_counts(values[0], values[1], values[2], values[3], n, values[4], n_buckets,
+                          scratch, sums);
+    Py_END_ALLOW_THREADS
+done:
+    PyMem_Free(scratch);
+    for (int j = 0; j < 5; j++)
+        PyBuffer_Release(&views[j]);
+    return out;
 }

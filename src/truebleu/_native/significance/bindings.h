@@ -10,6 +10,7 @@ PyObject *core_pcg64_bools(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_randomization_sums(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_bleu_rows(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *core_word_bucket_counts(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_pairwise_sum(PyObject *module, PyObject *args, PyObject *kwargs);
 
 #endif

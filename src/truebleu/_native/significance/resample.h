@@ -9,8 +9,7 @@
 #include "significance/pcg64.h"
 
 /* int32 lanes summed at once, and vectors of them per pass over a sample's
- * draws (BLOCK x LANES columns: their accumulators stay in registers). A row
- * of the statistics table is padded to a multiple of LANES. */
+ * draws (BLOCK x LANES columns: their accumulators stay in registers). */
 #define LANES 4
 #define BLOCK 12
 /* Float32 sums are exact while every partial sum stays below this. */
@@ -20,13 +19,19 @@
 /* Columns of approximate randomization's sums at a time (and the padding of its rows). */
 #define COLUMNS_AR 32
 
+/* uint8 rows are summed in int16 for this many draws at a time (128 * 255 < 2^15). */
+#define UINT8_DRAWS 128
+/* uint8 rows: columns per pass over a sample's draws (their 12 int16 accumulators in registers). */
+#define UINT8_COLUMNS 96
+
 /* The int64 sums of n_samples bootstrap samples of the table `stats` (n rows
- * of `row` int32 statistics, each row padded with zeros to `stride`, a
- * multiple of LANES; 16-byte aligned) into sums (n_samples x row), the draws
- * of choice(n, n) from g in sample order. Scratch: draws (n). Exact while n
- * times the largest |statistic| is below INT32_EXACT (the caller checks). */
-void tb_resample(pcg64 *g, const int32_t *stats, ptrdiff_t n, ptrdiff_t row, ptrdiff_t stride,
-                 ptrdiff_t n_samples, int64_t *draws, int64_t *sums);
+ * of `row` statistics stored in `bytes` = 1 or 4 bytes each (uint8 or int32),
+ * each row padded with zeros to `stride` statistics, a multiple of 16 / bytes;
+ * 16-byte aligned) into sums (n_samples x row), the draws of
+ * choice(n, n) from g in sample order. Scratch: draws (n). Exact while n times
+ * the largest |statistic| is below INT32_EXACT (the caller checks). */
+void tb_resample(pcg64 *g, const void *stats, int bytes, ptrdiff_t n, ptrdiff_t row,
+                 ptrdiff_t stride, ptrdiff_t n_samples, int64_t *draws, int64_t *sums);
 
 /* Whether each of the count values is below bound. */
 int tb_below(const int64_t *values, ptrdiff_t count, int64_t bound);
