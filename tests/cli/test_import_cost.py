@@ -199,3 +199,13 @@ def test_the_python_backend_compiles_nothing(tmp_path):
     ref = tmp_path / "ref.txt"
     ref.write_text("the cat sat on the mat\n" * 3, encoding="utf-8")
     assert compiled_by_command([str(ref), "-i", str(ref), "-b", "--backend", "python"]) == []
+
+
+def test_the_paired_bootstrap_command_compiles_nothing(tmp_path):
+    """significance/'s type aliases (the seed, a system's statistics) are strings: a
+    ``Union`` with a forward reference in it would compile that reference at import."""
+    pytest.importorskip("truebleu._native_core", reason="-pbs runs without NumPy in the compiled core")
+    ref, other = tmp_path / "ref.txt", tmp_path / "other.txt"
+    ref.write_text("the cat sat on the mat\n" * 3, encoding="utf-8")
+    other.write_text("the cat sat on a mat\n" * 3, encoding="utf-8")
+    assert compiled_by_command([str(ref), "-i", str(ref), str(other), "-pbs"]) == []

@@ -51,7 +51,7 @@ Two deliberate differences, in truebleu's own API only (the functions in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union, cast
+from typing import TYPE_CHECKING, Any, Optional, Sequence, TypeAlias, Union, cast
 
 from ..core.lazy_numpy import numpy
 from ..core.progress import Progress
@@ -89,7 +89,7 @@ if TYPE_CHECKING:
 
 #: one system's statistics: a :class:`~truebleu.core.statistics.RowTable` (or anything
 #: with ``to_numpy()``) or a ``(segments, width)`` matrix of numbers
-StatisticsMatrix = Union["RowTable", "ArrayLike"]
+StatisticsMatrix: TypeAlias = "Union[RowTable, ArrayLike]"  # (a string: no compile at import)
 
 TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}
 

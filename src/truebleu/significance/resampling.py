@@ -21,7 +21,7 @@ PCG64's spare 32-bit half) lives in the bit generator, not in the call.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Iterator, Optional, TypeAlias, Union
 
 from ..core.lazy_numpy import numpy
 
@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 #: what seeds the draws: an int, ``None`` (fresh entropy from the OS) or a NumPy Generator
-RandomSeed = Union[int, None, "Generator"]
+#: (a string alias: ``Union[..., "Generator"]`` would compile its forward reference at import,
+#: a cost every command paid)
+RandomSeed: TypeAlias = "Union[int, None, Generator]"
 
 FLOAT32_EXACT = 2 ** 24
 FLOAT64_EXACT = 2 ** 53
