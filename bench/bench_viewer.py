@@ -37,8 +37,10 @@ because a machine is slow; on a shared 2-core machine the numbers are noisy.
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import platform
+import shutil
 import statistics
 import tempfile
 import time
@@ -168,7 +170,6 @@ def command_table(folder: Path, names: list[str], n: int, out: Path) -> list[str
     """Issue 25's row: the whole report from the command line against sacreBLEU's BLEU alone
     (the scores the page shows checked identical to sacreBLEU's)."""
     import json
-    import shutil
     import sys
 
     env_python = sys.executable
@@ -389,6 +390,9 @@ def main() -> None:
     wmt = Path(args.shared) / "data" / "wmt21"
     out = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="truebleu-bench-viewer-"))
     out.mkdir(parents=True, exist_ok=True)
+    if not args.keep:  # (the 200k corpora and pages are about 0.5 GB a run)
+        atexit.register(shutil.rmtree, out, ignore_errors=True)
+    kept = f"reports in {out}" if args.keep else "reports removed (--keep DIR keeps them)"
     ref_names = ["A", "C", "D"]
     refs = [read_lines(wmt / "references" / f"newstest2021.en-de.ref.{r}.de") for r in ref_names]
     source = read_lines(wmt / "sources" / "newstest2021.en-de.src.en")
@@ -405,7 +409,7 @@ def main() -> None:
             folder = out / f"synthetic-{n}"
             names = synthetic_corpus(folder, n, refs, source, systems)
             print("\n".join(command_table(folder, names, n, out)), flush=True)
-        print(f"reports in {out}\ncommand: python bench/bench_viewer.py --command-only --segments "
+        print(f"{kept}\ncommand: python bench/bench_viewer.py --command-only --segments "
               + " ".join(map(str, args.segments)))
         return
     with sync_playwright() as playwright:
@@ -445,7 +449,7 @@ def main() -> None:
             lines += command_table(folder, names, n, out)
         browser.close()
 
-    lines.append(f"reports in {out}")
+    lines.append(kept)
     lines.append("command: python bench/bench_viewer.py " + " ".join(
         f"--{k} {v}" for k, v in (("segments", " ".join(map(str, args.segments))),
                                   ("repeat", args.repeat),
