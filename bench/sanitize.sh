@@ -64,7 +64,9 @@ step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tes
     tests/significance/test_significance_native.py tests/io/test_io_utf8_native.py \
     tests/tokenizers/test_native_utf8.py tests/tokenizers/test_native_one_char.py tests/tokenizers/test_native_intl_bytes.py \
     tests/metrics/bleu/test_native_matcher.py tests/metrics/bleu/test_corpus_totals.py tests/core/test_stats_sums.py \
-    tests/metrics/bleu/test_tokenized_periods.py tests/native/test_native_runtime.py}
+    tests/metrics/bleu/test_tokenized_periods.py tests/native/test_native_runtime.py \
+    tests/metrics/chrf/test_chrf_native.py tests/viewer/test_viewer_word_buckets.py \
+    tests/viewer/test_viewer_compact.py}
 step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
 step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
 step "fuzz_chrf small alphabet" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 8 --threads 2 --alphabet small

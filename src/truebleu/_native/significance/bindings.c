@@ -1,8 +1,8 @@
 /* truebleu core: resampling without NumPy (bindings): NumPy's PCG64 draws
  * (pcg64_integers, pcg64_bools), the bootstrap's summed statistics
  * (resample_sums), approximate randomization's (randomization_sums), BLEU
- * of those sums (bleu_rows, through bleu/score.h), and the report's word-frequency
- * bucket counts (word_bucket_counts).
+ * of those sums (bleu_rows, through bleu/score.h) and NumPy's pairwise sum
+ * (pairwise_sum). The report's word-frequency buckets are in bindings_buckets.c.
  *
  * The generator state lives in a Python-owned writable buffer of six uint64
  * words (state high, state low, increment high, increment low, has a spare
@@ -16,7 +16,6 @@
 #include "runtime/portable.h"
 #include "significance/pcg64.h"
 #include "significance/resample.h"
-#include "significance/word_buckets.h"
 
 #include <math.h>
 #include <string.h>
@@ -481,107 +480,4 @@ done:
     PyMem_Free(a);
     Py_DECREF(values);
     return result;
-}
-
-
-/* ------------------------------------------------------------------ */
-/* the report's word-frequency buckets                                 */
-
-/* an int64 buffer's values, its count in *count (a buffer of whole int64s, else ValueError) */
-static const int64_t *int64_values(const Py_buffer *view, const char *name, Py_ssize_t *count)
-{
-    if (view->len % 8 != 0) {
-        PyErr_Format(PyExc_ValueError, "%s must be an int64 buffer", name);
-        return NULL;
-    }
-    *count = view->len / 8;
-    return view->buf;
-}
-
-/* whether the `count` lengths are non-negative and add up to `total` (else ValueError) */
-static int lengths_add_up(const int64_t *lengths, Py_ssize_t count, Py_ssize_t total,
-                          const char *name)
-{
-    int64_t sum = 0;
-    for (Py_ssize_t s = 0; s < count; s++) {
-        if (lengths[s] < 0 || lengths[s] > total - sum) {
-            PyErr_Format(PyExc_ValueError, "%s must be non-negative and add up to the ids", name);
-            return 0;
-        }
-        sum += lengths[s];
-    }
-    if (sum != total) {
-        PyErr_Format(PyExc_ValueError, "%s must be non-negative and add up to the ids", name);
-        return 0;
-    }
-    return 1;
-}
-
-/* whether every value is in [0, bound) (else ValueError) */
-static int all_below(const int64_t *values, Py_ssize_t count, int64_t bound, const char *name)
-{
-    for (Py_ssize_t i = 0; i < count; i++)
-        if (values[i] < 0 || values[i] >= bound) {
-            PyErr_Format(PyExc_ValueError, "%s out of range", name);
-            return 0;
-        }
-    return 1;
-}
-
-/* word_bucket_counts(ref_lengths, ref_ids, hyp_lengths, hyp_ids, bucket, n_buckets) -> bytes
- *
- * int64 buffers: each segment's number of reference and hypothesis words, their word ids
- * (below len(bucket)) one segment after the other, and each word id's bucket (below
- * n_buckets). Returns int64, one row of 2 * n_buckets per segment: the clipped matches
- * per bucket, then the hypothesis's words per bucket (significance/word_buckets.h). */
-PyObject *core_word_bucket_counts(PyObject *module, PyObject *args, PyObject *kwargs)
-{
-    static const char *const kwlist[] = {"ref_lengths", "ref_ids", "hyp_lengths", "hyp_ids",
-                                         "bucket", "n_buckets", NULL};
-    Py_buffer views[5];
-    Py_ssize_t n_buckets;
-    (void)module;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*y*n", (char **)kwlist, &views[0],
-                                     &views[1], &views[2], &views[3], &views[4], &n_buckets))
-        return NULL;
-    static const char *const names[] = {"ref_lengths", "ref_ids", "hyp_lengths", "hyp_ids",
-                                        "bucket"};
-    const int64_t *values[5];
-    Py_ssize_t counts[5];
-    PyObject *out = NULL;
-    int32_t *scratch = NULL;
-    for (int j = 0; j < 5; j++)
-        if ((values[j] = int64_values(&views[j], names[j], &counts[j])) == NULL)
-            goto done;
-    const Py_ssize_t n = counts[0], n_words = counts[4];
-    if (counts[2] != n || n_buckets < 1 || n_buckets > PY_SSIZE_T_MAX / 16 / (n ? n : 1)) {
-        PyErr_SetString(PyExc_ValueError, "need one length per segment for both streams and "
-                                          "n_buckets >= 1");
-        goto done;
-    }
-    if (!lengths_add_up(values[0], n, counts[1], names[0])
-            || !lengths_add_up(values[2], n, counts[3], names[2])
-            || !all_below(values[1], counts[1], n_words, names[1])
-            || !all_below(values[3], counts[3], n_words, names[3])
-            || !all_below(values[4], n_words, n_buckets, names[4]))
-        goto done;
-    scratch = PyMem_Calloc((size_t)(n_words ? n_words : 1), sizeof *scratch);
-    if (scratch == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    out = PyBytes_FromStringAndSize(NULL, n * 2 * n_buckets * 8);
-    if (out == NULL)
-        goto done;
-    int64_t *sums = (int64_t *)PyBytes_AS_STRING(out);
-    memset(sums, 0, (size_t)n * 2 * (size_t)n_buckets * 8);
-    Py_BEGIN_ALLOW_THREADS
-    tb_word_bucket_counts(values[0], values[1], values[2], values[3], n, values[4], n_buckets,
-                          scratch, sums);
-    Py_END_ALLOW_THREADS
-done:
-    PyMem_Free(scratch);
-    for (int j = 0; j < 5; j++)
-        PyBuffer_Release(&views[j]);
-    return out;
 }

@@ -1,4 +1,5 @@
-/* truebleu core: resampling's entry points (significance/bindings.c), for module.c's method table. */
+/* truebleu core: resampling's entry points (significance/bindings.c) and the report's
+ * word-frequency buckets' (bindings_buckets.c), for module.c's method table. */
 #ifndef TB_SIGNIFICANCE_BINDINGS_H
 #define TB_SIGNIFICANCE_BINDINGS_H
 

@@ -1,5 +1,5 @@
 /* truebleu core: the report's word-frequency buckets (plain C, no Python; see
- * significance/word_buckets.c; the entry point is significance/bindings.c). */
+ * significance/word_buckets.c; the entry point is significance/bindings_buckets.c). */
 #ifndef TB_SIGNIFICANCE_WORD_BUCKETS_H
 #define TB_SIGNIFICANCE_WORD_BUCKETS_H
 
