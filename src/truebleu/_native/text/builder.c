@@ -3,7 +3,8 @@
  * vocabulary, then viewed in place or frozen into one block (a Prepared
  * reference). The tokenizers themselves are text/tok_*.c.
  */
-#include "text/line.h"
+#include "text/line.h"  /* (first: it brings Python.h, which must precede the system headers) */
+#include "text/hot_vocab.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* truebleu core: the intl tokenizer (sacreBLEU's tokenizer_intl: \p{P}, \p{S},
  * \p{N} of the regex module), on UTF-8 bytes. */
-#include "text/line.h"
+#include "text/line.h"  /* (first: it brings Python.h, which must precede the system headers) */
+#include "text/hot_vocab.h"
 
 /* ------------------------------------------------------------------ */
 /* intl on UTF-8 bytes                                                 */
