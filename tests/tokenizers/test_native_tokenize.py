@@ -197,3 +197,30 @@ def test_lines_of_every_length_up_to_four_words_of_bits(name):
                     check(line, name, lowercase)
                     assert core.tokenize(line.encode(), MODES[name], False) == \
                         segment_tokens(line, TOKENIZERS[name], False), (line, name)
+
+
+JOINED = ["well-known", "-", "--", "a--b", "-5", "5-", "12-3", "a-1", "1-a", "3.5", "1,000", "1,000.5",
+          "3.5.", "1,000,", ".5", "5.", "x.5", "5.x", "1.2.3", "1..2", "1,,2", "2.-3", "é-à", "é3.5",
+          "state-of-the-art", "e-mail-address-x", "10-11-2021"]
+SEPARATORS = [" ", " ", ", ", ". ", "(", ") ", "\u2014", "\u00a0", "'", "é "]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hyp=st.lists(st.tuples(st.sampled_from(JOINED), st.sampled_from(SEPARATORS)), max_size=12),
+       ref=st.lists(st.tuples(st.sampled_from(JOINED), st.sampled_from(SEPARATORS)), max_size=12))
+def test_13a_words_holding_dashes_periods_and_commas(hyp, ref):
+    """13a's hot loops keep in one word the '-' not after a digit and the '.' and ','
+    between two digits (no rule splits them off) and leave any other to the general
+    scan: a hypothesis's tokens, looked up in the references' vocabulary, and the
+    references' own give the Python kernel's statistics."""
+    from truebleu.metrics.bleu.kernels import kernels
+
+    native, python = kernels.load("native"), kernels.load("python")
+    tok = TOKENIZERS["13a"]
+    hyp_line, ref_line = ("".join(w + s for w, s in pairs) for pairs in (hyp, ref))
+    hyps, refs = [hyp_line, ref_line], [[ref_line], [hyp_line]]
+    check(hyp_line, "13a", False)
+    assert native.sentence_statistics(hyps, refs, tok, False, 1) == \
+        python.sentence_statistics(hyps, refs, tok, False, 1)
+    assert native.statistics(hyps, native.prepare_references(refs, tok, False, 1), tok, False, 1) == \
+        python.statistics(hyps, python.prepare_references(refs, tok, False, 1), tok, False, 1)

@@ -3,7 +3,8 @@
  * vocabulary, then viewed in place or frozen into one block (a Prepared
  * reference). The tokenizers themselves are text/tok_*.c.
  */
-#include "text/line.h"
+#include "text/line.h"  /* (first: it brings Python.h, which must precede the system headers) */
+#include "text/hot_vocab.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +41,28 @@ uint32_t tb_seg_find(const tb_seg *seg, const char *tok, uint32_t len, uint32_t 
     return seg_find(seg, tok, len, hash);
 }
 
+/* The id of a token of 9 to 16 bytes (most long ones) in seg, or TB_ABSENT:
+ * hash_bytes and probe written out for two words, the first the slot's head,
+ * the last read whole. Its length is in the slot's tag, so a slot with the
+ * token's tag and head holds it when the last words are equal. */
+static uint32_t seg_find_9_to_16(const tb_seg *seg, const char *tok, size_t len)
+{
+    uint64_t head = load_word(tok), last = load_word(tok + len - 8);
+    uint32_t h = HASH_BITS(fold_mix(fold_mix(0x9E3779B97F4A7C15ull ^ (uint64_t)len ^ head) ^ last));
+    const uint32_t tag = tb_slot_tag(seg->vera, len), mask = seg->vcap - 1;
+    for (uint32_t j = h & mask;; j = (j + 1) & mask) {
+        const tb_slot *sl = &seg->vslots[j];
+        if (sl->tag == tag && sl->head == head && load_word(seg->bytes + seg->vocab[sl->id].off + len - 8) == last)
+            return sl->id;
+        if (sl->tag >> 16 != seg->vera)
+            return TB_ABSENT;
+    }
+}
+
 uint32_t tb_seg_find_long(const tb_seg *seg, const char *tok, size_t len)
 {
+    if (len <= 16)
+        return seg_find_9_to_16(seg, tok, len);
     return find_any(seg->vslots, seg->vcap - 1, seg->vera, tok, len, load_word(tok),
                     hash_bytes((const unsigned char *)tok, len), seg->bytes, seg->vocab);
 }

@@ -7,7 +7,8 @@
  * ", " or ". ") with the vocabulary in local variables; every other item goes
  * through scan_13a_item.
  */
-#include "text/line.h"
+#include "text/line.h"  /* (first: it brings Python.h, which must precede the system headers) */
+#include "text/hot_vocab.h"
 
 /* ------------------------------------------------------------------ */
 /* 13a on UTF-8 bytes                                                  */

@@ -1,6 +1,7 @@
 /* truebleu core: the intl tokenizer (sacreBLEU's tokenizer_intl: \p{P}, \p{S},
  * \p{N} of the regex module), on UTF-8 bytes. */
-#include "text/line.h"
+#include "text/line.h"  /* (first: it brings Python.h, which must precede the system headers) */
+#include "text/hot_vocab.h"
 
 /* ------------------------------------------------------------------ */
 /* intl on UTF-8 bytes                                                 */
@@ -252,7 +253,7 @@ static TB_NOINLINE size_t scan_intl_item(tb_builder *b, const uint8_t *s, size_t
  * digits up to a ' ' (one token), and up to an ASCII \p{P} or \p{S} and a ' '
  * ("word," "word." "word)": two tokens, rule 1 or 2 splits the \p{P} off,
  * unless a digit ends the line with it, "in 2021.", and rule 3 the \p{S}),
- * through the hot vocabulary (text/vocab.h). Returns the index where it
+ * through the hot vocabulary (text/hot_vocab.h). Returns the index where it
  * stopped, or INTL_ITEM_FAILED. */
 static TB_ALWAYS_INLINE size_t intl_hot_items(tb_builder *b, const uint8_t *s, size_t i, size_t stop, size_t n,
                                               int kept)
