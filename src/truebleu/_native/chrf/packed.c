@@ -50,13 +50,16 @@ static inline void low_add_unigram(uint16_t *restrict low, uint64_t key)
 }
 
 /* A reference bigram (a direct order): one more occurrence in `low` (1 + its count;
- * the keys it sets go to low_used, to be cleared after the pair). */
+ * the keys it sets go to low_used, to be cleared after the pair). Without a branch:
+ * whether a bigram is new to the pair does not follow a pattern the processor could
+ * predict, so the key is written to low_used always and kept only if new (low_used has
+ * room for one per reference position). */
 static inline void low_add(uint16_t *restrict low, uint32_t *restrict low_used, size_t *nlow,
                            uint64_t key)
 {
     uint16_t v = low[key];
-    if (v == 0)
-        low_used[(*nlow)++] = (uint32_t)key;
+    low_used[*nlow] = (uint32_t)key;
+    *nlow += v == 0;
     low[key] = (uint16_t)(v + 1 + (v == 0));
 }
 
@@ -65,11 +68,12 @@ static inline void low_add(uint16_t *restrict low, uint32_t *restrict low_used, 
  * n-gram from the same position is in it either). */
 static inline int low_take(uint16_t *restrict low, uint64_t key, int64_t *matches)
 {
-    uint16_t v = low[key];
-    if (v > 1) {
-        low[key] = (uint16_t)(v - 1);
-        ++*matches;
-    }
+    uint32_t v = low[key];
+    /* v > 1, with neither a branch (whether any is left is as good as random) nor a
+     * flag: v + 0xFFFE reaches bit 16 exactly when v is 2 or more (v is below 2^16) */
+    uint32_t take = (v + 0xFFFEu) >> 16;
+    low[key] = (uint16_t)(v - take);
+    *matches += take;
     return v != 0;
 }
 
@@ -202,16 +206,17 @@ static int count_packed(tb_chrf_ngrams *w, const uint32_t *restrict h, size_t hn
             }
         }
     }
+    int64_t unigrams = 0, bigrams = 0;  /* the direct orders' matches of the positions before hfull */
     for (size_t i = 0; i < hn; i++) {
         uint64_t key = 0;
         size_t k = 0;
         /* a low order the reference lacks: so does any longer n-gram from i */
         if (i < hfull) {
             key = h[i];
-            if (!low_take(low, key, &out[2]))
+            if (!low_take(low, key, &unigrams))
                 continue;
             key = (key << bits) | h[i + 1];
-            if (!low_take(low, key, &out[5]))
+            if (!low_take(low, key, &bigrams))
                 continue;
             k = 2;
         } else {
@@ -257,6 +262,8 @@ static int count_packed(tb_chrf_ngrams *w, const uint32_t *restrict h, size_t hn
             }
         }
     }
+    out[2] += unigrams;
+    out[5] += bigrams;
     /* the higher orders of the anchors the reference holds once: one match each where
      * some hypothesis position agrees that far (reach[l]: positions j with best[j] == l;
      * `best` is left all 0 again) */
