@@ -77,6 +77,42 @@ static inline int low_take(uint16_t *restrict low, uint64_t key, int64_t *matche
     return v != 0;
 }
 
+/* Each order's n-gram totals of the pair: hn - n + 1 and rn - n + 1 for the orders the
+ * reference has (those it lacks, and their hypothesis totals, stay 0). */
+static void put_totals(int64_t *out, size_t order, size_t hn, size_t rn)
+{
+    for (size_t n = 1; n <= order && n <= rn; n++) {
+        out[3 * (n - 1)] = hn >= n ? (int64_t)(hn - n + 1) : 0;
+        out[3 * (n - 1) + 1] = (int64_t)(rn - n + 1);
+    }
+}
+
+/* count_packed when every order is direct (max_order 1 or 2, as chrF++'s words): each
+ * order in a loop of its own over each line, with no test on the way (a hypothesis
+ * bigram whose first symbol the reference lacks finds 0 left, as its unigram did). */
+static void count_direct(uint16_t *restrict low, uint32_t *restrict low_used,
+                         const uint32_t *restrict h, size_t hn, const uint32_t *restrict r,
+                         size_t rn, size_t order, unsigned bits, int64_t *restrict out)
+{
+    size_t nlow = 0;
+    int64_t unigrams = 0, bigrams = 0;
+    for (size_t i = 0; i < rn; i++)
+        low_add_unigram(low, r[i]);
+    for (size_t i = 0; order == 2 && i + 1 < rn; i++)
+        low_add(low, low_used, &nlow, ((uint64_t)r[i] << bits) | r[i + 1]);
+    for (size_t i = 0; i < hn; i++)
+        low_take(low, h[i], &unigrams);
+    for (size_t i = 0; order == 2 && i + 1 < hn; i++)
+        low_take(low, ((uint64_t)h[i] << bits) | h[i + 1], &bigrams);
+    out[2] = unigrams;
+    if (order == 2)
+        out[5] = bigrams;
+    for (size_t u = 0; u < nlow; u++)  /* the bigrams; then the unigrams, keys 1 .. 2^bits - 1 */
+        low[low_used[u]] = 0;
+    memset(low, 0, ((size_t)1 << bits) * sizeof(uint16_t));
+    put_totals(out, order, hn, rn);
+}
+
 /* count_chained's rows, from the symbols' packed keys: an n-gram's key is its symbols
  * (ids from 1, `bits` bits each) side by side, first symbol highest, so the key of
  * order n + 1 at position i is the key of order n shifted by one symbol, with the
@@ -109,6 +145,12 @@ static int count_packed(tb_chrf_ngrams *w, const uint32_t *restrict h, size_t hn
         direct = (uint64_t)1 << (2 * bits);
     }
     const size_t order = (size_t)max_order;
+    if (direct && order <= 2) {
+        if (GROW(w->low_used, w->low_used_cap, rn) < 0)
+            return -1;
+        count_direct(w->direct, w->low_used, h, hn, r, rn, order, bits, out);
+        return 0;
+    }
     /* the anchor order's index (order - 1): the one after the direct orders */
     const size_t anchor = direct ? 2 : 0;
     /* the most entries the hash table takes: the reference's n-grams from the anchor
@@ -285,10 +327,7 @@ static int count_packed(tb_chrf_ngrams *w, const uint32_t *restrict h, size_t hn
         low[low_used[u]] = 0;
     if (direct)
         memset(low, 0, ((size_t)1 << bits) * sizeof(uint16_t));
-    for (size_t n = 1; n <= order && n <= rn; n++) {
-        out[3 * (n - 1)] = hn >= n ? (int64_t)(hn - n + 1) : 0;
-        out[3 * (n - 1) + 1] = (int64_t)(rn - n + 1);
-    }
+    put_totals(out, order, hn, rn);
     return 0;
 }
 
