@@ -331,6 +331,33 @@ def test_bleu_rows_equal_batch_scorer(order, method, value, effective, float32, 
     assert got.tobytes() == expected.astype(np.float64).tobytes(), (rows, got, expected)
 
 
+@needs_core
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.sampled_from(["exp", "floor", "add-k", "none"]),
+       st.sampled_from([None, 0.1, 0.5, 1.0, 2.0, 0.01]), st.booleans(), st.booleans(),
+       st.data())
+def test_scored_int_rows_equal_score_rows_and_run_in_the_core(order, method, value, effective,
+                                                              in_place, data):
+    """The report's sentence BLEU and BLEU without each segment (``scored_int_rows``, the
+    scorers of ``batch_scorer()``: not in place) are ``score_rows``' floats bit for bit,
+    computed by ``core_scores``; a scorer without it keeps ``score_rows``."""
+    from truebleu.significance import MeanScorer
+
+    if method in ("exp", "none"):
+        value = None
+    rows = np.array(data.draw(summed_rows(order)), dtype=np.int64)
+    scorer = BLEUBatchScorer(order, method, value, effective, in_place=in_place)
+    calls = []
+    real = scorer.core_scores
+    scorer.core_scores = lambda *a, **k: calls.append(1) or real(*a, **k)
+    got = native.scored_int_rows(scorer, rows)
+    assert calls and all(type(v) is float for v in got)
+    assert np.array(got).tobytes() == scorer.score_rows(rows).astype(np.float64).tobytes()
+    mean_rows = np.column_stack([rows[:, 0], np.ones(len(rows), dtype=np.int64)])
+    assert native.scored_int_rows(MeanScorer("x"), mean_rows) == \
+        MeanScorer("x").score_rows(mean_rows).tolist()
+
+
 # -- NumPy's reductions ------------------------------------------------------------
 
 @pytest.mark.parametrize("n", list(range(1, 140)) + [255, 256, 257, 511, 512, 513, 999, 1000,

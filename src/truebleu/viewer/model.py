@@ -203,6 +203,8 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     scores, tests and agreement (:mod:`.metrics_model`); ``gold`` names the
     metric the others are measured against, ``n_permutations`` its tests.
     """
+    from ..significance.native import scored_int_rows
+
     check_report(n_samples, inputs.n_segments, len(inputs.systems), test=test)
     bleu_options = {"force": True, **(bleu_options or {})}
     references = [list(stream) for stream in inputs.references]
@@ -224,8 +226,8 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
             corpus = metric_refs.score_from_statistics(stats.sum())
             systems.append(SystemResult(
                 name=name, statistics=stats, corpus=corpus,
-                sentence_bleu=sentence.score_rows(matrix).tolist(),
-                bleu_without=corpus_scorer.score_rows(matrix.sum(axis=0) - matrix).tolist(),
+                sentence_bleu=scored_int_rows(sentence, matrix),
+                bleu_without=scored_int_rows(corpus_scorer, matrix.sum(axis=0) - matrix),
                 tokens=tokens(hyps)))
             bar.update()
 
