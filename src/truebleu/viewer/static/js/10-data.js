@@ -7,12 +7,47 @@ async function decodePayload(base64) {
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return parseGzipJson(bytes);
+  return parsePayload(bytes);
 }
 
-async function parseGzipJson(bytes) {
+// The payload as viewer/page.py's encode_payload writes it: one gzip stream of the text
+// columns' UTF-8 blocks, a newline, then the JSON, whose "texts" say where each column
+// goes back (its path), its bytes, and each segment's length in code points (-1: null).
+async function parsePayload(bytes) {
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return JSON.parse(await new Response(stream).text());
+  const data = new Uint8Array(await new Response(stream).arrayBuffer());
+  const split = data.lastIndexOf(10);  // JSON's text holds no newline
+  const d = JSON.parse(new TextDecoder().decode(data.subarray(split + 1)));
+  for (const column of d.texts) {
+    const path = column.path;
+    let at = d;
+    for (const key of path.slice(0, -1)) at = at[key];
+    at[path[path.length - 1]] = textColumn(data, column);
+  }
+  delete d.texts;
+  return d;
+}
+
+// One text column: its block cut at each segment's length. Lengths count code points; a
+// JS string counts UTF-16 units, the same unless a character is beyond U+FFFF (then the
+// segment's end is found by walking its characters). ignoreBOM: a leading U+FEFF is text.
+function textColumn(data, column) {
+  const block = new TextDecoder("utf-8", {ignoreBOM: true}).decode(data.subarray(column.bytes[0], column.bytes[1]));
+  const lengths = column.lengths, out = new Array(lengths.length);
+  let points = 0;
+  for (const n of lengths) if (n > 0) points += n;
+  const astral = block.length !== points;
+  let at = 0;
+  for (let i = 0; i < lengths.length; i++) {
+    const n = lengths[i];
+    if (n < 0) { out[i] = null; continue; }
+    let end = at + n;
+    if (astral) { end = at; for (let c = 0; c < n; c++) end += block.codePointAt(end) > 0xFFFF ? 2 : 1; }
+    out[i] = block.slice(at, end);
+    at = end;
+  }
+  for (const [i, text] of Object.entries(column.escaped)) out[Number(i)] = text;
+  return out;
 }
 
 // Derived columns kept as typed arrays (one per column, not one object per segment).
