@@ -18,6 +18,7 @@ import hashlib
 import html
 import json
 import re
+from array import array
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
@@ -65,22 +66,24 @@ def content_security_policy(mode: str) -> str:
 
 
 def encode_payload(payload: dict) -> bytes:
-    """The payload as the page reads it: one gzip stream of its texts, then its JSON.
+    """The payload as the page reads it: one gzip stream of its columns' blocks, then JSON.
 
     A 200,000-segment report's texts (every segment of the source, the references and
     the systems) are most of its bytes: they travel as UTF-8 blocks, not as JSON strings
     (no escaping, and no JSON text of hundreds of megabytes, four bytes a character in a
     Python string as soon as one character needs them). Each text column becomes one
-    block, the texts joined with nothing between them; the JSON, after the blocks and a
-    newline (the last one: JSON's text holds none), gives each column's place
-    (``texts``: its path in the document, its bytes, each segment's length in code
-    points, -1 for None, and the few texts UTF-8 cannot carry, with a lone surrogate,
-    as JSON strings). :func:`decode_payload` and the page (static/js/10-data.js) put the
-    columns back.
+    block, the texts joined with nothing between them; each system's number columns
+    (:data:`NUMBER_COLUMNS`) one block of binary numbers (no decimal text to write and
+    parse; the page reads them as doubles). The JSON, after the blocks and a newline (the last one:
+    JSON's text holds none), gives each block's place (``blocks``: its kind, its path in
+    the document, its bytes; for texts, each segment's length in code points, -1 for
+    None, and the few texts UTF-8 cannot carry, with a lone surrogate, as JSON strings).
+    :func:`decode_payload` and the page (static/js/10-data.js) put the columns back.
 
     JSON has no NaN: the model gives ``None`` where a number is undefined, and
-    ``allow_nan=False`` makes a missed case an error rather than a broken page. The bytes
-    are compressed on every core while the next ones are made (:mod:`.parallel_gzip`).
+    ``allow_nan=False`` (and :func:`_number_block`) makes a missed case an error rather
+    than a broken page. The bytes are compressed on every core while the next ones are
+    made (:mod:`.parallel_gzip`).
     """
     from .parallel_gzip import gzip_compress
 
@@ -89,12 +92,18 @@ def encode_payload(payload: dict) -> bytes:
 
 
 def decode_payload(data: bytes) -> dict:
-    """The payload :func:`encode_payload` wrote (its texts back in the document)."""
+    """The payload :func:`encode_payload` wrote, its columns back in the document."""
+    from ..core.lazy_numpy import numpy
+
     raw = gzip.decompress(data)
     split = raw.rindex(b"\n")
     document: dict = json.loads(raw[split + 1:].decode("utf-8"))
-    for column in document.pop("texts"):
+    for column in document.pop("blocks"):
         start, end = column["bytes"]
+        if column["kind"] == "numbers":
+            dtype = dict(NUMBER_TYPES)[column["type"]]
+            _place(document, column["path"], numpy().frombuffer(raw[start:end], dtype=dtype).tolist())
+            continue
         text, texts, at = raw[start:end].decode("utf-8"), [], 0
         for length in column["lengths"]:
             texts.append(None if length < 0 else text[at:at + length])
@@ -105,15 +114,27 @@ def decode_payload(data: bytes) -> dict:
     return document
 
 
-#: the page's text columns, by their path in the payload (where a stream has them)
-def _text_columns(payload: dict) -> list[tuple[list[Union[str, int]], Sequence[Optional[str]]]]:
-    columns: list[tuple[list[Union[str, int]], Sequence[Optional[str]]]] = []
+Path = list[Union[str, int]]
+#: each system's number columns, sent as blocks of numbers (:func:`_number_block`)
+NUMBER_COLUMNS = ("stats", "sentence_bleu", "bleu_without")
+
+
+def _block_columns(payload: dict) -> list[tuple[str, Path, Sequence[Any]]]:
+    """The payload's columns that travel as blocks: (kind, path in the payload, values),
+    kind "text" (the source's, each reference's and system's texts) or "numbers"
+    (:data:`NUMBER_COLUMNS` of each system)."""
+    columns: list[tuple[str, Path, Sequence[Any]]] = []
     if isinstance(payload.get("source"), list):
-        columns.append((["source"], payload["source"]))
+        columns.append(("text", ["source"], payload["source"]))
     for group in ("references", "systems"):
         for k, stream in enumerate(payload.get(group) or ()):
-            if isinstance(stream, dict) and isinstance(stream.get("text"), list):
-                columns.append(([group, k, "text"], stream["text"]))
+            if not isinstance(stream, dict):
+                continue
+            if isinstance(stream.get("text"), list):
+                columns.append(("text", [group, k, "text"], stream["text"]))
+            for key in NUMBER_COLUMNS if group == "systems" else ():
+                if isinstance(stream.get(key), list):
+                    columns.append(("numbers", [group, k, key], stream[key]))
     return columns
 
 
@@ -138,24 +159,63 @@ def _without(payload: dict, paths: Iterable[Sequence[Union[str, int]]]) -> dict:
 
 
 def _payload_pieces(payload: dict, encoder: json.JSONEncoder) -> Iterator[bytes]:
-    """The bytes :func:`encode_payload` compresses, in pieces: each text column's block
-    (:data:`_SLICE` segments a piece), a newline, then the JSON of the rest."""
-    columns = _text_columns(payload)
-    document = _without(payload, [path for path, _ in columns])
-    document["format"] = 3  # 3: the texts in UTF-8 blocks before the JSON
-    placed, at = [], 0
-    for path, texts in columns:
+    """The bytes :func:`encode_payload` compresses, in pieces: each column's block (a text
+    column's :data:`_SLICE` segments a piece), a newline, then the JSON of the rest."""
+    columns = _block_columns(payload)
+    document = _without(payload, [path for _, path, _ in columns])
+    document["format"] = 3  # 3: the texts and number columns in blocks before the JSON
+    placed: list[dict[str, Any]] = []
+    at = 0
+    for kind, path, values in columns:
         start = at
-        lengths: list[int] = []
-        escaped: dict[str, str] = {}
-        for first in range(0, len(texts), _SLICE):
-            block = _text_block(texts[first:first + _SLICE], first, lengths, escaped)
+        if kind == "numbers":
+            number_type, block = _number_block(values, path)
             at += len(block)
             yield block
-        placed.append({"path": path, "bytes": [start, at], "lengths": lengths, "escaped": escaped})
-    document["texts"] = placed
+            placed.append({"kind": kind, "path": path, "bytes": [start, at], "type": number_type})
+            continue
+        lengths: list[int] = []
+        escaped: dict[str, str] = {}
+        for first in range(0, len(values), _SLICE):
+            block = _text_block(values[first:first + _SLICE], first, lengths, escaped)
+            at += len(block)
+            yield block
+        placed.append({"kind": kind, "path": path, "bytes": [start, at], "lengths": lengths,
+                       "escaped": escaped})
+    document["blocks"] = placed
     yield b"\n"
     yield from map(_utf8, _json_pieces(document, encoder, _DEPTH))
+
+
+#: a number column's types, the first that holds every value is used: (name, NumPy's
+#: little-endian type); the page reads each as doubles
+NUMBER_TYPES = (("uint16", "<u2"), ("int32", "<i4"), ("float64", "<f8"))
+
+
+def _number_block(values: Sequence[Any], path: Path) -> tuple[str, bytes]:
+    """(type, bytes) of ``values``: integers in the narrowest of :data:`NUMBER_TYPES` that
+    holds them all, else doubles, each one finite (JSON's rule for the rest of the
+    payload: a missed NaN is an error, not a broken page)."""
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    where = ".".join(map(str, path))
+    types = set(map(type, values))
+    if not types <= {int, float, bool}:
+        raise ValueError(f"the payload's {where} must hold numbers only, not {types}")
+    try:
+        numbers = np.frombuffer(array("q" if float not in types else "d", values),
+                                dtype=np.int64 if float not in types else np.float64)
+    except OverflowError:
+        raise ValueError(f"the payload's {where} holds an integer beyond 64 bits") from None
+    if not np.isfinite(numbers).all():
+        raise ValueError(f"the payload's {where} holds a value that is not finite")
+    for name, dtype in NUMBER_TYPES:
+        kind = np.dtype(dtype)
+        if kind.kind == "f" or (numbers.dtype.kind == "i" and (len(numbers) == 0 or (
+                np.iinfo(kind).min <= numbers.min() and numbers.max() <= np.iinfo(kind).max))):
+            return name, numbers.astype(kind).tobytes()
+    raise AssertionError("float64 holds every number")
 
 
 def _text_block(texts: Sequence[Optional[str]], first: int, lengths: list[int],
