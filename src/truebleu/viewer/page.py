@@ -3,8 +3,9 @@
 The page is assembled from real files in ``static/`` (no build step): the
 script files are concatenated in name order inside one strict-mode function,
 and the Content-Security-Policy allows exactly that script and that style by
-their SHA-256 hashes, nothing from any other origin. The data travel as
-gzip-compressed JSON in a non-executable ``<script type=
+their SHA-256 hashes, nothing from any other origin. The data travel as one
+gzip stream (the texts and number columns as blocks, then JSON:
+:func:`encode_payload`) in a non-executable ``<script type=
 "application/octet-stream">`` block (base64), which the page decompresses with
 the browser's own ``DecompressionStream``; in ``serve`` mode the page fetches
 the same bytes from the server instead.
