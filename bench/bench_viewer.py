@@ -156,13 +156,13 @@ def run_command(argv: list[str]) -> tuple[float, float, float, str]:
 def page_scores(path: Path) -> list[float]:
     """Each system's corpus BLEU as the saved page's payload holds it."""
     import base64
-    import gzip
-    import json
     import re
+
+    from truebleu.viewer.page import decode_payload
 
     text = path.read_text(encoding="utf-8")
     data = re.search(r'id="truebleu-payload">([^<]*)</script>', text).group(1)
-    payload = json.loads(gzip.decompress(base64.b64decode(data)))
+    payload = decode_payload(base64.b64decode(data))
     return [system["corpus"]["score"] for system in payload["systems"]]
 
 

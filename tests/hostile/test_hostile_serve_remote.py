@@ -12,7 +12,6 @@ and the token leaves the address bar.
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 import subprocess
@@ -27,7 +26,7 @@ pytest.importorskip("numpy")
 
 from browser import browser, open_page  # noqa: E402,F401  (fixtures)
 from truebleu.viewer import report as make_report  # noqa: E402
-from truebleu.viewer.page import content_security_policy  # noqa: E402
+from truebleu.viewer.page import content_security_policy, decode_payload  # noqa: E402
 from truebleu.viewer.server import make_server, serve  # noqa: E402
 
 WORDS = "the a cat dog sat on mat house big small red blue , . runs".split()
@@ -129,7 +128,7 @@ def test_every_request_needs_the_token(remote_server):
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
     carried = {"Cookie": f"truebleu-token-{port}={token}"}
     data = http(port, "GET", "/api/report", headers=carried)
-    assert data.status == 200 and json.loads(gzip.decompress(data.body))["n_segments"] == 400
+    assert data.status == 200 and decode_payload(data.body)["n_segments"] == 400
     assert "set-cookie" not in data.headers
     test = http(port, "POST", "/api/paired", body=PAIRED, headers={**carried, **origin})
     assert test.status == 200 and 0 <= json.loads(test.body)["p"] <= 1

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import base64
-import gzip
 import hashlib
-import json
 import random
 import re
 
@@ -23,7 +21,7 @@ from truebleu.metrics.bleu.spec import segment_tokens  # noqa: E402
 from truebleu.significance import bootstrap_ci, compare_all  # noqa: E402
 from truebleu.tokenizers import get_tokenizer  # noqa: E402
 from truebleu.viewer import report  # noqa: E402
-from truebleu.viewer.page import content_security_policy, page_assets  # noqa: E402
+from truebleu.viewer.page import content_security_policy, decode_payload, page_assets  # noqa: E402
 
 WORDS = "the a cat dog sat on mat , . is was big small red house the the of".split()
 
@@ -170,7 +168,7 @@ def test_report_refuses_bad_inputs():
 def decode_page(html: str) -> dict:
     block = re.search(r'<script type="application/octet-stream" id="truebleu-payload">(.*?)</script>',
                       html, re.S).group(1)
-    return json.loads(gzip.decompress(base64.b64decode(block)).decode("utf-8"))
+    return decode_payload(base64.b64decode(block))
 
 
 def test_page_is_self_contained_with_a_strict_policy():

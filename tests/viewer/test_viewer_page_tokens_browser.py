@@ -29,7 +29,9 @@ def hostile(tmp_path_factory):
     n = 300
     refs = [[line(rng) or "a" for _ in range(n)], [line(rng) if i % 5 else None for i in range(n)]]
     systems = {"A": [line(rng) for _ in range(n)], "B": [line(rng) for _ in range(n)]}
-    rep = make_report(refs, systems, n_samples=20, seed=1)
+    source = [("\ufeff" if i % 7 == 0 else "") + line(rng) + ("\n" if i % 11 == 0 else "")
+              for i in range(n)]  # a leading BOM is text; a newline too
+    rep = make_report(refs, systems, source=source, n_samples=20, seed=1)
     path = tmp_path_factory.mktemp("page-tokens") / "tokens.html"
     rep.save(path)
     streams = list(rep.data.reference_tokens) + [s.tokens for s in rep.data.systems]
@@ -37,7 +39,8 @@ def hostile(tmp_path_factory):
     payload = rep.data.payload()
     forms = [item for s in payload["references"] + payload["systems"] for item in s["tokens"]]
     assert any(isinstance(item, list) for item in forms) and any(isinstance(item, str) for item in forms)
-    return rep, path, want
+    texts = {"source": source, "streams": refs + list(systems.values())}
+    return rep, path, want, texts
 
 
 READ_BACK = """() => {
@@ -47,8 +50,24 @@ READ_BACK = """() => {
 }"""
 
 
+READ_TEXTS = """() => {
+    const d = window.truebleuViewer.data;
+    return {source: d.source, streams: [...d.references, ...d.systems].map((s) => s.text)};
+}"""
+
+
+def test_the_page_reads_back_every_text(open_page, hostile):  # noqa: F811
+    """The texts travel as UTF-8 blocks cut by code-point lengths (viewer/page.py): every
+    segment's text comes back, with characters beyond U+FFFF, a leading BOM, None
+    (a missing reference) and lone surrogates (sent as JSON strings), file and serve."""
+    rep, path, _, texts = hostile
+    assert open_page(path.as_uri()).evaluate(READ_TEXTS) == texts
+    with running_server(rep) as server:
+        assert open_page(server.url).evaluate(READ_TEXTS) == texts
+
+
 def test_the_page_reads_back_every_segments_tokens(open_page, hostile):  # noqa: F811
-    _, path, want = hostile
+    _, path, want, _ = hostile
     page = open_page(path.as_uri())
     assert page.evaluate(READ_BACK) == want
     assert page.evaluate("() => window.truebleuViewer.pageTokens('a😀,b.', [3, 5])") == "a😀 ,b ."
@@ -56,7 +75,7 @@ def test_the_page_reads_back_every_segments_tokens(open_page, hostile):  # noqa:
 
 
 def test_served_page_reads_back_every_segments_tokens(open_page, hostile):  # noqa: F811
-    rep, _, want = hostile
+    rep, _, want, _ = hostile
     with running_server(rep) as server:
         page = open_page(server.url)
         assert page.evaluate(READ_BACK) == want

@@ -7,7 +7,6 @@ Requests go through raw sockets where http.client would refuse or rewrite them
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import random
@@ -28,7 +27,7 @@ from serving import running_server  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import paired_bootstrap  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
-from truebleu.viewer.page import content_security_policy  # noqa: E402
+from truebleu.viewer.page import content_security_policy, decode_payload  # noqa: E402
 from truebleu.viewer.server import MAX_SAMPLES, allowed_host_headers, is_loopback, make_server  # noqa: E402
 
 WORDS = ("the a cat dog sat on mat house big small red blue , . ! ? runs ran quickly "
@@ -148,7 +147,7 @@ def test_page_and_payload_routes(server, report):
     assert data.status == 200
     assert data.headers["content-type"] == "application/octet-stream"
     assert data.body == report.payload_bytes()
-    payload = json.loads(gzip.decompress(data.body))
+    payload = decode_payload(data.body)
     assert payload["n_segments"] == 120 and len(payload["systems"]) == 3
 
     assert request(server, "GET", "/?view=overview").status == 200  # a query string is ignored

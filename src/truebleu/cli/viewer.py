@@ -232,9 +232,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 2
     set_quiet(args.quiet)
     try:
-        result = build_report(args)
+        from ..viewer.collector import collector_paused
+
+        with collector_paused():  # (millions of objects, no cycles to find: viewer/collector.py)
+            result = build_report(args)
+            if command == "report":
+                path = result.save(args.output, inputs=input_files(args))
         if command == "report":
-            path = result.save(args.output, inputs=input_files(args))
             if not args.quiet:
                 where = "standard output" if args.output == "-" else str(path)
                 size = (f"{path.stat().st_size / 1e6:.1f} MB; "

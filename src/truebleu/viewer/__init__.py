@@ -17,6 +17,7 @@ import html
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
+from .collector import collector_paused
 from .metrics_model import MetricChoice
 from .model import ReportData, ReportInputs, build_report_data
 from .page import encode_payload, render_page
@@ -62,9 +63,11 @@ class Report:
         return list(self.data.inputs.system_names)
 
     def payload_bytes(self) -> bytes:
-        """The data the page reads: gzip-compressed JSON (computed once)."""
+        """The data the page reads (:func:`.page.encode_payload`; computed once, without
+        the cyclic collector's walks: :mod:`.collector`)."""
         if self._payload is None:
-            self._payload = encode_payload(self.data.payload())
+            with collector_paused():
+                self._payload = encode_payload(self.data.payload())
         return self._payload
 
     def html(self, mode: str = "file") -> str:

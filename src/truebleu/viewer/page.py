@@ -3,8 +3,9 @@
 The page is assembled from real files in ``static/`` (no build step): the
 script files are concatenated in name order inside one strict-mode function,
 and the Content-Security-Policy allows exactly that script and that style by
-their SHA-256 hashes, nothing from any other origin. The data travel as
-gzip-compressed JSON in a non-executable ``<script type=
+their SHA-256 hashes, nothing from any other origin. The data travel as one
+gzip stream (the texts and number columns as blocks, then JSON:
+:func:`encode_payload`) in a non-executable ``<script type=
 "application/octet-stream">`` block (base64), which the page decompresses with
 the browser's own ``DecompressionStream``; in ``serve`` mode the page fetches
 the same bytes from the server instead.
@@ -16,12 +17,12 @@ import base64
 import gzip
 import hashlib
 import html
-import io
 import json
 import re
+from array import array
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Callable, Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 MODES = ("file", "serve")
 _MARKER = re.compile(r"\{(csp|generator|title|css|mode|payload|script)\}")
@@ -66,37 +67,182 @@ def content_security_policy(mode: str) -> str:
 
 
 def encode_payload(payload: dict) -> bytes:
-    """The payload as gzip-compressed UTF-8 JSON (lone surrogates kept as \\u escapes).
+    """The payload as the page reads it: one gzip stream of its columns' blocks, then JSON.
+
+    A 200,000-segment report's texts (every segment of the source, the references and
+    the systems) are most of its bytes: they travel as UTF-8 blocks, not as JSON strings
+    (no escaping, and no JSON text of hundreds of megabytes, four bytes a character in a
+    Python string as soon as one character needs them). Each text column becomes one
+    block, the texts joined with nothing between them; each system's number columns
+    (:data:`NUMBER_COLUMNS`) one block of binary numbers (no decimal text to write and
+    parse; the page reads them as doubles). The JSON, after the blocks and a newline (the last one:
+    JSON's text holds none), gives each block's place (``blocks``: its kind, its path in
+    the document, its bytes; for texts, each segment's length in code points, -1 for
+    None, and the few texts UTF-8 cannot carry, with a lone surrogate, as JSON strings).
+    :func:`decode_payload` and the page (static/js/10-data.js) put the columns back.
 
     JSON has no NaN: the model gives ``None`` where a number is undefined, and
-    ``allow_nan=False`` makes a missed case an error rather than a broken page.
-    The JSON text is compressed piece by piece, never held whole: a
-    200,000-segment report's text is hundreds of megabytes (four bytes a character
-    in a Python string as soon as one character needs them). Each piece is
-    compressed on another thread (zlib lets go of the GIL) while the next one is
-    encoded: the same bytes, in about the time of the longer of the two steps
-    instead of their sum where a second core is free.
+    ``allow_nan=False`` (and :func:`_number_block`) makes a missed case an error rather
+    than a broken page. The bytes are compressed on every core while the next ones are
+    made (:mod:`.parallel_gzip`).
     """
+    from .parallel_gzip import gzip_compress
+
     encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    out = io.BytesIO()
-    with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=1, mtime=0) as compressed:
-        _write_in_order(compressed.write, map(_utf8, _json_pieces(payload, encoder, _DEPTH)))
-    return out.getvalue()
+    return gzip_compress(_payload_pieces(payload, encoder))
 
 
-def _write_in_order(write: Callable[[bytes], object], pieces: Iterable[bytes]) -> None:
-    """``write`` each piece, in order, on one other thread while the next piece is made
-    here (one piece in flight); a failure of either side is raised here."""
-    from concurrent.futures import Future, ThreadPoolExecutor
+def decode_payload(data: bytes) -> dict:
+    """The payload :func:`encode_payload` wrote, its columns back in the document."""
+    from ..core.lazy_numpy import numpy
 
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="truebleu-page") as writer:
-        pending: Optional[Future[object]] = None
-        for piece in pieces:
-            if pending is not None:
-                pending.result()
-            pending = writer.submit(write, piece)
-        if pending is not None:
-            pending.result()
+    raw = gzip.decompress(data)
+    split = raw.rindex(b"\n")
+    document: dict = json.loads(raw[split + 1:].decode("utf-8"))
+    for column in document.pop("blocks"):
+        start, end = column["bytes"]
+        if column["kind"] == "numbers":
+            dtype = dict(NUMBER_TYPES)[column["type"]]
+            _place(document, column["path"], numpy().frombuffer(raw[start:end], dtype=dtype).tolist())
+            continue
+        text, texts, at = raw[start:end].decode("utf-8"), [], 0
+        for length in column["lengths"]:
+            texts.append(None if length < 0 else text[at:at + length])
+            at += max(length, 0)
+        for index, escaped in column["escaped"].items():
+            texts[int(index)] = escaped
+        _place(document, column["path"], texts)
+    return document
+
+
+Path = list[Union[str, int]]
+#: each system's number columns, sent as blocks of numbers (:func:`_number_block`)
+NUMBER_COLUMNS = ("stats", "sentence_bleu", "bleu_without")
+
+
+def _block_columns(payload: dict) -> list[tuple[str, Path, Sequence[Any]]]:
+    """The payload's columns that travel as blocks: (kind, path in the payload, values),
+    kind "text" (the source's, each reference's and system's texts) or "numbers"
+    (:data:`NUMBER_COLUMNS` of each system)."""
+    columns: list[tuple[str, Path, Sequence[Any]]] = []
+    if isinstance(payload.get("source"), list):
+        columns.append(("text", ["source"], payload["source"]))
+    for group in ("references", "systems"):
+        for k, stream in enumerate(payload.get(group) or ()):
+            if not isinstance(stream, dict):
+                continue
+            if isinstance(stream.get("text"), list):
+                columns.append(("text", [group, k, "text"], stream["text"]))
+            for key in NUMBER_COLUMNS if group == "systems" else ():
+                if isinstance(stream.get(key), list):
+                    columns.append(("numbers", [group, k, key], stream[key]))
+    return columns
+
+
+def _place(document: Any, path: Sequence[Union[str, int]], value: Any) -> None:
+    for key in path[:-1]:
+        document = document[key]
+    document[path[-1]] = value
+
+
+def _without(payload: dict, paths: Iterable[Sequence[Union[str, int]]]) -> dict:
+    """A copy of ``payload`` with None at each of ``paths`` (the containers on the way
+    copied, ``payload`` itself left as it is)."""
+    document = dict(payload)
+    for path in paths:
+        container: Any = document
+        for key in path[:-1]:
+            child = container[key]
+            container[key] = child = list(child) if isinstance(child, list) else dict(child)
+            container = child
+        container[path[-1]] = None
+    return document
+
+
+def _payload_pieces(payload: dict, encoder: json.JSONEncoder) -> Iterator[bytes]:
+    """The bytes :func:`encode_payload` compresses, in pieces: each column's block (a text
+    column's :data:`_SLICE` segments a piece), a newline, then the JSON of the rest."""
+    columns = _block_columns(payload)
+    document = _without(payload, [path for _, path, _ in columns])
+    document["format"] = 3  # 3: the texts and number columns in blocks before the JSON
+    placed: list[dict[str, Any]] = []
+    at = 0
+    for kind, path, values in columns:
+        start = at
+        if kind == "numbers":
+            number_type, block = _number_block(values, path)
+            at += len(block)
+            yield block
+            placed.append({"kind": kind, "path": path, "bytes": [start, at], "type": number_type})
+            continue
+        lengths: list[int] = []
+        escaped: dict[str, str] = {}
+        for first in range(0, len(values), _SLICE):
+            block = _text_block(values[first:first + _SLICE], first, lengths, escaped)
+            at += len(block)
+            yield block
+        placed.append({"kind": kind, "path": path, "bytes": [start, at], "lengths": lengths,
+                       "escaped": escaped})
+    document["blocks"] = placed
+    yield b"\n"
+    yield from map(_utf8, _json_pieces(document, encoder, _DEPTH))
+
+
+#: a number column's types, the first that holds every value is used: (name, NumPy's
+#: little-endian type); the page reads each as doubles
+NUMBER_TYPES = (("uint16", "<u2"), ("int32", "<i4"), ("float64", "<f8"))
+
+
+def _number_block(values: Sequence[Any], path: Path) -> tuple[str, bytes]:
+    """(type, bytes) of ``values``: integers in the narrowest of :data:`NUMBER_TYPES` that
+    holds them all, else doubles, each one finite (JSON's rule for the rest of the
+    payload: a missed NaN is an error, not a broken page)."""
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    where = ".".join(map(str, path))
+    types = set(map(type, values))
+    if not types <= {int, float, bool}:
+        raise ValueError(f"the payload's {where} must hold numbers only, not {types}")
+    try:
+        numbers = np.frombuffer(array("q" if float not in types else "d", values),
+                                dtype=np.int64 if float not in types else np.float64)
+    except OverflowError:
+        raise ValueError(f"the payload's {where} holds an integer beyond 64 bits") from None
+    if not np.isfinite(numbers).all():
+        raise ValueError(f"the payload's {where} holds a value that is not finite")
+    for name, dtype in NUMBER_TYPES:
+        kind = np.dtype(dtype)
+        if kind.kind == "f" or (numbers.dtype.kind == "i" and (len(numbers) == 0 or (
+                np.iinfo(kind).min <= numbers.min() and numbers.max() <= np.iinfo(kind).max))):
+            return name, numbers.astype(kind).tobytes()
+    raise AssertionError("float64 holds every number")
+
+
+def _text_block(texts: Sequence[Optional[str]], first: int, lengths: list[int],
+                escaped: dict[str, str]) -> bytes:
+    """``texts`` (segments ``first`` on) as UTF-8 joined with nothing between them; their
+    lengths in code points (-1: None) appended to ``lengths``. A text with a lone
+    surrogate (UTF-8 has none) goes to ``escaped`` instead, its length 0."""
+    kept: list[str]
+    if None in texts:
+        lengths.extend(-1 if text is None else len(text) for text in texts)
+        kept = [text for text in texts if text is not None]
+    else:
+        kept = list(texts)  # type: ignore[arg-type]
+        lengths.extend(map(len, kept))
+    try:
+        return "".join(kept).encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    kept = []
+    for k, text in enumerate(texts):
+        if text is not None and _LONE_SURROGATE.search(text):
+            escaped[str(first + k)] = text
+            lengths[first + k] = 0
+        elif text is not None:
+            kept.append(text)
+    return "".join(kept).encode("utf-8")
 
 
 #: containers opened piece by piece down to this depth (the payload, its lists of

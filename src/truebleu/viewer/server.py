@@ -3,7 +3,7 @@
 The server knows three routes and nothing else:
 
 - ``GET /``: the page (``report.html("serve")``, held in memory);
-- ``GET /api/report``: the report's data (the gzip-compressed JSON of
+- ``GET /api/report``: the report's data (the gzip stream of
   :meth:`Report.payload_bytes`), which the page fetches instead of embedding;
 - ``POST /api/paired``: ``{a, b, segments, n_samples, seed, metric}`` in, the dict of
   :meth:`Report.paired_test` out (a paired bootstrap on any subset of segments, by

@@ -7,12 +7,56 @@ async function decodePayload(base64) {
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return parseGzipJson(bytes);
+  return parsePayload(bytes);
 }
 
-async function parseGzipJson(bytes) {
+// The payload as viewer/page.py's encode_payload writes it: one gzip stream of the
+// columns' blocks, a newline, then the JSON, whose "blocks" say where each column goes
+// back (its path) and its bytes: a text column's UTF-8 with each segment's length in
+// code points (-1: null), or a number column's binary numbers.
+async function parsePayload(bytes) {
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return JSON.parse(await new Response(stream).text());
+  const data = new Uint8Array(await new Response(stream).arrayBuffer());
+  const split = data.lastIndexOf(10);  // JSON's text holds no newline
+  const d = JSON.parse(new TextDecoder().decode(data.subarray(split + 1)));
+  for (const column of d.blocks) {
+    const path = column.path;
+    let at = d;
+    for (const key of path.slice(0, -1)) at = at[key];
+    at[path[path.length - 1]] = column.kind === "numbers" ? numberColumn(data, column) : textColumn(data, column);
+  }
+  delete d.blocks;
+  return d;
+}
+
+// One number column, as doubles: its block holds little-endian numbers of its "type"
+// (viewer/page.py, NUMBER_TYPES; every browser's typed arrays are little-endian).
+const NUMBER_ARRAYS = {uint16: Uint16Array, int32: Int32Array, float64: Float64Array};
+function numberColumn(data, column) {
+  const numbers = new NUMBER_ARRAYS[column.type](data.slice(column.bytes[0], column.bytes[1]).buffer);  // (a copy: aligned)
+  return numbers instanceof Float64Array ? numbers : Float64Array.from(numbers);
+}
+
+// One text column: its block cut at each segment's length. Lengths count code points; a
+// JS string counts UTF-16 units, the same unless a character is beyond U+FFFF (then the
+// segment's end is found by walking its characters). ignoreBOM: a leading U+FEFF is text.
+function textColumn(data, column) {
+  const block = new TextDecoder("utf-8", {ignoreBOM: true}).decode(data.subarray(column.bytes[0], column.bytes[1]));
+  const lengths = column.lengths, out = new Array(lengths.length);
+  let points = 0;
+  for (const n of lengths) if (n > 0) points += n;
+  const astral = block.length !== points;
+  let at = 0;
+  for (let i = 0; i < lengths.length; i++) {
+    const n = lengths[i];
+    if (n < 0) { out[i] = null; continue; }
+    let end = at + n;
+    if (astral) { end = at; for (let c = 0; c < n; c++) end += block.codePointAt(end) > 0xFFFF ? 2 : 1; }
+    out[i] = block.slice(at, end);
+    at = end;
+  }
+  for (const [i, text] of Object.entries(column.escaped)) out[Number(i)] = text;
+  return out;
 }
 
 // Derived columns kept as typed arrays (one per column, not one object per segment).
@@ -24,9 +68,9 @@ function prepareData(d) {
     for (let i = 0; i < n; i++) tokens[i] = pageTokens(stream.text[i], tokens[i]);
   }
   for (const s of d.systems) {
-    s.statsArr = Float64Array.from(s.stats);            // int64 counts, exact in a double
-    s.sent = Float64Array.from(s.sentence_bleu);
-    s.without = Float64Array.from(s.bleu_without);
+    s.statsArr = s.stats;                               // int64 counts, exact in a double
+    s.sent = s.sentence_bleu;                           // (Float64Arrays: blocks of the payload)
+    s.without = s.bleu_without;
     s.hypLen = new Float64Array(n);
     s.refLen = new Float64Array(n);
     for (let i = 0; i < n; i++) { s.hypLen[i] = s.statsArr[i * width]; s.refLen[i] = s.statsArr[i * width + 1]; }

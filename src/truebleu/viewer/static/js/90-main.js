@@ -112,7 +112,7 @@ async function start() {
     if (MODE === "serve") {
       const response = await fetch("api/report");
       if (!response.ok) throw new Error(`the server answered ${response.status}`);
-      payload = await parseGzipJson(new Uint8Array(await response.arrayBuffer()));
+      payload = await parsePayload(new Uint8Array(await response.arrayBuffer()));
     } else {
       payload = await decodePayload(document.getElementById("truebleu-payload").textContent.trim());
     }
