@@ -19,35 +19,14 @@ static const int64_t *int64_values(const Py_buffer *view, const char *name, Py_s
     return view->buf;
 }
 
-/* whether the `count` lengths are non-negative and add up to `total` (else ValueError) */
-static int lengths_add_up(const int64_t *lengths, Py_ssize_t count, Py_ssize_t total,
-                          const char *name)
-{
-    int64_t sum = 0;
-    for (Py_ssize_t s = 0; s < count; s++) {
-        if (lengths[s] < 0 || lengths[s] > total - sum) {
-            PyErr_Format(PyExc_ValueError, "%s must be non-negative and add up to the ids", name);
-            return 0;
-        }
-        sum += lengths[s];
-    }
-    if (sum != total) {
-        PyErr_Format(PyExc_ValueError, "%s must be non-negative and add up to the ids", name);
-        return 0;
-    }
-    return 1;
-}
-
-/* whether every value is in [0, bound) (else ValueError) */
-static int all_below(const int64_t *values, Py_ssize_t count, int64_t bound, const char *name)
-{
-    for (Py_ssize_t i = 0; i < count; i++)
-        if (values[i] < 0 || values[i] >= bound) {
-            PyErr_Format(PyExc_ValueError, "%s out of range", name);
-            return 0;
-        }
-    return 1;
-}
+/* the message of each fault tb_word_bucket_counts finds */
+static const char *const FAULTS[] = {
+    [TB_WB_REF_LENGTHS] = "ref_lengths must be non-negative and add up to the ids",
+    [TB_WB_HYP_LENGTHS] = "hyp_lengths must be non-negative and add up to the ids",
+    [TB_WB_REF_IDS] = "ref_ids out of range",
+    [TB_WB_HYP_IDS] = "hyp_ids out of range",
+    [TB_WB_BUCKET] = "bucket out of range",
+};
 
 /* word_bucket_counts(ref_lengths, ref_ids, hyp_lengths, hyp_ids, bucket, n_buckets) -> bytes
  *
@@ -80,12 +59,6 @@ PyObject *core_word_bucket_counts(PyObject *module, PyObject *args, PyObject *kw
                                           "n_buckets >= 1");
         goto done;
     }
-    if (!lengths_add_up(values[0], n, counts[1], names[0])
-            || !lengths_add_up(values[2], n, counts[3], names[2])
-            || !all_below(values[1], counts[1], n_words, names[1])
-            || !all_below(values[3], counts[3], n_words, names[3])
-            || !all_below(values[4], n_words, n_buckets, names[4]))
-        goto done;
     scratch = PyMem_Calloc((size_t)(n_words ? n_words : 1), sizeof *scratch);
     if (scratch == NULL) {
         PyErr_NoMemory();
@@ -96,10 +69,15 @@ PyObject *core_word_bucket_counts(PyObject *module, PyObject *args, PyObject *kw
         goto done;
     int64_t *sums = (int64_t *)PyBytes_AS_STRING(out);
     memset(sums, 0, (size_t)n * 2 * (size_t)n_buckets * 8);
+    tb_word_bucket_error fault;
     Py_BEGIN_ALLOW_THREADS
-    tb_word_bucket_counts(values[0], values[1], values[2], values[3], n, values[4], n_buckets,
-                          scratch, sums);
+    fault = tb_word_bucket_counts(values[0], values[1], counts[1], values[2], values[3], counts[3], n,
+                                  values[4], n_words, n_buckets, scratch, sums);
     Py_END_ALLOW_THREADS
+    if (fault != TB_WB_OK) {
+        PyErr_SetString(PyExc_ValueError, FAULTS[fault]);
+        Py_CLEAR(out);
+    }
 done:
     PyMem_Free(scratch);
     for (int j = 0; j < 5; j++)
