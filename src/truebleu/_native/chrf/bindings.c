@@ -156,20 +156,12 @@ PyObject *core_chrf_statistics(PyObject *module, PyObject *args, PyObject *kwarg
         goto done;
     if (gather_references(&rt, refs, n, streams, ref_start) < 0)
         goto done;
-    if (PyObject_GetBuffer(out_obj, &ov, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+    if (tb_out_buffer(out_obj, &ov, (size_t)n * width, sizeof(int64_t),
+                      "out must be an int64 buffer of one row per hypothesis") < 0)
         goto done;
-    if ((size_t)ov.len != (size_t)n * width * sizeof(int64_t)) {
-        PyErr_SetString(PyExc_ValueError, "out must be an int64 buffer of one row per hypothesis");
+    if (scores_obj != Py_None && tb_out_buffer(scores_obj, &sv, (size_t)n, sizeof(double),
+                                               "scores must be a double buffer of one per hypothesis") < 0)
         goto done;
-    }
-    if (scores_obj != Py_None) {
-        if (PyObject_GetBuffer(scores_obj, &sv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
-            goto done;
-        if ((size_t)sv.len != (size_t)n * sizeof(double)) {
-            PyErr_SetString(PyExc_ValueError, "scores must be a double buffer of one per hypothesis");
-            goto done;
-        }
-    }
     tb_chrf_job j;
     tb_chrf_job_init(&j, (size_t)n);
     j.hyps = ht.texts;
@@ -220,12 +212,9 @@ PyObject *core_chrf_matrix(PyObject *module, PyObject *args, PyObject *kwargs)
     Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps), m = PySequence_Fast_GET_SIZE(refs);
     if (add_texts(&ht, hyps, "hypotheses") < 0 || (!same && add_texts(&rt, refs, "references") < 0))
         goto done;
-    if (PyObject_GetBuffer(out_obj, &ov, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+    if (tb_out_buffer(out_obj, &ov, (size_t)n * (size_t)m, sizeof(double),
+                      "out must be a double buffer of len(hypotheses) * len(references)") < 0)
         goto done;
-    if ((size_t)ov.len != (size_t)n * (size_t)m * sizeof(double)) {
-        PyErr_SetString(PyExc_ValueError, "out must be a double buffer of len(hypotheses) * len(references)");
-        goto done;
-    }
     tb_chrf_profiles profiles;
     tb_status status;
     Py_BEGIN_ALLOW_THREADS

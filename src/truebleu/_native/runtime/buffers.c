@@ -3,16 +3,36 @@
 
 #include <string.h>
 
-int tb_int64_out_buffer(PyObject *obj, Py_buffer *view, size_t count)
+int tb_out_buffer(PyObject *obj, Py_buffer *view, size_t count, size_t itemsize, const char *what)
 {
     if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
         return -1;
-    if ((size_t)view->len != count * sizeof(int64_t)) {
-        PyErr_Format(PyExc_ValueError, "output buffer holds %zd bytes, expected %zu",
-                     view->len, count * sizeof(int64_t));
+    if ((size_t)view->len != count * itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: it holds %zd bytes, not %zu", what, view->len,
+                     count * itemsize);
         PyBuffer_Release(view);
         return -1;
     }
+    return 0;
+}
+
+int tb_int64_out_buffer(PyObject *obj, Py_buffer *view, size_t count)
+{
+    return tb_out_buffer(obj, view, count, sizeof(int64_t), "the output buffer must hold one int64 per value");
+}
+
+int tb_int64_rows_buffer(PyObject *obj, Py_buffer *view, size_t width, const char *name,
+                         size_t *rows)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if ((view->itemsize != 8 && view->itemsize != 1) || width == 0 || (size_t)view->len % (8 * width) != 0) {
+        PyErr_Format(PyExc_ValueError, "%s must be an int64 buffer of whole rows of %zu values",
+                     name, width);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    *rows = (size_t)view->len / (8 * width);
     return 0;
 }
 

@@ -12,6 +12,7 @@
  */
 #include "significance/bindings.h"
 #include "bleu/score.h"
+#include "runtime/buffers.h"
 #include "runtime/errors.h"
 #include "runtime/portable.h"
 #include "significance/pcg64.h"
@@ -389,15 +390,11 @@ PyObject *core_bleu_rows(PyObject *module, PyObject *args, PyObject *kwargs)
     if (python_sum == Py_None)
         python_sum = NULL;
     Py_buffer view;
-    if (PyObject_GetBuffer(sums_obj, &view, PyBUF_C_CONTIGUOUS) < 0)
-        return NULL;
     const Py_ssize_t width = 2 + 2 * (Py_ssize_t)max_order;
-    if (view.len % (8 * width) != 0) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_ValueError, "sums must be an int64 buffer of rows of 2 + 2 * max_order");
+    size_t n_rows;
+    if (tb_int64_rows_buffer(sums_obj, &view, (size_t)width, "sums", &n_rows) < 0)
         return NULL;
-    }
-    const Py_ssize_t rows = view.len / (8 * width);
+    const Py_ssize_t rows = (Py_ssize_t)n_rows;
     PyObject *out = PyBytes_FromStringAndSize(NULL, rows * 8);
     if (out == NULL) {
         PyBuffer_Release(&view);

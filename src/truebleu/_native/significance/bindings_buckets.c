@@ -3,21 +3,11 @@
  * code is the specification; the kernel is significance/word_buckets.c). Apart from
  * bindings.c, which holds the resampling's entry points. */
 #include "significance/bindings.h"
+#include "runtime/buffers.h"
 #include "significance/word_buckets.h"
 
 #include <stdint.h>
 #include <string.h>
-
-/* an int64 buffer's values, its count in *count (a buffer of whole int64s, else ValueError) */
-static const int64_t *int64_values(const Py_buffer *view, const char *name, Py_ssize_t *count)
-{
-    if (view->len % 8 != 0) {
-        PyErr_Format(PyExc_ValueError, "%s must be an int64 buffer", name);
-        return NULL;
-    }
-    *count = view->len / 8;
-    return view->buf;
-}
 
 /* the message of each fault tb_word_bucket_counts finds */
 static const char *const FAULTS[] = {
@@ -38,21 +28,24 @@ PyObject *core_word_bucket_counts(PyObject *module, PyObject *args, PyObject *kw
 {
     static const char *const kwlist[] = {"ref_lengths", "ref_ids", "hyp_lengths", "hyp_ids",
                                          "bucket", "n_buckets", NULL};
-    Py_buffer views[5];
+    PyObject *objects[5];
+    Py_buffer views[5] = {{0}};
     Py_ssize_t n_buckets;
     (void)module;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*y*y*y*y*n", (char **)kwlist, &views[0],
-                                     &views[1], &views[2], &views[3], &views[4], &n_buckets))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOn", (char **)kwlist, &objects[0],
+                                     &objects[1], &objects[2], &objects[3], &objects[4], &n_buckets))
         return NULL;
-    static const char *const names[] = {"ref_lengths", "ref_ids", "hyp_lengths", "hyp_ids",
-                                        "bucket"};
     const int64_t *values[5];
     Py_ssize_t counts[5];
     PyObject *out = NULL;
     int32_t *scratch = NULL;
-    for (int j = 0; j < 5; j++)
-        if ((values[j] = int64_values(&views[j], names[j], &counts[j])) == NULL)
+    for (int j = 0; j < 5; j++) {
+        size_t count;
+        if (tb_int64_rows_buffer(objects[j], &views[j], 1, kwlist[j], &count) < 0)
             goto done;
+        values[j] = views[j].buf;
+        counts[j] = (Py_ssize_t)count;
+    }
     const Py_ssize_t n = counts[0], n_words = counts[4];
     if (counts[2] != n || n_buckets < 1 || n_buckets > PY_SSIZE_T_MAX / 16 / (n ? n : 1)) {
         PyErr_SetString(PyExc_ValueError, "need one length per segment for both streams and "
@@ -81,6 +74,6 @@ PyObject *core_word_bucket_counts(PyObject *module, PyObject *args, PyObject *kw
 done:
     PyMem_Free(scratch);
     for (int j = 0; j < 5; j++)
-        PyBuffer_Release(&views[j]);
+        tb_buffer_release(&views[j]);
     return out;
 }
