@@ -31,5 +31,5 @@ void *tb_large_table_zeroed(size_t count, size_t size)
         return p;
     }
 #endif
-    return calloc(count ? count : 1, size ? size : 1);
+    return bytes ? calloc(count, size) : calloc(1, 1);
 }
