@@ -2,6 +2,7 @@
 #include "dialects/mteval.h"
 #include "dialects/exact_sum.h"
 #include "runtime/memory.h"
+#include "runtime/portable.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +58,10 @@ static size_t segment_slots(size_t ngrams)
 /* The per-line n-gram counts of tb_mteval_refs_build, sized once: for each segment, its
  * references' n-grams (the sum of line_ngrams, an upper bound of its distinct ones). */
 static tb_status plan_segments(const int32_t *refs, size_t length, size_t nrefs, size_t segments,
-                               int max_order, size_t *per_segment, size_t *all, size_t *slots)
+                               int max_order, size_t *per_segment, size_t *all, size_t *slots, size_t *longest)
 {
     size_t pos = 0, most = 0;
-    *all = *slots = 0;
+    *all = *slots = *longest = 0;
     for (size_t s = 0; s < segments; s++) {
         size_t ngrams = 0;
         for (size_t r = 0; r < nrefs; r++) {
@@ -73,6 +74,7 @@ static tb_status plan_segments(const int32_t *refs, size_t length, size_t nrefs,
             if (pos == length)
                 return TB_VALUE;
             ngrams += line_ngrams(pos - start, max_order);
+            *longest = pos - start > *longest ? pos - start : *longest;
             pos++;
         }
         per_segment[s] = ngrams;
@@ -83,6 +85,9 @@ static tb_status plan_segments(const int32_t *refs, size_t length, size_t nrefs,
     per_segment[segments] = most;
     return pos == length ? TB_OK : TB_VALUE;
 }
+
+/* How many n-grams ahead tb_mteval_refs_build asks for the table's slot of an n-gram. */
+#define PREFETCH_AHEAD 8
 
 /* The index (within segment s, whose n-grams start at `first` and whose `size` slots are at
  * `slots`) of the n-gram `key`, or, when it has none, the free slot where it goes (~slot). */
@@ -104,10 +109,11 @@ tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, size_
     memset(c, 0, sizeof *c);
     memset(table, 0, sizeof *table);
     c->segments = segments;
-    size_t *per_segment = malloc((segments + 1) * sizeof *per_segment), all = 0, slots_all = 0;
+    size_t *per_segment = malloc((segments + 1) * sizeof *per_segment), all = 0, slots_all = 0, longest = 0;
     if (!per_segment)
         return TB_NOMEM;
-    tb_status status = plan_segments(refs, length, nrefs, segments, max_order, per_segment, &all, &slots_all);
+    tb_status status = plan_segments(refs, length, nrefs, segments, max_order, per_segment, &all, &slots_all,
+                                     &longest);
     if (status != TB_OK) {
         free(per_segment);
         return status;
@@ -127,8 +133,10 @@ tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, size_
     /* one reference's count of each of the segment's n-grams, and which reference it is of */
     int64_t *in_ref = malloc((most ? most : 1) * sizeof *in_ref);
     size_t *ref_of = malloc((most ? most : 1) * sizeof *ref_of);
+    /* the numbers of a line's (n-1)-grams, by position, while its n-grams are numbered */
+    int32_t *below = malloc((longest ? longest : 1) * sizeof *below);
     if (!c->ids || !c->counts || !c->keys || !c->orders || !c->starts || !c->slots || !c->slot_starts || !in_ref
-        || !ref_of)
+        || !ref_of || !below)
         status = TB_NOMEM;
     if (status == TB_OK)
         status = tb_ngram_table_reserve(table, all);
@@ -144,10 +152,21 @@ tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, size_
             size_t end = pos;
             while (refs[end] != TB_LINE_END)
                 end++;
-            for (size_t i = pos; i < end && status == TB_OK; i++) {
-                int32_t prefix = -1;
-                for (int n = 1; n <= max_order && i + (size_t)n <= end; n++) {
-                    int32_t token = refs[i + (size_t)n - 1];
+            /* order by order, so that every n-gram's prefix is known a few n-grams ahead and
+             * its first slot in the large table can be fetched before it is needed (the
+             * numbers are then given in another order than position by position: nothing
+             * depends on which number an n-gram has) */
+            size_t line = end - pos;
+            for (int n = 1; n <= max_order && (size_t)n <= line && status == TB_OK; n++) {
+                const int32_t *last = refs + pos + (size_t)n - 1;  /* last[i]: the n-gram at i's last token */
+                size_t count = line - (size_t)n + 1;
+                for (size_t i = 0; i < count && i < PREFETCH_AHEAD; i++)
+                    TB_PREFETCH(tb_ngram_table_first_slot(table, n == 1 ? -1 : below[i], last[i]));
+                for (size_t i = 0; i < count; i++) {
+                    if (i + PREFETCH_AHEAD < count)
+                        TB_PREFETCH(tb_ngram_table_first_slot(table, n == 1 ? -1 : below[i + PREFETCH_AHEAD],
+                                                              last[i + PREFETCH_AHEAD]));
+                    int32_t prefix = n == 1 ? -1 : below[i], token = last[i];
                     int32_t g = tb_ngram_table_add(table, prefix, token, n);
                     if (g < 0) {
                         status = TB_NOMEM;
@@ -170,7 +189,7 @@ tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, size_
                     }
                     if (++in_ref[j] > c->counts[first + (size_t)j])
                         c->counts[first + (size_t)j] = in_ref[j];
-                    prefix = g;
+                    below[i] = g;  /* (below[i + 1 ..] still hold order n - 1's numbers) */
                 }
             }
             pos = end + 1;
@@ -186,6 +205,7 @@ tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, size_
     free(per_segment);
     free(in_ref);
     free(ref_of);
+    free(below);
     if (status != TB_OK) {
         tb_mteval_clips_free(c);
         tb_ngram_table_free(table);

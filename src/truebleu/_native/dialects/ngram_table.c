@@ -1,5 +1,6 @@
 /* truebleu core, dialects: every n-gram of token-id lines, numbered (see ngram_table.h). */
 #include "dialects/ngram_table.h"
+#include "dialects/large_table.h"
 #include "runtime/memory.h"
 
 #include <stdlib.h>
@@ -20,7 +21,7 @@ int32_t tb_ngram_table_find(const tb_ngram_table *t, int32_t prefix, int32_t tok
 
 static tb_status rehash(tb_ngram_table *t, size_t slots)
 {
-    tb_ngram_slot *table = calloc(slots, sizeof *table);
+    tb_ngram_slot *table = tb_large_table_zeroed(slots, sizeof *table);
     if (!table)
         return TB_NOMEM;
     for (size_t g = 0; g < t->n; g++) {

@@ -51,6 +51,14 @@ static inline size_t tb_ngram_slot_of(uint64_t key, size_t slots)
     return (size_t)(key & (uint64_t)(slots - 1));
 }
 
+/* A hint to fetch the slot where the n-gram (prefix, token) is looked for first (the
+ * table is large and probed at random: without the hint nearly every add waits on memory). */
+static inline const void *tb_ngram_table_first_slot(const tb_ngram_table *t, int32_t prefix, int32_t token)
+{
+    return t->slots ? (const void *)&t->slot_of_key[tb_ngram_slot_of(tb_ngram_key(prefix, token), t->slots)]
+                    : (const void *)t;
+}
+
 /* An empty table (zeroed first) sized for `most` n-grams: up to that many, adding one
  * never moves the table (its slots are at most 3/4 full). TB_OK or TB_NOMEM. */
 tb_status tb_ngram_table_reserve(tb_ngram_table *t, size_t most);
