@@ -1,6 +1,6 @@
 /* truebleu core, dialects: every n-gram of token-id lines, numbered (see ngram_table.h). */
 #include "dialects/ngram_table.h"
-#include "dialects/large_table.h"
+#include "runtime/large_table.h"
 #include "runtime/memory.h"
 
 #include <stdlib.h>

@@ -1,9 +1,9 @@
-/* truebleu core, dialects: zeroed memory for a large table (see large_table.h). */
+/* truebleu core runtime: zeroed memory for a large table (see large_table.h). */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE  /* madvise: -std=c11 alone would hide it */
 #endif
 
-#include "dialects/large_table.h"
+#include "runtime/large_table.h"
 
 #include <stdint.h>
 #include <stdlib.h>
