@@ -124,7 +124,8 @@ def test_characters_every_reference_ngram_counted(order, alphabet):
     hyps, refs = [], []
     for _ in range(150):
         hyps.append(characters(rng, alphabet + "xyz", rng.randrange(0, 150)))
-        refs.append([characters(rng, alphabet + "XY", rng.randrange(0, 150)) for _ in range(rng.randrange(1, 5))])
+        count = rng.randrange(1, 5)
+        refs.append([characters(rng, alphabet + "XY", rng.randrange(0, 150)) for _ in range(count)])
     check_every_path(hyps, refs, order, tokenize="char")
 
 
