@@ -37,19 +37,21 @@ def cells(hyp: str, refs: list[str], order: int) -> int:
     return (common + bound) * common
 
 
-def check_every_path(hyps: list[str], refs: list[list[str]], order: int, threads: int = 1):
+def check_every_path(hyps: list[str], refs: list[list[str]], order: int, threads: int = 1,
+                     tokenize: str = "none"):
     """Rows of every native entry point == the Python backend's rows."""
-    want = PYTHON.statistics(hyps, PYTHON.prepare_references(refs, NONE_TOK, False, order),
-                             NONE_TOK, False, order)
-    prepared = NATIVE.prepare_references(refs, NONE_TOK, False, order)
-    assert NATIVE.statistics(hyps, prepared, NONE_TOK, False, order, threads=threads) == want
-    assert NATIVE.sentence_statistics(hyps, refs, NONE_TOK, False, order, threads=threads) == want
+    tok = get_tokenizer(tokenize)
+    want = PYTHON.statistics(hyps, PYTHON.prepare_references(refs, tok, False, order), tok, False, order)
+    prepared = NATIVE.prepare_references(refs, tok, False, order)
+    assert NATIVE.statistics(hyps, prepared, tok, False, order, threads=threads) == want
+    assert NATIVE.sentence_statistics(hyps, refs, tok, False, order, threads=threads) == want
     width = max(len(r) for r in refs)
     streams = [[r[k] if k < len(r) else None for r in refs] for k in range(width)]
-    got, _ = NATIVE.stream_statistics(hyps, streams, NONE_TOK, False, order, threads=threads)
+    got, _ = NATIVE.stream_statistics(hyps, streams, tok, False, order, threads=threads)
     assert got == want
     if len(hyps) <= 50:  # pairs: hypothesis i against reference segment i (tb_segment_row)
-        hyp_prepared = core.prepare([[h] for h in hyps], core.MODE_NONE, False, threads)
+        mode = getattr(core, f"MODE_{tokenize.upper()}")
+        hyp_prepared = core.prepare([[h] for h in hyps], mode, False, threads)
         index = array("q", range(len(hyps)))
         rows = array("q", [0]) * len(want.data)
         core.pair_statistics(hyp_prepared, prepared.core, index, index, order, threads, rows)
@@ -105,6 +107,41 @@ def test_long_segments_with_many_references_use_the_hash_table():
     assert all(cells(h, r, 4) > DIRECT_MAX_CELLS for h, r in zip(hyps, refs))
     check_every_path(hyps, refs, 4)
     check_every_path(hyps, refs, 7)
+
+
+def characters(rng: random.Random, alphabet: str, length: int) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(length))
+
+
+@pytest.mark.parametrize("order", [1, 2, 4, 5])
+@pytest.mark.parametrize("alphabet", ["ab", "abcdefghij ", "".join(map(chr, range(0x4E00, 0x4E00 + 60)))])
+def test_characters_every_reference_ngram_counted(order, alphabet):
+    """tokenize='char' counts every reference n-gram, not only those of characters the
+    hypothesis has (tb_segment_row_all, order 4; other orders take the common tokens'
+    way): hypotheses with characters the references lack (and the other way round),
+    1-4 references, empty lines, characters repeated so that clipping matters."""
+    rng = random.Random(order * 7 + len(alphabet))
+    hyps, refs = [], []
+    for _ in range(150):
+        hyps.append(characters(rng, alphabet + "xyz", rng.randrange(0, 150)))
+        count = rng.randrange(1, 5)
+        refs.append([characters(rng, alphabet + "XY", rng.randrange(0, 150)) for _ in range(count)])
+    check_every_path(hyps, refs, order, tokenize="char")
+
+
+def test_characters_of_long_segments_use_the_hash_table():
+    """As above, on segments whose (reference characters + n-grams) x characters pass
+    2**18 cells: the hash table's copy of tb_segment_row_all."""
+    rng = random.Random(17)
+    alphabet = "".join(map(chr, range(0x4E00, 0x4E00 + 700)))
+    hyps, refs = [], []
+    for _ in range(4):
+        hyp = characters(rng, alphabet, 1500)
+        hyps.append(hyp)
+        refs.append([characters(rng, alphabet, 1500) for _ in range(2)] + [hyp[:700]])
+    assert all((len(set("".join(r))) + sum(3 * len(x) for x in r)) * len(set("".join(r))) > DIRECT_MAX_CELLS
+               for r in refs)
+    check_every_path(hyps, refs, 4, tokenize="char")
 
 
 @pytest.mark.parametrize("threads", [1, 2])

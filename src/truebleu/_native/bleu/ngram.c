@@ -10,12 +10,7 @@
  * the ids are closed under prefixes, so a hypothesis n-gram without an id ends the
  * scan of longer n-grams at that position.
  *
- * The pair -> id table: for most segments (ids) x C is small, and the table is an
- * array indexed by prefix * C + last, exact by construction; a cell written for an
- * earlier segment is told apart by its era tag, so nothing is cleared between
- * segments. A larger segment uses an open-addressing hash of the
- * whole 64-bit pair, compared in full, so a collision costs time but never changes
- * a count.
+ * The pair -> id table of a segment is bleu/pairs.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,30 +18,9 @@
 #include "runtime/memory.h"
 #include "runtime/portable.h"
 #include "bleu/ngram.h"
+#include "bleu/pairs.h"
 
 #define NONE TB_ABSENT
-
-/* The direct table is used while it needs at most DIRECT_MAX_CELLS cells (4 bytes
- * each); a cell holds an id (below DIRECT_MAX_CELLS, as ids < C + bound <= cells)
- * tagged with the era (the segment) that wrote it in the bits above. */
-#ifndef TB_DIRECT_ID_BITS  /* (a build may set it: small to test the hash table, large the eras) */
-#define TB_DIRECT_ID_BITS 18
-#endif
-#define DIRECT_ID_BITS TB_DIRECT_ID_BITS
-#define DIRECT_MAX_CELLS (1u << DIRECT_ID_BITS)
-
-static size_t pow2_at_least(size_t n)
-{
-    size_t c = 16;
-    while (c < n)
-        c *= 2;
-    return c;
-}
-
-static inline size_t key_slot(uint64_t key, size_t mask)
-{
-    return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
-}
 
 void tb_matcher_init(tb_matcher *m) { memset(m, 0, sizeof(*m)); }
 
@@ -71,18 +45,6 @@ size_t tb_matcher_footprint(const tb_matcher *m)
            m->ng_keys_cap * sizeof(uint64_t) + m->counts_cap * sizeof(tb_counts);
 }
 
-/* Reserve `need` direct cells (new ones 0: of no era). */
-static int cells_reserve(tb_matcher *m, size_t need)
-{
-    if (need <= m->cells_cap)
-        return 0;
-    size_t old = m->cells_cap;
-    if (GROW(m->cells, m->cells_cap, need) < 0)
-        return -1;
-    memset(m->cells + old, 0, (m->cells_cap - old) * sizeof(uint32_t));
-    return 0;
-}
-
 int tb_segment_row(tb_matcher *m, const tb_seg *hyp, const tb_seg *ref, int max_order, int64_t *row)
 {
     /* the hypothesis (its first sequence) in reference ids */
@@ -96,62 +58,6 @@ int tb_segment_row(tb_matcher *m, const tb_seg *hyp, const tb_seg *ref, int max_
     for (uint32_t i = 0; i < hlen; i++)
         m->hyp_ids[i] = m->hmap[hyp->ids[i]];
     return tb_segment_row_ids(m, m->hyp_ids, hlen, ref, max_order, row);
-}
-
-/* The pair -> id table of one segment, and the counts of its ids. */
-typedef struct {
-    uint32_t C, next_id;
-    tb_counts *counts;
-    uint32_t *cells, era_tag;            /* direct: cells[prefix * C + last] = era_tag | id */
-    uint32_t *slots; uint64_t *keys;     /* hash: slots hold id + 1 (0: empty), keys[id - C] */
-    size_t mask;
-} pair_table;
-
-/* Whether the pair has an id, and its id in *id. */
-static TB_ALWAYS_INLINE int
-pair_find(const pair_table *t, uint32_t prefix, uint32_t last, uint32_t *id, const int direct)
-{
-    if (direct) {
-        *id = t->cells[(size_t)prefix * t->C + last] ^ t->era_tag;
-        return *id < DIRECT_MAX_CELLS;
-    }
-    const uint64_t key = (uint64_t)prefix << 32 | last;
-    for (size_t j = key_slot(key, t->mask);; j = (j + 1) & t->mask) {
-        const uint32_t s = t->slots[j];
-        if (!s)
-            return 0;
-        if (t->keys[s - 1 - t->C] == key) {
-            *id = s - 1;
-            return 1;
-        }
-    }
-}
-
-/* The id of the pair in *id: 0 if it had one; 1 if it is new (the next free
- * id, its counts for the caller to set: they hold an earlier segment's). */
-static TB_ALWAYS_INLINE int
-pair_add(pair_table *t, uint32_t prefix, uint32_t last, uint32_t *id, const int direct)
-{
-    if (direct) {
-        uint32_t *cell = &t->cells[(size_t)prefix * t->C + last];
-        *id = *cell ^ t->era_tag;
-        if (*id < DIRECT_MAX_CELLS)
-            return 0;
-        *id = t->next_id++;
-        *cell = *id | t->era_tag;
-    } else {
-        const uint64_t key = (uint64_t)prefix << 32 | last;
-        size_t j = key_slot(key, t->mask);
-        for (uint32_t s; (s = t->slots[j]) != 0; j = (j + 1) & t->mask)
-            if (t->keys[s - 1 - t->C] == key) {
-                *id = s - 1;
-                return 0;
-            }
-        *id = t->next_id++;
-        t->slots[j] = *id + 1;
-        t->keys[*id - t->C] = key;
-    }
-    return 1;
 }
 
 /* Counts the n-grams at one position of a reference: those of at[0 .. top), the
@@ -358,43 +264,6 @@ static size_t reference_ngrams(const tb_seg *ref, const size_t N)
     return bound;
 }
 
-/* The pair table of C common ids and at most `bound` longer n-grams: t's
- * tables, counts zero for the common ids, a new era (direct) or emptied slots
- * (hash). 0, or -1: out of memory. */
-static TB_ALWAYS_INLINE int table_start(tb_matcher *m, pair_table *t, uint32_t C, size_t bound, int *direct)
-{
-    if ((uint64_t)C + bound >= NONE)
-        return -1;
-    if (GROW(m->counts, m->counts_cap, C + bound + 1) < 0 || GROW(m->touched, m->touched_cap, C + bound + 1) < 0)
-        return -1;
-    *t = (pair_table){.C = C, .next_id = C, .counts = m->counts};
-    memset(t->counts, 0, C * sizeof(tb_counts));
-    const uint64_t ncells = ((uint64_t)C + bound) * C;
-    *direct = ncells <= DIRECT_MAX_CELLS;
-    if (*direct) {  /* (every cell: the hypothesis looks up pairs the references may lack) */
-        if (cells_reserve(m, (size_t)ncells) < 0)
-            return -1;
-        /* a new era: the cells of earlier segments are stale without clearing them */
-        if (++m->cells_era == 1u << (32 - DIRECT_ID_BITS)) {
-            if (m->cells_cap)
-                memset(m->cells, 0, m->cells_cap * sizeof(uint32_t));
-            m->cells_era = 1;
-        }
-        t->cells = m->cells;
-        t->era_tag = m->cells_era << DIRECT_ID_BITS;
-    } else {
-        /* load at most 2/3 */
-        const size_t ncap = pow2_at_least(bound + bound / 2 + 2);
-        if (GROW(m->ng_slots, m->ng_slots_cap, ncap) < 0 || GROW(m->ng_keys, m->ng_keys_cap, bound + 1) < 0)
-            return -1;
-        t->slots = m->ng_slots;
-        t->keys = m->ng_keys;
-        t->mask = ncap - 1;
-        memset(t->slots, 0, ncap * sizeof(uint32_t));
-    }
-    return 0;
-}
-
 /* The body of tb_segment_row_ids; N is a constant where it is inlined for the
  * common order 4. */
 static TB_ALWAYS_INLINE int
@@ -442,6 +311,40 @@ int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, co
     if (max_order == 4)  /* sacreBLEU's default: a copy with the order known */
         return segment_row_ids(m, hyp_ids, hlen, ref, 4, row);
     return segment_row_ids(m, hyp_ids, hlen, ref, (size_t)max_order, row);
+}
+
+/* The body of tb_segment_row_all: the references counted as tb_matcher_learn
+ * counts them (every reference token common, its common id its vocabulary id),
+ * then the hypothesis (in reference ids: the common ids here) on cur counts all
+ * zero (base 0). */
+static TB_ALWAYS_INLINE int
+segment_row_all(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref, const size_t N,
+                int64_t *row)
+{
+    lengths_row(row, hlen, ref, N);
+    if (hlen == 0 || ref->nvocab == 0)
+        return 0;
+    pair_table t;
+    int direct;
+    if (table_start(m, &t, ref->nvocab, reference_ngrams(ref, N), &direct) < 0)
+        return -1;
+    if (direct) {
+        count_references(&t, NULL, ref, m->touched, N, 1);
+        count_hypothesis(&t, hyp_ids, hlen, 0, N, 1, row + 2);
+    } else {
+        count_references(&t, NULL, ref, m->touched, N, 0);
+        count_hypothesis(&t, hyp_ids, hlen, 0, N, 0, row + 2);
+    }
+    return 0;
+}
+
+int tb_segment_row_all(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
+                       int max_order, int64_t *row)
+{
+    m->learned_order = 0;  /* (its tables are this segment's now) */
+    if (max_order == 4)  /* (a copy for any order would loosen the compiler's loops in this one: 3% more) */
+        return segment_row_all(m, hyp_ids, hlen, ref, 4, row);
+    return tb_segment_row_ids(m, hyp_ids, hlen, ref, max_order, row);
 }
 
 /* ------------------------------------------------------------------ */

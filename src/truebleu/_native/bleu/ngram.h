@@ -56,6 +56,14 @@ int tb_segment_row(tb_matcher *m, const tb_seg *hyp, const tb_seg *ref,
 int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
                        int max_order, int64_t *row);
 
+/* tb_segment_row_ids's row, every reference n-gram counted (not only those of
+ * tokens the hypothesis has, which tb_segment_row_ids finds first): cheaper
+ * when nearly every reference token is in the hypothesis, as with
+ * tokenize='char''s one-character tokens (bleu/jobs.c chooses). Of order 4
+ * (sacreBLEU's) only: any other order takes tb_segment_row_ids's way. */
+int tb_segment_row_all(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref,
+                       int max_order, int64_t *row);
+
 /* Several hypotheses against the same references: tb_matcher_learn counts the
  * references' n-grams (of every token, not only the ones a hypothesis shares)
  * once, and each tb_matcher_row then only walks its hypothesis's n-grams; the
