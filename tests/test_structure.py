@@ -34,10 +34,16 @@ def test_no_python_module_is_over_500_lines():
     assert long == {}
 
 
-def test_no_c_file_is_over_1000_lines():
-    long = {str(path.relative_to(NATIVE)): lines(path) for path in NATIVE.rglob("*.[ch]")
-            if lines(path) > 1000}
+#: C written by a program, not by hand (setup.py regenerates it from the build's ``regex``)
+GENERATED_C = {"tables/unicode_tables.h"}
+
+
+def test_no_c_file_is_over_500_lines():
+    """The Python rule holds for the core's C too (generated tables aside)."""
+    long = {name: lines(path) for path in NATIVE.rglob("*.[ch]")
+            if (name := path.relative_to(NATIVE).as_posix()) not in GENERATED_C and lines(path) > 500}
     assert long == {}
+    assert all((NATIVE / name).is_file() for name in GENERATED_C)
 
 
 def calls_of(pattern: str, suffixes=("*.c", "*.h")) -> list[tuple[str, int]]:

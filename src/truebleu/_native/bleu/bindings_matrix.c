@@ -152,14 +152,9 @@ PyObject *core_cross_statistics(PyObject *module, PyObject *args, PyObject *kwar
         goto done;
     if (tb_int64_out_buffer(rows_obj, &rv, na * nb * tb_row_width(max_order)) < 0)
         goto done;
-    if (scores_obj != Py_None) {
-        if (PyObject_GetBuffer(scores_obj, &sv, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
-            goto done;
-        if ((size_t)sv.len != na * nb * sizeof(double)) {
-            PyErr_SetString(PyExc_ValueError, "scores buffer must hold one double per cell");
-            goto done;
-        }
-    }
+    if (scores_obj != Py_None
+            && tb_out_buffer(scores_obj, &sv, na * nb, sizeof(double), "scores buffer must hold one double per cell") < 0)
+        goto done;
     tb_status status = TB_OK;
     uint8_t *chosen = NULL;
     uint32_t *refs = NULL;
@@ -230,19 +225,10 @@ PyObject *core_bleu_scores(PyObject *module, PyObject *args, PyObject *kwargs)
     Py_buffer rv = {0}, ov = {0};
     PyObject *result = NULL;
     size_t width = tb_row_width(max_order);
-    if (PyObject_GetBuffer(rows_obj, &rv, PyBUF_C_CONTIGUOUS) < 0)
+    size_t n;
+    if (tb_int64_rows_buffer(rows_obj, &rv, width, "rows", &n) < 0
+            || tb_out_buffer(out, &ov, n, sizeof(double), "output buffer must hold one double per row") < 0)
         goto done;
-    if (rv.itemsize != 8 || (size_t)rv.len % (8 * width)) {
-        PyErr_SetString(PyExc_ValueError, "rows must be an int64 buffer of whole rows");
-        goto done;
-    }
-    size_t n = (size_t)rv.len / (8 * width);
-    if (PyObject_GetBuffer(out, &ov, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
-        goto done;
-    if ((size_t)ov.len != n * sizeof(double)) {
-        PyErr_SetString(PyExc_ValueError, "output buffer must hold one double per row");
-        goto done;
-    }
     const tb_bleu_params params = {max_order, smooth, smooth_value, effective_order};
     const int64_t *rows = rv.buf;
     double *scores = ov.buf;

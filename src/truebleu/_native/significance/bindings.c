@@ -159,17 +159,17 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     /* the largest |statistic| first: it decides the table's storage (tb_resample) */
     for (; opened < k; opened++) {
         Py_buffer *view = &views[opened];
-        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(tables, opened), view,
-                               PyBUF_C_CONTIGUOUS) < 0)
+        size_t rows;
+        if (tb_int64_rows_buffer(PySequence_Fast_GET_ITEM(tables, opened), view, (size_t)width,
+                                 "tables", &rows) < 0)
             goto done;
-        if (view->len % (8 * width) != 0 || (n >= 0 && view->len / (8 * width) != n)
-                || view->len == 0) {
+        if (rows == 0 || (n >= 0 && (Py_ssize_t)rows != n)) {
             opened++;  /* (released below) */
             PyErr_SetString(PyExc_ValueError, "tables must be int64 buffers of equal, non-zero "
                                               "numbers of rows of `width`");
             goto done;
         }
-        n = view->len / (8 * width);
+        n = (Py_ssize_t)rows;
         const int64_t *src = view->buf;
         for (Py_ssize_t i = 0; i < n * width; i++) {
             int64_t x = src[i];
