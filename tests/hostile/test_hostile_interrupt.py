@@ -18,7 +18,6 @@ import http.server
 import json
 import os
 import random
-import resource
 import signal
 import subprocess
 import sys
@@ -38,11 +37,17 @@ ENV = dict(os.environ, PYTHONPATH=PACKAGE_PARENT + os.pathsep + os.environ.get("
 INTERRUPTED = "truebleu: interrupted"
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a running process (fields 14 and 15 of /proc/PID/stat)."""
+def process_stat(pid: int) -> tuple[str, float]:
+    """State letter (field 3; "Z" once it has ended) and user + system CPU seconds (fields 14
+    and 15, every thread's) of a process."""
     with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
         fields = handle.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return fields[0], (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a running process."""
+    return process_stat(pid)[1]
 
 
 def command(args: list[str]) -> list[str]:
@@ -50,11 +55,19 @@ def command(args: list[str]) -> list[str]:
 
 
 def start_up_cpu(args: list[str]) -> float:
-    """CPU seconds of the sub-command up to its parsed arguments (its ``--help``)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(command(args), capture_output=True, env=ENV, check=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    """CPU seconds of the sub-command up to its parsed arguments (its ``--help``).
+
+    Read from that one child's own resource usage (``wait4``), not from the difference of
+    this process's children's totals: any other child reaped meanwhile (a finished helper
+    process of an earlier test) would count too, and a threshold inflated by seconds lets
+    the busy command finish before it is interrupted.
+    """
+    child = subprocess.Popen(command(args), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, env=ENV)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    assert child.returncode == 0, (args, child.returncode)
+    return usage.ru_utime + usage.ru_stime
 
 
 def interrupt_when_busy(args: list[str], help_args: list[str], cwd: Path
@@ -64,10 +77,13 @@ def interrupt_when_busy(args: list[str], help_args: list[str], cwd: Path
     child = subprocess.Popen(command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              text=True, env=ENV, cwd=cwd)
     try:
-        while cpu_seconds(child.pid) < threshold:
-            assert child.poll() is None, (
-                f"finished before it could be interrupted ({threshold:.2f} s of CPU): "
-                f"{child.communicate()}")
+        while True:
+            state, cpu = process_stat(child.pid)  # (an ended child stays readable until reaped)
+            assert state != "Z" and child.poll() is None, (
+                f"finished before it could be interrupted (after {cpu:.2f} s of CPU; "
+                f"the threshold was {threshold:.2f} s): {child.communicate()}")
+            if cpu >= threshold:
+                break
             time.sleep(0.01)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=300)
