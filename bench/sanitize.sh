@@ -3,7 +3,8 @@
 # scratch copy of the repository and run the native tests (and a short fuzz) on it.
 #
 #   bench/sanitize.sh [python] [fuzz-inputs] [ter-fuzz-segments]
-#   SANITIZE_TESTS="tests/native/test_native_interrupt.py" bench/sanitize.sh python 2000 200
+#   SANITIZE_TESTS="tests/native/test_native_interrupt.py" bench/sanitize.sh python   # those tests only
+#   SANITIZE_TESTS="tests/native/test_native_interrupt.py" bench/sanitize.sh python 2000 200   # and the fuzzers
 #   SANITIZE_CFLAGS=-DTB_DIRECT_ID_BITS=6 bench/sanitize.sh python 2000 200   # extra C flags
 #   SANITIZE_CFLAGS=-DTB_MATCHER_BASE_MAX=64 bench/sanitize.sh python 2000 200   # the matcher restarts often
 #
@@ -11,9 +12,11 @@
 # detection is off because the interpreter itself does not free everything at
 # exit (tests/native/test_native_leak.py checks our leaks). Any ASan/UBSan report aborts
 # the step it happens in; every step runs even when an earlier one failed, and the
-# run ends with the list of failed steps (exit status 1 if any).
+# run ends with the list of failed steps (exit status 1 if any). With SANITIZE_TESTS, a quick
+# run on the changed code, only those tests run, and the fuzzers too when their counts are given.
 set -euo pipefail
 PY=${1:-python}
+FUZZ_GIVEN=$(( $# >= 2 ))  # with SANITIZE_TESTS, fuzz only when asked to
 FUZZ_N=${2:-50000}
 TER_FUZZ_N=${3:-1000}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -67,6 +70,19 @@ step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tes
     tests/metrics/bleu/test_tokenized_periods.py tests/native/test_native_runtime.py \
     tests/metrics/chrf/test_chrf_native.py tests/viewer/test_viewer_word_buckets.py \
     tests/viewer/test_viewer_compact.py}
+if [ -n "${SANITIZE_TESTS:-}" ]; then
+    if [ "$FUZZ_GIVEN" -eq 1 ]; then
+        step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
+        step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
+        step "fuzz_ter" "$PY" bench/fuzz_ter.py -n "$TER_FUZZ_N" --seed 7
+    fi
+    if [ ${#FAILED[@]} -ne 0 ]; then
+        echo "sanitizer run: FAILED: ${FAILED[*]}"
+        exit 1
+    fi
+    echo "sanitizer run (SANITIZE_TESTS): OK"
+    exit 0
+fi
 step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
 step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
 step "fuzz_chrf small alphabet" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 8 --threads 2 --alphabet small
