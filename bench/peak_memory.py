@@ -1,0 +1,99 @@
+"""A measured process's own peak memory: VmHWM, not ``ru_maxrss`` (Linux).
+
+On Linux a child's ``ru_maxrss`` (from ``os.wait4``, or ``getrusage(RUSAGE_SELF)`` inside
+it) keeps the high-water mark of the address space it was forked from until its ``exec``:
+a child started by a parent that holds 1 GB "peaks" at 1 GB whatever it does itself, so a
+small run measured after a large one shows the large one's peak. ``VmHWM`` in
+``/proc/self/status`` is the high-water mark of the process's own address space since
+``exec``: that is what the benches report. It needs Linux's ``/proc``; elsewhere
+``own_peak_kib`` falls back to ``ru_maxrss``, which is then only as good as the platform's.
+
+A command is measured by running it through this file, which runs it in its own process
+exactly as ``python -m MODULE`` or ``python SCRIPT`` would and writes its VmHWM (KiB) to
+PEAK_FILE when it ends, however it ends (``sys.exit``, an exception)::
+
+    python bench/peak_memory.py PEAK_FILE -m MODULE [ARGS...]
+    python bench/peak_memory.py PEAK_FILE SCRIPT [ARGS...]
+
+``run_python`` does that from a bench and returns the wall time, CPU time, peak and output.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import NamedTuple, Optional
+
+HERE = Path(__file__).resolve()
+
+
+def own_peak_kib() -> int:
+    """This process's peak resident memory in KiB: VmHWM on Linux, else ``ru_maxrss``."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for row in status:
+                if row.startswith("VmHWM:"):
+                    return int(row.split()[1])
+    except OSError:
+        pass
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak  # (macOS counts bytes)
+
+
+class Measured(NamedTuple):
+    wall_s: float
+    cpu_s: float
+    peak_kib: int
+    stdout: str
+
+
+def run_python(target: list[str], env: Optional[dict] = None) -> Measured:
+    """Run ``python TARGET...`` (``["-m", "truebleu", ...]`` or ``["script.py", ...]``) in a
+    fresh process: its wall time, its CPU time (user + system, from ``os.wait4``), its own
+    peak RSS (VmHWM, however much memory this process holds) and its standard output.
+    A failure raises RuntimeError with the end of its standard error."""
+    with tempfile.TemporaryDirectory(prefix="truebleu-peak-") as folder, \
+            tempfile.TemporaryFile() as output, tempfile.TemporaryFile() as errors:
+        peak_file = Path(folder) / "peak"
+        start = time.perf_counter()
+        child = subprocess.Popen([sys.executable, str(HERE), str(peak_file), *target],
+                                 stdout=output, stderr=errors, env=env)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        output.seek(0)
+        errors.seek(0)
+        if code != 0 or not peak_file.exists():
+            raise RuntimeError(f"python {' '.join(target[:3])}... failed ({code}): "
+                               f"{errors.read().decode('utf-8', 'replace')[-2000:]}")
+        return Measured(wall, usage.ru_utime + usage.ru_stime, int(peak_file.read_text()),
+                        output.read().decode("utf-8"))
+
+
+def _run_as_main(peak_file: str, target: list[str]) -> None:
+    """Run ``target`` as ``python`` would run it, then write this process's peak to
+    ``peak_file`` (after ``sys.exit`` too: the ``finally``)."""
+    import runpy
+
+    try:
+        if target[0] == "-m":
+            sys.argv = [target[1], *target[2:]]
+            sys.path[0] = os.getcwd()  # as ``python -m`` sets it
+            runpy.run_module(target[1], run_name="__main__", alter_sys=True)
+        else:
+            sys.argv = list(target)
+            sys.path[0] = str(Path(target[0]).resolve().parent)  # as ``python SCRIPT`` sets it
+            runpy.run_path(target[0], run_name="__main__")
+    finally:
+        Path(peak_file).write_text(str(own_peak_kib()), encoding="ascii")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3 or sys.argv[2:3] == ["-m"] and len(sys.argv) < 4:
+        sys.exit("usage: python bench/peak_memory.py PEAK_FILE (-m MODULE | SCRIPT) [ARGS...]")
+    _run_as_main(sys.argv[1], sys.argv[2:])
