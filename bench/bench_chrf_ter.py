@@ -19,6 +19,8 @@ Tasks:
                    at the default threads and at ``threads=1``; every cell must equal
                    fastChrF's, and the first rows sacreBLEU's ``sentence_chrf``.
                    ``--matrix`` measures this task alone.
+``truebleu-1thread`` (the matrix task's row, and the ``--callgrind-only`` runs) is
+``threads=1`` in every task it runs, not only the matrix.
 Each measurement runs in its own subprocess, so each peak RSS (``ru_maxrss``)
 is the tool's own; "RSS after loading" is the RSS once the text is read.
 Times are medians over ``--repeat`` runs (sacreBLEU: fewer, it is slow), as
@@ -80,6 +82,12 @@ def mbr_candidates(data: Path) -> list[str]:
     return read_lines(path)[:MATRIX_SIZE]
 
 
+def truebleu_threads(tool: str) -> dict:
+    """truebleu's ``threads`` option for a tool label: ``truebleu-1thread`` is ``threads=1`` in
+    every task (corpus, cached, sentence, matrix); ``truebleu`` the default (the cores)."""
+    return {"threads": 1} if tool == "truebleu-1thread" else {}
+
+
 def matrix_call(tool: str):
     """The MBR matrix of a tool: candidates -> rows of floats (Python lists, as both return)."""
     if tool == "fastchrf":
@@ -88,8 +96,8 @@ def matrix_call(tool: str):
         return lambda cands: fastchrf.pairwise_chrf([cands], [cands])[0]
     import truebleu
 
-    threads = 1 if tool == "truebleu-1thread" else None
-    return lambda cands: truebleu.chrf_matrix(cands, cands, threads=threads)
+    threads = truebleu_threads(tool)
+    return lambda cands: truebleu.chrf_matrix(cands, cands, **threads)
 
 
 def matrix_digest(matrix) -> str:
@@ -113,6 +121,9 @@ def metric_calls(metric: str, tool: str, normalized: bool = False):
     ``normalized``: TER's ``normalized=True`` (tercom's normalization)."""
     options = {"chrf": {}, "chrf++": {"word_order": 2}, "ter": {}}[metric]
     ter_options = {"normalized": True} if normalized else {}
+    if tool.startswith("truebleu"):
+        options = {**options, **truebleu_threads(tool)}
+        ter_options = {**ter_options, **truebleu_threads(tool)}
     if tool == "sacrebleu":
         import sacrebleu
 
