@@ -234,16 +234,16 @@ CALLGRIND_RUNS = (("corpus chrF", "chrf", "corpus"), ("corpus chrF++", "chrf++",
 
 
 def callgrind_table(args) -> None:
-    """Instructions of CALLGRIND_RUNS, in the core and in the whole process (bench_speed.py's
-    counter: the core's ``core_*`` entry points never nest)."""
-    from bench_speed import callgrind_count
+    """Instructions of CALLGRIND_RUNS, in the core and in the whole process (the benches'
+    one counter, ``callgrind.py``: the whole process after an uncounted run)."""
+    from callgrind import count_instructions
 
     print("| instructions (callgrind, threads=1, one core) | native core | whole process |")
     print("|---|---:|---:|")
     for label, metric, task in CALLGRIND_RUNS:
         cmd = [sys.executable, __file__, "--worker", task, "truebleu-1thread", "--metric", metric,
                "--data", str(args.data), "--systems", str(args.systems), "--repeat", "1"]
-        core, whole = (callgrind_count(cmd, core_only=flag) for flag in (True, False))
+        core, whole = (count_instructions(cmd, core_only=flag) for flag in (True, False))
         print(f"| {label} | {core:,} | {whole:,} |")
 
 

@@ -38,7 +38,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -134,23 +133,16 @@ def callgrind_instructions(shared: Path, n_systems: int) -> None:
     if shutil.which("valgrind") is None:
         print("\ninstructions (callgrind): not measured, valgrind is not installed")
         return
+    from callgrind import count_instructions
+
     ref, systems = command_files(shared, n_systems)
-    env = command_env()
     commands = {f"`truebleu REF -i SYS... -pbs`, {len(systems)} systems, whole process":
                 [sys.executable, "-m", "truebleu", ref, "-i", *systems, "-pbs"],
                 "`python -c pass` (the interpreter's start-up)": [sys.executable, "-c", "pass"]}
     print("\n| instructions (callgrind) | count |")
     print("|---|---:|")
-    for label, argv in commands.items():
-        subprocess.run(argv, stdout=subprocess.DEVNULL, env=env, check=True)  # bytecode caches
-        with tempfile.TemporaryDirectory() as tmp:
-            done = subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=no",
-                                   f"--callgrind-out-file={tmp}/callgrind.out", *argv],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
-        found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
-        if done.returncode != 0 or not found:
-            raise RuntimeError(f"callgrind run failed: {done.stderr[-2000:]}")
-        print(f"| {label} | {int(found.group(1)):,} |")
+    for label, argv in commands.items():  # each after an uncounted run (bytecode caches)
+        print(f"| {label} | {count_instructions(argv, pinned=False, env=command_env()):,} |")
 
 
 def main() -> None:

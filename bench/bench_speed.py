@@ -36,7 +36,6 @@ import argparse
 import json
 import logging
 import os
-import re
 import resource
 import shutil
 import statistics
@@ -45,6 +44,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from callgrind import count_instructions, one_core, user_env
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared") / "data" / "wmt21"
@@ -165,24 +166,9 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
             "scores": [float(s).hex() for s in scores]}
 
 
-def child_env() -> dict:
-    """The environment of a measured child: as a user's, which reads and writes .pyc files
-    (a ``PYTHONDONTWRITEBYTECODE`` left in the environment would make every run recompile
-    every module it imports)."""
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
-
-
-def one_core():
-    """preexec_fn for a child that may run on one CPU only (truebleu then uses threads=1)."""
-    cpu = min(os.sched_getaffinity(0))
-    return lambda: os.sched_setaffinity(0, {cpu})
-
-
 def measure(task: str, tool: str, data: Path, repeat: int, single: bool = False) -> dict:
     cmd = [sys.executable, __file__, "--worker", task, tool, "--data", str(data), "--repeat", str(repeat)]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=child_env(),
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=user_env(),
                          preexec_fn=one_core() if single else None).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -195,21 +181,6 @@ CALLGRIND_TASKS = ("corpus-onecall", "corpus", "sentence", "matrix", "tok-intl",
 CALLGRIND_COMMAND = "command line (files), whole process"
 
 
-def callgrind_count(cmd: list[str], core_only: bool) -> int:
-    """Instructions callgrind counts for ``cmd`` pinned to one core: inside the native
-    core's entry points (``core_*`` in module.c, which never call each other, so the
-    toggles never nest) or, with ``core_only=False``, in the whole process."""
-    with tempfile.TemporaryDirectory() as tmp:
-        scope = ["--collect-atstart=no", "--toggle-collect=core_*"] if core_only else []
-        proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
-                               *scope, *cmd], capture_output=True, text=True, env=child_env(),
-                              preexec_fn=one_core())
-    found = re.search(r"Collected\s*:\s*(\d+)", proc.stderr)
-    if proc.returncode != 0 or not found:
-        raise RuntimeError(f"callgrind run failed: {proc.stderr[-2000:]}")
-    return int(found.group(1))
-
-
 def callgrind_instructions(data: Path) -> dict[str, int] | None:
     """Instructions of each CALLGRIND_TASKS task inside the native core (truebleu, one
     run, one thread) and of the whole command line on the concatenated files; None
@@ -218,16 +189,15 @@ def callgrind_instructions(data: Path) -> dict[str, int] | None:
         return None
     counts = {}
     for task in CALLGRIND_TASKS:
-        counts[task] = callgrind_count([sys.executable, __file__, "--worker", task, "truebleu", "--data",
-                                        str(data), "--repeat", "1"], core_only=True)
+        counts[task] = count_instructions([sys.executable, __file__, "--worker", task, "truebleu",
+                                           "--data", str(data), "--repeat", "1"], core_only=True)
     with tempfile.TemporaryDirectory() as tmp:
         hyp, ref = Path(tmp) / "hyp.en", Path(tmp) / "ref.en"
         write_concatenated(data, hyp, ref)
         command = [sys.executable, "-m", "truebleu", str(ref), "-i", str(hyp), "-b", "-q", "-w", "10"]
-        # once without valgrind first: on a fresh checkout the counted run would otherwise
-        # include compiling every module's bytecode (about 230 M more)
-        subprocess.run(command, stdout=subprocess.DEVNULL, env=child_env(), check=True)
-        counts[CALLGRIND_COMMAND] = callgrind_count(command, core_only=False)
+        # (count_instructions runs it once first: the count does not include compiling
+        # every module's bytecode, about 230 M more on a fresh checkout)
+        counts[CALLGRIND_COMMAND] = count_instructions(command)
     return counts
 
 
@@ -282,7 +252,7 @@ def measure_cli(tool: str, ref: Path, hyp: Path, repeat: int, single: bool = Fal
     for _ in range(repeat):
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                env=child_env(), preexec_fn=one_core() if single else None)
+                                env=user_env(), preexec_fn=one_core() if single else None)
         out = proc.stdout.read()
         _, status, usage = os.wait4(proc.pid, 0)
         times.append(time.perf_counter() - start)
@@ -297,7 +267,7 @@ def import_time(runs: int) -> tuple[float, float, float]:
     directories (``-S``: what start-up costs before any ``.pth`` file runs)."""
     def once(*flags: str, code: str) -> float:
         start = time.perf_counter()
-        subprocess.run([sys.executable, *flags, "-c", code], check=True, env=child_env())
+        subprocess.run([sys.executable, *flags, "-c", code], check=True, env=user_env())
         return time.perf_counter() - start
 
     bare, imp, no_site = [], [], []
