@@ -10,9 +10,11 @@ its own ``corpus_bleu`` call (as one would; nothing is kept between calls, so
 ``truebleu-cached`` uses ``BLEU(references=...)``, and ``corpus-onecall``
 scores everything as one corpus in one call. Each measurement runs in its own
 subprocess, so each tool's peak RSS (``ru_maxrss``) is its own; the table also
-shows the RSS after loading the text, before scoring ("base"). Times are
-medians over ``--repeat`` runs (sacreBLEU loops: fewer, they are slow) and
-include everything a user call does (tokenizing, counting, scoring).
+shows the RSS after loading the text, before scoring ("base"). Times are the
+median and the best (fastest) of ``--repeat`` runs (sacreBLEU loops: fewer, they
+are slow; also in each worker's JSON line, ``median_s`` and ``best_s``) and include
+everything a user call does (tokenizing, counting, scoring); the ratios divide
+medians, or best runs with ``--ratios best``.
 Scores are compared: truebleu must equal sacreBLEU bit for bit.
 
 Every truebleu and bleuscore measurement is made twice: with the default
@@ -46,6 +48,7 @@ import time
 from pathlib import Path
 
 from callgrind import count_instructions, one_core, user_env
+from timing import add_ratio_flag, times_note, with_spread
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared") / "data" / "wmt21"
@@ -162,8 +165,8 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
         scores = run()
         times.append(time.perf_counter() - start)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"times": times, "peak_kb": peak, "base_kb": base, "segments": segments,
-            "scores": [float(s).hex() for s in scores]}
+    return with_spread({"times": times, "peak_kb": peak, "base_kb": base, "segments": segments,
+                        "scores": [float(s).hex() for s in scores]})
 
 
 def measure(task: str, tool: str, data: Path, repeat: int, single: bool = False) -> dict:
@@ -259,7 +262,7 @@ def measure_cli(tool: str, ref: Path, hyp: Path, repeat: int, single: bool = Fal
         peaks.append(usage.ru_maxrss)
         if status != 0:
             raise RuntimeError(f"{cmd} failed")
-    return {"times": times, "peak_kb": max(peaks), "base_kb": 0, "scores": [out.strip()]}
+    return with_spread({"times": times, "peak_kb": max(peaks), "base_kb": 0, "scores": [out.strip()]})
 
 
 def import_time(runs: int) -> tuple[float, float, float]:
@@ -309,6 +312,7 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="one sacreBLEU run per task")
     parser.add_argument("--callgrind-only", action="store_true",
                         help="print only the native core's instruction count (needs valgrind)")
+    add_ratio_flag(parser)
     parser.add_argument("--worker", nargs=2, metavar=("TASK", "TOOL"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -325,6 +329,7 @@ def main(argv=None) -> int:
     import truebleu
 
     slow = 1 if args.quick else 3
+    key = f"{args.ratios}_s"  # the time each ratio divides
     print(f"truebleu {truebleu.__version__} (backend: {truebleu.active_backend()}), "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
     rows = []
@@ -336,19 +341,17 @@ def main(argv=None) -> int:
         for tool, res in [*results.items(), *((t + " (1 core)", r) for t, r in single.items())]:
             if tool.startswith("truebleu") and res["scores"] != ref["scores"]:
                 mismatches.append(f"{task}: {tool} differs from {reference}")
-        base_t = statistics.median(ref["times"])
         for tool, res in results.items():
-            t = statistics.median(res["times"])
-            t1 = statistics.median(single[tool]["times"]) if tool in single else None
-            rows.append((task, tool, res.get("segments", 0), t, base_t / t, t1, base_t / t1 if t1 else None,
-                         res["peak_kb"], res["base_kb"]))
+            one = single.get(tool)
+            rows.append((task, tool, res.get("segments", 0), res, ref[key] / res[key],
+                         one, ref[key] / one[key] if one else None, res["peak_kb"], res["base_kb"]))
 
     def compare(task, tools, reference="sacrebleu"):
         results, single = {}, {}
         for tool, repeat in tools:
-            results[tool] = measure(task, tool, args.data, repeat)
+            results[tool] = with_spread(measure(task, tool, args.data, repeat))
             if tool != reference:  # sacreBLEU is single-threaded: one run serves both columns
-                single[tool] = measure(task, tool, args.data, repeat, single=True)
+                single[tool] = with_spread(measure(task, tool, args.data, repeat, single=True))
             print(f"  measured {task} / {tool}", file=sys.stderr)
         add_rows(task, results, single, reference)
         return results
@@ -366,9 +369,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         hyp, ref = Path(tmp) / "hyp.en", Path(tmp) / "ref.en"
         n_lines = write_concatenated(args.data, hyp, ref)
-        cli = {tool: measure_cli(tool, ref, hyp, rep) for tool, rep in
+        cli = {tool: with_spread(measure_cli(tool, ref, hyp, rep)) for tool, rep in
                (("sacrebleu", slow), ("bleuscore", slow), ("truebleu", args.repeat))}
-        cli_single = {tool: measure_cli(tool, ref, hyp, rep, single=True) for tool, rep in
+        cli_single = {tool: with_spread(measure_cli(tool, ref, hyp, rep, single=True)) for tool, rep in
                       (("bleuscore", slow), ("truebleu", args.repeat))}
         for res in (*cli.values(), *cli_single.values()):
             res["segments"] = n_lines
@@ -376,20 +379,24 @@ def main(argv=None) -> int:
         print("  measured the command line", file=sys.stderr)
     instructions = callgrind_instructions(args.data)
 
-    print("| task | tool | segments | median time | vs sacreBLEU | one core: time | one core: vs sacreBLEU "
-          "| peak RSS | RSS after loading |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for task, tool, n, t, ratio, t1, ratio1, peak, base in rows:
+    print("| task | tool | segments | median time | best | vs sacreBLEU | one core: median | best "
+          "| one core: vs sacreBLEU | peak RSS | RSS after loading |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for task, tool, n, res, ratio, one, ratio1, peak, base in rows:
         base_text = f"{base / 1024:.0f} MiB" if base else "-"
-        one = f"{fmt_s(t1)} | {ratio1:.1f}x" if t1 else "- | -"
-        print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {one} | {peak / 1024:.0f} MiB "
-              f"| {base_text} |")
+        one_text = (f"{fmt_s(one['median_s'])} | {fmt_s(one['best_s'])} | {ratio1:.1f}x" if one
+                    else "- | - | -")
+        print(f"| {task} | {tool} | {n} | {fmt_s(res['median_s'])} | {fmt_s(res['best_s'])} "
+              f"| {ratio:.1f}x | {one_text} | {peak / 1024:.0f} MiB | {base_text} |")
+    runs = (f"each tool's runs (--repeat {args.repeat}; {slow} of sacreBLEU's loops and bleuscore's "
+            "command line, 1-3 of the one-call corpus, 4 times as many of truebleu's matrix)")
+    print("\n" + times_note(args.ratios, runs))
     print_instructions(instructions)
 
-    bs = statistics.median(corpus["bleuscore"]["times"])
-    tb = statistics.median(corpus["truebleu"]["times"])
-    tbc = statistics.median(corpus["truebleu-cached"]["times"])
-    tbcold = statistics.median(corpus["truebleu-cold"]["times"])
+    bs = corpus["bleuscore"][key]
+    tb = corpus["truebleu"][key]
+    tbc = corpus["truebleu-cached"][key]
+    tbcold = corpus["truebleu-cold"][key]
     print(f"\ncorpus: truebleu is {bs / tb:.1f}x faster than bleuscore ({bs / tbc:.1f}x with "
           f"BLEU(references=...), {bs / tbcold:.1f}x when every call re-tokenizes its references)")
     sb_mem = corpus["sacrebleu"]["peak_kb"] - corpus["sacrebleu"]["base_kb"]
