@@ -21,7 +21,7 @@ Tasks:
                    ``--matrix`` measures this task alone.
 ``truebleu-1thread`` (the matrix task's row, and the ``--callgrind-only`` runs) is
 ``threads=1`` in every task it runs, not only the matrix.
-Each measurement runs in its own subprocess, so each peak RSS (``ru_maxrss``)
+Each measurement runs in its own subprocess, so each peak RSS (VmHWM, ``peak_memory.py``; Linux)
 is the tool's own; "RSS after loading" is the RSS once the text is read.
 Times are the median and the best (fastest) of ``--repeat`` runs (sacreBLEU:
 fewer, it is slow; also in each worker's JSON line: ``median_s``, ``best_s``,
@@ -52,6 +52,7 @@ import sys
 import time
 from pathlib import Path
 
+from peak_memory import own_peak_kib
 from timing import add_ratio_flag, times_note, with_spread
 
 REPO = Path(__file__).resolve().parents[1]
@@ -189,7 +190,7 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
         scores = run()
         times.append(time.perf_counter() - start)
         cpu_times.append(cpu_seconds() - cpu_start)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = own_peak_kib()
     return with_spread({"times": times, "cpu": cpu_times, "peak_kb": peak, "base_kb": base,
                         "segments": segments, "scores": [float(s).hex() for s in scores]})
 
@@ -204,7 +205,7 @@ def matrix_worker(tool: str, data: Path, repeat: int) -> dict:
         matrix = run(cands)
         times.append(time.perf_counter() - start)
         cpu_times.append(cpu_seconds() - cpu_start)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = own_peak_kib()
     result = {"times": times, "cpu": cpu_times, "peak_kb": peak, "base_kb": base,
               "segments": len(cands) ** 2, "scores": [matrix_digest(matrix)]}
     if tool == "truebleu":  # the first rows against sacreBLEU itself (not timed)

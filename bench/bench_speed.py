@@ -9,7 +9,7 @@ its own ``corpus_bleu`` call (as one would; nothing is kept between calls, so
 ``truebleu-cold`` is the same loop, kept for comparison with older runs),
 ``truebleu-cached`` uses ``BLEU(references=...)``, and ``corpus-onecall``
 scores everything as one corpus in one call. Each measurement runs in its own
-subprocess, so each tool's peak RSS (``ru_maxrss``) is its own; the table also
+subprocess, so each tool's peak RSS (VmHWM, ``peak_memory.py``; Linux) is its own; the table also
 shows the RSS after loading the text, before scoring ("base"). Times are the
 median and the best (fastest) of ``--repeat`` runs (sacreBLEU loops: fewer, they
 are slow; also in each worker's JSON line, ``median_s`` and ``best_s``) and include
@@ -38,7 +38,6 @@ import argparse
 import json
 import logging
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -48,6 +47,7 @@ import time
 from pathlib import Path
 
 from callgrind import count_instructions, one_core, user_env
+from peak_memory import own_peak_kib
 from timing import add_ratio_flag, times_note, with_spread
 
 REPO = Path(__file__).resolve().parents[1]
@@ -164,7 +164,7 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
         start = time.perf_counter()
         scores = run()
         times.append(time.perf_counter() - start)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = own_peak_kib()
     return with_spread({"times": times, "peak_kb": peak, "base_kb": base, "segments": segments,
                         "scores": [float(s).hex() for s in scores]})
 

@@ -50,3 +50,22 @@ def _write(folder, text: str):
     path = folder / "input.json"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_the_workers_of_bench_speed_and_bench_chrf_ter_report_their_own_peak(tmp_path):
+    """Their workers read their peak themselves (they used ``ru_maxrss``, which reported the
+    parent's 400 MiB here)."""
+    import argparse
+
+    data = tmp_path / "wmt21"
+    (data / "references").mkdir(parents=True)
+    (data / "system-outputs").mkdir()
+    (data / "references" / "newstest2021.xx-en.ref.A.en").write_text("a b c\n", encoding="utf-8")
+    (data / "system-outputs" / "newstest2021.xx-en.hyp.S.en").write_text("a b d\n", encoding="utf-8")
+    held = b"\1" * (HELD << 20)
+    speed = bench_module("bench_speed").measure("corpus", "truebleu", data, 1)
+    args = argparse.Namespace(data=data, systems=1, repeat=1, quick=True)
+    chrf = bench_module("bench_chrf_ter").measure("chrf", "corpus", "truebleu", args)
+    del held
+    for result in (speed, chrf):
+        assert 0 < result["base_kb"] <= result["peak_kb"] < (HELD << 10) / 2, result
