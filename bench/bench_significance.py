@@ -139,7 +139,7 @@ def command_lines(shared: Path, repeat: int, with_par: bool, before: str | None 
                     outputs[name] = b"differs between runs"
         same = len(set(outputs.values())) == 1
         print(command_row(label, walls, cpus, same, ratios, before is not None))
-    print("\n" + times_note(ratios, f"the {repeat} runs of each tool"))
+    print("\n" + times_note(ratios, f"each tool's runs (--command-repeat {repeat})"))
     print(f"\nReproduce one row: `time sacrebleu {ref} -i SYS... -pbs` and the same with "
           f"`truebleu`, SYS the first {len(systems)} of {wmt}/system-outputs/"
           f"newstest2021.en-de.hyp.*.de in name order.")

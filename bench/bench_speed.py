@@ -47,7 +47,7 @@ import time
 from pathlib import Path
 
 from callgrind import count_instructions, one_core, user_env
-from peak_memory import own_peak_kib
+from peak_memory import own_peak_kib, run_python
 from timing import add_ratio_flag, times_note, with_spread
 
 REPO = Path(__file__).resolve().parents[1]
@@ -246,23 +246,16 @@ print(f"{bleuscore.compute(references=[[x] for x in r], predictions=h)['bleu'] *
 
 
 def measure_cli(tool: str, ref: Path, hyp: Path, repeat: int, single: bool = False) -> dict:
-    """A whole command-line run on files, in a child process: wall time and its peak RSS."""
+    """A whole command-line run on files, in a child process: wall time and its own peak RSS
+    (VmHWM, through ``peak_memory.run_python``)."""
     if tool == "bleuscore":
-        cmd = [sys.executable, "-c", BLEUSCORE_SCRIPT, str(ref), str(hyp)]
+        target = ["-c", BLEUSCORE_SCRIPT, str(ref), str(hyp)]
     else:
-        cmd = [sys.executable, "-m", tool, str(ref), "-i", str(hyp), "-b", "-q", "-w", "10"]
-    times, peaks, out = [], [], ""
-    for _ in range(repeat):
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                env=user_env(), preexec_fn=one_core() if single else None)
-        out = proc.stdout.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-        times.append(time.perf_counter() - start)
-        peaks.append(usage.ru_maxrss)
-        if status != 0:
-            raise RuntimeError(f"{cmd} failed")
-    return with_spread({"times": times, "peak_kb": max(peaks), "base_kb": 0, "scores": [out.strip()]})
+        target = ["-m", tool, str(ref), "-i", str(hyp), "-b", "-q", "-w", "10"]
+    runs = [run_python(target, env=user_env(), preexec_fn=one_core() if single else None)
+            for _ in range(repeat)]
+    return with_spread({"times": [run.wall_s for run in runs], "peak_kb": max(run.peak_kib for run in runs),
+                        "base_kb": 0, "scores": [runs[-1].stdout.strip()]})
 
 
 def import_time(runs: int) -> tuple[float, float, float]:

@@ -62,10 +62,29 @@ def test_the_workers_of_bench_speed_and_bench_chrf_ter_report_their_own_peak(tmp
     (data / "system-outputs").mkdir()
     (data / "references" / "newstest2021.xx-en.ref.A.en").write_text("a b c\n", encoding="utf-8")
     (data / "system-outputs" / "newstest2021.xx-en.hyp.S.en").write_text("a b d\n", encoding="utf-8")
+    speed = bench_module("bench_speed")
     held = b"\1" * (HELD << 20)
-    speed = bench_module("bench_speed").measure("corpus", "truebleu", data, 1)
+    worker = speed.measure("corpus", "truebleu", data, 1)
     args = argparse.Namespace(data=data, systems=1, repeat=1, quick=True)
     chrf = bench_module("bench_chrf_ter").measure("chrf", "corpus", "truebleu", args)
+    command = speed.measure_cli("truebleu", data / "references" / "newstest2021.xx-en.ref.A.en",
+                                data / "system-outputs" / "newstest2021.xx-en.hyp.S.en", 1, single=True)
     del held
-    for result in (speed, chrf):
+    for result in (worker, chrf):
         assert 0 < result["base_kb"] <= result["peak_kb"] < (HELD << 10) / 2, result
+    assert 0 < command["peak_kb"] < (HELD << 10) / 2 and float(command["scores"][0]) >= 0, command
+
+
+def test_the_runner_imports_nothing_before_the_command():
+    """The measured command's time includes what the runner imports: nothing beyond what
+    ``python -c pass`` imports (``-m`` adds runpy, which ``python -m`` imports too)."""
+    import subprocess
+
+    def imported(*argv):
+        done = subprocess.run([sys.executable, "-X", "importtime", *argv], capture_output=True,
+                              text=True, check=True)
+        return {line.split("|")[-1].strip() for line in done.stderr.splitlines()[1:]}
+
+    peak_memory = str(bench_module("peak_memory").__file__)
+    plain = imported("-c", "pass")
+    assert imported(peak_memory, "/dev/null", "-c", "pass") == plain
