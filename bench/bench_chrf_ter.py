@@ -19,11 +19,15 @@ Tasks:
                    at the default threads and at ``threads=1``; every cell must equal
                    fastChrF's, and the first rows sacreBLEU's ``sentence_chrf``.
                    ``--matrix`` measures this task alone.
-Each measurement runs in its own subprocess, so each peak RSS (``ru_maxrss``)
+``truebleu-1thread`` (the matrix task's row, and the ``--callgrind-only`` runs) is
+``threads=1`` in every task it runs, not only the matrix.
+Each measurement runs in its own subprocess, so each peak RSS (VmHWM, ``peak_memory.py``; Linux)
 is the tool's own; "RSS after loading" is the RSS once the text is read.
-Times are medians over ``--repeat`` runs (sacreBLEU: fewer, it is slow), as
-wall time and as CPU time of the process (all threads; on a shared machine
-the CPU-time ratio is the steadier one).
+Times are the median and the best (fastest) of ``--repeat`` runs (sacreBLEU:
+fewer, it is slow; also in each worker's JSON line: ``median_s``, ``best_s``,
+``cpu_median_s``, ``cpu_best_s``), as wall time and as CPU time of the process
+(all threads; on a shared machine the CPU-time ratio is the steadier one). The
+speed-ups divide medians, or best runs with ``--ratios best``.
 Scores are compared: truebleu must equal sacreBLEU bit for bit.
 
 ``--callgrind-only`` prints the instructions valgrind's callgrind counts for
@@ -43,11 +47,13 @@ import json
 import logging
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from peak_memory import own_peak_kib
+from timing import add_ratio_flag, times_note, with_spread
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared") / "data" / "wmt21"
@@ -80,6 +86,12 @@ def mbr_candidates(data: Path) -> list[str]:
     return read_lines(path)[:MATRIX_SIZE]
 
 
+def truebleu_threads(tool: str) -> dict:
+    """truebleu's ``threads`` option for a tool label: ``truebleu-1thread`` is ``threads=1`` in
+    every task (corpus, cached, sentence, matrix); ``truebleu`` the default (the cores)."""
+    return {"threads": 1} if tool == "truebleu-1thread" else {}
+
+
 def matrix_call(tool: str):
     """The MBR matrix of a tool: candidates -> rows of floats (Python lists, as both return)."""
     if tool == "fastchrf":
@@ -88,8 +100,8 @@ def matrix_call(tool: str):
         return lambda cands: fastchrf.pairwise_chrf([cands], [cands])[0]
     import truebleu
 
-    threads = 1 if tool == "truebleu-1thread" else None
-    return lambda cands: truebleu.chrf_matrix(cands, cands, threads=threads)
+    threads = truebleu_threads(tool)
+    return lambda cands: truebleu.chrf_matrix(cands, cands, **threads)
 
 
 def matrix_digest(matrix) -> str:
@@ -113,6 +125,9 @@ def metric_calls(metric: str, tool: str, normalized: bool = False):
     ``normalized``: TER's ``normalized=True`` (tercom's normalization)."""
     options = {"chrf": {}, "chrf++": {"word_order": 2}, "ter": {}}[metric]
     ter_options = {"normalized": True} if normalized else {}
+    if tool.startswith("truebleu"):
+        options = {**options, **truebleu_threads(tool)}
+        ter_options = {**ter_options, **truebleu_threads(tool)}
     if tool == "sacrebleu":
         import sacrebleu
 
@@ -175,9 +190,9 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
         scores = run()
         times.append(time.perf_counter() - start)
         cpu_times.append(cpu_seconds() - cpu_start)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"times": times, "cpu": cpu_times, "peak_kb": peak, "base_kb": base,
-            "segments": segments, "scores": [float(s).hex() for s in scores]}
+    peak = own_peak_kib()
+    return with_spread({"times": times, "cpu": cpu_times, "peak_kb": peak, "base_kb": base,
+                        "segments": segments, "scores": [float(s).hex() for s in scores]})
 
 
 def matrix_worker(tool: str, data: Path, repeat: int) -> dict:
@@ -190,7 +205,7 @@ def matrix_worker(tool: str, data: Path, repeat: int) -> dict:
         matrix = run(cands)
         times.append(time.perf_counter() - start)
         cpu_times.append(cpu_seconds() - cpu_start)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = own_peak_kib()
     result = {"times": times, "cpu": cpu_times, "peak_kb": peak, "base_kb": base,
               "segments": len(cands) ** 2, "scores": [matrix_digest(matrix)]}
     if tool == "truebleu":  # the first rows against sacreBLEU itself (not timed)
@@ -199,7 +214,7 @@ def matrix_worker(tool: str, data: Path, repeat: int) -> dict:
         result["sacrebleu_rows_equal"] = all(
             matrix[i][j] == sacrebleu.sentence_chrf(cands[i], [cands[j]]).score
             for i in range(MATRIX_ROWS_CHECKED) for j in range(len(cands)))
-    return result
+    return with_spread(result)
 
 
 def cpu_seconds() -> float:
@@ -223,16 +238,16 @@ CALLGRIND_RUNS = (("corpus chrF", "chrf", "corpus"), ("corpus chrF++", "chrf++",
 
 
 def callgrind_table(args) -> None:
-    """Instructions of CALLGRIND_RUNS, in the core and in the whole process (bench_speed.py's
-    counter: the core's ``core_*`` entry points never nest)."""
-    from bench_speed import callgrind_count
+    """Instructions of CALLGRIND_RUNS, in the core and in the whole process (the benches'
+    one counter, ``callgrind.py``: the whole process after an uncounted run)."""
+    from callgrind import count_instructions
 
     print("| instructions (callgrind, threads=1, one core) | native core | whole process |")
     print("|---|---:|---:|")
     for label, metric, task in CALLGRIND_RUNS:
         cmd = [sys.executable, __file__, "--worker", task, "truebleu-1thread", "--metric", metric,
                "--data", str(args.data), "--systems", str(args.systems), "--repeat", "1"]
-        core, whole = (callgrind_count(cmd, core_only=flag) for flag in (True, False))
+        core, whole = (count_instructions(cmd, core_only=flag) for flag in (True, False))
         print(f"| {label} | {core:,} | {whole:,} |")
 
 
@@ -252,6 +267,7 @@ def main(argv=None) -> int:
                         help="only the MBR matrix task (chrF): fastChrF against truebleu")
     parser.add_argument("--callgrind-only", action="store_true",
                         help="only chrF's instruction counts (valgrind's callgrind), core and whole process")
+    add_ratio_flag(parser)
     parser.add_argument("--worker", nargs=2, metavar=("TASK", "TOOL"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -281,7 +297,7 @@ def main(argv=None) -> int:
     if args.metric == "chrf":
         tasks.append(("matrix", ("fastchrf", "truebleu", "truebleu-1thread")))
     for task, tools in tasks:
-        results = {tool: measure(args.metric, task, tool, args) for tool in tools}
+        results = {tool: with_spread(measure(args.metric, task, tool, args)) for tool in tools}
         print(f"  measured {task}", file=sys.stderr)
         reference = results.get("sacrebleu") or results.get("fastchrf") or sacre_corpus
         if task == "corpus":
@@ -292,19 +308,20 @@ def main(argv=None) -> int:
                                   + ("fastChrF" if task == "matrix" else "sacreBLEU"))
         if task == "matrix" and not results["truebleu"]["sacrebleu_rows_equal"]:
             mismatches.append(f"matrix: the first {MATRIX_ROWS_CHECKED} rows differ from sacreBLEU")
-        base_t = statistics.median(reference["times"])
-        base_cpu = statistics.median(reference["cpu"])
+        wall, cpu = f"{args.ratios}_s", f"cpu_{args.ratios}_s"  # what the speed-ups divide
         for tool, res in results.items():
-            t, c = statistics.median(res["times"]), statistics.median(res["cpu"])
-            rows.append((task, tool, res["segments"], t, base_t / t, c, base_cpu / c,
-                         res["peak_kb"], res["base_kb"]))
+            rows.append((task, tool, res, reference[wall] / res[wall], reference[cpu] / res[cpu]))
 
-    print("| task | tool | segments | wall time | speed-up | CPU time | CPU speed-up "
-          "| peak RSS | RSS after loading |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for task, tool, n, t, ratio, c, cpu_ratio, peak, base in rows:
-        print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {fmt_s(c)} "
-              f"| {cpu_ratio:.1f}x | {peak / 1024:.0f} MiB | {base / 1024:.0f} MiB |")
+    print("| task | tool | segments | wall (median) | best | speed-up | CPU (median) | best "
+          "| CPU speed-up | peak RSS | RSS after loading |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for task, tool, res, ratio, cpu_ratio in rows:
+        print(f"| {task} | {tool} | {res['segments']} | {fmt_s(res['median_s'])} | {fmt_s(res['best_s'])} "
+              f"| {ratio:.1f}x | {fmt_s(res['cpu_median_s'])} | {fmt_s(res['cpu_best_s'])} "
+              f"| {cpu_ratio:.1f}x | {res['peak_kb'] / 1024:.0f} MiB | {res['base_kb'] / 1024:.0f} MiB |")
+    peers = 1 if args.quick else min(args.repeat, 3)
+    print("\n" + times_note(args.ratios, f"each tool's runs (--repeat {args.repeat}; "
+                                         f"sacreBLEU and fastChrF: {peers})"))
     if any(row[0] == "matrix" for row in rows):
         print(f"matrix: the speed-ups are to fastChrF; every cell compared with it, the first "
               f"{MATRIX_ROWS_CHECKED} rows with sacreBLEU")

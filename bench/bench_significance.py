@@ -11,7 +11,9 @@ results are checked to be identical before the times are reported.
 as a user runs it: ``sacrebleu REF -i SYS... -pbs`` against ``truebleu REF -i
 SYS... -pbs`` (and ``-ci`` on one system, ``-par`` with ``--with-par``), each
 a fresh process including interpreter start-up and imports, alternating the two
-tools run by run; stdout must be byte-identical. Both run with bytecode caches
+tools run by run; stdout must be byte-identical. Each tool's median and best
+(fastest) run are printed, wall and CPU; the speed-ups divide medians, or best
+runs with ``--ratios best``. Both run with bytecode caches
 (one warm-up run each writes them, as an installed package has them). The
 command lines take the first ``--systems`` files in name order (9: issue 25's
 row; 20 is every WMT21 en-de system). ``--quick`` is ``--commands-only
@@ -35,14 +37,12 @@ import platform
 import re
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from timing import best_of
+from timing import add_ratio_flag, best_of, spread, times_note
 
 DEFAULT_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -74,8 +74,34 @@ def command_env() -> dict[str, str]:
             if k not in ("PYTHONDONTWRITEBYTECODE", "SACREBLEU_SEED")}
 
 
+SACREBLEU = "sacreBLEU 2.6.0"
+
+
+def command_row(label: str, walls: dict[str, list[float]], cpus: dict[str, list[float]],
+                same: bool, ratios: str, before: bool) -> str:
+    """One command's row: each tool's median and best wall / CPU seconds, the speed-ups
+    (of medians, or of best runs with ``ratios="best"``), whether the outputs agree."""
+    wall = {name: spread(t) for name, t in walls.items()}
+    cpu = {name: spread(t) for name, t in cpus.items()}
+    key = f"{ratios}_s"
+
+    def times(name: str, digits: int) -> str:
+        return (f"{wall[name]['median_s']:.{digits}f} / {cpu[name]['median_s']:.{digits}f} | "
+                f"{wall[name]['best_s']:.{digits}f} / {cpu[name]['best_s']:.{digits}f}")
+
+    def speed_up(name: str, sep: str) -> str:
+        return (f"{wall[SACREBLEU][key] / wall[name][key]:.0f}x{sep}"
+                f"{cpu[SACREBLEU][key] / cpu[name][key]:.0f}x")
+
+    row = (f"| {label} | {times(SACREBLEU, 2)} | {times('truebleu', 3)} | "
+           f"{speed_up('truebleu', ' | ')} | {'yes' if same else 'NO'} |")
+    if before:
+        row += f" {times('truebleu before', 3)} | {speed_up('truebleu before', ' / ')} |"
+    return row
+
+
 def command_lines(shared: Path, repeat: int, with_par: bool, before: str | None = None,
-                  n_systems: int = 9) -> None:
+                  n_systems: int = 9, ratios: str = "median") -> None:
     """Whole processes, side by side: sacreBLEU's command and truebleu's.
 
     ``before``: another install's ``truebleu`` executable (e.g. the main branch's),
@@ -85,7 +111,7 @@ def command_lines(shared: Path, repeat: int, with_par: bool, before: str | None 
     ref, systems = command_files(shared, n_systems)
     env = command_env()
     bindir = Path(sys.executable).parent
-    tools = {"sacreBLEU 2.6.0": shutil.which("sacrebleu", path=str(bindir)) or shutil.which("sacrebleu"),
+    tools = {SACREBLEU: shutil.which("sacrebleu", path=str(bindir)) or shutil.which("sacrebleu"),
              "truebleu": str(bindir / "truebleu")}
     if before:
         tools["truebleu before"] = before
@@ -93,13 +119,13 @@ def command_lines(shared: Path, repeat: int, with_par: bool, before: str | None 
              ("`-ci`: one system (1000 resamples)", ["-ci"], systems[:1])]
     if with_par:
         tasks.append((f"`-par`: {len(systems)} systems (10000 trials)", ["-par"], systems))
-    print(f"Whole command line, fresh process each run, {repeat} runs per tool alternating, "
-          f"medians; {os.cpu_count()} CPUs, load average at start {os.getloadavg()[0]:.1f}. "
+    print(f"Whole command line, fresh process each run, {repeat} runs per tool alternating; "
+          f"{os.cpu_count()} CPUs, load average at start {os.getloadavg()[0]:.1f}. "
           f"CPU = user + system time of the process, which other load barely changes:\n")
-    extra = " | truebleu before wall / CPU (s) | before: speed-up wall / CPU" if before else ""
-    print("| command | sacreBLEU 2.6.0 wall / CPU (s) | truebleu wall / CPU (s) "
+    extra = " | truebleu before median wall / CPU (s) | best | before: speed-up wall / CPU" if before else ""
+    print("| command | sacreBLEU 2.6.0 median wall / CPU (s) | best | truebleu median wall / CPU (s) | best "
           f"| speed-up wall | speed-up CPU | identical stdout{extra} |")
-    print("|---|---:|---:|---:|---:|:---:|" + ("---:|---:|" if before else ""))
+    print("|---|---:|---:|---:|---:|---:|---:|:---:|" + ("---:|---:|---:|" if before else ""))
     for label, flags, paths in tasks:
         outputs, walls, cpus = {}, {name: [] for name in tools}, {name: [] for name in tools}
         for name, exe in tools.items():  # warm-up: writes bytecode caches
@@ -112,17 +138,8 @@ def command_lines(shared: Path, repeat: int, with_par: bool, before: str | None 
                 if out != outputs[name]:
                     outputs[name] = b"differs between runs"
         same = len(set(outputs.values())) == 1
-        wall = {name: statistics.median(t) for name, t in walls.items()}
-        cpu = {name: statistics.median(t) for name, t in cpus.items()}
-        s_name = "sacreBLEU 2.6.0"
-        row = (f"| {label} | {wall[s_name]:.2f} / {cpu[s_name]:.2f} | {wall['truebleu']:.3f} / "
-               f"{cpu['truebleu']:.3f} | {wall[s_name] / wall['truebleu']:.0f}x | "
-               f"{cpu[s_name] / cpu['truebleu']:.0f}x | {'yes' if same else 'NO'} |")
-        if before:
-            b = "truebleu before"
-            row += (f" {wall[b]:.3f} / {cpu[b]:.3f} | {wall[s_name] / wall[b]:.0f}x / "
-                    f"{cpu[s_name] / cpu[b]:.0f}x |")
-        print(row)
+        print(command_row(label, walls, cpus, same, ratios, before is not None))
+    print("\n" + times_note(ratios, f"each tool's runs (--command-repeat {repeat})"))
     print(f"\nReproduce one row: `time sacrebleu {ref} -i SYS... -pbs` and the same with "
           f"`truebleu`, SYS the first {len(systems)} of {wmt}/system-outputs/"
           f"newstest2021.en-de.hyp.*.de in name order.")
@@ -134,23 +151,16 @@ def callgrind_instructions(shared: Path, n_systems: int) -> None:
     if shutil.which("valgrind") is None:
         print("\ninstructions (callgrind): not measured, valgrind is not installed")
         return
+    from callgrind import count_instructions
+
     ref, systems = command_files(shared, n_systems)
-    env = command_env()
     commands = {f"`truebleu REF -i SYS... -pbs`, {len(systems)} systems, whole process":
                 [sys.executable, "-m", "truebleu", ref, "-i", *systems, "-pbs"],
                 "`python -c pass` (the interpreter's start-up)": [sys.executable, "-c", "pass"]}
     print("\n| instructions (callgrind) | count |")
     print("|---|---:|")
-    for label, argv in commands.items():
-        subprocess.run(argv, stdout=subprocess.DEVNULL, env=env, check=True)  # bytecode caches
-        with tempfile.TemporaryDirectory() as tmp:
-            done = subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=no",
-                                   f"--callgrind-out-file={tmp}/callgrind.out", *argv],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
-        found = re.search(r"Collected\s*:\s*(\d+)", done.stderr)
-        if done.returncode != 0 or not found:
-            raise RuntimeError(f"callgrind run failed: {done.stderr[-2000:]}")
-        print(f"| {label} | {int(found.group(1)):,} |")
+    for label, argv in commands.items():  # each after an uncounted run (bytecode caches)
+        print(f"| {label} | {count_instructions(argv, pinned=False, env=command_env()):,} |")
 
 
 def main() -> None:
@@ -176,12 +186,13 @@ def main() -> None:
     parser.add_argument("--callgrind", action="store_true",
                         help="also count the instructions of the whole -pbs command and of "
                              "`python -c pass` (callgrind)")
+    add_ratio_flag(parser)
     args = parser.parse_args()
     if args.quick:
         args.commands_only, args.command_repeat = True, 1
     if args.commands_only:
         command_lines(Path(args.shared), args.command_repeat, args.with_par, args.before,
-                      args.systems)
+                      args.systems, args.ratios)
         if args.callgrind:
             callgrind_instructions(Path(args.shared), args.systems)
         return
@@ -248,7 +259,7 @@ def main() -> None:
     if args.commands:
         print()
         command_lines(Path(args.shared), args.command_repeat, args.with_par, args.before,
-                      args.systems)
+                      args.systems, args.ratios)
     if args.callgrind:
         callgrind_instructions(Path(args.shared), args.systems)
 

@@ -9,10 +9,12 @@ its own ``corpus_bleu`` call (as one would; nothing is kept between calls, so
 ``truebleu-cold`` is the same loop, kept for comparison with older runs),
 ``truebleu-cached`` uses ``BLEU(references=...)``, and ``corpus-onecall``
 scores everything as one corpus in one call. Each measurement runs in its own
-subprocess, so each tool's peak RSS (``ru_maxrss``) is its own; the table also
-shows the RSS after loading the text, before scoring ("base"). Times are
-medians over ``--repeat`` runs (sacreBLEU loops: fewer, they are slow) and
-include everything a user call does (tokenizing, counting, scoring).
+subprocess, so each tool's peak RSS (VmHWM, ``peak_memory.py``; Linux) is its own; the table also
+shows the RSS after loading the text, before scoring ("base"). Times are the
+median and the best (fastest) of ``--repeat`` runs (sacreBLEU loops: fewer, they
+are slow; also in each worker's JSON line, ``median_s`` and ``best_s``) and include
+everything a user call does (tokenizing, counting, scoring); the ratios divide
+medians, or best runs with ``--ratios best``.
 Scores are compared: truebleu must equal sacreBLEU bit for bit.
 
 Every truebleu and bleuscore measurement is made twice: with the default
@@ -36,8 +38,6 @@ import argparse
 import json
 import logging
 import os
-import re
-import resource
 import shutil
 import statistics
 import subprocess
@@ -45,6 +45,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from callgrind import count_instructions, one_core, user_env
+from peak_memory import own_peak_kib, run_python
+from timing import add_ratio_flag, times_note, with_spread
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared") / "data" / "wmt21"
@@ -160,29 +164,14 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
         start = time.perf_counter()
         scores = run()
         times.append(time.perf_counter() - start)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"times": times, "peak_kb": peak, "base_kb": base, "segments": segments,
-            "scores": [float(s).hex() for s in scores]}
-
-
-def child_env() -> dict:
-    """The environment of a measured child: as a user's, which reads and writes .pyc files
-    (a ``PYTHONDONTWRITEBYTECODE`` left in the environment would make every run recompile
-    every module it imports)."""
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
-
-
-def one_core():
-    """preexec_fn for a child that may run on one CPU only (truebleu then uses threads=1)."""
-    cpu = min(os.sched_getaffinity(0))
-    return lambda: os.sched_setaffinity(0, {cpu})
+    peak = own_peak_kib()
+    return with_spread({"times": times, "peak_kb": peak, "base_kb": base, "segments": segments,
+                        "scores": [float(s).hex() for s in scores]})
 
 
 def measure(task: str, tool: str, data: Path, repeat: int, single: bool = False) -> dict:
     cmd = [sys.executable, __file__, "--worker", task, tool, "--data", str(data), "--repeat", str(repeat)]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=child_env(),
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=user_env(),
                          preexec_fn=one_core() if single else None).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -195,21 +184,6 @@ CALLGRIND_TASKS = ("corpus-onecall", "corpus", "sentence", "matrix", "tok-intl",
 CALLGRIND_COMMAND = "command line (files), whole process"
 
 
-def callgrind_count(cmd: list[str], core_only: bool) -> int:
-    """Instructions callgrind counts for ``cmd`` pinned to one core: inside the native
-    core's entry points (``core_*`` in module.c, which never call each other, so the
-    toggles never nest) or, with ``core_only=False``, in the whole process."""
-    with tempfile.TemporaryDirectory() as tmp:
-        scope = ["--collect-atstart=no", "--toggle-collect=core_*"] if core_only else []
-        proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/callgrind.out",
-                               *scope, *cmd], capture_output=True, text=True, env=child_env(),
-                              preexec_fn=one_core())
-    found = re.search(r"Collected\s*:\s*(\d+)", proc.stderr)
-    if proc.returncode != 0 or not found:
-        raise RuntimeError(f"callgrind run failed: {proc.stderr[-2000:]}")
-    return int(found.group(1))
-
-
 def callgrind_instructions(data: Path) -> dict[str, int] | None:
     """Instructions of each CALLGRIND_TASKS task inside the native core (truebleu, one
     run, one thread) and of the whole command line on the concatenated files; None
@@ -218,16 +192,15 @@ def callgrind_instructions(data: Path) -> dict[str, int] | None:
         return None
     counts = {}
     for task in CALLGRIND_TASKS:
-        counts[task] = callgrind_count([sys.executable, __file__, "--worker", task, "truebleu", "--data",
-                                        str(data), "--repeat", "1"], core_only=True)
+        counts[task] = count_instructions([sys.executable, __file__, "--worker", task, "truebleu",
+                                           "--data", str(data), "--repeat", "1"], core_only=True)
     with tempfile.TemporaryDirectory() as tmp:
         hyp, ref = Path(tmp) / "hyp.en", Path(tmp) / "ref.en"
         write_concatenated(data, hyp, ref)
         command = [sys.executable, "-m", "truebleu", str(ref), "-i", str(hyp), "-b", "-q", "-w", "10"]
-        # once without valgrind first: on a fresh checkout the counted run would otherwise
-        # include compiling every module's bytecode (about 230 M more)
-        subprocess.run(command, stdout=subprocess.DEVNULL, env=child_env(), check=True)
-        counts[CALLGRIND_COMMAND] = callgrind_count(command, core_only=False)
+        # (count_instructions runs it once first: the count does not include compiling
+        # every module's bytecode, about 230 M more on a fresh checkout)
+        counts[CALLGRIND_COMMAND] = count_instructions(command)
     return counts
 
 
@@ -273,23 +246,16 @@ print(f"{bleuscore.compute(references=[[x] for x in r], predictions=h)['bleu'] *
 
 
 def measure_cli(tool: str, ref: Path, hyp: Path, repeat: int, single: bool = False) -> dict:
-    """A whole command-line run on files, in a child process: wall time and its peak RSS."""
+    """A whole command-line run on files, in a child process: wall time and its own peak RSS
+    (VmHWM, through ``peak_memory.run_python``)."""
     if tool == "bleuscore":
-        cmd = [sys.executable, "-c", BLEUSCORE_SCRIPT, str(ref), str(hyp)]
+        target = ["-c", BLEUSCORE_SCRIPT, str(ref), str(hyp)]
     else:
-        cmd = [sys.executable, "-m", tool, str(ref), "-i", str(hyp), "-b", "-q", "-w", "10"]
-    times, peaks, out = [], [], ""
-    for _ in range(repeat):
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                env=child_env(), preexec_fn=one_core() if single else None)
-        out = proc.stdout.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-        times.append(time.perf_counter() - start)
-        peaks.append(usage.ru_maxrss)
-        if status != 0:
-            raise RuntimeError(f"{cmd} failed")
-    return {"times": times, "peak_kb": max(peaks), "base_kb": 0, "scores": [out.strip()]}
+        target = ["-m", tool, str(ref), "-i", str(hyp), "-b", "-q", "-w", "10"]
+    runs = [run_python(target, env=user_env(), preexec_fn=one_core() if single else None)
+            for _ in range(repeat)]
+    return with_spread({"times": [run.wall_s for run in runs], "peak_kb": max(run.peak_kib for run in runs),
+                        "base_kb": 0, "scores": [runs[-1].stdout.strip()]})
 
 
 def import_time(runs: int) -> tuple[float, float, float]:
@@ -297,7 +263,7 @@ def import_time(runs: int) -> tuple[float, float, float]:
     directories (``-S``: what start-up costs before any ``.pth`` file runs)."""
     def once(*flags: str, code: str) -> float:
         start = time.perf_counter()
-        subprocess.run([sys.executable, *flags, "-c", code], check=True, env=child_env())
+        subprocess.run([sys.executable, *flags, "-c", code], check=True, env=user_env())
         return time.perf_counter() - start
 
     bare, imp, no_site = [], [], []
@@ -339,6 +305,7 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="one sacreBLEU run per task")
     parser.add_argument("--callgrind-only", action="store_true",
                         help="print only the native core's instruction count (needs valgrind)")
+    add_ratio_flag(parser)
     parser.add_argument("--worker", nargs=2, metavar=("TASK", "TOOL"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -355,6 +322,7 @@ def main(argv=None) -> int:
     import truebleu
 
     slow = 1 if args.quick else 3
+    key = f"{args.ratios}_s"  # the time each ratio divides
     print(f"truebleu {truebleu.__version__} (backend: {truebleu.active_backend()}), "
           f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs\n")
     rows = []
@@ -366,19 +334,17 @@ def main(argv=None) -> int:
         for tool, res in [*results.items(), *((t + " (1 core)", r) for t, r in single.items())]:
             if tool.startswith("truebleu") and res["scores"] != ref["scores"]:
                 mismatches.append(f"{task}: {tool} differs from {reference}")
-        base_t = statistics.median(ref["times"])
         for tool, res in results.items():
-            t = statistics.median(res["times"])
-            t1 = statistics.median(single[tool]["times"]) if tool in single else None
-            rows.append((task, tool, res.get("segments", 0), t, base_t / t, t1, base_t / t1 if t1 else None,
-                         res["peak_kb"], res["base_kb"]))
+            one = single.get(tool)
+            rows.append((task, tool, res.get("segments", 0), res, ref[key] / res[key],
+                         one, ref[key] / one[key] if one else None, res["peak_kb"], res["base_kb"]))
 
     def compare(task, tools, reference="sacrebleu"):
         results, single = {}, {}
         for tool, repeat in tools:
-            results[tool] = measure(task, tool, args.data, repeat)
+            results[tool] = with_spread(measure(task, tool, args.data, repeat))
             if tool != reference:  # sacreBLEU is single-threaded: one run serves both columns
-                single[tool] = measure(task, tool, args.data, repeat, single=True)
+                single[tool] = with_spread(measure(task, tool, args.data, repeat, single=True))
             print(f"  measured {task} / {tool}", file=sys.stderr)
         add_rows(task, results, single, reference)
         return results
@@ -396,9 +362,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         hyp, ref = Path(tmp) / "hyp.en", Path(tmp) / "ref.en"
         n_lines = write_concatenated(args.data, hyp, ref)
-        cli = {tool: measure_cli(tool, ref, hyp, rep) for tool, rep in
+        cli = {tool: with_spread(measure_cli(tool, ref, hyp, rep)) for tool, rep in
                (("sacrebleu", slow), ("bleuscore", slow), ("truebleu", args.repeat))}
-        cli_single = {tool: measure_cli(tool, ref, hyp, rep, single=True) for tool, rep in
+        cli_single = {tool: with_spread(measure_cli(tool, ref, hyp, rep, single=True)) for tool, rep in
                       (("bleuscore", slow), ("truebleu", args.repeat))}
         for res in (*cli.values(), *cli_single.values()):
             res["segments"] = n_lines
@@ -406,20 +372,24 @@ def main(argv=None) -> int:
         print("  measured the command line", file=sys.stderr)
     instructions = callgrind_instructions(args.data)
 
-    print("| task | tool | segments | median time | vs sacreBLEU | one core: time | one core: vs sacreBLEU "
-          "| peak RSS | RSS after loading |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for task, tool, n, t, ratio, t1, ratio1, peak, base in rows:
+    print("| task | tool | segments | median time | best | vs sacreBLEU | one core: median | best "
+          "| one core: vs sacreBLEU | peak RSS | RSS after loading |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for task, tool, n, res, ratio, one, ratio1, peak, base in rows:
         base_text = f"{base / 1024:.0f} MiB" if base else "-"
-        one = f"{fmt_s(t1)} | {ratio1:.1f}x" if t1 else "- | -"
-        print(f"| {task} | {tool} | {n} | {fmt_s(t)} | {ratio:.1f}x | {one} | {peak / 1024:.0f} MiB "
-              f"| {base_text} |")
+        one_text = (f"{fmt_s(one['median_s'])} | {fmt_s(one['best_s'])} | {ratio1:.1f}x" if one
+                    else "- | - | -")
+        print(f"| {task} | {tool} | {n} | {fmt_s(res['median_s'])} | {fmt_s(res['best_s'])} "
+              f"| {ratio:.1f}x | {one_text} | {peak / 1024:.0f} MiB | {base_text} |")
+    runs = (f"each tool's runs (--repeat {args.repeat}; {slow} of sacreBLEU's loops and bleuscore's "
+            "command line, 1-3 of the one-call corpus, 4 times as many of truebleu's matrix)")
+    print("\n" + times_note(args.ratios, runs))
     print_instructions(instructions)
 
-    bs = statistics.median(corpus["bleuscore"]["times"])
-    tb = statistics.median(corpus["truebleu"]["times"])
-    tbc = statistics.median(corpus["truebleu-cached"]["times"])
-    tbcold = statistics.median(corpus["truebleu-cold"]["times"])
+    bs = corpus["bleuscore"][key]
+    tb = corpus["truebleu"][key]
+    tbc = corpus["truebleu-cached"][key]
+    tbcold = corpus["truebleu-cold"][key]
     print(f"\ncorpus: truebleu is {bs / tb:.1f}x faster than bleuscore ({bs / tbc:.1f}x with "
           f"BLEU(references=...), {bs / tbcold:.1f}x when every call re-tokenizes its references)")
     sb_mem = corpus["sacrebleu"]["peak_kb"] - corpus["sacrebleu"]["base_kb"]

@@ -6,8 +6,9 @@
     each segment's chrF, and another of its TER), beside (a), today's BLEU-only report.
 (b) A synthetic corpus of ``--segments`` segments (200,000 by default) and 2
     systems: the WMT21 en-de text repeated, written under a temporary folder.
-(c) On (b)'s files, the command line in a child process each (wall clock, CPU time and
-    peak RSS from ``os.wait4``): ``truebleu report REF -i A B --source SRC -o FILE``
+(c) On (b)'s files, the command line in a fresh child process each (wall clock and CPU
+    time from ``os.wait4``; peak RSS: the child's own VmHWM, Linux only, see
+    ``peak_memory.py``): ``truebleu report REF -i A B --source SRC -o FILE``
     (tokens, buckets, bootstrap, page) against ``sacrebleu REF -i A B -b`` (BLEU of the
     two systems, nothing else).
 
@@ -45,6 +46,8 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+
+from peak_memory import run_python
 
 DEFAULT_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CHROMIUM = os.environ.get("TRUEBLEU_CHROMIUM", "/usr/bin/chromium")
@@ -133,24 +136,15 @@ def external_score_files(folder: Path, refs, systems) -> dict[str, Path]:
     return files
 
 
-def run_command(argv: list[str]) -> tuple[float, float, float, str]:
-    """(wall s, CPU s of the child, its peak RSS in MB, its standard output) of one command
-    (its output goes to a temporary file, so that ``os.wait4`` reaps it and gives its usage)."""
-    import subprocess
+def run_command(target: list[str]) -> tuple[float, float, float, str]:
+    """(wall s, CPU s of the child, its own peak RSS in MB, its standard output) of ``python
+    TARGET...`` (``["-m", "truebleu", ...]``) in a fresh process.
 
-    with tempfile.TemporaryFile() as output, tempfile.TemporaryFile() as errors:
-        start = time.perf_counter()
-        child = subprocess.Popen(argv, stdout=output, stderr=errors)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-        output.seek(0)
-        errors.seek(0)
-        if child.returncode != 0:
-            raise RuntimeError(f"{argv[:3]}... failed ({child.returncode}): "
-                               f"{errors.read().decode('utf-8', 'replace')[-2000:]}")
-        return (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
-                output.read().decode("utf-8"))
+    The peak is the child's VmHWM (``peak_memory.py``; Linux), not ``ru_maxrss``, which on
+    Linux keeps the peak of this parent at fork time: after a 200k report built here, a 50k
+    child would show about what 200k shows."""
+    measured = run_python(target)
+    return measured.wall_s, measured.cpu_s, measured.peak_kib / 1024, measured.stdout
 
 
 def page_scores(path: Path) -> list[float]:
@@ -170,15 +164,12 @@ def command_table(folder: Path, names: list[str], n: int, out: Path) -> list[str
     """Issue 25's row: the whole report from the command line against sacreBLEU's BLEU alone
     (the scores the page shows checked identical to sacreBLEU's)."""
     import json
-    import sys
 
-    env_python = sys.executable
-    sacrebleu = shutil.which("sacrebleu") or str(Path(env_python).with_name("sacrebleu"))
     ref, hyps = str(folder / "ref.txt"), [str(folder / f"{s}.txt") for s in names]
     page = out / f"command-{n}.html"
-    truebleu_run = run_command([env_python, "-m", "truebleu", "report", ref, "-i", *hyps,
+    truebleu_run = run_command(["-m", "truebleu", "report", ref, "-i", *hyps,
                                 "--source", str(folder / "src.txt"), "-o", str(page), "--quiet"])
-    sacrebleu_run = run_command([sacrebleu, ref, "-i", *hyps, "-b", "-w", "16"])
+    sacrebleu_run = run_command(["-m", "sacrebleu", ref, "-i", *hyps, "-b", "-w", "16"])
     printed = sacrebleu_run[3]  # several systems: a JSON list after a line of its own
     theirs = [float(row["BLEU"]) for row in json.loads(printed[printed.index("["):])]
     ours = [float(f"{score:.16f}") for score in page_scores(page)]

@@ -1,10 +1,13 @@
-"""The best-of-N timer the in-process benchmarks share (``python bench/X.py`` puts this folder
-on ``sys.path``, so a script imports it as ``from timing import best_of``)."""
+"""What the benchmarks share about times (``python bench/X.py`` puts this folder on
+``sys.path``, so a script imports it as ``from timing import best_of``): the best-of-N timer
+of the in-process benches, and the median and best of N runs that the tables print."""
 
 from __future__ import annotations
 
+import argparse
+import statistics
 import time
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 
 def best_of(fn: Callable[[], Any], repeat: int,
@@ -20,3 +23,35 @@ def best_of(fn: Callable[[], Any], repeat: int,
         result = fn()
         best = min(best, time.perf_counter() - start)
     return best, result
+
+
+#: what the ratio columns of a table divide: each tool's median run (the default) or its best
+RATIO_BASES = ("median", "best")
+
+
+def spread(times: Sequence[float], name: str = "") -> dict[str, float]:
+    """The median and the best (minimum) of a tool's runs, as ``{name}median_s`` and
+    ``{name}best_s``. On a busy machine the median moves between runs of the bench (15-25%
+    here); printed beside it, the best shows how far the median is from an undisturbed run."""
+    return {f"{name}median_s": statistics.median(times), f"{name}best_s": min(times)}
+
+
+def with_spread(result: dict) -> dict:
+    """A measurement (a worker's JSON: ``times``, and ``cpu`` where CPU time is measured) with
+    the spread of each: ``median_s``, ``best_s``, ``cpu_median_s``, ``cpu_best_s``."""
+    result = {**result, **spread(result["times"])}
+    if "cpu" in result:
+        result.update(spread(result["cpu"], "cpu_"))
+    return result
+
+
+def add_ratio_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--ratios", choices=RATIO_BASES, default="median",
+                        help="the time each ratio divides: every tool's median run (default) "
+                             "or its best run")
+
+
+def times_note(ratios: str, runs: str) -> str:
+    """The line under a table that says which times it shows and which ones the ratios use."""
+    return (f"Times: the median and the best (fastest) of {runs}; ratios of "
+            + ("medians (--ratios best: of best runs)." if ratios == "median" else "best runs."))
