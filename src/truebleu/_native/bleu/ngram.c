@@ -221,15 +221,6 @@ count_hypothesis(const pair_table *t, const uint32_t *hyp, uint32_t hlen, uint32
             row_matches[n] += matches[n];
 }
 
-/* count_references, then count_hypothesis (every cur count is zero: base 0). */
-static TB_ALWAYS_INLINE void
-count_matches(pair_table *t, const uint32_t *common, const uint32_t *hyp, uint32_t hlen,
-              const tb_seg *ref, uint32_t *touched, const size_t N, const int direct, int64_t *matches)
-{
-    count_references(t, common, ref, touched, N, direct);
-    count_hypothesis(t, hyp, hlen, 0, N, direct, matches);
-}
-
 /* row[0], row[1] and the totals (row[2 + N ...]) of a hypothesis of hlen tokens
  * against ref; the matches zero. */
 static TB_ALWAYS_INLINE void lengths_row(int64_t *row, uint32_t hlen, const tb_seg *ref, const size_t N)
@@ -264,6 +255,39 @@ static size_t reference_ngrams(const tb_seg *ref, const size_t N)
     return bound;
 }
 
+/* The one place a segment's references are counted (tb_segment_row_ids,
+ * tb_segment_row_all, tb_matcher_learn): the pair table t of C common ids
+ * (common: a reference vocabulary id's common id or NONE; NULL: every token is
+ * common, its common id its vocabulary id), every reference n-gram of common
+ * tokens given an id and its clip count, every cur count zero; *direct: the
+ * kind of table. 0, or -1: out of memory. */
+static TB_ALWAYS_INLINE int
+reference_table(tb_matcher *m, const uint32_t *common, uint32_t C, const tb_seg *ref, const size_t N,
+                pair_table *t, int *direct)
+{
+    /* ids for every reference n-gram at most (fewer are given where only the
+     * common tokens count) */
+    if (table_start(m, t, C, reference_ngrams(ref, N), direct) < 0)
+        return -1;
+    if (*direct)
+        count_references(t, common, ref, m->touched, N, 1);
+    else
+        count_references(t, common, ref, m->touched, N, 0);
+    return 0;
+}
+
+/* The one place a hypothesis is counted on a reference table (hyp: its tokens in
+ * t's common ids; base: see count_hypothesis), into matches[0 .. N). */
+static TB_ALWAYS_INLINE void
+hypothesis_matches(const pair_table *t, const int direct, const uint32_t *hyp, uint32_t hlen, uint32_t base,
+                   const size_t N, int64_t *matches)
+{
+    if (direct)
+        count_hypothesis(t, hyp, hlen, base, N, 1, matches);
+    else
+        count_hypothesis(t, hyp, hlen, base, N, 0, matches);
+}
+
 /* The body of tb_segment_row_ids; N is a constant where it is inlined for the
  * common order 4. */
 static TB_ALWAYS_INLINE int
@@ -291,16 +315,11 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
     if (C == 0)
         return 0;
 
-    /* ids for every reference n-gram at most (fewer are given: only those whose
-     * tokens are all common) */
     pair_table t;
     int direct;
-    if (table_start(m, &t, C, reference_ngrams(ref, N), &direct) < 0)
+    if (reference_table(m, common, C, ref, N, &t, &direct) < 0)
         return -1;
-    if (direct)
-        count_matches(&t, common, hyp, hlen, ref, m->touched, N, 1, row + 2);
-    else
-        count_matches(&t, common, hyp, hlen, ref, m->touched, N, 0, row + 2);
+    hypothesis_matches(&t, direct, hyp, hlen, 0, N, row + 2);  /* (every cur count is zero) */
     return 0;
 }
 
@@ -313,10 +332,9 @@ int tb_segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, co
     return segment_row_ids(m, hyp_ids, hlen, ref, (size_t)max_order, row);
 }
 
-/* The body of tb_segment_row_all: the references counted as tb_matcher_learn
- * counts them (every reference token common, its common id its vocabulary id),
- * then the hypothesis (in reference ids: the common ids here) on cur counts all
- * zero (base 0). */
+/* The body of tb_segment_row_all: the references' table as tb_matcher_learn
+ * makes it (every reference token common), then the hypothesis (in reference
+ * ids: the common ids here) on cur counts all zero (base 0). */
 static TB_ALWAYS_INLINE int
 segment_row_all(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_seg *ref, const size_t N,
                 int64_t *row)
@@ -326,15 +344,9 @@ segment_row_all(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
         return 0;
     pair_table t;
     int direct;
-    if (table_start(m, &t, ref->nvocab, reference_ngrams(ref, N), &direct) < 0)
+    if (reference_table(m, NULL, ref->nvocab, ref, N, &t, &direct) < 0)
         return -1;
-    if (direct) {
-        count_references(&t, NULL, ref, m->touched, N, 1);
-        count_hypothesis(&t, hyp_ids, hlen, 0, N, 1, row + 2);
-    } else {
-        count_references(&t, NULL, ref, m->touched, N, 0);
-        count_hypothesis(&t, hyp_ids, hlen, 0, N, 0, row + 2);
-    }
+    hypothesis_matches(&t, direct, hyp_ids, hlen, 0, N, row + 2);
     return 0;
 }
 
@@ -356,12 +368,8 @@ static TB_ALWAYS_INLINE int learn(tb_matcher *m, const tb_seg *ref, const size_t
 {
     pair_table t;
     int direct;
-    if (table_start(m, &t, ref->nvocab, reference_ngrams(ref, N), &direct) < 0)
+    if (reference_table(m, NULL, ref->nvocab, ref, N, &t, &direct) < 0)
         return -1;
-    if (direct)
-        count_references(&t, NULL, ref, m->touched, N, 1);
-    else
-        count_references(&t, NULL, ref, m->touched, N, 0);
     m->learned_C = t.C;
     m->learned_next = t.next_id;
     m->learned_era_tag = t.era_tag;
@@ -398,10 +406,7 @@ static TB_ALWAYS_INLINE int matcher_row(tb_matcher *m, const uint32_t *hyp_ids, 
         m->learned_base = 0;
     }
     const uint32_t base = m->learned_base;
-    if (m->learned_direct)
-        count_hypothesis(&t, hyp_ids, hlen, base, N, 1, row + 2);
-    else
-        count_hypothesis(&t, hyp_ids, hlen, base, N, 0, row + 2);
+    hypothesis_matches(&t, m->learned_direct, hyp_ids, hlen, base, N, row + 2);
     m->learned_base = base + hlen;  /* at least every cur count now */
     return 0;
 }
