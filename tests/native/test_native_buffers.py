@@ -75,3 +75,28 @@ def test_mteval_sums_kernel_names_missing_or_extra_lines(hypotheses, message):
     table, weights, _ = table_of(ids(1, 2, 3, -1, 4, 5, -1))
     with pytest.raises(ValueError, match=message):
         core.mteval_sums(table, weights, hypotheses)
+
+
+def utf8_rows(hypotheses: bytes, references: bytes, mode: int) -> list[int]:
+    """stream_statistics_utf8 of one line each way: its statistics row (order 4)."""
+    rows, totals = array("q", [0]) * 10, array("q", [0]) * 10
+    core.stream_statistics_utf8([bytearray(hypotheses), bytearray(references)],
+                                [len(hypotheses), len(references)], 1, mode, False, 4, 1, rows, totals)
+    return rows.tolist()
+
+
+@pytest.mark.parametrize("mode", ["MODE_13A", "MODE_INTL"])
+@pytest.mark.parametrize("cut", [b"\xf0", b"\xf0\x9f\x98", b"\xe2\x80", b"\xc3", b"\xf7\xbf"])
+@pytest.mark.parametrize("side", [0, 1])
+def test_stream_statistics_utf8_reads_a_cut_last_character_as_data(mode, cut, side):
+    """stream_statistics_utf8 reads its buffers in place without the GIL, trusting the reader's
+    earlier UTF-8 check: bytes changed since (or never UTF-8) are data to the byte scanners of
+    13a and intl, never a bound. A line whose last character is cut (its first byte announces
+    more bytes than the line holds) once took intl's scan past the line's end, reading and
+    writing outside its buffers; now the first byte reads as '?' (the same row as '?' there)."""
+    line = b"a b " + cut + b"\n"
+    as_read = b"a b ?" + cut[1:] + b"\n"
+    other = b"a b ?\n"
+    given = (line, other) if side == 0 else (other, line)
+    expected = (as_read, other) if side == 0 else (other, as_read)
+    assert utf8_rows(*given, getattr(core, mode)) == utf8_rows(*expected, getattr(core, mode))
