@@ -78,43 +78,46 @@ PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs)
     Py_buffer view;
     if (open_ids(ids_obj, &view, "ids") < 0)
         return NULL;
+    /* Nothing is read from the ids before the kernels run: they read the caller's buffer
+     * without the GIL, so each id is checked where it is read (tb_mteval_lines), and the
+     * lines' lengths found there, not the buffer, say where the lines lie afterwards. */
     const int32_t *ids = view.buf;
-    size_t length = (size_t)view.len / 4;
-    int64_t lines = tb_count_lines(ids, length);
-    if (lines < 0 || lines % nrefs != 0) {
-        PyBuffer_Release(&view);
-        return PyErr_Format(PyExc_ValueError, "ids must be nrefs lines per segment, each ended by -1");
-    }
+    const size_t length = (size_t)view.len / 4;
     mteval_table *t = calloc(1, sizeof *t);
-    int64_t *lengths = malloc(((size_t)lines + 1) * sizeof *lengths);
-    tb_status status = t && lengths ? TB_OK : TB_NOMEM;
-    int64_t total = 0;
+    int64_t *lengths = NULL;
+    size_t lines = 0, bad_at = 0;
+    uint64_t total = 0;
+    tb_status status = t ? TB_OK : TB_NOMEM;
+    enum { FAULT_NONE, FAULT_ID, FAULT_NREFS, FAULT_WORDS } fault = FAULT_NONE;
     Py_BEGIN_ALLOW_THREADS
-    if (status == TB_OK) {
-        size_t line = 0, start = 0;
-        for (size_t i = 0; i < length; i++)
-            if (ids[i] == TB_LINE_END) {
-                lengths[line++] = (int64_t)(i - start);
-                total += (int64_t)(i - start);
-                start = i + 1;
-            }
-        if ((uint64_t)total > UINT32_MAX)
-            status = TB_VALUE;
+    if (status == TB_OK && (status = tb_mteval_lines(ids, length, &lengths, &lines, &bad_at)) == TB_VALUE)
+        fault = FAULT_ID;
+    for (size_t k = 0; status == TB_OK && k < lines; k++)
+        total += (uint64_t)lengths[k];
+    if (status == TB_OK && (lines % (size_t)nrefs != 0 || total > UINT32_MAX)) {
+        status = TB_VALUE;
+        fault = lines % (size_t)nrefs != 0 ? FAULT_NREFS : FAULT_WORDS;
     }
     if (status == TB_OK)
-        status = tb_mteval_refs_build(&t->table, ids, length, (size_t)nrefs, (size_t)(lines / nrefs), max_order,
+        status = tb_mteval_refs_build(&t->table, ids, lengths, (size_t)nrefs, lines / (size_t)nrefs, max_order,
                                       &t->clips);
     if (status == TB_OK)
         status = tb_mteval_pairs_build(&t->table,
                                        no_context < INT32_MIN || no_context > INT32_MAX ? TB_UNKNOWN_TOKEN
                                                                                         : (int32_t)no_context,
-                                       (uint64_t)total, &t->pairs);
+                                       total, &t->pairs);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&view);
     if (status != TB_OK) {
         free(lengths);
         table_free(t);
-        return tb_raise(status, "ids must be token ids >= 0 and -1 ending each line, at most 2**32 words");
+        if (fault == FAULT_ID && bad_at == length)
+            return tb_raise(status, "ids must end with -1 (the last line's end)");
+        if (fault == FAULT_ID)
+            return tb_raise(status, "ids[%zu] is neither a token id (>= 0) nor -1 (a line's end)", bad_at);
+        if (fault == FAULT_NREFS)
+            return tb_raise(status, "ids hold %zu lines: not nrefs (%zd) lines per segment", lines, nrefs);
+        return tb_raise(status, "ids hold more than 2**32 words");
     }
     t->max_order = max_order;
     PyObject *capsule = PyCapsule_New(t, TABLE_CAPSULE, table_destroy);
@@ -124,30 +127,34 @@ PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     PyObject *result = Py_BuildValue("(Ny#y#)", capsule, (const char *)t->pairs.pairs,
-                                     (Py_ssize_t)(t->pairs.n * sizeof *t->pairs.pairs), (const char *)lengths,
-                                     (Py_ssize_t)((size_t)lines * sizeof *lengths));
+                                     (Py_ssize_t)(t->pairs.n * sizeof *t->pairs.pairs),
+                                     lengths ? (const char *)lengths : "",  /* (y# makes None of NULL) */
+                                     (Py_ssize_t)(lines * sizeof *lengths));
     free(lengths);
     return result;
 }
 
-/* mteval_sums' result, the buffers open (bindings only). */
+/* mteval_sums' result, the buffers open (bindings only). The hypotheses are not read
+ * here: the kernel reads them without the GIL and checks each line's end where it reads
+ * it (a count made here beforehand could be wrong by then); the weights are data. */
 static PyObject *sums_of(const mteval_table *t, Py_buffer *info, Py_buffer *hyps)
 {
-    size_t hyps_length = (size_t)hyps->len / 4;
-    int64_t segments = tb_count_lines(hyps->buf, hyps_length);
-    if (segments < 0 || (size_t)segments != t->clips.segments)
-        return PyErr_Format(PyExc_ValueError, "hypotheses must be one line per segment of the table, "
-                                              "each ended by -1");
-    int64_t *sizes = malloc(((size_t)segments + 1) * sizeof *sizes);
+    const size_t segments = t->clips.segments;
+    int64_t *sizes = malloc((segments + 1) * sizeof *sizes);
     tb_mteval_sums sums;
+    size_t lines_read = 0;
     tb_status status = sizes ? TB_OK : TB_NOMEM;
     Py_BEGIN_ALLOW_THREADS
     if (status == TB_OK)
-        status = tb_mteval_sums_compute(&t->clips, &t->pairs, info->buf, hyps->buf, t->max_order, sizes, &sums);
+        status = tb_mteval_sums_compute(&t->clips, &t->pairs, info->buf, hyps->buf, (size_t)hyps->len / 4,
+                                        t->max_order, sizes, &sums, &lines_read);
     Py_END_ALLOW_THREADS
     if (status != TB_OK) {
         free(sizes);
-        return tb_raise(status, "mteval_sums");
+        if (status == TB_VALUE && lines_read < segments)
+            return tb_raise(status, "hypotheses hold %zu lines ended by -1, not one per segment of the table (%zu)",
+                            lines_read, segments);
+        return tb_raise(status, "hypotheses hold ids after the line of the table's last segment (%zu)", segments);
     }
     PyObject *result = NULL;
     PyObject *matches = PyList_New(t->max_order), *totals = PyList_New(t->max_order);
@@ -179,7 +186,7 @@ PyObject *core_mteval_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     mteval_table *t = PyCapsule_GetPointer(capsule, TABLE_CAPSULE);
     if (!t)
         return NULL;
-    Py_buffer info, hyps;
+    Py_buffer info, hyps;  /* read without the GIL: see sums_of */
     if (PyObject_GetBuffer(info_obj, &info, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return NULL;
     if (info.itemsize != 8 || !info.format || strchr(info.format, 'd') == NULL

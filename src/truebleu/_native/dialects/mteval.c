@@ -7,12 +7,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-int64_t tb_count_lines(const int32_t *ids, size_t length)
+tb_status tb_mteval_lines(const int32_t *ids, size_t length, int64_t **lengths, size_t *lines, size_t *bad_at)
 {
-    int64_t lines = 0;
-    for (size_t i = 0; i < length; i++)
-        lines += ids[i] == TB_LINE_END;
-    return length == 0 || ids[length - 1] == TB_LINE_END ? lines : -1;
+    size_t n = 0, cap = 0, start = 0;
+    int64_t *out = NULL;
+    *lengths = NULL;
+    *lines = 0;
+    for (size_t i = 0; i < length; i++) {
+        const int32_t id = ids[i];  /* (read once: its check and its use are this value's) */
+        if (id >= 0)
+            continue;
+        if (id != TB_LINE_END) {
+            free(out);
+            *bad_at = i;
+            return TB_VALUE;
+        }
+        if (GROW(out, cap, n + 1) < 0) {
+            free(out);
+            return TB_NOMEM;
+        }
+        out[n++] = (int64_t)(i - start);
+        start = i + 1;
+    }
+    if (start != length) {
+        free(out);
+        *bad_at = length;
+        return TB_VALUE;
+    }
+    *lengths = out;
+    *lines = n;
+    return TB_OK;
 }
 
 typedef struct {
@@ -55,27 +79,20 @@ static size_t segment_slots(size_t ngrams)
     return size;
 }
 
-/* The per-line n-gram counts of tb_mteval_refs_build, sized once: for each segment, its
- * references' n-grams (the sum of line_ngrams, an upper bound of its distinct ones). */
-static tb_status plan_segments(const int32_t *refs, size_t length, size_t nrefs, size_t segments,
-                               int max_order, size_t *per_segment, size_t *all, size_t *slots, size_t *longest)
+/* The per-line n-gram counts of tb_mteval_refs_build, sized once from the lines' lengths:
+ * for each segment, its references' n-grams (the sum of line_ngrams, an upper bound of
+ * its distinct ones). */
+static void plan_segments(const int64_t *lengths, size_t nrefs, size_t segments, int max_order,
+                          size_t *per_segment, size_t *all, size_t *slots, size_t *longest)
 {
-    size_t pos = 0, most = 0;
+    size_t most = 0;
     *all = *slots = *longest = 0;
     for (size_t s = 0; s < segments; s++) {
         size_t ngrams = 0;
         for (size_t r = 0; r < nrefs; r++) {
-            size_t start = pos;
-            while (pos < length && refs[pos] != TB_LINE_END) {
-                if (refs[pos] < 0)
-                    return TB_VALUE;
-                pos++;
-            }
-            if (pos == length)
-                return TB_VALUE;
-            ngrams += line_ngrams(pos - start, max_order);
-            *longest = pos - start > *longest ? pos - start : *longest;
-            pos++;
+            const size_t line = (size_t)lengths[s * nrefs + r];
+            ngrams += line_ngrams(line, max_order);
+            *longest = line > *longest ? line : *longest;
         }
         per_segment[s] = ngrams;
         *all += ngrams;
@@ -83,7 +100,6 @@ static tb_status plan_segments(const int32_t *refs, size_t length, size_t nrefs,
         most = ngrams > most ? ngrams : most;
     }
     per_segment[segments] = most;
-    return pos == length ? TB_OK : TB_VALUE;
 }
 
 /* How many n-grams ahead tb_mteval_refs_build asks for the table's slot of an n-gram. */
@@ -103,7 +119,7 @@ static inline int64_t segment_probe(const tb_mteval_clips *c, const uint32_t *sl
     }
 }
 
-tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, size_t length, size_t nrefs,
+tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, const int64_t *lengths, size_t nrefs,
                                size_t segments, int max_order, tb_mteval_clips *c)
 {
     memset(c, 0, sizeof *c);
@@ -112,12 +128,8 @@ tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, size_
     size_t *per_segment = malloc((segments + 1) * sizeof *per_segment), all = 0, slots_all = 0, longest = 0;
     if (!per_segment)
         return TB_NOMEM;
-    tb_status status = plan_segments(refs, length, nrefs, segments, max_order, per_segment, &all, &slots_all,
-                                     &longest);
-    if (status != TB_OK) {
-        free(per_segment);
-        return status;
-    }
+    tb_status status = TB_OK;
+    plan_segments(lengths, nrefs, segments, max_order, per_segment, &all, &slots_all, &longest);
     /* every array at its largest size at once: the pages of what is never written are
      * never touched, and nothing is copied to grow */
     size_t cap = all ? all : 1, most = per_segment[segments];
@@ -149,9 +161,7 @@ tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, size_
         if (size)
             memset(slots, 0, size * sizeof *slots);
         for (size_t r = 0; r < nrefs && status == TB_OK; r++) {
-            size_t end = pos;
-            while (refs[end] != TB_LINE_END)
-                end++;
+            const size_t end = pos + (size_t)lengths[s * nrefs + r];  /* (not refs' TB_LINE_END: see mteval.h) */
             /* order by order, so that every n-gram's prefix is known a few n-grams ahead and
              * its first slot in the large table can be fetched before it is needed (the
              * numbers are then given in another order than position by position: nothing
@@ -301,15 +311,18 @@ static inline int64_t segment_find(const tb_mteval_clips *c, size_t s, uint64_t 
     }
 }
 
-/* The hypothesis line at *pos counted against segment s's n-grams (only
+/* The hypothesis line at *pos of ids[0..length) counted against segment s's n-grams (only
  * the n-grams its references hold: the others match nothing) into c, indexed within the
- * segment; *pos moves past the line's end. The line's tokens. */
-static int64_t count_segment_line(const tb_mteval_clips *clips, size_t s, const int32_t *ids, size_t *pos,
-                                  int max_order, counter *c)
+ * segment; *pos moves past the line's end. The line's tokens, or -1 when no TB_LINE_END
+ * ends it before `length` (the end is looked for where it is read: see mteval.h). */
+static int64_t count_segment_line(const tb_mteval_clips *clips, size_t s, const int32_t *ids, size_t length,
+                                  size_t *pos, int max_order, counter *c)
 {
     size_t start = *pos, end = start;
-    while (ids[end] != TB_LINE_END)
+    while (end < length && ids[end] != TB_LINE_END)
         end++;
+    if (end == length)
+        return -1;
     const int32_t *numbers = clips->ids + clips->starts[s];
     for (size_t i = start; i < end; i++) {
         int32_t prefix = -1;
@@ -328,8 +341,8 @@ static int64_t count_segment_line(const tb_mteval_clips *clips, size_t s, const 
 }
 
 tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips, const tb_mteval_pairs *pairs,
-                                 const double *weights, const int32_t *hyps, int max_order,
-                                 int64_t *hyp_sizes, tb_mteval_sums *out)
+                                 const double *weights, const int32_t *hyps, size_t length, int max_order,
+                                 int64_t *hyp_sizes, tb_mteval_sums *out, size_t *lines_read)
 {
     memset(out, 0, sizeof *out);
     counter hyp;
@@ -337,8 +350,14 @@ tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips, const tb_mteval_p
     memset(sums, 0, sizeof sums);
     tb_status status = counter_open(&hyp, clips->most) == 0 ? TB_OK : TB_NOMEM;
     size_t pos = 0;
+    *lines_read = 0;
     for (size_t s = 0; s < clips->segments && status == TB_OK; s++) {
-        int64_t size = count_segment_line(clips, s, hyps, &pos, max_order, &hyp);
+        int64_t size = count_segment_line(clips, s, hyps, length, &pos, max_order, &hyp);
+        if (size < 0) {
+            status = TB_VALUE;
+            break;
+        }
+        *lines_read = s + 1;
         hyp_sizes[s] = size;
         for (int o = 0; o < max_order; o++)
             if (size > o)
@@ -362,6 +381,8 @@ tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips, const tb_mteval_p
             out->info[o] += status == TB_OK ? sum : 0.0;
         }
     }
+    if (status == TB_OK && pos != length)
+        status = TB_VALUE;  /* ids after the last segment's line */
     for (int o = 0; o < TB_MTEVAL_MAX_ORDER; o++)
         tb_exact_sum_free(&sums[o]);
     counter_close(&hyp);

@@ -63,23 +63,35 @@ typedef struct {
     double info[TB_MTEVAL_MAX_ORDER];
 } tb_mteval_sums;
 
-/* The lines of ids[0..length): every line ends with TB_LINE_END; -1 when the last does not. */
-int64_t tb_count_lines(const int32_t *ids, size_t length);
+/* The lines of reference ids[0..length) (token ids >= 0, each line ended by TB_LINE_END):
+ * each line's number of tokens into *lengths (malloc'd; free it), their number in *lines.
+ * Every id is read once and checked where it is read: the ids are the caller's buffer,
+ * read without the GIL, and where the lines lie is known from *lengths alone afterwards
+ * (tb_mteval_refs_build never looks for a line's end again). TB_OK; TB_VALUE with
+ * *bad_at the index of an id that is neither a token id nor TB_LINE_END, or `length`
+ * when the last line is not ended; TB_NOMEM. */
+tb_status tb_mteval_lines(const int32_t *ids, size_t length, int64_t **lengths, size_t *lines, size_t *bad_at);
 
-/* refs[0..length): segments * nrefs lines (segment by segment), each ended by TB_LINE_END,
- * token ids >= 0. Numbers their n-grams of orders 1..max_order into `table` (with their
- * counts) and gathers each segment's clip counts into c, in one pass: every array is
- * sized once, from the lines' lengths. TB_OK, TB_VALUE (not such lines), or TB_NOMEM
- * (then table and c are freed). */
-tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, size_t length, size_t nrefs,
+/* refs: segments * nrefs lines (segment by segment), the tokens of line k lengths[k]
+ * (tb_mteval_lines), each line followed by one more id (its end, never read). Numbers their
+ * n-grams of orders 1..max_order into `table` (with their counts) and gathers each
+ * segment's clip counts into c, in one pass: every array is sized once, from the lines'
+ * lengths. A token is read as data alone (a key), never as an index or a bound: another
+ * thread changing refs meanwhile spoils counts, never memory. TB_OK or TB_NOMEM (then
+ * table and c are freed). */
+tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, const int64_t *lengths, size_t nrefs,
                                size_t segments, int max_order, tb_mteval_clips *c);
 
 void tb_mteval_clips_free(tb_mteval_clips *c);
 
-/* hyps: clips->segments lines; hyp_sizes[i]: the tokens of hypothesis i. TB_OK or TB_NOMEM. */
-/* weights[i]: NIST's information of the n-grams of pair i (pairs->pairs[i]). */
+/* hyps[0..length): clips->segments lines, each ended by TB_LINE_END; hyp_sizes[i]: the
+ * tokens of hypothesis i. weights[i]: NIST's information of the n-grams of pair i
+ * (pairs->pairs[i]). hyps is the caller's buffer, read without the GIL: each line's end is
+ * looked for within hyps[0..length) where it is read, and a token is data alone. TB_OK;
+ * TB_VALUE, with *lines_read the complete lines read, when hyps holds fewer lines
+ * (*lines_read < clips->segments) or ids after the last one (== clips->segments); TB_NOMEM. */
 tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips, const tb_mteval_pairs *pairs,
-                                 const double *weights, const int32_t *hyps, int max_order,
-                                 int64_t *hyp_sizes, tb_mteval_sums *out);
+                                 const double *weights, const int32_t *hyps, size_t length, int max_order,
+                                 int64_t *hyp_sizes, tb_mteval_sums *out, size_t *lines_read);
 
 #endif

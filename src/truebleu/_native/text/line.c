@@ -100,6 +100,23 @@ static size_t encode_utf8(uint8_t *o, const void *data, size_t n, int kind)
     return k;
 }
 
+/* A line given as UTF-8 (TB_KIND_UTF8) is a caller's buffer read without the GIL: the
+ * reader checked it in an earlier call, and another thread may have written it since (or a
+ * caller passed bytes that are not UTF-8). The scanners read this copy, and step over a
+ * character by the length its first byte announces (tb_utf8_decode): a first byte in the
+ * last three whose character would end past the line would take them past the sentinel,
+ * out of the line (the intl scan then read and wrote outside its buffers). Such a byte is
+ * read as '?': the copy is checked where the scanners read it, and a change of the
+ * caller's bytes spoils counts, never memory. Valid UTF-8 has no such byte. */
+static TB_ALWAYS_INLINE void end_on_whole_character(uint8_t *o, size_t k)
+{
+    if (k >= 3 && !((o[k - 1] | o[k - 2] | o[k - 3]) & 0x80))
+        return;  /* (the commonest end: ASCII) */
+    for (size_t p = k > 3 ? k - 3 : 0; p < k; p++)
+        if (o[p] >= 0xC0 && p + (o[p] < 0xE0 ? 2u : o[p] < 0xF0 ? 3u : 4u) > k)
+            o[p] = '?';
+}
+
 /* The line as UTF-8 into o (room for utf8_bound + 1 + LINE8_PAD bytes),
  * rstripped, then a space (the sentinel) and LINE8_PAD zeros; its length in
  * *len. -1 when b->poll asked to stop. */
@@ -119,6 +136,8 @@ int tb_read_utf8(tb_builder *b, uint8_t *o, const tb_text *t, size_t *len)
             return -1;
     }
     k = utf8_rstrip(o, k);
+    if (t->kind == TB_KIND_UTF8)
+        end_on_whole_character(o, k);
     o[k] = ' ';
     memset(o + k + 1, 0, LINE8_PAD);
     *len = k;

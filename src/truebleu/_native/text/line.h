@@ -68,7 +68,9 @@ static inline size_t utf8_bound(const tb_text *t)
 
 /* text/line.c: the line as UTF-8 into o (room for utf8_bound + 1 + LINE8_PAD
  * bytes), rstripped, then a space (the sentinel) and LINE8_PAD zeros; its
- * length in *len. -1 when b->poll asked to stop. */
+ * length in *len. -1 when b->poll asked to stop. A line given as UTF-8 ends on a
+ * whole character in o whatever its bytes (a first byte announcing a character
+ * past the end reads as '?'): the scanners never step past the sentinel. */
 int tb_read_utf8(tb_builder *b, uint8_t *o, const tb_text *t, size_t *len);
 
 /* Which bytes a tokenizer's scan can step over without looking at them. */
