@@ -26,7 +26,8 @@ typedef struct {
     uint32_t nids;   /* the current use's word ids are 1 .. nids */
 } tb_chrf_vocab;
 
-/* Start a new use: empty, ids from 1 again (the slots are not touched). */
+/* Start a new use: empty, ids from 1 again (the slots are cleared only when the stamps
+ * run out). */
 void tb_chrf_vocab_start(tb_chrf_vocab *v);
 
 /* The ids of n words, spans of base with their hashes (tb_chrf_hash_run of their
