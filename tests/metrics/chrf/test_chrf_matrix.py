@@ -133,3 +133,23 @@ def test_errors():
         core.chrf_matrix(["x"], ["x"], 6, 0, False, False, 4.0, 5.0, 0, out)
     with pytest.raises(TypeError, match=r"references\[1\]"):
         truebleu.chrf_matrix(["x"], ["x", 3], backend="native")
+
+
+def test_word_vocabulary_across_many_lines():
+    """chrF++'s words in the matrix's one vocabulary over every line (chrf/profile.c, the
+    corpus path's body in chrf/words.c): 400 distinct words met first across 40 lines (the
+    table grows several times while it holds earlier lines' words), lines that bring no new
+    word between them (their copies are dropped, the older ones kept), words met again many
+    lines later, with punctuation split off. Every cell equals sacreBLEU's."""
+    pool = [f"w{i}{'éß'[i % 2] * (i % 4)}" for i in range(400)]
+    lines = []
+    for i in range(40):
+        lines.append(" ".join(pool[10 * i + k] + ("," if k % 3 == 0 else "") for k in range(10)))
+        lines.append(" ".join(pool[(7 * i + k) % (10 * i + 10)] for k in range(6)))  # no new word
+    lines = lines[:60] + [lines[1], "(" + pool[5] + " " + pool[399] + "."]
+    options = {"word_order": 2, "char_order": 6, "beta": 2, "remove_whitespace": True,
+               "eps_smoothing": False}
+    assert truebleu.chrf_matrix(lines, lines, word_order=2, backend="native") == \
+        sacre_matrix(lines, lines, options)
+    assert truebleu.chrf_matrix(lines[::-1], lines, word_order=2, backend="native") == \
+        sacre_matrix(lines[::-1], lines, options)

@@ -210,3 +210,16 @@ def test_words_with_equal_hashes_are_told_apart():
 
     config = ChrfConfig(6, 2, 2, False, False, False)
     assert_native_rows_equal_the_specification([colliding_words_case()], config)
+
+
+def test_every_ascii_mark_splits_as_the_specification():
+    """chrF++ splits one punctuation mark (string.punctuation) off a word's end, else its start
+    (chrf/lines.c is_punct): every printable ASCII character and a few marks outside ASCII at
+    either end of a word, doubled, inside, and alone; the core's rows equal the
+    specification's, read both in the symbols' pass and decoded (an astral reference)."""
+    from truebleu.metrics.chrf.config import ChrfConfig
+
+    marks = [chr(c) for c in range(0x21, 0x7F)] + ["«", "»", "—", "…", "¡", "\x7f", "\x80"]
+    cases = [(f"{m}ab ab{m} {m}{m} a{m}b {m}", [f"ab {m} ab{m} {m}ab", f"ab{m} 😀 {m}ab"])
+             for m in marks]
+    assert_native_rows_equal_the_specification(cases, ChrfConfig(6, 2, 2, False, False, False))

@@ -215,7 +215,7 @@ static int pair_row(chrf_scratch *w, const tb_chrf_job *j, const tb_text *hyp, c
         if (tb_chrf_word_ids(&w->vocab, &hw, &rw) < 0)
             return -1;
         if (tb_chrf_count_orders(&w->ngrams, w->hyp.ids, hw.n, w->ref.ids, rw.n, j->word_order,
-                                 w->vocab.nword_ids, 1, row + 3 * j->char_order) < 0)
+                                 w->vocab.nids, 1, row + 3 * j->char_order) < 0)
             return -1;
     }
     return 0;

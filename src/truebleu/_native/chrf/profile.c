@@ -9,6 +9,7 @@
  */
 #include "chrf/profile.h"
 #include "chrf/lines.h"
+#include "chrf/words.h"
 #include "runtime/memory.h"
 
 #include <stdlib.h>
@@ -21,15 +22,20 @@ typedef struct {
     uint32_t id;  /* 0 = empty */
 } key_slot;
 
-typedef struct {
-    uint32_t hash, len, id;  /* id 0 = empty */
-    size_t off;              /* the word's code points in the arena */
-} word_slot;
+/* A block of lines' code points: the vocabulary's slots point into blocks, which never
+ * move (a line's decoded words are overwritten by the next line's). */
+typedef struct word_block {
+    struct word_block *next;
+    size_t used, cap;
+    uint32_t a[];
+} word_block;
+
+#define WORD_BLOCK 16384
 
 typedef struct {
     key_slot *keys; size_t keys_cap, nkeys;       /* n-gram key -> id */
-    word_slot *words; size_t words_cap, nwords;   /* word -> word id */
-    tb_u32buf arena;                              /* the code points of every word */
+    tb_chrf_vocab vocab;                          /* word -> word id (one use) */
+    word_block *blocks;                           /* the lines that brought new words */
     uint32_t *last; size_t last_cap;              /* by id: the last line holding it, + 1 */
     size_t *at; size_t at_cap;                    /* by id: its entry in that line */
     uint32_t *hdf; size_t hdf_cap;                /* by id: hypothesis lines holding it */
@@ -88,62 +94,40 @@ static uint32_t key_id(builder *b, uint64_t key)
     return id;
 }
 
-static int grow_words(builder *b)
+/* A copy of the n code points at p that stays where it is. */
+static uint32_t *keep(builder *b, const uint32_t *p, size_t n)
 {
-    size_t cap = b->words_cap ? 2 * b->words_cap : 256;
-    word_slot *t = calloc(cap, sizeof(word_slot));
-    if (!t)
-        return -1;
-    for (size_t k = 0; k < b->words_cap; k++) {
-        if (!b->words[k].id)
-            continue;
-        size_t s = b->words[k].hash & (cap - 1);
-        while (t[s].id)
-            s = (s + 1) & (cap - 1);
-        t[s] = b->words[k];
+    word_block *blk = b->blocks;
+    if (!blk || blk->cap - blk->used < n) {
+        size_t cap = n > WORD_BLOCK ? n : WORD_BLOCK;
+        blk = malloc(sizeof(word_block) + cap * sizeof(uint32_t));
+        if (!blk)
+            return NULL;
+        blk->next = b->blocks;
+        blk->used = 0;
+        blk->cap = cap;
+        b->blocks = blk;
     }
-    free(b->words);
-    b->words = t;
-    b->words_cap = cap;
-    return 0;
+    uint32_t *copy = blk->a + blk->used;
+    if (n)
+        memcpy(copy, p, n * sizeof(uint32_t));
+    blk->used += n;
+    return copy;
 }
 
-/* The word ids of the decoded line's words into side.ids (equal words, equal ids). */
+/* The word ids of the decoded line's words into side.ids (equal words, equal ids): the
+ * corpus path's vocabulary (chrf/words.h), in one use over every line. Its new words
+ * point into a copy of the line, kept only if the line brought one. */
 static int word_ids(builder *b)
 {
     chrf_side *side = &b->side;
-    if (GROW(side->ids, side->ids_cap, side->nwords ? side->nwords : 1) < 0)
+    uint32_t before = b->vocab.nids;
+    const uint32_t *copy = keep(b, side->all.a, side->all.n);
+    if (!copy || GROW(side->ids, side->ids_cap, side->nwords ? side->nwords : 1) < 0 ||
+        tb_chrf_vocab_ids(&b->vocab, copy, side->words, NULL, side->nwords, side->ids) < 0)
         return -1;
-    for (size_t i = 0; i < side->nwords; i++) {
-        const uint32_t *p = side->all.a + side->words[i].start;
-        uint32_t len = side->words[i].len;
-        uint32_t hv = tb_chrf_hash_run(p, len);
-        if (2 * (b->nwords + 1) > b->words_cap && grow_words(b) < 0)
-            return -1;
-        size_t mask = b->words_cap - 1, s = hv & mask;
-        for (;;) {
-            word_slot *e = &b->words[s];
-            if (!e->id) {
-                if (b->nwords >= UINT32_MAX - 2 ||
-                    GROW(b->arena.a, b->arena.cap, b->arena.n + len) < 0)
-                    return -1;
-                memcpy(b->arena.a + b->arena.n, p, len * sizeof(uint32_t));
-                e->off = b->arena.n;
-                b->arena.n += len;
-                e->hash = hv;
-                e->len = len;
-                e->id = (uint32_t)++b->nwords;
-                side->ids[i] = e->id;
-                break;
-            }
-            if (e->hash == hv && e->len == len &&
-                !memcmp(b->arena.a + e->off, p, len * sizeof(uint32_t))) {
-                side->ids[i] = e->id;
-                break;
-            }
-            s = (s + 1) & mask;
-        }
-    }
+    if (b->vocab.nids == before)
+        b->blocks->used -= side->all.n;  /* (no new word: the copy is not needed) */
     return 0;
 }
 
@@ -266,8 +250,12 @@ static int index_references(tb_chrf_profiles *pr, size_t first_ref)
 static void builder_free(builder *b)
 {
     free(b->keys);
-    free(b->words);
-    free(b->arena.a);
+    tb_chrf_vocab_free(&b->vocab);
+    while (b->blocks) {
+        word_block *next = b->blocks->next;
+        free(b->blocks);
+        b->blocks = next;
+    }
     free(b->last);
     free(b->at);
     free(b->hdf);
@@ -288,6 +276,7 @@ tb_status tb_chrf_profiles_build(tb_chrf_profiles *pr, const tb_text *hyps, size
     pr->start = calloc(slots + 1, sizeof(size_t));
     builder b;
     memset(&b, 0, sizeof(b));
+    tb_chrf_vocab_start(&b.vocab);
     int rc = pr->totals && pr->start ? 0 : -1;
     for (size_t p = 0; rc == 0 && p < pr->nprofiles; p++) {
         const tb_text *t = p < nh ? &hyps[p] : &refs[p - nh];

@@ -1,12 +1,44 @@
-/* chrF++'s word vocabulary (chrf/words.h): words compared by content (spans of code
- * points or of a segment's symbol ids), with a stamp per pair instead of clearing. */
+/* chrF++'s word vocabulary (chrf/words.h): open addressing on the words' hashes, words
+ * compared by content, a stamp per use instead of clearing. */
 #include "chrf/words.h"
-#include "chrf/ngrams.h"
 #include "runtime/memory.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+void tb_chrf_vocab_start(tb_chrf_vocab *v)
+{
+    if (v->stamp == UINT32_MAX) {  /* the stamps ran out: clear the table */
+        if (v->slots)
+            memset(v->slots, 0, v->cap * sizeof(chrf_word_slot));
+        v->stamp = 0;
+    }
+    v->stamp++;
+    v->nids = 0;
+}
+
+/* Double the table (its words kept; the empty table takes 64). 0 ok, -1 out of memory. */
+static int grow(tb_chrf_vocab *v)
+{
+    size_t cap = v->cap ? 2 * v->cap : 64;
+    chrf_word_slot *t = calloc(cap, sizeof(chrf_word_slot));
+    if (!t)
+        return -1;
+    for (size_t k = 0; k < v->cap; k++) {
+        const chrf_word_slot *e = &v->slots[k];
+        if (e->stamp != v->stamp)
+            continue;
+        size_t s = e->hash & (cap - 1);
+        while (t[s].stamp == v->stamp)
+            s = (s + 1) & (cap - 1);
+        t[s] = *e;
+    }
+    free(v->slots);
+    v->slots = t;
+    v->cap = cap;
+    return 0;
+}
 
 /* Whether the n symbols at a and b are the same (a word is a few symbols: a loop in
  * line, not a call to memcmp). */
@@ -18,58 +50,61 @@ static inline int same_symbols(const uint32_t *a, const uint32_t *b, uint32_t n)
     return 1;
 }
 
-int tb_chrf_word_ids(tb_chrf_vocab *w, const chrf_word_list *hyp, const chrf_word_list *ref)
+int tb_chrf_vocab_ids(tb_chrf_vocab *v, const uint32_t *base, const chrf_span *spans,
+                      const uint32_t *hashes, size_t n, uint32_t *ids)
 {
-    const chrf_word_list *sides[2] = {hyp, ref};
-    size_t cap = tb_chrf_table_size(hyp->n + ref->n);
-    if (GROW(w->vocab, w->vocab_cap, cap) < 0)
+    if (n >= UINT32_MAX - 2 - (size_t)v->nids)
         return -1;
-    if (w->vocab_stamp == UINT32_MAX) {  /* the stamps ran out: clear what was used */
-        memset(w->vocab, 0, w->vocab_zeroed * sizeof(chrf_word_slot));
-        w->vocab_stamp = 0;
-    }
-    if (cap > w->vocab_zeroed) {
-        memset(w->vocab + w->vocab_zeroed, 0, (cap - w->vocab_zeroed) * sizeof(chrf_word_slot));
-        w->vocab_zeroed = cap;
-    }
-    const uint32_t stamp = ++w->vocab_stamp;
-    size_t mask = cap - 1;
-    uint32_t next_id = 0;
-    for (int s = 0; s < 2; s++) {
-        const chrf_word_list *list = sides[s];
-        chrf_side *side = list->side;
-        if (GROW(side->ids, side->ids_cap, list->n ? list->n : 1) < 0)
+    while (2 * ((size_t)v->nids + n) > v->cap)  /* (at most half full after all n) */
+        if (grow(v) < 0)
             return -1;
-        for (size_t i = 0; i < list->n; i++) {
-            const uint32_t *p = list->base + list->spans[i].start;
-            uint32_t len = list->spans[i].len;
-            uint32_t hv = list->hashes ? list->hashes[i] : tb_chrf_hash_run(p, len);
-            size_t k = hv & mask;
-            for (;;) {
-                chrf_word_slot *e = &w->vocab[k];
-                if (e->stamp != stamp) {
-                    e->stamp = stamp;
-                    e->p = p;
-                    e->len = len;
-                    e->hash = hv;
-                    e->id1 = ++next_id;
-                    side->ids[i] = e->id1;
-                    break;
-                }
-                if (e->hash == hv && e->len == len && same_symbols(e->p, p, len)) {
-                    side->ids[i] = e->id1;
-                    break;
-                }
-                k = (k + 1) & mask;
+    chrf_word_slot *slots = v->slots;
+    const size_t mask = v->cap - 1;
+    const uint32_t stamp = v->stamp;
+    uint32_t next_id = v->nids;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t *p = base + spans[i].start;
+        uint32_t len = spans[i].len;
+        uint32_t hash = hashes ? hashes[i] : tb_chrf_hash_run(p, len);
+        size_t k = hash & mask;
+        for (;;) {
+            chrf_word_slot *e = &slots[k];
+            if (e->stamp != stamp) {
+                e->stamp = stamp;
+                e->p = p;
+                e->len = len;
+                e->hash = hash;
+                e->id = ++next_id;
+                ids[i] = next_id;
+                break;
             }
+            if (e->hash == hash && e->len == len && same_symbols(e->p, p, len)) {
+                ids[i] = e->id;
+                break;
+            }
+            k = (k + 1) & mask;
         }
     }
-    w->nword_ids = next_id;
+    v->nids = next_id;
     return 0;
 }
 
-void tb_chrf_vocab_free(tb_chrf_vocab *w)
+int tb_chrf_word_ids(tb_chrf_vocab *v, const chrf_word_list *hyp, const chrf_word_list *ref)
 {
-    free(w->vocab);
-    memset(w, 0, sizeof(*w));
+    const chrf_word_list *sides[2] = {hyp, ref};
+    tb_chrf_vocab_start(v);
+    for (int s = 0; s < 2; s++) {
+        const chrf_word_list *list = sides[s];
+        chrf_side *side = list->side;
+        if (GROW(side->ids, side->ids_cap, list->n ? list->n : 1) < 0 ||
+            tb_chrf_vocab_ids(v, list->base, list->spans, list->hashes, list->n, side->ids) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void tb_chrf_vocab_free(tb_chrf_vocab *v)
+{
+    free(v->slots);
+    memset(v, 0, sizeof(*v));
 }

@@ -1,5 +1,7 @@
-/* truebleu core: chrF++'s word ids for one pair of lines (plain C, no Python
- * objects): equal words, equal ids, in one vocabulary per pair. */
+/* truebleu core: chrF++'s word vocabulary (plain C, no Python objects): equal words,
+ * equal ids. One body for the corpus path (a vocabulary per pair of lines,
+ * tb_chrf_word_ids) and the matrix's profiles (one vocabulary over every line,
+ * chrf/profile.c). */
 #ifndef TB_CHRF_WORDS_H
 #define TB_CHRF_WORDS_H
 
@@ -8,16 +10,36 @@
 
 #include "chrf/lines.h"
 
-/* word vocabulary entry: a word of one of the two sides, and its id; a slot
- * whose stamp is not the current pair's is empty (no clearing between pairs) */
+/* A word of the vocabulary: its symbols (code points or a segment's symbol ids), hash
+ * and id; a slot whose stamp is not the vocabulary's is empty (no clearing between
+ * uses). */
 typedef struct {
     const uint32_t *p;
-    uint32_t len, hash, id1;  /* id1 = id + 1 */
+    uint32_t len, hash, id;
     uint32_t stamp;
 } chrf_word_slot;
 
-/* A line's words as word_ids reads them: spans of `base` with their hashes (NULL: to be
- * computed), the ids going to side->ids. */
+/* The vocabulary, kept from one use to the next (one per worker; all 0 to start). */
+typedef struct {
+    chrf_word_slot *slots; size_t cap;
+    uint32_t stamp;  /* the current use's, from 1 */
+    uint32_t nids;   /* the current use's word ids are 1 .. nids */
+} tb_chrf_vocab;
+
+/* Start a new use: empty, ids from 1 again (the slots are cleared only when the stamps
+ * run out). */
+void tb_chrf_vocab_start(tb_chrf_vocab *v);
+
+/* The ids of n words, spans of base with their hashes (tb_chrf_hash_run of their
+ * symbols; NULL: computed here), in v's current use into ids[]: a word the use holds
+ * keeps its id, a new one takes the next. The new words' slots point into base: the
+ * caller keeps those symbols as they are while the use lasts. 0 ok, -1 out of memory or
+ * ids. */
+int tb_chrf_vocab_ids(tb_chrf_vocab *v, const uint32_t *base, const chrf_span *spans,
+                      const uint32_t *hashes, size_t n, uint32_t *ids);
+
+/* A line's words as tb_chrf_word_ids reads them: spans of `base` with their hashes
+ * (NULL: to be computed), the ids going to side->ids. */
 typedef struct {
     const uint32_t *base;
     const chrf_span *spans;
@@ -26,17 +48,10 @@ typedef struct {
     chrf_side *side;
 } chrf_word_list;
 
-/* The vocabulary, kept from one pair to the next (one per worker; all 0 to start). */
-typedef struct {
-    chrf_word_slot *vocab; size_t vocab_cap, vocab_zeroed;
-    uint32_t vocab_stamp;  /* the current pair's, from 1 */
-    uint32_t nword_ids;    /* the pair's word ids are 1 .. nword_ids */
-} tb_chrf_vocab;
+/* Give the words of both lines of a pair ids in one new use of v (equal words, equal
+ * ids) into each list's side->ids; v->nids: how many. 0 ok, -1 out of memory. */
+int tb_chrf_word_ids(tb_chrf_vocab *v, const chrf_word_list *hyp, const chrf_word_list *ref);
 
-/* Give the words of both sides ids in one vocabulary (equal words, equal ids) into
- * each list's side->ids; w->nword_ids: how many. 0 ok, -1 out of memory. */
-int tb_chrf_word_ids(tb_chrf_vocab *w, const chrf_word_list *hyp, const chrf_word_list *ref);
-
-void tb_chrf_vocab_free(tb_chrf_vocab *w);
+void tb_chrf_vocab_free(tb_chrf_vocab *v);
 
 #endif
