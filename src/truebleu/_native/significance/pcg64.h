@@ -113,11 +113,13 @@ static inline uint32_t pcg64_next32(pcg64 *g)
     return (uint32_t)next;
 }
 
-/* integers in [0, range], range < 2^32 - 1: Lemire's method on 32-bit draws */
-static inline uint32_t lemire32(pcg64 *g, uint32_t range)
+/* Lemire's method for integers in [0, range], range < 2^32 - 1, from the product
+ * m of a first 32-bit draw and bound = range + 1: the draw is kept unless the
+ * product's low half falls below (2^32 - bound) % bound, when it is redrawn
+ * from g (rare: fewer than bound in 2^32 draws). */
+static inline uint32_t lemire32_finish(pcg64 *g, uint64_t m, uint32_t range)
 {
     const uint32_t bound = range + 1;
-    uint64_t m = (uint64_t)pcg64_next32(g) * bound;
     uint32_t low = (uint32_t)m;
     if (low < bound) {
         const uint32_t threshold = (UINT32_MAX - range) % bound;
@@ -127,6 +129,48 @@ static inline uint32_t lemire32(pcg64 *g, uint32_t range)
         }
     }
     return (uint32_t)(m >> 32);
+}
+
+/* integers in [0, range], range < 2^32 - 1: Lemire's method on 32-bit draws */
+static inline uint32_t lemire32(pcg64 *g, uint32_t range)
+{
+    return lemire32_finish(g, (uint64_t)pcg64_next32(g) * (range + 1), range);
+}
+
+/* `count` integers in [0, range], range < 2^32 - 1, into out: lemire32 on each
+ * draw, with the two 32-bit halves of each 64-bit output used as they come (low,
+ * then high) instead of through the spare half (has_uint32, uinteger): the
+ * generator's state goes to memory only when a draw is rejected, and a
+ * step feeds two draws. The same draws, in the same order, and the same state. */
+static inline void lemire32_fill(pcg64 *g, uint32_t range, ptrdiff_t count, int64_t *out)
+{
+    const uint32_t bound = range + 1;
+    int64_t *const end = out + count;
+    while (end - out >= 2) {
+        if (g->has_uint32) {  /* a spare half first (on entry, or left by a rejection) */
+            *out++ = lemire32(g, range);
+            continue;
+        }
+        do {  /* two draws from each output, until a draw may be rejected */
+            const uint64_t next = pcg64_next64(g);
+            g->uinteger = (uint32_t)(next >> 32);  /* kept, as pcg64_next32 keeps it */
+            uint64_t m = (uint64_t)(uint32_t)next * bound;
+            if ((uint32_t)m < bound) {  /* the high half is the spare of its redraws */
+                g->has_uint32 = 1;
+                *out++ = lemire32_finish(g, m, range);
+                break;
+            }
+            *out++ = (uint32_t)(m >> 32);
+            m = (next >> 32) * bound;
+            if ((uint32_t)m < bound) {  /* its redraws may leave a spare half */
+                *out++ = lemire32_finish(g, m, range);
+                break;
+            }
+            *out++ = (uint32_t)(m >> 32);
+        } while (end - out >= 2);
+    }
+    while (out < end)
+        *out++ = lemire32(g, range);
 }
 
 /* integers in [0, range], 2^32 - 1 < range < 2^64 - 1: Lemire on 64-bit draws */
@@ -165,8 +209,7 @@ static inline void bounded_fill(pcg64 *state, uint64_t range, ptrdiff_t count, i
     if (range == 0) {
         memset(out, 0, (size_t)count * sizeof *out);
     } else if (range < 0xFFFFFFFFULL) {
-        for (i = 0; i < count; i++)
-            out[i] = lemire32(g, (uint32_t)range);
+        lemire32_fill(g, (uint32_t)range, count, out);
     } else if (range == 0xFFFFFFFFULL) {
         for (i = 0; i < count; i++)
             out[i] = pcg64_next32(g);
