@@ -2,12 +2,14 @@
 
 ``test_significance_native.py`` compares the draws. These tests compare the whole
 generator after every call as well (the 128-bit state, the increment, whether a spare
-32-bit half is kept, and that half), on the edges of the core's fill of 32-bit draws,
-which uses the two halves of each 64-bit output as they come and falls back to the
-spare half around rejections:
+32-bit half is kept, and that half), on the edges of the core's fill of 32-bit draws
+(``lemire32_fill``), which uses the two halves of each 64-bit output as they come, makes
+two outputs at a time in two lanes while six draws or more are left, and falls back to
+one output at a time, and to the spare half, around draws that may be rejected:
 
-- counts 0 to a few hundred, odd and even, one call after another, so that calls
-  start and end with a spare half and without one;
+- counts 0 to a thousand, odd and even, one call after another, so that calls
+  start and end with a spare half and without one, and the lanes stop with 2 to 5
+  draws left;
 - ranges where rejections are frequent (``n`` just above 2**31: about one draw in two;
   ``2**64 // 3 + 1`` for 64-bit draws: about one in three) and where they almost never
   happen (the bootstrap's ``n``).
