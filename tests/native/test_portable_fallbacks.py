@@ -35,6 +35,7 @@ NATIVE = REPO / "src" / "truebleu" / "_native"
 FALLBACK_TESTS = [
     "tests/native/test_native_runtime.py",  # threads and atomics under concurrent callers
     "tests/significance/test_significance_native.py",  # PCG64, Lemire, the resampling sums
+    "tests/significance/test_pcg64_draws.py",  # the draws' two lanes and spare half, on 64-bit halves
     "tests/metrics/bleu/test_native_stats.py",  # the token hash (128-bit product), n-grams
     "tests/tokenizers/test_native_tokenize.py",  # the scanners: ctz, the bytes without SSE2
     "tests/tokenizers/test_native_utf8.py",  # the UTF-8 scan and lowercasing without SSE2
