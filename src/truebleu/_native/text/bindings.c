@@ -130,11 +130,12 @@ PyObject *core_utf8_scan(PyObject *module, PyObject *args, PyObject *kwargs)
     tb_utf8_scan_result r;
     tb_utf8_scan(d, (size_t)(end - start), &r);
     size_t last = r.chars;
-    if (r.newlines) {
-        const uint8_t *nl = d + r.valid;
-        while (*--nl != '\n')
-            ;
-        last = tb_utf8_chars(nl + 1, (size_t)(d + r.valid - (nl + 1)));
+    if (r.newlines) {  /* the characters after the last newline; the walk back stops at d
+                        * even if the bytes changed since the scan (a caller's buffer) */
+        const uint8_t *after = d + r.valid;
+        while (after > d && after[-1] != '\n')
+            after--;
+        last = tb_utf8_chars(after, (size_t)(d + r.valid - after));
     }
     PyBuffer_Release(&view);
     return Py_BuildValue("nnnin", (Py_ssize_t)(start + r.valid), (Py_ssize_t)r.chars,
