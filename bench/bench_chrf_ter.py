@@ -224,6 +224,7 @@ def cpu_seconds() -> float:
 
 
 def measure(metric: str, task: str, tool: str, args) -> dict:
+    """A worker's measurement in its own process: its JSON (times with their median and best)."""
     cmd = [sys.executable, __file__, "--worker", task, tool, "--metric", metric,
            "--data", str(args.data), "--systems", str(args.systems), "--repeat", str(args.repeat)]
     if tool in ("sacrebleu", "fastchrf"):
@@ -297,7 +298,7 @@ def main(argv=None) -> int:
     if args.metric == "chrf":
         tasks.append(("matrix", ("fastchrf", "truebleu", "truebleu-1thread")))
     for task, tools in tasks:
-        results = {tool: with_spread(measure(args.metric, task, tool, args)) for tool in tools}
+        results = {tool: measure(args.metric, task, tool, args) for tool in tools}
         print(f"  measured {task}", file=sys.stderr)
         reference = results.get("sacrebleu") or results.get("fastchrf") or sacre_corpus
         if task == "corpus":

@@ -170,6 +170,7 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
 
 
 def measure(task: str, tool: str, data: Path, repeat: int, single: bool = False) -> dict:
+    """A worker's measurement in its own process: its JSON (times with their median and best)."""
     cmd = [sys.executable, __file__, "--worker", task, tool, "--data", str(data), "--repeat", str(repeat)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=user_env(),
                          preexec_fn=one_core() if single else None).stdout
@@ -342,9 +343,9 @@ def main(argv=None) -> int:
     def compare(task, tools, reference="sacrebleu"):
         results, single = {}, {}
         for tool, repeat in tools:
-            results[tool] = with_spread(measure(task, tool, args.data, repeat))
+            results[tool] = measure(task, tool, args.data, repeat)
             if tool != reference:  # sacreBLEU is single-threaded: one run serves both columns
-                single[tool] = with_spread(measure(task, tool, args.data, repeat, single=True))
+                single[tool] = measure(task, tool, args.data, repeat, single=True)
             print(f"  measured {task} / {tool}", file=sys.stderr)
         add_rows(task, results, single, reference)
         return results
@@ -362,9 +363,9 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         hyp, ref = Path(tmp) / "hyp.en", Path(tmp) / "ref.en"
         n_lines = write_concatenated(args.data, hyp, ref)
-        cli = {tool: with_spread(measure_cli(tool, ref, hyp, rep)) for tool, rep in
+        cli = {tool: measure_cli(tool, ref, hyp, rep) for tool, rep in
                (("sacrebleu", slow), ("bleuscore", slow), ("truebleu", args.repeat))}
-        cli_single = {tool: with_spread(measure_cli(tool, ref, hyp, rep, single=True)) for tool, rep in
+        cli_single = {tool: measure_cli(tool, ref, hyp, rep, single=True) for tool, rep in
                       (("bleuscore", slow), ("truebleu", args.repeat))}
         for res in (*cli.values(), *cli_single.values()):
             res["segments"] = n_lines
