@@ -52,7 +52,7 @@ import sys
 import time
 from pathlib import Path
 
-from peak_memory import own_peak_kib
+from peak_memory import current_rss_kib, own_peak_kib
 from timing import add_ratio_flag, times_note, with_spread
 
 REPO = Path(__file__).resolve().parents[1]
@@ -112,11 +112,6 @@ def matrix_digest(matrix) -> str:
     return hashlib.sha256(array("d", [x for row in matrix for x in row]).tobytes()).hexdigest()
 
 
-def rss_kb() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
-
-
 # ---------------------------------------------------------------- the metrics
 
 
@@ -160,7 +155,7 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
     corpus, batch, cached = metric_calls(metric, tool, normalized=task == "corpus-normalized")
     if task in ("corpus", "corpus-cached", "corpus-normalized"):
         systems = into_english(data, n_systems)
-        base = rss_kb()
+        base = current_rss_kib()
         if task == "corpus-cached":
             def run():
                 scores, scorer, last = [], None, None
@@ -177,7 +172,7 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
         pairs = [(h, r) for hyps, ref in into_english(data) for h, r in zip(hyps, ref)]
         pairs = pairs[:N_SENTENCES]
         hyps, refs = [h for h, _ in pairs], [[r] for _, r in pairs]
-        base = rss_kb()
+        base = current_rss_kib()
 
         def run():
             return batch(hyps, refs)
@@ -197,7 +192,7 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
 
 def matrix_worker(tool: str, data: Path, repeat: int) -> dict:
     cands = mbr_candidates(data)
-    base = rss_kb()
+    base = current_rss_kib()
     run = matrix_call(tool)
     times, cpu_times, matrix = [], [], None
     for _ in range(repeat):

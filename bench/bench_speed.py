@@ -47,7 +47,7 @@ import time
 from pathlib import Path
 
 from callgrind import count_instructions, one_core, user_env
-from peak_memory import own_peak_kib, run_python
+from peak_memory import current_rss_kib, own_peak_kib, run_python
 from timing import add_ratio_flag, times_note, with_spread
 
 REPO = Path(__file__).resolve().parents[1]
@@ -82,11 +82,6 @@ def tokenizer_sets(data: Path, tok: str) -> list[tuple[list[str], list[str]]]:
     return [(read_lines(p), ref) for p in hyps]
 
 
-def rss_kb() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
-
-
 # ---------------------------------------------------------------- workers
 
 
@@ -97,7 +92,7 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
         systems = into_english(data) if task.startswith("corpus") else tokenizer_sets(data, tok)
         if task == "corpus-onecall":  # the whole set as one corpus: one call, one score
             systems = [([h for hyps, _ in systems for h in hyps], [r for _, ref in systems for r in ref])]
-        base = rss_kb()
+        base = current_rss_kib()
         if tool == "sacrebleu":
             import sacrebleu
 
@@ -127,7 +122,7 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
         segments = sum(len(h) for h, _ in systems)
     elif task == "sentence":
         pairs = [(h, r) for hyps, ref in into_english(data) for h, r in zip(hyps, ref)][:20000]
-        base = rss_kb()
+        base = current_rss_kib()
         if tool == "sacrebleu":
             import sacrebleu
 
@@ -145,7 +140,7 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
     elif task == "matrix":
         hyps, ref = into_english(data)[0]
         a, b = hyps[:100], ref[:100]
-        base = rss_kb()
+        base = current_rss_kib()
         if tool == "sacrebleu":
             import sacrebleu
 

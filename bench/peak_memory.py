@@ -46,6 +46,13 @@ def own_peak_kib() -> int:
     return peak // 1024 if sys.platform == "darwin" else peak  # (macOS counts bytes)
 
 
+def current_rss_kib() -> int:
+    """This process's resident memory now, in KiB (``/proc/self/statm``; Linux): the benches'
+    "RSS after loading", read once the text is in memory and before the measured work."""
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
 class Measured:
     """One run: wall and CPU seconds, its own peak RSS (KiB), its standard output."""
 

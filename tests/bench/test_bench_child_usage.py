@@ -13,12 +13,17 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
 import time
 
+import pytest
 from bench_support import bench_module
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="the measured peak is VmHWM from /proc: Linux only")
 
 BURN = 0.6  # CPU seconds of the other child
 HELD, CHILD = 400, 40  # MiB held by this process, allocated by a measured child
@@ -54,4 +59,23 @@ def test_a_commands_cpu_time_leaves_out_other_children_reaped_meanwhile(monkeypa
     assert burner.returncode == 0, "the other child was not reaped in the window"
     assert out == b"truebleu|version|x\n"
     assert 0 < cpu < BURN / 2 and wall > 0, f"{cpu:.2f} CPU s for `python -c print` (other child: {BURN} s)"
+
+
+def tiny_wmt21(folder):
+    data = folder / "wmt21"
+    (data / "references").mkdir(parents=True)
+    (data / "system-outputs").mkdir()
+    (data / "references" / "newstest2021.xx-en.ref.A.en").write_text("a b c\n", encoding="utf-8")
+    (data / "system-outputs" / "newstest2021.xx-en.hyp.S.en").write_text("a b d\n", encoding="utf-8")
+    return data
+
+
+@linux_only
+def test_bench_ter_reports_its_childs_own_peak(tmp_path):
+    args = argparse.Namespace(data=tiny_wmt21(tmp_path), systems=1, repeat=1, threads=None)
+    held = b"\1" * (HELD << 20)
+    result = bench_module("bench_ter").measure("truebleu-cached", args)
+    del held
+    assert result["systems"] == 1 and result["segments"] == 1
+    assert 0 < result["base"] <= result["peak"] < HELD / 2, result
 
