@@ -79,3 +79,13 @@ def test_bench_ter_reports_its_childs_own_peak(tmp_path):
     assert result["systems"] == 1 and result["segments"] == 1
     assert 0 < result["base"] <= result["peak"] < HELD / 2, result
 
+
+@linux_only
+def test_bench_cli_process_reports_each_runs_own_peak():
+    held = b"\1" * (HELD << 20)
+    wall, cpu, peak_kib, out = bench_module("bench_cli_process").run_once(
+        [sys.executable, "-c", ALLOCATE], dict(os.environ), pinned=False)
+    del held
+    assert out == f"allocated {CHILD} MiB"
+    assert wall > 0 and cpu > 0
+    assert CHILD << 10 <= peak_kib < (HELD << 10) / 2, f"{peak_kib} KiB (this process holds {HELD} MiB)"
