@@ -50,10 +50,13 @@ import resource
 import subprocess
 import sys
 import time
+from itertools import islice
 from pathlib import Path
 
+import wmt21
 from peak_memory import current_rss_kib, own_peak_kib
 from timing import add_ratio_flag, times_note, with_spread
+from wmt21 import first_segment_pairs, read_lines
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared") / "data" / "wmt21"
@@ -62,22 +65,10 @@ MATRIX_SIZE = 512
 MATRIX_ROWS_CHECKED = 4  # rows of the matrix compared with sacreBLEU (its 262,144 cells take minutes)
 
 
-def read_lines(path: Path) -> list[str]:
-    lines = path.read_text(encoding="utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 def into_english(data: Path, limit: int | None = None) -> list[tuple[list[str], list[str]]]:
-    """[(hypothesis lines, reference A lines)] for the X-en system outputs, in file order."""
-    systems = []
-    for ref_path in sorted((data / "references").glob("*-en.ref.A.en")):
-        prefix = ref_path.name.split(".ref.")[0]
-        ref = read_lines(ref_path)
-        for hyp_path in sorted((data / "system-outputs").glob(f"{prefix}.hyp.*")):
-            systems.append((read_lines(hyp_path), ref))
-    return systems[:limit] if limit else systems
+    """[(hypothesis lines, reference A lines)] for the first ``limit`` X-en system outputs (all
+    when ``limit`` is 0 or None), in file order: only their files are read."""
+    return list(islice(wmt21.into_english(data), limit or None))
 
 
 def mbr_candidates(data: Path) -> list[str]:
@@ -169,8 +160,7 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
                 return [corpus(h, [r]) for h, r in systems]
         segments = sum(len(h) for h, _ in systems)
     elif task == "sentence":
-        pairs = [(h, r) for hyps, ref in into_english(data) for h, r in zip(hyps, ref)]
-        pairs = pairs[:N_SENTENCES]
+        pairs = first_segment_pairs(data, N_SENTENCES)
         hyps, refs = [h for h, _ in pairs], [[r] for _, r in pairs]
         base = current_rss_kib()
 
