@@ -2,13 +2,15 @@
 
 ``bench_chrf_ter.into_english(data, limit)`` and ``bench_hf.into_english(data, limit)`` read
 every X-en output and sliced afterwards, so a one-system run (``--callgrind-only --systems 1``)
-counted reading all 100 files in its instructions, and its peak RSS held them all; its
-``sentence`` task read everything for its first N segments. Here every ``Path.read_text``
-is recorded: a run may read the reference and the outputs of the systems it keeps, nothing
-else, and must choose exactly the systems the old slicing chose, in the same order, each
-pair's reference one object shared by its outputs (the cached tasks make one metric per
-reference object). On a small made-up tree, and (the choice only) on the shared WMT21 data.
-(Before the fix every read-count test failed: one system read all 7 files of the tree.)
+counted reading all 100 files in its instructions, and its peak RSS held them all; chrF's
+``sentence`` task read everything for its first N segments, and bench_speed's ``sentence``
+and ``matrix`` tasks everything for 20,000 segments and for one system. Here every
+``Path.read_text`` is recorded: a run may read the reference and the outputs of the systems
+it keeps, nothing else, and must choose exactly the systems the old slicing chose, in the
+same order, each pair's reference one object shared by its outputs (the cached tasks make
+one metric per reference object). On a small made-up tree, and (the choice only) on the
+shared WMT21 data. (Before the fix every read-count test failed: one system read all 7 files
+of the tree.)
 """
 
 from __future__ import annotations
@@ -100,6 +102,13 @@ def test_bench_chrf_ter_sentence_task_reads_only_its_first_segments(tmp_path, re
     result = bench.worker("chrf", "sentence", "truebleu", fake_wmt21(tmp_path), 0, 1)
     assert result["segments"] == segments
     assert len(reads) == files, reads
+
+
+def test_bench_speed_matrix_task_reads_only_its_first_system(tmp_path, reads):
+    data = fake_wmt21(tmp_path)
+    result = bench_module("bench_speed").worker("matrix", "truebleu", data, 1)
+    assert result["segments"] == 4
+    assert set(reads) == files_of(sliced_the_old_way(data, 1)), reads
 
 
 @pytest.fixture(scope="module")
