@@ -38,7 +38,7 @@ class ChildRun:
         self.stdout, self.stderr = stdout, stderr
 
 
-def run_child(argv: Sequence[str], env: Optional[dict] = None,
+def run_child(argv: Sequence[str], env: Optional[dict[str, str]] = None,
               preexec_fn: Optional[Callable[[], None]] = None) -> ChildRun:
     """Run ``argv`` to its end and return its wall time and the CPU time of that one child.
 
