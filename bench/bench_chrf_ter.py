@@ -50,10 +50,13 @@ import resource
 import subprocess
 import sys
 import time
+from itertools import islice
 from pathlib import Path
 
-from peak_memory import own_peak_kib
+import wmt21
+from peak_memory import current_rss_kib, own_peak_kib
 from timing import add_ratio_flag, times_note, with_spread
+from wmt21 import first_segment_pairs, read_lines
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared") / "data" / "wmt21"
@@ -62,22 +65,10 @@ MATRIX_SIZE = 512
 MATRIX_ROWS_CHECKED = 4  # rows of the matrix compared with sacreBLEU (its 262,144 cells take minutes)
 
 
-def read_lines(path: Path) -> list[str]:
-    lines = path.read_text(encoding="utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 def into_english(data: Path, limit: int | None = None) -> list[tuple[list[str], list[str]]]:
-    """[(hypothesis lines, reference A lines)] for the X-en system outputs, in file order."""
-    systems = []
-    for ref_path in sorted((data / "references").glob("*-en.ref.A.en")):
-        prefix = ref_path.name.split(".ref.")[0]
-        ref = read_lines(ref_path)
-        for hyp_path in sorted((data / "system-outputs").glob(f"{prefix}.hyp.*")):
-            systems.append((read_lines(hyp_path), ref))
-    return systems[:limit] if limit else systems
+    """[(hypothesis lines, reference A lines)] for the first ``limit`` X-en system outputs (all
+    when ``limit`` is 0 or None), in file order: only their files are read."""
+    return list(islice(wmt21.into_english(data), limit or None))
 
 
 def mbr_candidates(data: Path) -> list[str]:
@@ -110,11 +101,6 @@ def matrix_digest(matrix) -> str:
     from array import array
 
     return hashlib.sha256(array("d", [x for row in matrix for x in row]).tobytes()).hexdigest()
-
-
-def rss_kb() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
 
 
 # ---------------------------------------------------------------- the metrics
@@ -160,7 +146,7 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
     corpus, batch, cached = metric_calls(metric, tool, normalized=task == "corpus-normalized")
     if task in ("corpus", "corpus-cached", "corpus-normalized"):
         systems = into_english(data, n_systems)
-        base = rss_kb()
+        base = current_rss_kib()
         if task == "corpus-cached":
             def run():
                 scores, scorer, last = [], None, None
@@ -174,10 +160,9 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
                 return [corpus(h, [r]) for h, r in systems]
         segments = sum(len(h) for h, _ in systems)
     elif task == "sentence":
-        pairs = [(h, r) for hyps, ref in into_english(data) for h, r in zip(hyps, ref)]
-        pairs = pairs[:N_SENTENCES]
+        pairs = first_segment_pairs(data, N_SENTENCES)
         hyps, refs = [h for h, _ in pairs], [[r] for _, r in pairs]
-        base = rss_kb()
+        base = current_rss_kib()
 
         def run():
             return batch(hyps, refs)
@@ -197,7 +182,7 @@ def worker(metric: str, task: str, tool: str, data: Path, n_systems: int, repeat
 
 def matrix_worker(tool: str, data: Path, repeat: int) -> dict:
     cands = mbr_candidates(data)
-    base = rss_kb()
+    base = current_rss_kib()
     run = matrix_call(tool)
     times, cpu_times, matrix = [], [], None
     for _ in range(repeat):

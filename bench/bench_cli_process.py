@@ -6,9 +6,10 @@
 Runs ``python -m truebleu REF -i HYP -b -q -w 10`` (the bench_speed task "command line
 (files)": every WMT21 into-English output and its reference A, concatenated) in child
 processes, and prints per tool the median wall time, the median CPU time of the child
-(user + system, from ``wait4``) and the peak RSS, once pinned to one CPU (``taskset``-like:
-truebleu then uses one thread) and once with every CPU. CPU time is what a busy machine
-distorts least; wall time on a shared machine mostly measures the other processes.
+(user + system, from ``wait4``) and the child's own peak RSS (VmHWM, ``peak_memory.py``; Linux),
+once pinned to one CPU (``taskset``-like: truebleu then uses one thread) and once with every
+CPU. CPU time is what a busy machine distorts least; wall time on a shared machine mostly
+measures the other processes.
 ``--compare-src`` runs a second truebleu source tree (e.g. an export of the previous commit
 with the same compiled core copied in) interleaved with this one, for before/after figures.
 Also prints a bare interpreter start (``python -c pass``) for scale.
@@ -19,30 +20,27 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_speed import write_concatenated  # noqa: E402
+from callgrind import one_core  # noqa: E402
+from peak_memory import run_python  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt21"
 
 
 def run_once(cmd: list[str], env: dict, pinned: bool) -> tuple[float, float, int, str]:
-    cpu = min(os.sched_getaffinity(0))
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True,
-                            preexec_fn=(lambda: os.sched_setaffinity(0, {cpu})) if pinned else None)
-    out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if status != 0:
-        raise RuntimeError(f"{cmd} failed with status {status}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, out.strip()
+    """(wall s, CPU s of the child, its own peak RSS in KiB, its stripped stdout) of ``cmd``,
+    a ``python ...`` command (``sys.executable`` first), in a fresh process pinned to one CPU
+    or not. The peak is the child's VmHWM (``peak_memory.run_python``; Linux), not the
+    ``ru_maxrss`` of ``wait4``, which keeps the peak of this bench at fork time."""
+    if cmd[0] != sys.executable:
+        raise ValueError(f"not a command of this interpreter ({sys.executable}): {cmd}")
+    measured = run_python(cmd[1:], env=env, preexec_fn=one_core() if pinned else None)
+    return measured.wall_s, measured.cpu_s, measured.peak_kib, measured.stdout.strip()
 
 
 def main(argv=None) -> int:

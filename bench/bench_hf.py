@@ -29,7 +29,11 @@ import statistics
 import sys
 import tempfile
 import time
+from itertools import islice
 from pathlib import Path
+
+import wmt21
+from wmt21 import read_lines
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared")
@@ -39,22 +43,14 @@ NAMES = ("sacrebleu", "bleu", "chrf", "ter")
 BATCH = 64
 
 
-def read_lines(path: Path) -> list[str]:
-    lines = path.read_text(encoding="utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 def into_english(data: Path, limit: int) -> list[tuple[list[str], list[list[str]]]]:
-    """[(hypothesis lines, references per line)] for the first X-en system outputs."""
-    systems = []
-    for ref_path in sorted((data / "references").glob("*-en.ref.A.en")):
-        prefix = ref_path.name.split(".ref.")[0]
-        refs = [[line] for line in read_lines(ref_path)]
-        for hyp_path in sorted((data / "system-outputs").glob(f"{prefix}.hyp.*")):
-            systems.append((read_lines(hyp_path), refs))
-    return systems[:limit]
+    """[(hypothesis lines, references per line)] for the first ``limit`` X-en system outputs,
+    in file order: only their files are read (``evaluate``'s shape: one list per line)."""
+    return list(islice(wmt21.into_english(data, reference=one_reference_per_line), limit))
+
+
+def one_reference_per_line(path: Path) -> list[list[str]]:
+    return [[line] for line in read_lines(path)]
 
 
 def run(module, systems, flow: str) -> list[dict]:

@@ -35,29 +35,23 @@ import argparse
 import os
 import platform
 import re
-import resource
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-from timing import add_ratio_flag, best_of, spread, times_note
+from timing import add_ratio_flag, best_of, run_child, spread, times_note
 
 DEFAULT_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
 def run_command(argv: list[str], env: dict) -> tuple[float, float, bytes]:
-    """(wall seconds, CPU seconds of the process, stdout with the version field blanked)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-                          check=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    """(wall seconds, CPU seconds of that one process, stdout with the version field blanked)."""
+    run = run_child(argv, env=env)
+    if run.exit_code != 0:
+        raise RuntimeError(f"{' '.join(argv[:3])}... failed ({run.exit_code}): "
+                           f"{run.stderr.decode('utf-8', 'replace')[-2000:]}")
     # the signature names each tool's own version; everything else must be equal
-    return wall, cpu, re.sub(rb'version(":\s*"|:)[^|"\s]*', b"version", done.stdout)
+    return run.wall_s, run.cpu_s, re.sub(rb'version(":\s*"|:)[^|"\s]*', b"version", run.stdout)
 
 
 def command_files(shared: Path, n_systems: int) -> tuple[str, list[str]]:

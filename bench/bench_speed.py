@@ -47,29 +47,12 @@ import time
 from pathlib import Path
 
 from callgrind import count_instructions, one_core, user_env
-from peak_memory import own_peak_kib, run_python
+from peak_memory import current_rss_kib, own_peak_kib, run_python
 from timing import add_ratio_flag, times_note, with_spread
+from wmt21 import first_segment_pairs, into_english, read_lines
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared") / "data" / "wmt21"
-
-
-def read_lines(path: Path) -> list[str]:
-    lines = path.read_text(encoding="utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
-def into_english(data: Path) -> list[tuple[list[str], list[str]]]:
-    """[(hypothesis lines, reference A lines)] for every X-en system output."""
-    systems = []
-    for ref_path in sorted((data / "references").glob("*-en.ref.A.en")):
-        prefix = ref_path.name.split(".ref.")[0]
-        ref = read_lines(ref_path)
-        for hyp_path in sorted((data / "system-outputs").glob(f"{prefix}.hyp.*")):
-            systems.append((read_lines(hyp_path), ref))
-    return systems
 
 
 def tokenizer_sets(data: Path, tok: str) -> list[tuple[list[str], list[str]]]:
@@ -82,11 +65,6 @@ def tokenizer_sets(data: Path, tok: str) -> list[tuple[list[str], list[str]]]:
     return [(read_lines(p), ref) for p in hyps]
 
 
-def rss_kb() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
-
-
 # ---------------------------------------------------------------- workers
 
 
@@ -94,10 +72,10 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
     logging.getLogger("sacrebleu").setLevel(logging.ERROR)
     if task.startswith("corpus") or task.startswith("tok-"):
         tok = task[4:] if task.startswith("tok-") else "13a"
-        systems = into_english(data) if task.startswith("corpus") else tokenizer_sets(data, tok)
+        systems = list(into_english(data)) if task.startswith("corpus") else tokenizer_sets(data, tok)
         if task == "corpus-onecall":  # the whole set as one corpus: one call, one score
             systems = [([h for hyps, _ in systems for h in hyps], [r for _, ref in systems for r in ref])]
-        base = rss_kb()
+        base = current_rss_kib()
         if tool == "sacrebleu":
             import sacrebleu
 
@@ -126,8 +104,8 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
                 return [truebleu.corpus_bleu(h, [r], tokenize=tok).score for h, r in systems]
         segments = sum(len(h) for h, _ in systems)
     elif task == "sentence":
-        pairs = [(h, r) for hyps, ref in into_english(data) for h, r in zip(hyps, ref)][:20000]
-        base = rss_kb()
+        pairs = first_segment_pairs(data, 20000)
+        base = current_rss_kib()
         if tool == "sacrebleu":
             import sacrebleu
 
@@ -143,9 +121,9 @@ def worker(task: str, tool: str, data: Path, repeat: int) -> dict:
                 return sentence_scores(hyps, refs)
         segments = len(pairs)
     elif task == "matrix":
-        hyps, ref = into_english(data)[0]
+        hyps, ref = next(into_english(data))
         a, b = hyps[:100], ref[:100]
-        base = rss_kb()
+        base = current_rss_kib()
         if tool == "sacrebleu":
             import sacrebleu
 
@@ -225,14 +203,10 @@ def write_concatenated(data: Path, hyp_out: Path, ref_out: Path) -> int:
     n_lines = 0
     with open(hyp_out, "w", encoding="utf-8") as hyp_file, \
             open(ref_out, "w", encoding="utf-8") as ref_file:
-        for ref_path in sorted((data / "references").glob("*-en.ref.A.en")):
-            prefix = ref_path.name.split(".ref.")[0]
-            ref = read_lines(ref_path)
-            for hyp_path in sorted((data / "system-outputs").glob(f"{prefix}.hyp.*")):
-                hyps = read_lines(hyp_path)
-                hyp_file.write("".join(h + "\n" for h in hyps))
-                ref_file.write("".join(r + "\n" for r in ref))
-                n_lines += len(hyps)
+        for hyps, ref in into_english(data):
+            hyp_file.write("".join(h + "\n" for h in hyps))
+            ref_file.write("".join(r + "\n" for r in ref))
+            n_lines += len(hyps)
     return n_lines
 
 

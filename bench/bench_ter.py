@@ -5,8 +5,9 @@
 Data: WMT21 into-English system outputs against their reference A. sacreBLEU
 needs seconds per system, so by default the comparison uses one system per
 language pair (``--systems 0``: all 100). Each tool runs in its own
-subprocess, so its peak RSS (``ru_maxrss``) is its own; "base" is the RSS
-after loading the text, before scoring. Tools:
+subprocess and reports its own peak RSS (VmHWM, ``peak_memory.py``; Linux:
+not ``ru_maxrss``, which keeps the peak of the bench that started it) and its
+RSS after loading the text, before scoring. Tools:
 
 * ``sacrebleu``: ``sacrebleu.corpus_ter(hyp, [ref])`` per system;
 * ``truebleu``: ``truebleu.corpus_ter(hyp, [ref])`` per system (tokenizes the
@@ -28,12 +29,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from peak_memory import current_rss_kib, own_peak_kib
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = Path(os.environ.get("TRUEBLEU_SHARED") or REPO.parent / "shared") / "data" / "wmt21"
@@ -58,13 +60,9 @@ def systems(data: Path, count: int) -> list[tuple[str, list[str], list[str]]]:
     return out
 
 
-def rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
 def child(tool: str, data: Path, count: int, repeat: int, threads: int | None) -> None:
     work = systems(data, count)
-    base = rss_mb()
+    base_mib = current_rss_kib() / 1024
     if tool == "sacrebleu":
         import sacrebleu
 
@@ -90,8 +88,8 @@ def child(tool: str, data: Path, count: int, repeat: int, threads: int | None) -
         start = time.perf_counter()
         scores = run()
         times.append(time.perf_counter() - start)
-    print(json.dumps({"seconds": statistics.median(times), "scores": scores, "base": base,
-                      "peak": rss_mb(), "segments": sum(len(h) for _, h, _ in work),
+    print(json.dumps({"seconds": statistics.median(times), "scores": scores, "base": base_mib,
+                      "peak": own_peak_kib() / 1024, "segments": sum(len(h) for _, h, _ in work),
                       "systems": len(work)}))
 
 
@@ -146,7 +144,8 @@ def main() -> None:
     print(f"Corpus TER, {sacre['systems']} WMT21 into-English systems "
           f"({sacre['segments']} segments), reference A; `python bench/bench_ter.py "
           f"--systems {args.systems} --repeat {args.repeat}`\n")
-    print("| tool | seconds | per system | vs sacreBLEU | base RSS MB | peak RSS MB | identical |")
+    print("| tool | seconds (median) | seconds per system | speed-up vs sacreBLEU | RSS after loading (MiB) "
+          "| peak RSS (MiB) | scores identical |")
     print("|---|---|---|---|---|---|---|")
     for tool, r in results.items():
         same = "yes" if r["scores"] == sacre["scores"] else "NO"

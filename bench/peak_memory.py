@@ -46,6 +46,13 @@ def own_peak_kib() -> int:
     return peak // 1024 if sys.platform == "darwin" else peak  # (macOS counts bytes)
 
 
+def current_rss_kib() -> int:
+    """This process's resident memory now, in KiB (``/proc/self/statm``; Linux): the benches'
+    "RSS after loading", read once the text is in memory and before the measured work."""
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
 class Measured:
     """One run: wall and CPU seconds, its own peak RSS (KiB), its standard output."""
 
@@ -60,27 +67,19 @@ def run_python(target: list[str], env: "Optional[dict]" = None,
     from ``os.wait4``), its own peak RSS (VmHWM, however much memory this process holds) and
     its standard output. ``preexec_fn`` as ``subprocess.Popen``'s (e.g. pinning to a core).
     A failure raises RuntimeError with the end of its standard error."""
-    import subprocess
     import tempfile
-    import time
     from pathlib import Path
 
-    with tempfile.TemporaryDirectory(prefix="truebleu-peak-") as folder, \
-            tempfile.TemporaryFile() as output, tempfile.TemporaryFile() as errors:
+    from timing import run_child  # (in the bench's process: the measured one imports nothing)
+
+    with tempfile.TemporaryDirectory(prefix="truebleu-peak-") as folder:
         peak_file = Path(folder) / "peak"
-        start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, os.path.abspath(__file__), str(peak_file), *target],
-                                 stdout=output, stderr=errors, env=env, preexec_fn=preexec_fn)
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-        code = os.waitstatus_to_exitcode(status)
-        output.seek(0)
-        errors.seek(0)
-        if code != 0 or not peak_file.exists():
-            raise RuntimeError(f"python {' '.join(target[:3])}... failed ({code}): "
-                               f"{errors.read().decode('utf-8', 'replace')[-2000:]}")
-        return Measured(wall, usage.ru_utime + usage.ru_stime, int(peak_file.read_text()),
-                        output.read().decode("utf-8"))
+        run = run_child([sys.executable, os.path.abspath(__file__), str(peak_file), *target],
+                        env=env, preexec_fn=preexec_fn)
+        if run.exit_code != 0 or not peak_file.exists():
+            raise RuntimeError(f"python {' '.join(target[:3])}... failed ({run.exit_code}): "
+                               f"{run.stderr.decode('utf-8', 'replace')[-2000:]}")
+        return Measured(run.wall_s, run.cpu_s, int(peak_file.read_text()), run.stdout.decode("utf-8"))
 
 
 def _run_as_main(peak_file: str, target: list[str]) -> None:

@@ -1,11 +1,15 @@
 """What the benchmarks share about times (``python bench/X.py`` puts this folder on
 ``sys.path``, so a script imports it as ``from timing import best_of``): the best-of-N timer
-of the in-process benches, and the median and best of N runs that the tables print."""
+of the in-process benches, one child process's own wall and CPU time (``run_child``), and the
+median and best of N runs that the tables print."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
+import tempfile
 import time
 from typing import Any, Callable, Optional, Sequence
 
@@ -23,6 +27,37 @@ def best_of(fn: Callable[[], Any], repeat: int,
         result = fn()
         best = min(best, time.perf_counter() - start)
     return best, result
+
+
+class ChildRun:
+    """One finished child: wall and CPU seconds (user + system), exit code, stdout, stderr."""
+
+    def __init__(self, wall_s: float, cpu_s: float, exit_code: int, stdout: bytes,
+                 stderr: bytes) -> None:
+        self.wall_s, self.cpu_s, self.exit_code = wall_s, cpu_s, exit_code
+        self.stdout, self.stderr = stdout, stderr
+
+
+def run_child(argv: Sequence[str], env: Optional[dict[str, str]] = None,
+              preexec_fn: Optional[Callable[[], None]] = None) -> ChildRun:
+    """Run ``argv`` to its end and return its wall time and the CPU time of that one child.
+
+    The CPU time is the child's own resource usage, from ``os.wait4`` on its pid: the growth
+    of this process's ``RUSAGE_CHILDREN`` totals around the run would also count any other
+    child reaped meanwhile (a ``Popen`` dropped earlier is reaped by the next one). Its output
+    goes to files, not pipes, so that a long output cannot block the child before it ends.
+    ``preexec_fn`` as ``subprocess.Popen``'s (e.g. pinning to a core)."""
+    with tempfile.TemporaryFile() as output, tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        child = subprocess.Popen(list(argv), stdout=output, stderr=errors, env=env,
+                                 preexec_fn=preexec_fn)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        output.seek(0)
+        errors.seek(0)
+        return ChildRun(wall, usage.ru_utime + usage.ru_stime, child.returncode,
+                        output.read(), errors.read())
 
 
 #: what the ratio columns of a table divide: each tool's median run (the default) or its best
