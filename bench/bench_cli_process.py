@@ -13,6 +13,8 @@ measures the other processes.
 ``--compare-src`` runs a second truebleu source tree (e.g. an export of the previous commit
 with the same compiled core copied in) interleaved with this one, for before/after figures.
 Also prints a bare interpreter start (``python -c pass``) for scale.
+"truebleu" is the one installed in this Python's environment: ``PYTHONPATH`` is removed from
+the children's environment, so a source tree is measured only through ``--compare-src``.
 """
 
 from __future__ import annotations
