@@ -274,3 +274,8 @@ void tb_chrf_side_free(chrf_side *s)
     free(s->ids);
     memset(s, 0, sizeof(*s));
 }
+
+size_t tb_chrf_side_footprint(const chrf_side *s)
+{
+    return (s->all.cap + s->chars.cap + s->ids_cap) * sizeof(uint32_t) + s->words_cap * sizeof(chrf_span);
+}

@@ -52,4 +52,7 @@ uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n);
 
 void tb_chrf_side_free(chrf_side *s);
 
+/* The bytes s's buffers hold (what a kept scratch pins: runtime/spares.h). */
+size_t tb_chrf_side_footprint(const chrf_side *s);
+
 #endif

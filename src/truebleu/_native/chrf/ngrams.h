@@ -60,4 +60,7 @@ int tb_chrf_count_chained(tb_chrf_ngrams *w, const uint32_t *h, size_t hn, const
 
 void tb_chrf_ngrams_free(tb_chrf_ngrams *w);
 
+/* The bytes w's tables hold (packed.c: it knows the direct table's size). */
+size_t tb_chrf_ngrams_footprint(const tb_chrf_ngrams *w);
+
 #endif

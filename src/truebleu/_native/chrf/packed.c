@@ -338,3 +338,11 @@ int tb_chrf_count_orders(tb_chrf_ngrams *w, const uint32_t *h, size_t hn, const 
         return count_packed(w, h, hn, r, rn, max_order, id_bits(largest), out);
     return tb_chrf_count_chained(w, h, hn, r, rn, max_order, out);
 }
+
+size_t tb_chrf_ngrams_footprint(const tb_chrf_ngrams *w)
+{
+    return w->packed_cap * sizeof(chrf_packed_slot) + (w->direct ? DIRECT_SIZE * sizeof(uint16_t) : 0) +
+           (w->used_cap + w->repeats_cap + w->low_used_cap + w->reached_cap + w->hid_cap + w->rid_cap) *
+               sizeof(uint32_t) +
+           w->best_cap + w->common_cap + w->slots_cap * sizeof(chrf_slot);
+}

@@ -108,3 +108,8 @@ void tb_chrf_vocab_free(tb_chrf_vocab *v)
     free(v->slots);
     memset(v, 0, sizeof(*v));
 }
+
+size_t tb_chrf_vocab_footprint(const tb_chrf_vocab *v)
+{
+    return v->cap * sizeof(chrf_word_slot);
+}

@@ -54,4 +54,7 @@ int tb_chrf_word_ids(tb_chrf_vocab *v, const chrf_word_list *hyp, const chrf_wor
 
 void tb_chrf_vocab_free(tb_chrf_vocab *v);
 
+/* The bytes v's table holds. */
+size_t tb_chrf_vocab_footprint(const tb_chrf_vocab *v);
+
 #endif
