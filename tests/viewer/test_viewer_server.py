@@ -27,6 +27,7 @@ from serving import running_server  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import paired_bootstrap  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
+from truebleu.viewer.connections import MADE_ROOM  # noqa: E402
 from truebleu.viewer.page import content_security_policy, decode_payload  # noqa: E402
 from truebleu.viewer.server import MAX_SAMPLES, allowed_host_headers, is_loopback, make_server  # noqa: E402
 
@@ -465,6 +466,7 @@ def test_idle_connections_hold_no_handler_and_are_dropped_first_at_the_cap(repor
             idle[1].setblocking(False)
             with pytest.raises(BlockingIOError):
                 idle[1].recv(1)          # still open: the cap needed one place only
+            assert dict(srv.dropped) == {MADE_ROOM: 1}, "the drop is counted, by its reason"
         finally:
             for sock in idle:
                 sock.close()

@@ -1,5 +1,5 @@
 """The local server's connections: a request is received whole, under one deadline, before any
-handler thread sees it.
+handler thread sees it; its answer is written under a deadline too.
 
 With a thread per connection (``socketserver``'s model), a client that sends half a request
 holds a thread until a timeout that is per read, so it can renew it one byte at a time; a few
@@ -16,6 +16,16 @@ a file descriptor and their bytes, never a handler. Three limits keep them in ch
   arrived whole is never dropped, and when every open connection has, accepting waits);
 - the bytes held for requests still arriving are bounded too (the oldest goes first).
 
+An answer has one deadline as well, from its first byte: ``request_timeout`` plus its size at
+``min_answer_rate``. A socket timeout bounds one call: around one ``sendall`` it gave a page of
+any size the same few seconds (too few for megabytes over a slow link), around each ``send``
+a client would renew it by reading a few bytes now and then, holding a handler for hours. Past
+the deadline the connection is reset (the kernel drops what the client left unread) and the
+handler is free.
+
+Every connection dropped for being slow is counted in ``dropped`` (by reason) and described in
+words to :meth:`ConnectionServer.log_drop`; clients that simply went away are neither.
+
 How many bytes to wait for is read from the ``Content-Length`` header here, only to know when a
 request has arrived; parsing and checking the request stays the handler's one job (a request
 this reader cannot frame is handed over as it is, and the handler refuses it).
@@ -30,31 +40,66 @@ import queue
 import re
 import selectors
 import socket
+import struct
 import sys
 import threading
 import time
 import traceback
-from collections import OrderedDict
-from typing import Optional
+from collections import Counter, OrderedDict
+from typing import Any, Callable, Optional, TypeVar
 
-__all__ = ["ConnectionServer", "ReceivedRequest", "RequestReader", "SocketWriter"]
+__all__ = ["ConnectionServer", "MIN_ANSWER_RATE", "ReceivedRequest", "RequestReader", "SocketWriter",
+           "TooSlow"]
 
 #: bytes of request line and headers waited for; a longer head goes to the handler as it is
 MAX_HEADER_BYTES = 128 * 1024
 #: bytes read from a socket at once
 _CHUNK = 64 * 1024
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
+#: bytes per second an answer is given beyond ``request_timeout``: 512 kbit/s, below any
+#: broadband or mobile data link, so a user of a remote server on a slow link still gets the
+#: page (10 MB at 1 MB/s takes 10 s of the 10 + 160 s it is given); holding all 16 handlers
+#: then costs a client 16 x 64 KiB/s of reading, no longer a few bytes now and then
+MIN_ANSWER_RATE = 64 * 1024
+
+#: why a connection was dropped: the keys of ``ConnectionServer.dropped``
+SLOW_REQUEST = "request not received in time"
+MADE_ROOM = "still sending when room was needed"
+SLOW_ANSWER = "answer not read in time"
+
+_Result = TypeVar("_Result")
+
+
+class TooSlow(OSError):
+    """A client did not keep to a deadline; ``reason`` is one of the reasons above, the message
+    says what happened in words. (Not a ``TimeoutError``: ``http.server`` would swallow that.)"""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def _before(deadline: float, sock: socket.socket, call: Callable[..., _Result], *args: Any) -> _Result:
+    """``call(*args)``, a blocking operation on ``sock``, given only the time left until
+    ``deadline``: the one mechanism behind both deadlines (``TimeoutError`` past it)."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise TimeoutError
+    sock.settimeout(remaining)
+    return call(*args)
 
 
 class ReceivedRequest:
     """One accepted connection and what it has sent so far."""
 
-    __slots__ = ("sock", "address", "deadline", "data", "scanned", "end")
+    __slots__ = ("sock", "address", "timeout", "deadline", "data", "scanned", "end")
 
-    def __init__(self, sock: socket.socket, address: tuple, deadline: float) -> None:
+    def __init__(self, sock: socket.socket, address: tuple, timeout: float) -> None:
         self.sock = sock
         self.address = address
-        self.deadline = deadline
+        #: seconds the whole request may take, from now
+        self.timeout = timeout
+        self.deadline = time.monotonic() + timeout
         self.data = bytearray()
         #: bytes searched for the end of the headers
         self.scanned = 0
@@ -73,8 +118,7 @@ class RequestReader(io.RawIOBase):
         super().__init__()
         self._received = bytes(request.data)
         self._position = 0
-        self._sock = request.sock
-        self._deadline = request.deadline
+        self._request = request
 
     def readable(self) -> bool:
         return True
@@ -85,31 +129,60 @@ class RequestReader(io.RawIOBase):
             buffer[:n] = self._received[self._position:self._position + n]
             self._position += n
             return n
-        remaining = self._deadline - time.monotonic()
-        if remaining <= 0:
-            raise TimeoutError("the request did not arrive before its deadline")
-        per_write = self._sock.gettimeout()
-        self._sock.settimeout(remaining)
+        request = self._request
         try:
-            return self._sock.recv_into(buffer)
-        finally:
-            self._sock.settimeout(per_write)
+            return _before(request.deadline, request.sock, request.sock.recv_into, buffer)
+        except TimeoutError:
+            raise TooSlow(SLOW_REQUEST, f"its request did not arrive whole within {request.timeout:g} s") \
+                from None
 
 
 class SocketWriter(io.BufferedIOBase):
-    """An unbuffered writer that sends everything it is given (``sendall``)."""
+    """An unbuffered writer that sends everything it is given, under the answer's deadline.
 
-    def __init__(self, sock: socket.socket) -> None:
+    The deadline starts at the first write, ``timeout`` seconds ahead, and each write moves it
+    on by its size at ``rate`` bytes per second: the whole answer has ``timeout`` plus its size
+    at ``rate``, however its bytes are split into writes. A client that reads slower raises
+    :class:`TooSlow`.
+    """
+
+    def __init__(self, sock: socket.socket, *, timeout: float, rate: float) -> None:
         super().__init__()
         self._sock = sock
+        self._timeout = timeout
+        self._rate = rate
+        self._started: Optional[float] = None
+        self._deadline = 0.0
+        #: bytes given to write (the answer so far), and bytes the socket has taken
+        self._given = 0
+        self._sent = 0
 
     def writable(self) -> bool:
         return True
 
     def write(self, data) -> int:
-        self._sock.sendall(data)
-        with memoryview(data) as view:
-            return view.nbytes
+        with memoryview(data) as view, view.cast("B") as octets:
+            if self._started is None:
+                self._started = time.monotonic()
+                self._deadline = self._started + self._timeout
+            size = len(octets)
+            self._given += size
+            self._deadline += size / self._rate
+            written = 0
+            try:
+                while written < size:
+                    written += _before(self._deadline, self._sock, self._sock.send, octets[written:])
+            except TimeoutError:
+                raise TooSlow(SLOW_ANSWER, self._too_slow(written)) from None
+            finally:
+                self._sent += written
+            return size
+
+    def _too_slow(self, written: int) -> str:
+        took = time.monotonic() - (self._started or 0.0)
+        return (f"the client read its answer too slowly ({self._sent + written:,} of {self._given:,} "
+                f"bytes sent in {took:.1f} s; an answer must be read within {self._timeout:g} s plus "
+                f"1 s per {self._rate / 1024:g} KiB)")
 
 
 class ConnectionServer:
@@ -121,14 +194,19 @@ class ConnectionServer:
     """
 
     def __init__(self, address: tuple[str, int], *, max_handlers: int, max_open_connections: int,
-                 request_timeout: float, max_body: int) -> None:
+                 request_timeout: float, max_body: int, min_answer_rate: float = MIN_ANSWER_RATE) -> None:
         if max_handlers < 1 or max_open_connections < 1:
             raise ValueError("max_handlers and max_open_connections must be >= 1")
         if not request_timeout > 0:
             raise ValueError(f"request_timeout must be > 0 seconds, got {request_timeout!r}")
+        if not min_answer_rate > 0:
+            raise ValueError(f"min_answer_rate must be > 0 bytes per second, got {min_answer_rate!r}")
         self.max_handlers = max_handlers
         self.max_open_connections = max_open_connections
         self.request_timeout = request_timeout
+        self.min_answer_rate = min_answer_rate
+        #: connections dropped for being slow, by reason (SLOW_REQUEST, MADE_ROOM, SLOW_ANSWER)
+        self.dropped: Counter[str] = Counter()
         self.max_body = max_body
         #: bytes held for requests still arriving, at most
         self.max_buffered = max(64 * 2 ** 20, 4 * (max_body + MAX_HEADER_BYTES + _CHUNK))
@@ -152,6 +230,13 @@ class ConnectionServer:
     # -- to be provided by a subclass -----------------------------------------------------
     def handle(self, request: ReceivedRequest) -> None:
         raise NotImplementedError
+
+    def answer_writer(self, request: ReceivedRequest) -> SocketWriter:
+        """Where a handler writes its answer: the socket, under the answer's deadline."""
+        return SocketWriter(request.sock, timeout=self.request_timeout, rate=self.min_answer_rate)
+
+    def log_drop(self, address: tuple, message: str) -> None:
+        """A slow connection was dropped; ``message`` says why, in words. Silent here."""
 
     def handle_error(self, request: ReceivedRequest) -> None:
         """A handler failed: a client that went away is routine, anything else a bug to show."""
@@ -233,19 +318,21 @@ class ConnectionServer:
                 return
             except OSError:        # e.g. out of file descriptors: make room, or let the queue wait
                 if self._receiving:
-                    self._drop(selector, next(iter(self._receiving.values())))
+                    self._drop(selector, next(iter(self._receiving.values())), MADE_ROOM,
+                               "the server ran out of file descriptors")
                 else:
                     time.sleep(0.05)   # (the listening socket stays readable: do not spin)
                 return
             sock.setblocking(False)
-            request = ReceivedRequest(sock, address, time.monotonic() + self.request_timeout)
+            request = ReceivedRequest(sock, address, self.request_timeout)
             self._receiving[sock] = request
             selector.register(sock, selectors.EVENT_READ, request)
             # read at once what has come: in a burst, a request that has arrived whole is then
             # handed over before the cap could drop it as one still sending
             self._receive(selector, request)
             while self._open_connections() > self.max_open_connections and self._receiving:
-                self._drop(selector, next(iter(self._receiving.values())))
+                self._drop(selector, next(iter(self._receiving.values())), MADE_ROOM,
+                           f"{self.max_open_connections} connections were open")
 
     def _receive(self, selector: selectors.BaseSelector, request: ReceivedRequest) -> None:
         try:
@@ -270,7 +357,8 @@ class ConnectionServer:
             oldest = next(iter(self._receiving.values()))
             if oldest is request:
                 break
-            self._drop(selector, oldest)
+            self._drop(selector, oldest, MADE_ROOM,
+                       f"the requests still arriving held more than {self.max_buffered:,} bytes")
 
     def _arrived(self, request: ReceivedRequest) -> bool:
         """True once the headers and the body they announce are here (or the head is too long)."""
@@ -301,11 +389,18 @@ class ConnectionServer:
             self._handled += 1
         self._queue.put(request)
 
-    def _drop(self, selector: selectors.BaseSelector, request: ReceivedRequest) -> None:
+    def _drop(self, selector: selectors.BaseSelector, request: ReceivedRequest,
+              reason: Optional[str] = None, why: str = "") -> None:
+        """Close a connection still sending; a slow one (``reason``) is counted and logged."""
         selector.unregister(request.sock)
         del self._receiving[request.sock]
         self._buffered -= len(request.data)
         request.sock.close()
+        if reason == MADE_ROOM:
+            self._count_drop(request, reason, f"it was still sending its request when room was "
+                                              f"needed ({why})")
+        elif reason is not None:
+            self._count_drop(request, reason, why)
 
     def _drop_expired(self, selector: selectors.BaseSelector) -> None:
         now = time.monotonic()
@@ -313,7 +408,13 @@ class ConnectionServer:
             oldest = next(iter(self._receiving.values()))
             if oldest.deadline > now:
                 return
-            self._drop(selector, oldest)
+            self._drop(selector, oldest, SLOW_REQUEST,
+                       f"its request did not arrive whole within {oldest.timeout:g} s")
+
+    def _count_drop(self, request: ReceivedRequest, reason: str, why: str) -> None:
+        with self._lock:
+            self.dropped[reason] += 1
+        self.log_drop(request.address, f"dropped the connection: {why}")
 
     # -- the handler threads -------------------------------------------------------------
     def _work(self) -> None:
@@ -323,6 +424,9 @@ class ConnectionServer:
                 return
             try:
                 self.handle(request)
+            except TooSlow as slow:
+                _discard_unsent(request.sock)
+                self._count_drop(request, slow.reason, str(slow))
             except Exception:
                 self.handle_error(request)
             finally:
@@ -345,3 +449,12 @@ class ConnectionServer:
                 pass
         except (BlockingIOError, OSError):
             pass
+
+
+def _discard_unsent(sock: socket.socket) -> None:
+    """Make the coming ``close`` a reset: the bytes a slow reader left unread are thrown away,
+    not kept by the kernel and trickled to it after the handler has let go."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    except OSError:
+        pass

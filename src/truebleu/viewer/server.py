@@ -16,9 +16,11 @@ request must carry a random access token (``access.py``); it answers only reques
 through DNS rebinding); no part of a request path ever reaches the file system (there is no
 static file route); every response carries the page's Content-Security-Policy and
 ``nosniff``; each request must arrive whole before a deadline and reaches a handler only then,
-so idle or slow clients hold no handler and are the first dropped when the connections run out
-(``connections.py``); request bodies, open connections and the size of a test are all bounded,
-and bad input gets a ``4xx`` answer that says what is wrong. Standard library only.
+so idle or slow clients hold no handler and are the first dropped when the connections run out,
+and each answer must be read before a deadline that grows with its size, so slow readers hold a
+handler for seconds and slow links still get the page (``connections.py``); request bodies,
+open connections and the size of a test are all bounded, and bad input gets a ``4xx`` answer
+that says what is wrong. Standard library only.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import io
 import json
 import sys
 import threading
+import time
 import webbrowser
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
@@ -42,7 +45,7 @@ from .access import (
     token_cookie,
     token_matches,
 )
-from .connections import ConnectionServer, ReceivedRequest, RequestReader, SocketWriter
+from .connections import MIN_ANSWER_RATE, ConnectionServer, ReceivedRequest, RequestReader
 from .page import content_security_policy
 
 if TYPE_CHECKING:
@@ -58,7 +61,8 @@ MAX_OPEN_CONNECTIONS = 256
 #: paired tests computed at the same time (each is CPU- and memory-bound)
 MAX_CONCURRENT_TESTS = 1
 #: seconds a client has to send its whole request (headers and body) from the moment its
-#: connection is accepted (slow clients are dropped); also the limit of each write of an answer
+#: connection is accepted, and to read an answer beyond its size at ``MIN_ANSWER_RATE`` bytes per
+#: second (``connections.py`` says why that rate); slower clients are dropped
 REQUEST_TIMEOUT = 10.0
 #: bytes of a refused body read and thrown away before closing the connection
 MAX_DISCARDED_BODY = 64 * 2 ** 20
@@ -85,7 +89,9 @@ class ReportServer(ConnectionServer):
     """The report's server: its routes over :class:`~.connections.ConnectionServer`.
 
     At most ``max_connections`` requests are handled at once, each only once it has arrived
-    whole; ``max_open_connections`` bounds the sockets held open, slow ones dropped first.
+    whole; ``max_open_connections`` bounds the sockets held open, slow ones dropped first. An
+    answer must be read within ``request_timeout`` plus its size at ``min_answer_rate`` bytes
+    per second. Slow clients dropped are counted in ``dropped`` and, unless ``quiet``, logged.
     """
 
     def __init__(self, report: "Report", address: tuple[str, int], *,
@@ -93,7 +99,8 @@ class ReportServer(ConnectionServer):
                  max_open_connections: int = MAX_OPEN_CONNECTIONS,
                  max_resampled_cells: int = MAX_RESAMPLED_CELLS,
                  allowed_hosts: Sequence[str] = (), quiet: bool = True,
-                 request_timeout: float = REQUEST_TIMEOUT, allow_remote: bool = False) -> None:
+                 request_timeout: float = REQUEST_TIMEOUT, min_answer_rate: float = MIN_ANSWER_RATE,
+                 allow_remote: bool = False) -> None:
         check_bind_address(address[0], allow_remote)
         self.report = report
         self.quiet = quiet
@@ -107,7 +114,8 @@ class ReportServer(ConnectionServer):
         #: a JSON list of every segment index, with room for the other fields
         max_body = 4096 + n * (len(str(n)) + 1)
         super().__init__(address, max_handlers=max_connections, max_open_connections=max_open_connections,
-                         request_timeout=request_timeout, max_body=max_body)
+                         request_timeout=request_timeout, max_body=max_body,
+                         min_answer_rate=min_answer_rate)
         self.allowed_hosts = allowed_host_headers(address[0], self.port, allowed_hosts)
         #: the access token every request must carry, on an address other machines can reach
         self.token: Optional[str] = None if is_loopback(address[0]) else new_access_token()
@@ -126,6 +134,12 @@ class ReportServer(ConnectionServer):
     def handle(self, request: ReceivedRequest) -> None:
         ReportRequestHandler(request, self)
 
+    def log_drop(self, address: tuple, message: str) -> None:
+        """A line as ``http.server`` logs requests: who, when, and what happened."""
+        if not self.quiet:
+            when = time.strftime("%d/%b/%Y %H:%M:%S")
+            sys.stderr.write(f"{address[0]} - - [{when}] {message}\n")
+
 
 class ReportRequestHandler(BaseHTTPRequestHandler):
     """The three routes; everything else is 404. One request per connection (HTTP/1.0)."""
@@ -142,11 +156,11 @@ class ReportRequestHandler(BaseHTTPRequestHandler):
         super().__init__(request.sock, request.address, server)  # type: ignore[arg-type]  # as above
 
     def setup(self) -> None:
-        """Read the request as received (then the socket, up to its deadline); write to the socket."""
+        """Read the request as received (then the socket, up to its deadline); write the answer
+        to the socket, up to the answer's deadline."""
         self.connection = self.request
-        self.connection.settimeout(self.server.request_timeout)   # each write of the answer
         self.rfile = io.BufferedReader(RequestReader(self.received))
-        self.wfile = SocketWriter(self.connection)
+        self.wfile = self.server.answer_writer(self.received)
 
     def version_string(self) -> str:
         return "truebleu"
@@ -365,7 +379,8 @@ def make_server(report: "Report", host: str = "127.0.0.1", port: int = 8000, *,
                 max_connections: int = MAX_CONNECTIONS,
                 max_open_connections: int = MAX_OPEN_CONNECTIONS,
                 max_resampled_cells: int = MAX_RESAMPLED_CELLS,
-                request_timeout: float = REQUEST_TIMEOUT, allow_remote: bool = False) -> ReportServer:
+                request_timeout: float = REQUEST_TIMEOUT, min_answer_rate: float = MIN_ANSWER_RATE,
+                allow_remote: bool = False) -> ReportServer:
     """A bound, not yet running server for ``report`` (``port=0`` picks a free port).
 
     A ``host`` other than a loopback address is refused (:class:`~.access.RemoteAccessRefused`,
@@ -376,7 +391,7 @@ def make_server(report: "Report", host: str = "127.0.0.1", port: int = 8000, *,
     return ReportServer(report, (host, port), allowed_hosts=allowed_hosts, quiet=quiet,
                         max_connections=max_connections, max_open_connections=max_open_connections,
                         max_resampled_cells=max_resampled_cells, request_timeout=request_timeout,
-                        allow_remote=allow_remote)
+                        min_answer_rate=min_answer_rate, allow_remote=allow_remote)
 
 
 def serve(report: "Report", host: str = "127.0.0.1", port: int = 8000, *,
