@@ -25,8 +25,16 @@ static int packs(uint32_t largest, int max_order)
 }
 
 /* Symbols of up to DIRECT_BITS bits: their unigrams and bigrams are counted in an
- * array indexed by the key itself (2^(2 DIRECT_BITS) uint16 counts), not hashed. */
-#define DIRECT_BITS 7u
+ * array indexed by the key itself (2^(2 DIRECT_BITS) uint16 counts), not hashed.
+ * A build may set TB_CHRF_DIRECT_BITS (0 .. 12; 0: never direct), small so that a
+ * sanitizer or fuzzer run reaches the hashed low orders with ordinary inputs
+ * (bench/sanitize.sh). */
+#ifndef TB_CHRF_DIRECT_BITS
+#define TB_CHRF_DIRECT_BITS 7
+#endif
+_Static_assert(TB_CHRF_DIRECT_BITS >= 0 && TB_CHRF_DIRECT_BITS <= 12,
+               "TB_CHRF_DIRECT_BITS: 0 .. 12 (a bigram key indexes 2^(2 bits) uint16 counts)");
+#define DIRECT_BITS ((unsigned)TB_CHRF_DIRECT_BITS)
 #define DIRECT_SIZE ((size_t)1 << (2 * DIRECT_BITS))
 
 /* The slot of `key` in the packed table: its own, or the empty one where it goes. */
