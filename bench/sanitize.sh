@@ -6,6 +6,7 @@
 #   SANITIZE_TESTS="tests/native/test_native_interrupt.py" bench/sanitize.sh python   # those tests only
 #   SANITIZE_TESTS="tests/native/test_native_interrupt.py" bench/sanitize.sh python 2000 200   # and the fuzzers
 #   SANITIZE_CFLAGS=-DTB_DIRECT_ID_BITS=6 bench/sanitize.sh python 2000 200   # extra C flags
+#   SANITIZE_CFLAGS="-DTB_CHRF_DIRECT_BITS=2" bench/sanitize.sh python 2000 200   # chrF's hash-table paths
 #   SANITIZE_CFLAGS=-DTB_MATCHER_BASE_MAX=64 bench/sanitize.sh python 2000 200   # the matcher restarts often
 #
 # The sanitizer runtime must be loaded before Python starts (LD_PRELOAD); leak

@@ -3,6 +3,7 @@
  * (chrf/chained.c) where they do not fit. */
 #include "chrf/ngrams.h"
 #include "runtime/memory.h"
+#include "runtime/portable.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,8 +26,16 @@ static int packs(uint32_t largest, int max_order)
 }
 
 /* Symbols of up to DIRECT_BITS bits: their unigrams and bigrams are counted in an
- * array indexed by the key itself (2^(2 DIRECT_BITS) uint16 counts), not hashed. */
-#define DIRECT_BITS 7u
+ * array indexed by the key itself (2^(2 DIRECT_BITS) uint16 counts), not hashed.
+ * A build may set TB_CHRF_DIRECT_BITS (0 .. 12; 0: never direct), small so that a
+ * sanitizer or fuzzer run reaches the hashed low orders with ordinary inputs
+ * (bench/sanitize.sh). */
+#ifndef TB_CHRF_DIRECT_BITS
+#define TB_CHRF_DIRECT_BITS 7
+#endif
+_Static_assert(TB_CHRF_DIRECT_BITS >= 0 && TB_CHRF_DIRECT_BITS <= 12,
+               "TB_CHRF_DIRECT_BITS: 0 .. 12 (a bigram key indexes 2^(2 bits) uint16 counts)");
+#define DIRECT_BITS ((unsigned)TB_CHRF_DIRECT_BITS)
 #define DIRECT_SIZE ((size_t)1 << (2 * DIRECT_BITS))
 
 /* The slot of `key` in the packed table: its own, or the empty one where it goes. */
@@ -113,13 +122,13 @@ static void count_direct(uint16_t *restrict low, uint32_t *restrict low_used,
     put_totals(out, order, hn, rn);
 }
 
-/* count_chained's rows, from the symbols' packed keys: an n-gram's key is its symbols
- * (ids from 1, `bits` bits each) side by side, first symbol highest, so the key of
- * order n + 1 at position i is the key of order n shifted by one symbol, with the
- * next symbol in; the first symbol is not 0, so keys of different orders differ and no
- * key is 0 (the empty slot).
+/* count_chained's rows, from the symbols' packed keys (count_packed's passes): an
+ * n-gram's key is its symbols (ids from 1, `bits` bits each) side by side, first
+ * symbol highest, so the key of order n + 1 at position i is the key of order n
+ * shifted by one symbol, with the next symbol in; the first symbol is not 0, so keys
+ * of different orders differ and no key is 0 (the empty slot).
  *
- * Low orders: keys below `direct` (unigrams and bigrams, when symbols take at most
+ * Low orders: keys below 2^(2 bits) (unigrams and bigrams, when symbols take at most
  * DIRECT_BITS bits) index w->direct, which holds 1 + the reference occurrences not yet
  * matched (0: not in the reference). The next order, the anchor, goes to a hash
  * table. Higher orders: most anchors occur once in a reference (an n-gram of three
@@ -130,7 +139,160 @@ static void count_direct(uint16_t *restrict low, uint32_t *restrict low_used,
  * (best[j]: the longest agreement there) instead of looking up each order. The
  * n-grams of anchors the reference repeats enter the hash table, every order.
  * Each hypothesis position takes its orders upward until one is not in the reference
- * (then no longer n-gram there is). Both tables are left empty for the next pair. */
+ * (then no longer n-gram there is). Both tables are left empty for the next pair.
+ *
+ * The pair's tables are ready (cap slots in w->packed, all empty). `anchor` is 2
+ * (direct low orders) or 0, a constant at each of count_packed's two calls, so that
+ * the compiler makes each loop twice with no test of it inside (one loop that tested
+ * it, and kept its variables on the stack, cost 5% more instructions). */
+static TB_ALWAYS_INLINE void count_anchored(tb_chrf_ngrams *w, const uint32_t *restrict h,
+                                            size_t hn, const uint32_t *restrict r, size_t rn,
+                                            size_t order, unsigned bits, size_t cap,
+                                            const size_t anchor, int64_t *restrict out)
+{
+    uint16_t *restrict low = w->direct;
+    chrf_packed_slot *restrict tab = w->packed;
+    uint32_t *restrict used = w->used, *restrict repeats = w->repeats;
+    uint32_t *restrict low_used = w->low_used, *restrict reached = w->reached;
+    unsigned char *restrict best = w->best;
+    /* positions before ranchors (hanchors) start an anchor: one n-gram of each direct
+     * order, then the anchor; the last `anchor` positions of a line hold low orders only */
+    const size_t ranchors = rn > anchor ? rn - anchor : 0;
+    const size_t hanchors = hn > anchor ? hn - anchor : 0;
+    size_t nused = 0, mask = cap - 1;
+    unsigned shift = 64;
+    for (size_t c = cap; c > 1; c >>= 1)
+        shift--;
+    /* the reference, up to the anchor order; `repeats` collects the positions of the
+     * anchors it holds more than once (their first position when the second comes) */
+    size_t nlow = 0, nrepeats = 0, nreached = 0;
+    for (size_t i = 0; i < ranchors; i++) {
+        uint64_t key = r[i];
+        if (anchor) {
+            low_add_unigram(low, key);
+            key = (key << bits) | r[i + 1];
+            low_add(low, low_used, &nlow, key);
+            key = (key << bits) | r[i + 2];
+        }
+        size_t s = packed_slot(tab, key, shift, mask);
+        if (tab[s].key == 0) {
+            tab[s].key = key;
+            tab[s].at = (uint32_t)i + 1;
+            tab[s].left = 1;
+            used[nused++] = (uint32_t)s;
+        } else {
+            if (tab[s].at != 0)
+                repeats[nrepeats++] = tab[s].at - 1;
+            tab[s].at = 0;  /* a repeated anchor */
+            repeats[nrepeats++] = (uint32_t)i;
+            tab[s].left++;
+        }
+    }
+    for (size_t i = ranchors; i < rn; i++) {  /* (only with direct orders) */
+        low_add_unigram(low, r[i]);
+        if (i + 1 < rn)
+            low_add(low, low_used, &nlow, ((uint64_t)r[i] << bits) | r[i + 1]);
+    }
+    /* the reference's higher orders, after a repeated anchor */
+    for (size_t q = 0; q < nrepeats; q++) {
+        size_t i = repeats[q];
+        size_t len = rn - i < order ? rn - i : order;
+        uint64_t key = 0;
+        for (size_t k = 0; k <= anchor; k++)
+            key = (key << bits) | r[i + k];
+        for (size_t k = anchor + 1; k < len; k++) {
+            key = (key << bits) | r[i + k];
+            size_t s = packed_slot(tab, key, shift, mask);
+            if (tab[s].key == 0) {
+                tab[s].key = key;
+                tab[s].at = 0;
+                tab[s].left = 1;
+                used[nused++] = (uint32_t)s;
+            } else {
+                tab[s].left++;
+            }
+        }
+    }
+    /* the matches of the direct orders and of the anchor order */
+    int64_t unigrams = 0, bigrams = 0, anchors = 0;
+    for (size_t i = 0; i < hanchors; i++) {
+        uint64_t key = h[i];
+        /* a low order the reference lacks: so does any longer n-gram from i */
+        if (anchor) {
+            if (!low_take(low, key, &unigrams))
+                continue;
+            key = (key << bits) | h[i + 1];
+            if (!low_take(low, key, &bigrams))
+                continue;
+            key = (key << bits) | h[i + 2];
+        }
+        size_t s = packed_slot(tab, key, shift, mask);
+        if (tab[s].key == 0)
+            continue;
+        if (tab[s].left > 0) {
+            tab[s].left--;
+            anchors++;
+        }
+        size_t len = hn - i < order ? hn - i : order;
+        if (tab[s].at != 0) {  /* an anchor the reference holds once: extend its match */
+            size_t j = tab[s].at - 1, l = anchor + 1;
+            size_t stop = rn - j < len ? rn - j : len;
+            while (l < stop && h[i + l] == r[j + l])
+                l++;
+            if (l > best[j]) {
+                if (best[j] == 0)
+                    reached[nreached++] = (uint32_t)j;
+                best[j] = (unsigned char)l;
+            }
+            continue;
+        }
+        for (size_t k = anchor + 1; k < len; k++) {  /* after a repeated anchor: the higher orders */
+            key = (key << bits) | h[i + k];
+            s = packed_slot(tab, key, shift, mask);
+            if (tab[s].key == 0)
+                break;
+            if (tab[s].left > 0) {
+                tab[s].left--;
+                out[3 * k + 2]++;
+            }
+        }
+    }
+    for (size_t i = hanchors; i < hn; i++) {  /* (only with direct orders) */
+        if (low_take(low, h[i], &unigrams) && i + 1 < hn)
+            low_take(low, ((uint64_t)h[i] << bits) | h[i + 1], &bigrams);
+    }
+    out[3 * anchor + 2] += anchors;
+    if (anchor) {
+        out[2] += unigrams;
+        out[5] += bigrams;
+    }
+    /* the higher orders of the anchors the reference holds once: one match each where
+     * some hypothesis position agrees that far (reach[l]: positions j with best[j] == l;
+     * `best` is left all 0 again) */
+    size_t reach[65];
+    for (size_t l = 0; l <= order; l++)
+        reach[l] = 0;
+    for (size_t q = 0; q < nreached; q++) {
+        reach[best[reached[q]]]++;
+        best[reached[q]] = 0;
+    }
+    size_t beyond = 0;
+    for (size_t k = order; k > anchor + 1; k--) {
+        beyond += reach[k];  /* positions that agree on k symbols or more */
+        out[3 * (k - 1) + 2] += (int64_t)beyond;
+    }
+    for (size_t u = 0; u < nused; u++)  /* (an entry's other fields are set as it is filled) */
+        tab[used[u]].key = 0;
+    for (size_t u = 0; u < nlow; u++)  /* the bigrams; then the unigrams, keys 1 .. 2^bits - 1 */
+        low[low_used[u]] = 0;
+    if (anchor)
+        memset(low, 0, ((size_t)1 << bits) * sizeof(uint16_t));
+    put_totals(out, order, hn, rn);
+}
+
+/* count_chained's rows from the symbols' packed keys (how: count_anchored): the
+ * pairs whose orders are all direct go to count_direct; the others get their tables
+ * ready here. 0 ok, -1 out of memory (before any table is written). */
 static int count_packed(tb_chrf_ngrams *w, const uint32_t *restrict h, size_t hn,
                         const uint32_t *restrict r, size_t rn, int max_order, unsigned bits,
                         int64_t *restrict out)
@@ -176,158 +338,10 @@ static int count_packed(tb_chrf_ngrams *w, const uint32_t *restrict h, size_t hn
         return -1;
     if (w->best_cap > best_was)  /* (what realloc kept is all 0 already) */
         memset(w->best + best_was, 0, w->best_cap - best_was);
-    uint16_t *restrict low = w->direct;
-    chrf_packed_slot *restrict tab = w->packed;
-    uint32_t *restrict used = w->used, *restrict repeats = w->repeats;
-    uint32_t *restrict low_used = w->low_used, *restrict reached = w->reached;
-    unsigned char *restrict best = w->best;
-    /* positions before `full` (rfull, hfull) hold both direct orders and the anchor:
-     * their low orders are read without the general loop's tests */
-    const size_t rfull = anchor == 2 && order > 2 && rn > 2 ? rn - 2 : 0;
-    const size_t hfull = anchor == 2 && order > 2 && hn > 2 ? hn - 2 : 0;
-    size_t nused = 0, mask = cap - 1;
-    unsigned shift = 64;
-    for (size_t c = cap; c > 1; c >>= 1)
-        shift--;
-    /* the reference, up to the anchor order; `repeats` collects the positions of the
-     * anchors it holds more than once (their first position when the second comes) */
-    size_t nlow = 0, nrepeats = 0, nreached = 0;
-    for (size_t i = 0; i < rn; i++) {
-        uint64_t key = 0;
-        size_t k = 0;
-        if (i < rfull) {
-            key = r[i];
-            low_add_unigram(low, key);
-            key = (key << bits) | r[i + 1];
-            low_add(low, low_used, &nlow, key);
-            k = 2;
-        } else {
-            size_t len = rn - i < order ? rn - i : order;
-            for (; k < anchor && k < len; k++) {
-                key = (key << bits) | r[i + k];
-                if (k == 0)
-                    low_add_unigram(low, key);
-                else
-                    low_add(low, low_used, &nlow, key);
-            }
-            if (k == len)
-                continue;
-        }
-        key = (key << bits) | r[i + k];
-        size_t s = packed_slot(tab, key, shift, mask);
-        if (tab[s].key == 0) {
-            tab[s].key = key;
-            tab[s].at = (uint32_t)i + 1;
-            tab[s].left = 1;
-            used[nused++] = (uint32_t)s;
-        } else {
-            if (tab[s].at != 0)
-                repeats[nrepeats++] = tab[s].at - 1;
-            tab[s].at = 0;  /* a repeated anchor */
-            repeats[nrepeats++] = (uint32_t)i;
-            tab[s].left++;
-        }
-    }
-    /* the reference's higher orders, after a repeated anchor */
-    for (size_t q = 0; q < nrepeats; q++) {
-        size_t i = repeats[q];
-        size_t len = rn - i < order ? rn - i : order;
-        uint64_t key = 0;
-        for (size_t k = 0; k <= anchor; k++)
-            key = (key << bits) | r[i + k];
-        for (size_t k = anchor + 1; k < len; k++) {
-            key = (key << bits) | r[i + k];
-            size_t s = packed_slot(tab, key, shift, mask);
-            if (tab[s].key == 0) {
-                tab[s].key = key;
-                tab[s].at = 0;
-                tab[s].left = 1;
-                used[nused++] = (uint32_t)s;
-            } else {
-                tab[s].left++;
-            }
-        }
-    }
-    int64_t unigrams = 0, bigrams = 0;  /* the direct orders' matches of the positions before hfull */
-    for (size_t i = 0; i < hn; i++) {
-        uint64_t key = 0;
-        size_t k = 0;
-        /* a low order the reference lacks: so does any longer n-gram from i */
-        if (i < hfull) {
-            key = h[i];
-            if (!low_take(low, key, &unigrams))
-                continue;
-            key = (key << bits) | h[i + 1];
-            if (!low_take(low, key, &bigrams))
-                continue;
-            k = 2;
-        } else {
-            size_t len = hn - i < order ? hn - i : order;
-            for (; k < anchor && k < len; k++) {
-                key = (key << bits) | h[i + k];
-                if (!low_take(low, key, &out[3 * k + 2]))
-                    break;
-            }
-            if (k == len || k < anchor)
-                continue;  /* (the line ends before the anchor order) */
-        }
-        /* the anchor (k == anchor) */
-        key = (key << bits) | h[i + anchor];
-        size_t s = packed_slot(tab, key, shift, mask);
-        if (tab[s].key == 0)
-            continue;
-        if (tab[s].left > 0) {
-            tab[s].left--;
-            out[3 * anchor + 2]++;
-        }
-        size_t len = hn - i < order ? hn - i : order;
-        if (tab[s].at != 0) {  /* an anchor the reference holds once: extend its match */
-            size_t j = tab[s].at - 1, l = anchor + 1;
-            size_t stop = rn - j < len ? rn - j : len;
-            while (l < stop && h[i + l] == r[j + l])
-                l++;
-            if (l > best[j]) {
-                if (best[j] == 0)
-                    reached[nreached++] = (uint32_t)j;
-                best[j] = (unsigned char)l;
-            }
-            continue;
-        }
-        for (k = anchor + 1; k < len; k++) {  /* after a repeated anchor: the higher orders */
-            key = (key << bits) | h[i + k];
-            s = packed_slot(tab, key, shift, mask);
-            if (tab[s].key == 0)
-                break;
-            if (tab[s].left > 0) {
-                tab[s].left--;
-                out[3 * k + 2]++;
-            }
-        }
-    }
-    out[2] += unigrams;
-    out[5] += bigrams;
-    /* the higher orders of the anchors the reference holds once: one match each where
-     * some hypothesis position agrees that far (reach[l]: positions j with best[j] == l;
-     * `best` is left all 0 again) */
-    size_t reach[65];
-    for (size_t l = 0; l <= order; l++)
-        reach[l] = 0;
-    for (size_t q = 0; q < nreached; q++) {
-        reach[best[reached[q]]]++;
-        best[reached[q]] = 0;
-    }
-    size_t beyond = 0;
-    for (size_t k = order; k > anchor + 1; k--) {
-        beyond += reach[k];  /* positions that agree on k symbols or more */
-        out[3 * (k - 1) + 2] += (int64_t)beyond;
-    }
-    for (size_t u = 0; u < nused; u++)  /* (an entry's other fields are set as it is filled) */
-        tab[used[u]].key = 0;
-    for (size_t u = 0; u < nlow; u++)  /* the bigrams; then the unigrams, keys 1 .. 2^bits - 1 */
-        low[low_used[u]] = 0;
-    if (direct)
-        memset(low, 0, ((size_t)1 << bits) * sizeof(uint16_t));
-    put_totals(out, order, hn, rn);
+    if (anchor)
+        count_anchored(w, h, hn, r, rn, order, bits, cap, 2, out);
+    else
+        count_anchored(w, h, hn, r, rn, order, bits, cap, 0, out);
     return 0;
 }
 
