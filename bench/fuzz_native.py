@@ -32,8 +32,10 @@ import time
 from array import array
 
 from truebleu import _native_core as core
+from truebleu.metrics.bleu.config import BLEUConfig
 from truebleu.metrics.bleu.kernels import PythonKernel
 from truebleu.metrics.bleu.native import MODES, NativeKernel
+from truebleu.metrics.bleu.score import python_bleu_scores
 from truebleu.metrics.bleu.spec import segment_tokens
 from truebleu.tokenizers import get_tokenizer
 
@@ -166,6 +168,11 @@ def share_references(rng: random.Random, cases: list[tuple[str, list[str]]]) -> 
     return out
 
 
+#: the smoothings (method, value) the sentence scores' path is fuzzed with
+SMOOTHINGS = [("exp", None), ("floor", None), ("floor", 0.01), ("add-k", None), ("add-k", 0.5),
+              ("none", None)]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=100_000, help="number of inputs")
@@ -222,6 +229,22 @@ def main(argv=None) -> int:
         if missing != -1 or rows != want_kept:
             differences += 1
             print(f"SENTENCE PATH DIFF tok={name} lc={lowercase} order={order}")
+        # the sentence scores' path: each row scored by the worker that counted it, no rows
+        # (the core's arithmetic is sacreBLEU's only where float sum() adds left to right)
+        if core.SUM_IS_PLAIN:
+            config = BLEUConfig.create(name, lowercase, *rng.choice(SMOOTHINGS), order,
+                                       rng.random() < 0.5)
+            scores = array("d", [0.0]) * len(kept_hyps)
+            core.sentence_statistics(kept_hyps, loose, MODES[name], lowercase, order, args.threads,
+                                     None, scores=scores, smooth=config.smooth_code,
+                                     smooth_value=float(config.smoothing or 0),
+                                     effective_order=config.effective_order)
+            want_scores = python_bleu_scores(want_kept, config)
+            if [x.hex() for x in scores] != [x.hex() for x in want_scores]:
+                differences += 1
+                print(f"SENTENCE SCORES DIFF tok={name} lc={lowercase} order={order} "
+                      f"smooth={config.smooth_method} {config.smooth_value} "
+                      f"effective={config.effective_order}")
         # the cold corpus path: reference streams (None = missing), one pass
         nstreams = max((len(refs[i]) for i in keep), default=0)
         streams = [[refs[i][k] if k < len(refs[i]) else None for i in keep] for k in range(nstreams)]

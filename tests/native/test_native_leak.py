@@ -104,6 +104,8 @@ def one_round():
             call(core.pair_statistics, small, small, None, None, 4, 2, PAIRS)
             call(core.tokenize, HYPS[0], mode, lowercase)
             call(core.sentence_statistics, HYPS, LOOSE, mode, lowercase, 4, 2, OUT)
+            call(core.sentence_statistics, HYPS, LOOSE, mode, lowercase, 4, 2, None, scores=SCORES,
+                 smooth=1, smooth_value=0.1, effective_order=False)
             streams = call(core.prepare_streams, STREAMS, mode, lowercase, 2)
             call(core.statistics, HYPS, streams, mode, lowercase, 4, 2, OUT)
             call(core.stream_statistics, HYPS, GAPPED, mode, lowercase, 4, 2, OUT)
@@ -135,6 +137,7 @@ def one_round():
     for bad in ([["a", 1]], [b"x"], None):
         fails(core.prepare, bad, 1, True, 2)
     fails(core.statistics, BAD_HYPS, prepared, 1, True, 4, 2, OUT)
+    fails(core.sentence_statistics, HYPS, LOOSE, 1, True, 4, 2, OUT, scores=SCORES[:-1])
     fails(core.chrf_statistics, BAD_HYPS, REFS, 6, 2, 0, 0, 4.0, 5.0, 2, CHRF, None)
     fails(core.ter_statistics, TER_HYPS, [[]] * 200, 2, TER)
     fails(core.ter_alignment, TER_HYPS, TER_REFS[:-1] + [[]], 2)
@@ -182,7 +185,8 @@ def settle():
     gc.collect()
     return threads() - base_threads
 
-probes = HYPS[:3] + [REFS[0][0], UTF8[0], ID_HYPS[0], ID_REFS[0][1]]
+# (and output buffers: a Py_buffer left unreleased keeps a reference to its object)
+probes = HYPS[:3] + [REFS[0][0], UTF8[0], ID_HYPS[0], ID_REFS[0][1], OUT, TOTALS, SCORES]
 one_round()
 settle()
 refs_before = [sys.getrefcount(x) for x in probes]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
+from array import array
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -12,7 +13,9 @@ from hypothesis import strategies as st
 sacrebleu = pytest.importorskip("sacrebleu")
 
 from native_strategies import lines, segments  # noqa: E402
+from truebleu.core.kernels import native_core  # noqa: E402
 from truebleu.metrics.bleu.batch import mbr_select, pairwise_matrix, sentence_scores  # noqa: E402
+from truebleu.metrics.bleu.config import BLEUConfig  # noqa: E402
 from truebleu.metrics.bleu.kernels import kernels  # noqa: E402
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
@@ -194,3 +197,61 @@ def test_a_reference_list_changed_while_read_is_an_error_not_a_crash():
     refs = [[Sneaky("Äb c"), "d e", "f g"]]
     with pytest.raises(RuntimeError, match="changed during the call"):
         sentence_scores(["a b"], refs, lowercase=True, backend="native")
+
+
+SMOOTHINGS = [("exp", None, True), ("exp", None, False), ("floor", 0.01, True), ("add-k", 0.5, True),
+              ("add-k", 1, False), ("none", None, False), ("none", None, True)]
+
+
+@pytest.mark.skipif("native" not in BACKENDS, reason="the compiled core is not built")
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(groups=st.lists(st.tuples(st.lists(lines(), min_size=1, max_size=3), segments()),
+                       min_size=1, max_size=6),
+       repeat=st.integers(1, 12), order=st.sampled_from([1, 2, 4, 5]),
+       smoothing=st.sampled_from(SMOOTHINGS))
+def test_core_scores_each_row_where_it_counts_it(threads, groups, repeat, order, smoothing):
+    """The native kernel's sentence_scores: the core's workers score each row where they count
+    it and keep no table of rows (core.sentence_statistics with ``scores`` and ``out=None``).
+    Every score must be bleu_scores' of the rows counted apart, bit for bit: for rows counted
+    afresh, and for an item whose hypothesis and references are the item before's (its score
+    copied: completions repeated ``repeat`` times run into each other and across the threads'
+    chunks of 32 items). Rows and scores asked together are both as when asked alone."""
+    kernel = kernels.load("native")
+    method, value, effective = smoothing
+    config = BLEUConfig.create("13a", False, method, value, order, effective)
+    hyps, refs = [], []
+    for completions, (_, group_refs) in groups:
+        for completion in completions:
+            hyps += [completion] * repeat
+            refs += [group_refs or ["x"]] * repeat
+    rows = kernel.sentence_statistics(hyps, refs, config.tokenizer, False, order, threads)
+    want = kernel.bleu_scores(rows, config)
+    got = kernel.sentence_scores(hyps, refs, config, threads)
+    assert same(list(got), list(want))
+    core = native_core()
+    both_rows = array("q", bytes(len(rows.data) * 8))
+    both_scores = array("d", bytes(len(got) * 8))
+    core.sentence_statistics(hyps, refs, core.MODE_13A, False, order, threads, both_rows,
+                             scores=both_scores, smooth=config.smooth_code,
+                             smooth_value=float(config.smoothing or 0),
+                             effective_order=config.effective_order)
+    assert both_rows == rows.data and same(list(both_scores), list(want))
+
+
+@pytest.mark.skipif("native" not in BACKENDS, reason="the compiled core is not built")
+def test_core_scores_buffer_errors():
+    """A scores buffer of the wrong size or type, an unknown smoothing code, and neither rows
+    nor scores nor totals: one clear error each, before any work."""
+    core = native_core()
+    call = lambda out, **kw: core.sentence_statistics(["a b", "c"], [["a b"], ["c"]],  # noqa: E731
+                                                      core.MODE_13A, False, 4, 1, out, **kw)
+    with pytest.raises(ValueError, match="scores must hold one double per hypothesis"):
+        call(None, scores=array("d", [0.0]))
+    with pytest.raises(ValueError, match="unknown smoothing code"):
+        call(None, scores=array("d", [0.0, 0.0]), smooth=7)
+    with pytest.raises(TypeError, match="a totals buffer"):
+        call(None)
+    scores = array("d", [-1.0, -1.0])
+    assert call(None, scores=scores) == -1
+    assert list(scores) == [oracle("a b", ["a b"]), oracle("c", ["c"])]

@@ -37,6 +37,15 @@ int tb_check_order(int max_order)
     return 0;
 }
 
+int tb_check_smooth(int smooth)
+{
+    if (smooth < TB_SMOOTH_NONE || smooth > TB_SMOOTH_EXP) {
+        PyErr_SetString(PyExc_ValueError, "unknown smoothing code");
+        return -1;
+    }
+    return 0;
+}
+
 int tb_bleu_run_job(tb_bleu_job *job, int threads, const tb_state *st)
 {
     return tb_raise_job_status(tb_job_run_released(&job->base, threads, st->main_thread));
@@ -52,6 +61,8 @@ int tb_bleu_output_get(tb_bleu_output *o, tb_bleu_job *j, PyObject *out, PyObjec
         return 0;
     }
     if (!totals || totals == Py_None) {
+        if (j->scores)  /* the scores alone */
+            return 0;
         PyErr_SetString(PyExc_TypeError, "out is None: a totals buffer (one int64 row) is needed");
         return -1;
     }
@@ -65,6 +76,7 @@ void tb_bleu_output_release(tb_bleu_output *o)
 {
     tb_buffer_release(&o->rows);
     tb_buffer_release(&o->sum);
+    tb_buffer_release(&o->scores);
 }
 
 /* ------------------------------------------------------------------ */
@@ -192,10 +204,12 @@ done:
 /* The one-pass job shared by sentence_statistics and stream_statistics: each
  * worker tokenizes segment k's references (g) and then hypothesis k of the
  * tuple seq, and writes its row into out (or adds it to totals: tb_bleu_output_get);
- * nothing is kept. With periods, counts the hypotheses that end in " .".
- * 0 ok, -1 error. */
+ * nothing is kept. With bleu, it also writes the row's BLEU into the double
+ * buffer `scores` (n items; out may then be None). With periods, counts the
+ * hypotheses that end in " .". 0 ok, -1 error. */
 static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g, int mode, int lowercase,
-                        int max_order, int threads, PyObject *out, PyObject *totals, Py_ssize_t *periods)
+                        int max_order, int threads, PyObject *out, PyObject *totals,
+                        PyObject *scores, const tb_bleu_params *bleu, Py_ssize_t *periods)
 {
     Py_ssize_t n = PyTuple_GET_SIZE(seq);
     tb_gather texts;
@@ -235,6 +249,13 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
     }
     j.order = order;
     j.looks = looks;
+    if (bleu) {
+        if (tb_out_buffer(scores, &output.scores, (size_t)n, sizeof(double),
+                          "scores must hold one double per hypothesis") < 0)
+            goto done;
+        j.scores = output.scores.buf;
+        j.bleu = *bleu;
+    }
     if (tb_bleu_output_get(&output, &j, out, totals, (size_t)n) < 0)
         goto done;
     rc = tb_bleu_run_job(&j, threads, st);
@@ -246,23 +267,30 @@ done:
     return rc;
 }
 
-/* sentence_statistics(hypotheses, references_per_hyp, mode, lowercase, max_order, threads, out) -> int
+/* sentence_statistics(hypotheses, references_per_hyp, mode, lowercase, max_order, threads, out,
+ *                     scores=None, smooth=3, smooth_value=0.0, effective_order=True) -> int
  * prepare() (loose) and statistics() in one pass: each worker tokenizes a
- * segment's references and then its hypothesis, with nothing kept. Returns -1,
- * or the index of the first hypothesis without any reference (then nothing is
- * computed: the caller raises). */
+ * segment's references and then its hypothesis, with nothing kept. With
+ * scores (a double buffer, one per hypothesis), the worker also writes each
+ * row's BLEU there with the smoothing given (bleu_scores' arithmetic), and out
+ * may be None: no rows. Returns -1, or the index of the first hypothesis
+ * without any reference (then nothing is computed: the caller raises). */
 PyObject *core_sentence_statistics(PyObject *module, PyObject *args, PyObject *kwargs)
 {
     static const char *const kwlist[] = {"hypotheses", "references_per_hyp", "mode", "lowercase", "max_order",
-                                         "threads", "out", NULL};
+                                         "threads", "out", "scores", "smooth", "smooth_value",
+                                         "effective_order", NULL};
     const tb_state *st = tb_state_of(module);
-    PyObject *hyps, *refs, *out;
-    int mode, lowercase, max_order, threads;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOipiiO", (char **)kwlist, &hyps, &refs, &mode, &lowercase,
-                                     &max_order, &threads, &out))
+    PyObject *hyps, *refs, *out, *scores = Py_None;
+    int mode, lowercase, max_order, threads, smooth = TB_SMOOTH_EXP, effective_order = 1;
+    double smooth_value = 0.0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOipiiO|Oidp", (char **)kwlist, &hyps, &refs, &mode,
+                                     &lowercase, &max_order, &threads, &out, &scores, &smooth, &smooth_value,
+                                     &effective_order))
         return NULL;
-    if (tb_check_mode(mode) < 0 || tb_check_order(max_order) < 0)
+    if (tb_check_mode(mode) < 0 || tb_check_order(max_order) < 0 || tb_check_smooth(smooth) < 0)
         return NULL;
+    const tb_bleu_params bleu = {max_order, smooth, smooth_value, effective_order};
     PyObject *seq = tb_as_tuple(hyps, "hypotheses must be a sequence of str");
     if (!seq)
         return NULL;
@@ -281,7 +309,8 @@ PyObject *core_sentence_statistics(PyObject *module, PyObject *args, PyObject *k
             goto done;
         }
     }
-    if (run_one_pass(st, seq, &g, mode, lowercase, max_order, threads, out, NULL, NULL) < 0)
+    if (run_one_pass(st, seq, &g, mode, lowercase, max_order, threads, out, NULL,
+                     scores, scores == Py_None ? NULL : &bleu, NULL) < 0)
         goto done;
     result = PyLong_FromLong(-1);
 done:
@@ -332,7 +361,7 @@ PyObject *core_stream_statistics(PyObject *module, PyObject *args, PyObject *kwa
         goto done;
     }
     Py_ssize_t periods = 0;
-    if (run_one_pass(st, seq, &g, mode, lowercase, max_order, threads, out, totals, &periods) < 0)
+    if (run_one_pass(st, seq, &g, mode, lowercase, max_order, threads, out, totals, NULL, NULL, &periods) < 0)
         goto done;
     result = Py_BuildValue("ln", common_count(g.offsets, n), periods);
 done:

@@ -28,6 +28,8 @@ PyObject *core_ids_statistics(PyObject *module, PyObject *args, PyObject *kwargs
 /* The checks every BLEU entry point makes (bleu/bindings.c): 0, or -1 with ValueError. */
 int tb_check_mode(int mode);
 int tb_check_order(int max_order);
+/* 0, or -1 with a ValueError when smooth is no TB_SMOOTH_* code (bleu/score.h). */
+int tb_check_smooth(int smooth);
 
 /* Runs a BLEU job without the GIL (bleu/bindings.c); 0, or -1 with the exception of its failure. */
 int tb_bleu_run_job(tb_bleu_job *job, int threads, const tb_state *st);
@@ -35,10 +37,11 @@ int tb_bleu_run_job(tb_bleu_job *job, int threads, const tb_state *st);
 /* Where a statistics job's rows go: into `out`, an int64 buffer of n rows, or,
  * when out is None, nowhere: only their sum is added to `totals` (an int64
  * buffer of one row), which spares a caller that wants the corpus totals a
- * table of n rows. tb_bleu_output_get sets j's outputs: 0, or -1 with an
- * exception; release with tb_bleu_output_release either way (bleu/bindings.c). */
+ * table of n rows; or, for a job whose scores were set first (sentence_statistics'
+ * `scores`, j->scores), nowhere at all. tb_bleu_output_get sets j's outputs: 0, or
+ * -1 with an exception; release with tb_bleu_output_release either way (bleu/bindings.c). */
 typedef struct {
-    Py_buffer rows, sum;
+    Py_buffer rows, sum, scores;
 } tb_bleu_output;
 
 int tb_bleu_output_get(tb_bleu_output *o, tb_bleu_job *j, PyObject *out, PyObject *totals, size_t n);

@@ -112,15 +112,6 @@ static int distinct_indexes(const int64_t *b, size_t nb, size_t nseq, uint8_t **
     return 0;
 }
 
-static int check_smooth(int smooth)
-{
-    if (smooth < TB_SMOOTH_NONE || smooth > TB_SMOOTH_EXP) {
-        PyErr_SetString(PyExc_ValueError, "unknown smoothing code");
-        return -1;
-    }
-    return 0;
-}
-
 PyObject *core_cross_statistics(PyObject *module, PyObject *args, PyObject *kwargs)
 {
     static const char *const kwlist[] = {"prepared", "a_index", "b_index", "max_order", "threads", "rows",
@@ -140,7 +131,7 @@ PyObject *core_cross_statistics(PyObject *module, PyObject *args, PyObject *kwar
         PyErr_SetString(PyExc_ValueError, "cross_statistics needs a Prepared with one segment");
         return NULL;
     }
-    if (check_smooth(smooth) < 0)
+    if (tb_check_smooth(smooth) < 0)
         return NULL;
     Py_buffer rv = {0}, sv = {0};
     PyObject *result = NULL;
@@ -220,7 +211,7 @@ PyObject *core_bleu_scores(PyObject *module, PyObject *args, PyObject *kwargs)
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiidpO", (char **)kwlist, &rows_obj, &max_order, &smooth,
                                      &smooth_value, &effective_order, &out))
         return NULL;
-    if (tb_check_order(max_order) < 0 || check_smooth(smooth) < 0)
+    if (tb_check_order(max_order) < 0 || tb_check_smooth(smooth) < 0)
         return NULL;
     Py_buffer rv = {0}, ov = {0};
     PyObject *result = NULL;

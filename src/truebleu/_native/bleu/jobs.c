@@ -78,9 +78,9 @@ typedef struct {
     tb_matcher m;
 } bleu_scratch;
 
-/* Items lo .. hi - 1 of the job. sum: with j->totals, the thread's row (width)
- * and then its sum of rows (width). */
-static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo, size_t hi, int64_t *sum)
+/* Items lo .. hi - 1 of the job. own: without j->out_rows, the thread's row
+ * (width) and then, with j->totals, its sum of rows (width). */
+static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo, size_t hi, int64_t *own)
 {
     tb_builder *b = &s->b, *b2 = &s->b2;
     tb_matcher *m = &s->m;
@@ -93,7 +93,7 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
     for (size_t p = lo; p < hi && !tb_job_failed(&j->base); p++) {
         const size_t k = j->order ? j->order[p] : p;
         int rc = 0;
-        int64_t *row = only_sum ? sum : j->out_rows + k * width;
+        int64_t *row = j->out_rows ? j->out_rows + k * width : own;
         if (j->kind == TB_BLEU_PREPARE) {
             tb_builder_reset(b);
             for (size_t t = j->offsets[k]; t < j->offsets[k + 1] && rc == 0; t++)
@@ -114,10 +114,12 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
              * before), the hypothesis in b2 as ids of b's vocabulary */
             const int same_refs = refs_in_b != SIZE_MAX && may_share(j, refs_in_b, k) && same_references(j, refs_in_b, k);
             if (same_refs && last_sent != SIZE_MAX && same_text(&j->texts[k], &j->texts[last_sent])) {
-                /* the item before again (systems often agree): its row (summing,
-                 * row is still the thread's copy of it) */
-                if (!only_sum)
+                /* the item before again (systems often agree): its row (without
+                 * out_rows, row is still the thread's copy of it) and its score */
+                if (j->out_rows)
                     memcpy(row, j->out_rows + last_sent * width, width * sizeof(int64_t));
+                if (j->scores)
+                    j->scores[k] = j->scores[last_sent];
             } else {
                 if (!same_refs) {
                     refs_in_b = SIZE_MAX;
@@ -145,6 +147,8 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
                     if (rc == 0)
                         rc = (learned ? tb_matcher_row : single_row(j))(m, b2->ids, (uint32_t)b2->nids, &ref,
                                                                         j->max_order, row);
+                    if (rc == 0 && j->scores)
+                        j->scores[k] = tb_bleu_of_row(row, &j->bleu, TB_BLEU_F64);
                 }
             }
             last_sent = rc == 0 ? k : SIZE_MAX;
@@ -186,7 +190,7 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
         if (rc < 0)
             tb_job_fail(&j->base, TB_NOMEM, k);  /* (a stop asked by the poll came first: it wins) */
         else if (only_sum)
-            add_row(sum + width, sum, width);
+            add_row(own + width, own, width);
     }
 }
 
@@ -225,7 +229,7 @@ static void bleu_worker(tb_job *base)
     tb_job_poll_init(&poll, base);
     const size_t width = tb_row_width(j->max_order);
     bleu_scratch *s = NULL;
-    int64_t *sum = NULL;  /* with j->totals: this thread's row, then its sum */
+    int64_t *own = NULL;  /* without j->out_rows: this thread's row, then (with j->totals) its sum */
     size_t lo, hi;
     while (tb_job_claim(base, &lo, &hi)) {
         if (!s) {  /* only after a claim: a helper with nothing to do takes nothing */
@@ -235,16 +239,16 @@ static void bleu_worker(tb_job *base)
             }
             s->b.poll = s->b2.poll = &poll.base;
         }
-        if (j->totals && !sum && !(sum = calloc(2 * width, sizeof(int64_t)))) {
+        if (!j->out_rows && (j->totals || j->scores) && !own && !(own = calloc(2 * width, sizeof(int64_t)))) {
             tb_job_fail(base, TB_NOMEM, lo);
             break;
         }
-        run_items(j, s, &poll.base, lo, hi, sum);
+        run_items(j, s, &poll.base, lo, hi, own);
     }
-    if (sum && !tb_job_failed(base))  /* counts of tokens in memory: no overflow */
+    if (j->totals && own && !tb_job_failed(base))  /* counts of tokens in memory: no overflow */
         for (size_t c = 0; c < width; c++)
-            tb_atomic_add_i64_relaxed(&j->totals[c], sum[width + c]);
-    free(sum);
+            tb_atomic_add_i64_relaxed(&j->totals[c], own[width + c]);
+    free(own);
     if (s)
         scratch_give(s);
 }

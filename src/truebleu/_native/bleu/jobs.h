@@ -42,6 +42,11 @@ typedef struct {
     const tb_id_batch *id_batch;   /* IDS */
     int64_t *out_rows;             /* one row per item (STATS, SENT, PAIRS, IDS) */
     int64_t *totals;               /* STATS, SENT, IDS without out_rows: the rows' sum, and no rows */
+    /* SENT: each item's BLEU (bleu/score.h, the F64 arithmetic of bleu_scores) by
+     * the worker that counted its row, while the row is in cache and in parallel;
+     * with neither out_rows nor totals, no rows are kept. NULL: none. */
+    double *scores;
+    tb_bleu_params bleu;           /* SENT with scores */
     /* PAIRS: hypothesis hyp_segs[hyp_index[k]] against ref_segs[ref_index[k]]; both
      * NULL: all pairs, hyp-major (n_ref_segs references per hypothesis) */
     tb_seg *const *hyp_segs;

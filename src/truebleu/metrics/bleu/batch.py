@@ -103,9 +103,8 @@ def sentence_scores_with(config: BLEUConfig, hypotheses: Sequence[str],
 def _scores(config: BLEUConfig, backend: Any, threads: Optional[int],
             hypotheses: Sequence[str],
             references_per_hyp: Sequence[HypothesisReferences]) -> list[float]:
-    stats = backend.sentence_statistics(hypotheses, references_per_hyp, config.tokenizer,
-                                        config.lowercase, config.max_ngram_order, threads)
-    scores: list[float] = backend.bleu_scores(stats, config).tolist()
+    scores: list[float] = backend.sentence_scores(hypotheses, references_per_hyp, config,
+                                                  threads).tolist()
     return scores
 
 

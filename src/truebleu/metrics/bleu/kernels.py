@@ -22,6 +22,10 @@ configuration's (:class:`~truebleu.metrics.bleu.config.BLEUConfig`);
     per segment, tokenized periods)``; nothing is kept.
 ``sentence_statistics(hypotheses, references_per_hyp, tokenizer, lowercase, max_order, threads=None)``
     One row per hypothesis against its own references (a str or a list).
+``sentence_scores(hypotheses, references_per_hyp, config, threads=None)``
+    ``bleu_scores`` of ``sentence_statistics`` with the configuration's
+    settings, an ``array('d')`` (the native kernel scores each row where it
+    counts it and keeps no rows).
 ``ids_statistics(hypotheses, references, dropped, max_order, threads=None, totals_only=False)``
     BLEU on token ids without text: one row per hypothesis (a sequence of int
     ids) against ``references[i]`` (a list of such sequences), the ids of
@@ -151,6 +155,11 @@ class PythonKernel:
         segments = [references_of(refs, i) for i, refs in enumerate(references_per_hyp)]
         prepared = self.prepare_references(segments, tokenizer, lowercase, max_order)
         return self.statistics(hypotheses, prepared, tokenizer, lowercase, max_order)
+
+    def sentence_scores(self, hypotheses, references_per_hyp, config, threads=None):
+        return self.bleu_scores(
+            self.sentence_statistics(hypotheses, references_per_hyp, config.tokenizer,
+                                     config.lowercase, config.max_ngram_order), config)
 
     def ids_statistics(self, hypotheses, references, dropped, max_order, threads=None,
                        totals_only=False):

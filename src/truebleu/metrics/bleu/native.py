@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import warnings
 from array import array
-from typing import Sequence
+from typing import Any, Sequence
 
 from ...core.kernels import native_core, thread_count
 from ...core.references import (
@@ -306,7 +306,29 @@ class NativeKernel:
 
     def sentence_statistics(self, hypotheses, references_per_hyp, tokenizer, lowercase, max_order,
                             threads=None):
-        """Each hypothesis against its own references, in one pass of the core.
+        """Each hypothesis against its own references, in one pass of the core."""
+        data = self._sentence_pass(hypotheses, references_per_hyp, tokenizer, lowercase,
+                                   max_order, threads)
+        return Statistics(max_order, data)
+
+    def sentence_scores(self, hypotheses, references_per_hyp, config, threads=None):
+        """Each hypothesis's sentence BLEU, scored by the core's worker that counted
+        its row (in parallel, while the row is in cache; no table of rows), where
+        floats add as in sacreBLEU; elsewhere the rows, then the Python scores."""
+        if not core.SUM_IS_PLAIN:
+            return self.bleu_scores(
+                self.sentence_statistics(hypotheses, references_per_hyp, config.tokenizer,
+                                         config.lowercase, config.max_ngram_order, threads),
+                config)
+        scoring = {"smooth": config.smooth_code, "smooth_value": float(config.smoothing or 0),
+                   "effective_order": config.effective_order}
+        return self._sentence_pass(hypotheses, references_per_hyp, config.tokenizer,
+                                   config.lowercase, config.max_ngram_order, threads, scoring)
+
+    def _sentence_pass(self, hypotheses, references_per_hyp, tokenizer, lowercase, max_order,
+                       threads, scoring=None):
+        """core.sentence_statistics: the rows, an ``array('q')``; with ``scoring`` (the
+        core's smoothing keywords) the scores alone, an ``array('d')``, and no rows.
 
         The core checks the layout as it reads it; only when it finds a fault
         do the Python checks run, to raise what the Python backend raises.
@@ -327,11 +349,16 @@ class NativeKernel:
             references_per_hyp = [python_tokenized(references_of(refs, i), tokenizer, lowercase)
                                   for i, refs in enumerate(references_per_hyp)]
             mode, lowercase = core.MODE_NONE, False
+        data: array[Any]
+        if scoring is None:
+            out = data = array("q", [0]) * (len(hypotheses) * row_width(max_order))
+        else:
+            out, data = None, array("d", [0.0]) * len(hypotheses)
+            scoring = {"scores": data, **scoring}
         # the core reads a str as one reference and drops None, as references_of does
-        data = array("q", [0]) * (len(hypotheses) * row_width(max_order))
         try:
             missing = core.sentence_statistics(hypotheses, references_per_hyp, mode, lowercase,
-                                               max_order, threads, data)
+                                               max_order, threads, out, **(scoring or {}))
         except (TypeError, ValueError):  # the Python backend's checks, in its order
             check_strings(hypotheses, "hypotheses")
             check_references_per_hypothesis(references_per_hyp, len(hypotheses))
@@ -340,7 +367,7 @@ class NativeKernel:
             check_strings(hypotheses, "hypotheses")
             check_references_per_hypothesis(references_per_hyp, len(hypotheses))
             raise ValueError(f"hypothesis {missing} has no reference")
-        return Statistics(max_order, data)
+        return data
 
     def ids_statistics(self, hypotheses, references, dropped, max_order, threads=None,
                        totals_only=False):
