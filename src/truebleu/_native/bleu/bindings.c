@@ -55,7 +55,7 @@ int tb_bleu_output_get(tb_bleu_output *o, tb_bleu_job *j, PyObject *out, PyObjec
 {
     const size_t width = tb_row_width(j->max_order);
     if (out != Py_None) {
-        if (tb_int64_out_buffer(out, &o->rows, n * width) < 0)
+        if (tb_int64_out_buffer(out, &o->rows, n * width, "out") < 0)
             return -1;
         j->out_rows = o->rows.buf;
         return 0;
@@ -66,7 +66,7 @@ int tb_bleu_output_get(tb_bleu_output *o, tb_bleu_job *j, PyObject *out, PyObjec
         PyErr_SetString(PyExc_TypeError, "out is None: a totals buffer (one int64 row) is needed");
         return -1;
     }
-    if (tb_int64_out_buffer(totals, &o->sum, width) < 0)
+    if (tb_int64_out_buffer(totals, &o->sum, width, "totals") < 0)
         return -1;
     j->totals = o->sum.buf;
     return 0;
@@ -250,7 +250,7 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
     j.order = order;
     j.looks = looks;
     if (bleu) {
-        if (tb_out_buffer(scores, &output.scores, (size_t)n, sizeof(double),
+        if (tb_out_buffer(scores, &output.scores, (size_t)n, TB_ITEM_FLOAT64, "scores",
                           "scores must hold one double per hypothesis") < 0)
             goto done;
         j.scores = output.scores.buf;
@@ -473,10 +473,10 @@ PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args, PyObject
             PyErr_NoMemory();
             goto done;
         }
-    } else if (tb_int64_out_buffer(rows, &rows_view, (size_t)n * width) < 0) {
+    } else if (tb_int64_out_buffer(rows, &rows_view, (size_t)n * width, "rows") < 0) {
         goto done;
     }
-    if (tb_int64_out_buffer(totals_obj, &totals_view, width) < 0)
+    if (tb_int64_out_buffer(totals_obj, &totals_view, width, "totals") < 0)
         goto done;
     for (Py_ssize_t i = 0; i <= n; i++)
         offsets[i] = (size_t)(i * (nf - 1));

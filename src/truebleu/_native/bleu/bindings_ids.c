@@ -19,6 +19,7 @@
 #include "bleu/bindings.h"
 #include "bleu/ids.h"
 #include "bleu/jobs.h"
+#include "runtime/buffers.h"
 #include "runtime/memory.h"
 #include "state.h"
 
@@ -242,10 +243,8 @@ PyObject *core_ids_statistics(PyObject *module, PyObject *args, PyObject *kwargs
     id_gather g = {0};
     tb_bleu_output output = {0};
     PyObject *result = NULL;
-    if (drop.itemsize != 8 || !drop.format || strcmp(drop.format, "q") != 0) {
-        PyErr_SetString(PyExc_TypeError, "dropped must be an int64 ('q') buffer");
+    if (tb_check_item(&drop, TB_ITEM_INT64, "dropped") < 0)
         goto done;
-    }
     g.drop = drop.buf;
     g.ndrop = (size_t)drop.len / 8;
     for (size_t d = 0; d < g.ndrop; d++) {

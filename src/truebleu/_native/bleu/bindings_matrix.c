@@ -49,7 +49,7 @@ PyObject *core_pair_statistics(PyObject *module, PyObject *args, PyObject *kwarg
             goto done;
         }
     }
-    if (tb_int64_out_buffer(out, &view, npairs * tb_row_width(max_order)) < 0)
+    if (tb_int64_out_buffer(out, &view, npairs * tb_row_width(max_order), "out") < 0)
         goto done;
     if (npairs) {
         tb_bleu_job j;
@@ -141,10 +141,11 @@ PyObject *core_cross_statistics(PyObject *module, PyObject *args, PyObject *kwar
     size_t na = 0, nb = 0;
     if (tb_copy_index_buffer(a_obj, seg->nseq, &a, &na) < 0 || tb_copy_index_buffer(b_obj, seg->nseq, &b, &nb) < 0)
         goto done;
-    if (tb_int64_out_buffer(rows_obj, &rv, na * nb * tb_row_width(max_order)) < 0)
+    if (tb_int64_out_buffer(rows_obj, &rv, na * nb * tb_row_width(max_order), "rows") < 0)
         goto done;
     if (scores_obj != Py_None
-            && tb_out_buffer(scores_obj, &sv, na * nb, sizeof(double), "scores buffer must hold one double per cell") < 0)
+            && tb_out_buffer(scores_obj, &sv, na * nb, TB_ITEM_FLOAT64, "scores",
+                             "scores buffer must hold one double per cell") < 0)
         goto done;
     tb_status status = TB_OK;
     uint8_t *chosen = NULL;
@@ -218,7 +219,7 @@ PyObject *core_bleu_scores(PyObject *module, PyObject *args, PyObject *kwargs)
     size_t width = tb_row_width(max_order);
     size_t n;
     if (tb_int64_rows_buffer(rows_obj, &rv, width, "rows", &n) < 0
-            || tb_out_buffer(out, &ov, n, sizeof(double), "output buffer must hold one double per row") < 0)
+            || tb_out_buffer(out, &ov, n, TB_ITEM_FLOAT64, "out", "output buffer must hold one double per row") < 0)
         goto done;
     const tb_bleu_params params = {max_order, smooth, smooth_value, effective_order};
     const int64_t *rows = rv.buf;

@@ -156,10 +156,10 @@ PyObject *core_chrf_statistics(PyObject *module, PyObject *args, PyObject *kwarg
         goto done;
     if (gather_references(&rt, refs, n, streams, ref_start) < 0)
         goto done;
-    if (tb_out_buffer(out_obj, &ov, (size_t)n * width, sizeof(int64_t),
+    if (tb_out_buffer(out_obj, &ov, (size_t)n * width, TB_ITEM_INT64, "out",
                       "out must be an int64 buffer of one row per hypothesis") < 0)
         goto done;
-    if (scores_obj != Py_None && tb_out_buffer(scores_obj, &sv, (size_t)n, sizeof(double),
+    if (scores_obj != Py_None && tb_out_buffer(scores_obj, &sv, (size_t)n, TB_ITEM_FLOAT64, "scores",
                                                "scores must be a double buffer of one per hypothesis") < 0)
         goto done;
     tb_chrf_job j;
@@ -212,7 +212,7 @@ PyObject *core_chrf_matrix(PyObject *module, PyObject *args, PyObject *kwargs)
     Py_ssize_t n = PySequence_Fast_GET_SIZE(hyps), m = PySequence_Fast_GET_SIZE(refs);
     if (add_texts(&ht, hyps, "hypotheses") < 0 || (!same && add_texts(&rt, refs, "references") < 0))
         goto done;
-    if (tb_out_buffer(out_obj, &ov, (size_t)n * (size_t)m, sizeof(double),
+    if (tb_out_buffer(out_obj, &ov, (size_t)n * (size_t)m, TB_ITEM_FLOAT64, "out",
                       "out must be a double buffer of len(hypotheses) * len(references)") < 0)
         goto done;
     tb_chrf_profiles profiles;

@@ -7,13 +7,26 @@
 #include <Python.h>
 #include <stdint.h>
 
-/* A writable C-contiguous buffer of exactly `count` items of `itemsize` bytes
- * (release it with PyBuffer_Release). -1 with ValueError otherwise: `what` (the
- * rule, as "out must be a double buffer of one per hypothesis") and the sizes. */
-int tb_out_buffer(PyObject *obj, Py_buffer *view, size_t count, size_t itemsize, const char *what);
+/* The element types the core reads from or writes into a caller's buffer. */
+typedef enum { TB_ITEM_INT64, TB_ITEM_FLOAT64 } tb_item;
 
-/* tb_out_buffer of `count` int64 items, described as "the output buffer". */
-int tb_int64_out_buffer(PyObject *obj, Py_buffer *view, size_t count);
+/* 1 if view (got with PyBUF_FORMAT) holds items of type `item` as this platform lays
+ * them out: its format, in struct module syntax, says that type in native size and
+ * byte order (int64: 'q', '@q', '=q', '<q' on little-endian, 'l' where long has 64
+ * bits; float64: 'd', '=d', ...). Otherwise 0 with TypeError naming `name`, the type
+ * needed and the format given. The one check of a buffer's type (every binding's). */
+int tb_check_item(const Py_buffer *view, tb_item item, const char *name);
+
+/* A writable C-contiguous buffer of exactly `count` items of type `item` (release it
+ * with PyBuffer_Release). -1 otherwise: TypeError when its format is not `item`'s
+ * (tb_check_item: an int64 buffer the core wrote doubles' bits into, or the reverse,
+ * would read as wrong numbers), ValueError with `what` (the rule, as "scores must hold
+ * one double per hypothesis") and the sizes when its size is not count items. */
+int tb_out_buffer(PyObject *obj, Py_buffer *view, size_t count, tb_item item, const char *name,
+                  const char *what);
+
+/* tb_out_buffer of `count` int64 items named `name`, described as "the output buffer". */
+int tb_int64_out_buffer(PyObject *obj, Py_buffer *view, size_t count, const char *name);
 
 /* A C-contiguous buffer of whole rows of `width` int64 values (items of 8 bytes, or raw
  * bytes as the core's own results are), read in place; its number of rows in *rows. -1 with ValueError naming `name` and the
@@ -23,7 +36,7 @@ int tb_int64_out_buffer(PyObject *obj, Py_buffer *view, size_t count);
 int tb_int64_rows_buffer(PyObject *obj, Py_buffer *view, size_t width, const char *name,
                          size_t *rows);
 
-/* A private copy of an int64 ('q') index buffer, every entry checked to be in
+/* A private copy of an int64 index buffer (tb_check_item), every entry checked to be in
  * [0, limit). The copy, not the caller's buffer, is what code without the GIL
  * reads: another thread may write the buffer meanwhile, and a value checked in
  * place could change after the check. 0 ok (free *out with PyMem_Free), -1 error. */

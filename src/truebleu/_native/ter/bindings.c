@@ -10,6 +10,7 @@
  * lines the job tokenizes (`tokenize=True` and the tokenizer's options);
  * the references always arrive tokenized (ter_tokenize's `reference=True`).
  */
+#include "runtime/buffers.h"
 #include "runtime/errors.h"
 #include "runtime/gather.h"
 #include "runtime/memory.h"
@@ -167,13 +168,9 @@ PyObject *core_ter_statistics(PyObject *module, PyObject *args, PyObject *kwargs
     ter_inputs in;
     if (gather_inputs(st, hyps_obj, refs_obj, &o, &in) < 0)
         goto done;
-    if (PyObject_GetBuffer(out_obj, &view, PyBUF_WRITABLE | PyBUF_FORMAT) < 0)
+    if (tb_out_buffer(out_obj, &view, 2 * (size_t)in.n, TB_ITEM_FLOAT64, "out",
+                      "out must be a float64 buffer of 2 numbers per hypothesis") < 0)
         goto done;
-    if (view.itemsize != 8 || !view.format || strcmp(view.format, "d") != 0 ||
-        view.len != (Py_ssize_t)(2 * in.n * (Py_ssize_t)sizeof(double))) {
-        PyErr_SetString(PyExc_ValueError, "out must be a float64 buffer of 2 numbers per hypothesis");
-        goto done;
-    }
     if (run_job(st, &in, &o, view.buf, NULL, max_shift, threads) == 0)
         result = Py_NewRef(Py_None);
 
