@@ -85,5 +85,5 @@ def test_edges_sum_as_fsum(values):
 def test_refuses_what_is_not_finite_float64():
     with pytest.raises(ValueError):
         native_core().exact_sum(array("d", [1.0, math.inf]))
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError, match="values must be a buffer of float64"):
         native_core().exact_sum(array("f", [1.0]))

@@ -200,3 +200,45 @@ def test_what_is_written_through_each_form_is_the_same():
         core.bleu_scores(rows, ORDER, 3, 0.0, False, buffer)
         assert list(memoryview(buffer).cast("B").cast("d")) == list(expected)
     assert expected[0] > 0
+
+
+# -- the dialects' buffers (dialects/bindings.c): mteval's int32 ids and float64 weights, and
+# exact_sum's float64 values. They were read with a hand-written check that looked for a 'd'
+# anywhere in the format, so a big-endian '>d' buffer passed on a little-endian machine and its
+# numbers were read byte-swapped (and '<i' ids passed on big-endian ones).
+
+NATIVE = "<" if sys.byteorder == "little" else ">"
+FOREIGN = ">" if sys.byteorder == "little" else "<"
+MTEVAL_IDS = [1, 2, 3, -1, 4, 5, -1]
+
+
+def mteval_table(ids: Any):
+    return core.mteval_table(ids, 1, ORDER, -5)
+
+
+def test_dialect_buffers_take_their_types_in_this_platform_s_order():
+    table, pairs, _ = mteval_table(array("i", MTEVAL_IDS))
+    weights = array("d", [0.5]) * (len(pairs) // 8)
+    expected = core.mteval_sums(table, weights, array("i", MTEVAL_IDS))
+    assert mteval_table(np.array(MTEVAL_IDS, dtype=NATIVE + "i4"))[1] == pairs
+    assert core.mteval_sums(table, np.array(weights, dtype=NATIVE + "f8"),
+                            np.array(MTEVAL_IDS, dtype=NATIVE + "i4")) == expected
+    values = [0.1, 0.2, 0.3]
+    assert core.exact_sum(np.array(values, dtype=NATIVE + "f8")) == core.exact_sum(array("d", values))
+
+
+def test_dialect_buffers_refuse_other_types_and_the_other_byte_order():
+    table, pairs, _ = mteval_table(array("i", MTEVAL_IDS))
+    weights = array("d", [0.5]) * (len(pairs) // 8)
+    foreign_ids = np.array(MTEVAL_IDS, dtype=FOREIGN + "i4")
+    with pytest.raises(TypeError, match=rf"ids must be a buffer of int32 \(format 'i'\); got format '{FOREIGN}i'"):
+        mteval_table(foreign_ids)
+    with pytest.raises(TypeError, match=r"hypotheses must be a buffer of int32 \(format 'i'\); got format 'q'"):
+        core.mteval_sums(table, weights, array("q", MTEVAL_IDS))
+    with pytest.raises(TypeError, match=rf"weights must be a buffer of float64 \(format 'd'\); got format '{FOREIGN}d'"):
+        core.mteval_sums(table, np.array(weights, dtype=FOREIGN + "f8"), array("i", MTEVAL_IDS))
+    with pytest.raises(TypeError, match=r"weights must be a buffer of float64 \(format 'd'\); got format 'q'"):
+        core.mteval_sums(table, array("q", [1]) * len(weights), array("i", MTEVAL_IDS))
+    for values in (np.array([1.0, 2.0], dtype=FOREIGN + "f8"), array("f", [1.0]), array("q", [1])):
+        with pytest.raises(TypeError, match=r"values must be a buffer of float64 \(format 'd'\)"):
+            core.exact_sum(values)

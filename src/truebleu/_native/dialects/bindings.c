@@ -13,6 +13,7 @@
 #include "dialects/mteval.h"
 #include "dialects/mteval_text.h"
 #include "dialects/ngram_table.h"
+#include "runtime/buffers.h"
 #include "runtime/errors.h"
 #include "runtime/gather.h"
 #include "state.h"
@@ -51,10 +52,8 @@ static int open_ids(PyObject *obj, Py_buffer *view, const char *what)
 {
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return -1;
-    if (view->itemsize != 4 || !view->format || (strcmp(view->format, "i") != 0 && strcmp(view->format, "=i") != 0
-                                                  && strcmp(view->format, "<i") != 0)) {
+    if (tb_check_item(view, TB_ITEM_INT32, what) < 0) {
         PyBuffer_Release(view);
-        PyErr_Format(PyExc_TypeError, "%s must be a buffer of int32 (array('i'))", what);
         return -1;
     }
     return 0;
@@ -189,8 +188,11 @@ PyObject *core_mteval_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     Py_buffer info, hyps;  /* read without the GIL: see sums_of */
     if (PyObject_GetBuffer(info_obj, &info, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return NULL;
-    if (info.itemsize != 8 || !info.format || strchr(info.format, 'd') == NULL
-        || (size_t)info.len / 8 != t->pairs.n) {
+    if (tb_check_item(&info, TB_ITEM_FLOAT64, "weights") < 0) {  /* (a '>d' buffer: other numbers) */
+        PyBuffer_Release(&info);
+        return NULL;
+    }
+    if ((size_t)info.len / 8 != t->pairs.n) {
         PyBuffer_Release(&info);
         return PyErr_Format(PyExc_ValueError, "weights must be a buffer of float64, one per pair of the table");
     }
@@ -214,9 +216,13 @@ PyObject *core_exact_sum(PyObject *module, PyObject *args, PyObject *kwargs)
     Py_buffer view;
     if (PyObject_GetBuffer(values_obj, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return NULL;
+    if (tb_check_item(&view, TB_ITEM_FLOAT64, "values") < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
     const double *values = view.buf;
     size_t n = (size_t)view.len / sizeof *values;
-    int ok = view.itemsize == 8 && view.format && strchr(view.format, 'd') != NULL;
+    int ok = 1;
     for (size_t i = 0; ok && i < n; i++)
         ok = isfinite(values[i]);
     if (!ok) {

@@ -7,7 +7,8 @@
 static const struct {
     const char *name, *format;
     Py_ssize_t size;
-} item_types[] = {[TB_ITEM_INT64] = {"int64", "q", sizeof(int64_t)},
+} item_types[] = {[TB_ITEM_INT32] = {"int32", "i", sizeof(int32_t)},
+                  [TB_ITEM_INT64] = {"int64", "q", sizeof(int64_t)},
                   [TB_ITEM_FLOAT64] = {"float64", "d", sizeof(double)}};
 
 /* 1 if `format` (struct syntax; NULL means 'B', PEP 3118) with items of `itemsize`
@@ -30,6 +31,8 @@ static int format_is(const char *format, Py_ssize_t itemsize, tb_item item)
     if (format[0] == '\0' || format[1] != '\0' || itemsize != item_types[item].size)
         return 0;
     switch (item) {
+    case TB_ITEM_INT32:  /* ('l' in native size is a long: 32 bits on Windows) */
+        return format[0] == 'i' || (format[0] == 'l' && native_size && sizeof(long) == 4);
     case TB_ITEM_INT64:  /* ('l' in standard size has 4 bytes: the itemsize refuses it) */
         return format[0] == 'q' || (format[0] == 'l' && native_size && sizeof(long) == 8);
     case TB_ITEM_FLOAT64:

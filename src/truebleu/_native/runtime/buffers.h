@@ -8,12 +8,12 @@
 #include <stdint.h>
 
 /* The element types the core reads from or writes into a caller's buffer. */
-typedef enum { TB_ITEM_INT64, TB_ITEM_FLOAT64 } tb_item;
+typedef enum { TB_ITEM_INT32, TB_ITEM_INT64, TB_ITEM_FLOAT64 } tb_item;
 
 /* 0 if view (got with PyBUF_FORMAT) holds items of type `item` as this platform lays
  * them out: its format, in struct module syntax, says that type in native size and
  * byte order (int64: 'q', '@q', '=q', '<q' on little-endian, 'l' where long has 64
- * bits; float64: 'd', '=d', ...). Otherwise -1 with TypeError naming `name`, the type
+ * bits; int32: 'i', 'l' where long has 32 bits; float64: 'd', '=d', ...). Otherwise -1 with TypeError naming `name`, the type
  * needed and the format given. The one check of a buffer's type (every binding's). */
 int tb_check_item(const Py_buffer *view, tb_item item, const char *name);
 
