@@ -227,18 +227,24 @@ def test_dialect_buffers_take_their_types_in_this_platform_s_order():
     assert core.exact_sum(np.array(values, dtype=NATIVE + "f8")) == core.exact_sum(array("d", values))
 
 
+def needs(argument: str, item: str, got: str) -> str:
+    """The TypeError's message as a pattern: what ``argument`` must be, and the format it got."""
+    plain = {"int32": "i", "float64": "d"}[item]
+    return re.escape(f"{argument} must be a buffer of {item} (format '{plain}'); got format '{got}'")
+
+
 def test_dialect_buffers_refuse_other_types_and_the_other_byte_order():
     table, pairs, _ = mteval_table(array("i", MTEVAL_IDS))
     weights = array("d", [0.5]) * (len(pairs) // 8)
-    foreign_ids = np.array(MTEVAL_IDS, dtype=FOREIGN + "i4")
-    with pytest.raises(TypeError, match=rf"ids must be a buffer of int32 \(format 'i'\); got format '{FOREIGN}i'"):
-        mteval_table(foreign_ids)
-    with pytest.raises(TypeError, match=r"hypotheses must be a buffer of int32 \(format 'i'\); got format 'q'"):
+    with pytest.raises(TypeError, match=needs("ids", "int32", FOREIGN + "i")):
+        mteval_table(np.array(MTEVAL_IDS, dtype=FOREIGN + "i4"))
+    with pytest.raises(TypeError, match=needs("hypotheses", "int32", "q")):
         core.mteval_sums(table, weights, array("q", MTEVAL_IDS))
-    with pytest.raises(TypeError, match=rf"weights must be a buffer of float64 \(format 'd'\); got format '{FOREIGN}d'"):
+    with pytest.raises(TypeError, match=needs("weights", "float64", FOREIGN + "d")):
         core.mteval_sums(table, np.array(weights, dtype=FOREIGN + "f8"), array("i", MTEVAL_IDS))
-    with pytest.raises(TypeError, match=r"weights must be a buffer of float64 \(format 'd'\); got format 'q'"):
+    with pytest.raises(TypeError, match=needs("weights", "float64", "q")):
         core.mteval_sums(table, array("q", [1]) * len(weights), array("i", MTEVAL_IDS))
-    for values in (np.array([1.0, 2.0], dtype=FOREIGN + "f8"), array("f", [1.0]), array("q", [1])):
-        with pytest.raises(TypeError, match=r"values must be a buffer of float64 \(format 'd'\)"):
+    for values, got in ((np.array([1.0, 2.0], dtype=FOREIGN + "f8"), FOREIGN + "d"),
+                        (array("f", [1.0]), "f"), (array("q", [1]), "q")):
+        with pytest.raises(TypeError, match=needs("values", "float64", got)):
             core.exact_sum(values)
