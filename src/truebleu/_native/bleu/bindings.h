@@ -25,13 +25,13 @@ PyObject *core_column_sums(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_tokenized_periods(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_ids_statistics(PyObject *module, PyObject *args, PyObject *kwargs);
 
-/* The checks every BLEU entry point makes (bleu/bindings.c): 0, or -1 with ValueError. */
+/* The checks every BLEU entry point makes (bleu/bindings_shared.c): 0, or -1 with ValueError. */
 int tb_check_mode(int mode);
 int tb_check_order(int max_order);
 /* 0, or -1 with a ValueError when smooth is no TB_SMOOTH_* code (bleu/score.h). */
 int tb_check_smooth(int smooth);
 
-/* Runs a BLEU job without the GIL (bleu/bindings.c); 0, or -1 with the exception of its failure. */
+/* Runs a BLEU job without the GIL (bleu/bindings_shared.c); 0, or -1 with the exception of its failure. */
 int tb_bleu_run_job(tb_bleu_job *job, int threads, const tb_state *st);
 
 /* Where a statistics job's rows go: into `out`, an int64 buffer of n rows, or,
@@ -39,7 +39,7 @@ int tb_bleu_run_job(tb_bleu_job *job, int threads, const tb_state *st);
  * buffer of one row), which spares a caller that wants the corpus totals a
  * table of n rows; or, for a job whose scores were set first (sentence_statistics'
  * `scores`, j->scores), nowhere at all. tb_bleu_output_get sets j's outputs: 0, or
- * -1 with an exception; release with tb_bleu_output_release either way (bleu/bindings.c). */
+ * -1 with an exception; release with tb_bleu_output_release either way (bleu/bindings_shared.c). */
 typedef struct {
     Py_buffer rows, sum, scores;
 } tb_bleu_output;
