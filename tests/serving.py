@@ -16,6 +16,7 @@ server behind to answer the next one.
 
 from __future__ import annotations
 
+import subprocess
 import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
@@ -35,3 +36,14 @@ def running_server(report: Any, **options: Any) -> Iterator[Any]:
         srv.shutdown()
         srv.server_close()
         thread.join(5)
+
+
+def end_server_process(process: "subprocess.Popen[str]") -> None:
+    """Ends a server run in a subprocess (the tests that measure it, or run it as a user would):
+    SIGTERM, then SIGKILL if it has not ended within 10 s, so no test leaves one behind."""
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)

@@ -13,6 +13,8 @@ import subprocess
 import sys
 import time
 
+from serving import end_server_process
+
 #: builds a small report (400 segments, 2 systems) and serves it with make_server(**argv[1]),
 #: after lowering its limit of open files to argv[1]["open_files"] if given
 SERVER_SCRIPT = r"""
@@ -55,12 +57,7 @@ class ServerProcess:
         return int(line)
 
     def __exit__(self, *exc) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
+        end_server_process(self.process)
 
 
 class Response:

@@ -25,6 +25,7 @@ from serve_helpers import PAIRED, http
 pytest.importorskip("numpy")
 
 from browser import browser, open_page  # noqa: E402,F401  (fixtures)
+from serving import end_server_process  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
 from truebleu.viewer.page import content_security_policy, decode_payload  # noqa: E402
 from truebleu.viewer.server import make_server, serve  # noqa: E402
@@ -104,8 +105,7 @@ def remote_server(corpus_files):
         threading.Thread(target=process.stderr.read, daemon=True).start()
         yield int(found.group(1)), found.group(2)
     finally:
-        process.terminate()
-        process.wait(10)
+        end_server_process(process)
 
 
 def test_every_request_needs_the_token(remote_server):

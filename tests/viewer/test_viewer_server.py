@@ -23,7 +23,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from serving import running_server  # noqa: E402
+from serving import end_server_process, running_server  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import paired_bootstrap  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
@@ -583,5 +583,4 @@ def test_load_200_concurrent_requests_without_error_or_memory_growth():
               f"600 more requests (growth {growth / 2**20:+.1f} MiB)")
         assert growth < 16 * 2**20, f"the server grew by {growth / 2**20:.1f} MiB over 600 requests"
     finally:
-        process.terminate()
-        process.wait(10)
+        end_server_process(process)

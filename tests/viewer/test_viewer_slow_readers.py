@@ -32,6 +32,9 @@ import time
 import pytest
 
 pytest.importorskip("numpy")
+
+from serving import end_server_process  # noqa: E402
+
 pytestmark = pytest.mark.skipif(not hasattr(socket, "TCP_INFO"),
                                 reason="sees a reset through Linux's TCP_INFO")
 
@@ -102,12 +105,7 @@ class ServedReport:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(10)
+        end_server_process(self.process)
         self.log = self.process.stderr.read()
 
 
