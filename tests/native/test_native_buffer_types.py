@@ -248,3 +248,68 @@ def test_dialect_buffers_refuse_other_types_and_the_other_byte_order():
                         (array("f", [1.0]), "f"), (array("q", [1]), "q")):
         with pytest.raises(TypeError, match=needs("values", "float64", got)):
             core.exact_sum(values)
+
+
+# -- rows the core reads (runtime/buffers.c, tb_int64_rows_buffer): BLEU's rows and sums to score
+# and the significance tests' tables to resample. They used to be checked by item size only, so an
+# array('d') of statistics was read as integers (their bits). Now their items must be int64,
+# or raw bytes: the core's own results (bytes) are passed back as they came.
+
+def resampled(tables: Any) -> bytes:
+    from truebleu.significance.pcg64 import pcg64_state
+
+    return bytes(core.resample_sums(pcg64_state(12345), 3, [tables], WIDTH, False))
+
+
+def scored(rows: Any) -> bytes:
+    out = zeros(FLOAT64, N)
+    core.bleu_scores(rows, ORDER, 3, 0.0, False, out)
+    return out.tobytes()
+
+
+ROWS: dict[tuple[str, str], Callable[[Any], Any]] = {
+    ("bleu_scores", "rows"): scored,
+    ("bleu_rows", "sums"): lambda rows: bytes(core.bleu_rows(rows, ORDER, 3, 0.0, False, False,
+                                                             False, None)),
+    ("resample_sums", "tables"): resampled,
+}
+ROW_VALUES = [7, 9, 4, 2, 3, 1, 6, 4, 2, 1] * N  # N rows of [hyp_len, ref_len, matches, totals]
+
+
+def rows_forms() -> list[Any]:
+    """Every form of the rows that must be taken: the int64 forms and raw bytes."""
+    raw = array("q", ROW_VALUES).tobytes()
+    forms = [array("q", ROW_VALUES), np.array(ROW_VALUES, dtype=np.int64), raw, bytearray(raw),
+             memoryview(raw)]
+    return forms + [np.array(ROW_VALUES, dtype=f"{NATIVE}i8")]
+
+
+@pytest.mark.parametrize("case", list(ROWS), ids=case_ids(ROWS))
+def test_rows_are_read_as_int64_from_every_form(case):
+    results = {ROWS[case](rows) for rows in rows_forms()}
+    assert len(results) == 1
+
+
+@pytest.mark.parametrize("case", list(ROWS), ids=case_ids(ROWS))
+def test_rows_of_another_type_are_refused(case):
+    """Before the fix the 8-byte forms here (doubles, byte-swapped int64, uint64) were read as
+    int64 with no error; the int32 one was refused with a ValueError about whole rows."""
+    _, argument = case
+    size = 8 * len(ROW_VALUES)
+    for rows in (array("d", ROW_VALUES), np.array(ROW_VALUES, dtype=f"{FOREIGN}i8"),
+                 np.array(ROW_VALUES, dtype=np.uint64), array("i", ROW_VALUES * 2)):
+        assert memoryview(rows).nbytes == size
+        expected = (f"{argument} must be a buffer of int64 (format 'q'); "
+                    f"got format '{format_of(rows)}'")
+        with pytest.raises(TypeError, match=re.escape(expected)):
+            ROWS[case](rows)
+    with pytest.raises(TypeError, match=re.escape(f"{argument} must be a buffer of int64 (format "
+                                                  "'q') or raw bytes; got format '?'")):
+        ROWS[case](np.zeros(size, dtype=np.bool_))
+
+
+@pytest.mark.parametrize("case", list(ROWS), ids=case_ids(ROWS))
+def test_rows_must_still_be_whole(case):
+    _, argument = case
+    with pytest.raises(ValueError, match=f"{argument} must be an int64 buffer of whole rows"):
+        ROWS[case](array("q", ROW_VALUES[:-1]))

@@ -74,12 +74,32 @@ int tb_int64_out_buffer(PyObject *obj, Py_buffer *view, size_t count, const char
                          "the output buffer must hold one int64 per value");
 }
 
+/* 1 if `format` (NULL means 'B') is that of raw bytes: 'B', 'b' or 'c', any byte-order prefix. */
+static int raw_bytes_format(const char *format)
+{
+    if (!format)
+        return 1;
+    if (*format && strchr("@=<>!", *format))
+        format++;
+    return format[0] != '\0' && format[1] == '\0' && strchr("Bbc", format[0]) != NULL;
+}
+
 int tb_int64_rows_buffer(PyObject *obj, Py_buffer *view, size_t width, const char *name,
                          size_t *rows)
 {
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0)
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
         return -1;
-    if ((view->itemsize != 8 && view->itemsize != 1) || width == 0 || (size_t)view->len % (8 * width) != 0) {
+    /* Items of 8 bytes must say int64 (an array('d') would be read as integers); raw bytes
+     * are the core's own results (bytes, bytearray), read as the int64 rows they hold. */
+    if (view->itemsize == 1 ? !raw_bytes_format(view->format)
+                            : tb_check_item(view, TB_ITEM_INT64, name) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_Format(PyExc_TypeError, "%s must be a buffer of int64 (format 'q') or raw "
+                         "bytes; got format '%s'", name, view->format);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    if (width == 0 || (size_t)view->len % (8 * width) != 0) {
         PyErr_Format(PyExc_ValueError, "%s must be an int64 buffer of whole rows of %zu values",
                      name, width);
         PyBuffer_Release(view);

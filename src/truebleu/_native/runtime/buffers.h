@@ -28,9 +28,10 @@ int tb_out_buffer(PyObject *obj, Py_buffer *view, size_t count, tb_item item, co
 /* tb_out_buffer of `count` int64 items named `name`, described as "the output buffer". */
 int tb_int64_out_buffer(PyObject *obj, Py_buffer *view, size_t count, const char *name);
 
-/* A C-contiguous buffer of whole rows of `width` int64 values (items of 8 bytes, or raw
- * bytes as the core's own results are), read in place; its number of rows in *rows. -1 with ValueError naming `name` and the
- * width otherwise. What the core reads from it without the GIL must be values whose
+/* A C-contiguous buffer of whole rows of `width` int64 values (int64 items, tb_check_item,
+ * or raw bytes as the core's own results are: format 'B', 'b' or 'c'), read in place; its
+ * number of rows in *rows. -1 otherwise: TypeError naming `name` and the format for any
+ * other type, ValueError naming `name` and the width for a size not whole rows. What the core reads from it without the GIL must be values whose
  * change by another thread could spoil a result but never an address (no indexes:
  * those are copied, tb_copy_index_buffer). */
 int tb_int64_rows_buffer(PyObject *obj, Py_buffer *view, size_t width, const char *name,
