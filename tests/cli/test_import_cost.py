@@ -53,9 +53,10 @@ def test_a_chrf_command_loads_chrf_only(tmp_path):
 #: Modules the plain BLEU command on files does not need: logging (loaded when a message
 #: is sent), dataclasses and inspect (about a tenth of the start-up), json (JSON output only),
 #: the decompressors (compressed files only), the Python 13a rules (the Python backend's)
-#: and copy (with weakref, 3 M instructions: only an accumulator copies a metric).
+#: copy (with weakref, 3 M instructions: only an accumulator copies a metric) and threading
+#: (4 M: the compiled core reads its main thread from threading only where it is loaded).
 NOT_ON_THE_PLAIN_PATH = ("logging", "dataclasses", "inspect", "json", "gzip", "bz2", "lzma",
-                         "truebleu.tokenizers.tokenizer_re", "copy", "weakref")
+                         "truebleu.tokenizers.tokenizer_re", "copy", "weakref", "threading")
 
 
 #: What every argparse command loads: ``add_argument`` builds a HelpFormatter, which
@@ -122,10 +123,10 @@ def test_the_streaming_command_loads_no_table_report(tmp_path):
 #: seed (the core draws NumPy's stream and sums the samples): NumPy; the NumPy path's
 #: significance.paired and the dataclasses/inspect it imports (about 43 M of the command's
 #: instructions); pathlib (17 M: only --version reads paths); importlib.metadata
-#: (--version); the viewer, the other significance tests and the other reports; copy (as
-#: above) and the ASCII codec (the memory limit's files are read as bytes).
+#: (--version); the viewer, the other significance tests and the other reports; copy and
+#: threading (as above) and the ASCII codec (the memory limit's files are read as bytes).
 NOT_ON_THE_PBS_PATH = ("numpy", "dataclasses", "inspect", "pathlib", "importlib.metadata",
-                       "copy", "weakref", "encodings.ascii",
+                       "copy", "weakref", "threading", "encodings.ascii",
                        "truebleu.significance.paired", "truebleu.significance.multi",
                        "truebleu.significance.sentence", "truebleu.significance.multimetric",
                        "truebleu.viewer", "truebleu.reports.compare", "statistics")

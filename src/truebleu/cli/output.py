@@ -9,10 +9,13 @@ Messages go to standard error through :mod:`truebleu.core.log`: prefixed
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterable
 
 from ..core.log import configure as configure_logging
 from ..core.progress import set_quiet
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: imported before cli.run turns the collector off
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 #: Exit status after Ctrl-C: 128 + SIGINT, what a shell reports for a program it interrupted
 #: (:mod:`.entry` turns ``KeyboardInterrupt`` into it, with one line on standard error).

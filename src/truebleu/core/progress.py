@@ -13,7 +13,10 @@ start-up), and a missing tqdm draws no bar rather than failing the work.
 from __future__ import annotations
 
 import sys
-from typing import IO, Any, Optional
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: imported before cli.run turns the collector off
+if TYPE_CHECKING:
+    from typing import IO, Any, Optional
 
 __all__ = ["Progress", "set_quiet", "is_quiet"]
 

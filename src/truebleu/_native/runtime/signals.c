@@ -7,7 +7,15 @@
 
 unsigned long tb_main_thread_ident(void)
 {
-    PyObject *threading = PyImport_ImportModule("threading");
+    /* threading, where it is loaded; where not, the calling thread, which is what threading
+     * records as its main thread when it is first imported (importing it here, as before,
+     * gave the same ident and cost every command about 4 M instructions: threading is
+     * otherwise not on the scoring command's path). */
+    PyObject *name = PyUnicode_InternFromString("threading");
+    PyObject *threading = name ? PyImport_GetModule(name) : NULL;
+    Py_XDECREF(name);
+    if (!threading && !PyErr_Occurred())
+        return PyThread_get_thread_ident();
     PyObject *main_thread = threading ? PyObject_CallMethod(threading, "main_thread", NULL) : NULL;
     PyObject *ident = main_thread ? PyObject_GetAttrString(main_thread, "ident") : NULL;
     unsigned long result = ident ? PyLong_AsUnsignedLong(ident) : 0;

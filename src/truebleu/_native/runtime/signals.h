@@ -22,7 +22,9 @@ typedef struct tb_signal_watch {
     int check_signals;   /* the caller is the main thread: handlers can run */
 } tb_signal_watch;
 
-/* With the GIL, at module exec: threading.main_thread().ident (0 if unknown). */
+/* With the GIL, at module exec: threading.main_thread().ident (0 if unknown), without
+ * importing threading: where it is not loaded yet, the calling thread's ident (what
+ * threading would record as its main thread if imported now). */
 unsigned long tb_main_thread_ident(void);
 
 /* With the GIL: start watching and release the GIL (as Py_BEGIN_ALLOW_THREADS).
