@@ -8,8 +8,9 @@
 #include <string.h>
 
 /* string.punctuation, !"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~: 1 at its ASCII code points (a
- * table, not bit masks: one compare and one load where a word ends) */
-static const unsigned char PUNCT[128] = {
+ * table, not bit masks: one compare and one load where a word ends; 256 entries, so that
+ * for a line of one byte a code point the compiler drops the compare) */
+static const unsigned char PUNCT[256] = {
     ['!'] = 1, ['"'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['('] = 1,
     [')'] = 1, ['*'] = 1, ['+'] = 1, [','] = 1, ['-'] = 1, ['.'] = 1, ['/'] = 1, [':'] = 1,
     [';'] = 1, ['<'] = 1, ['='] = 1, ['>'] = 1, ['?'] = 1, ['@'] = 1, ['['] = 1, ['\\'] = 1,
@@ -18,7 +19,7 @@ static const unsigned char PUNCT[128] = {
 
 static inline int is_punct(uint32_t c)
 {
-    return c < 128 && PUNCT[c];
+    return c < 256 && PUNCT[c];
 }
 
 /* tb_chrf_hash_run, a step at a time (tb_chrf_symbols_words hashes words as it reads them) */

@@ -41,13 +41,18 @@ static int grow(tb_chrf_vocab *v)
 }
 
 /* Whether the n symbols at a and b are the same (a word is a few symbols: a loop in
- * line, not a call to memcmp). */
+ * line, not a call to memcmp), two at a time (one 64-bit compare; memcpy is one load). */
 static inline int same_symbols(const uint32_t *a, const uint32_t *b, uint32_t n)
 {
-    for (uint32_t k = 0; k < n; k++)
-        if (a[k] != b[k])
+    uint32_t k = 0;
+    for (; k + 2 <= n; k += 2) {
+        uint64_t x, y;
+        memcpy(&x, a + k, sizeof(x));
+        memcpy(&y, b + k, sizeof(y));
+        if (x != y)
             return 0;
-    return 1;
+    }
+    return k == n || a[k] == b[k];
 }
 
 int tb_chrf_vocab_ids(tb_chrf_vocab *v, const uint32_t *base, const chrf_span *spans, size_t n,
