@@ -46,7 +46,7 @@ typedef struct {
                      chrF++, its words) */
     int words_decoded;  /* chrF++'s words are in its chrf_side (spans of its code points) */
     int has_words;      /* chrF++'s words are in `words` (tb_chrf_symbols_words) */
-    chrf_span *words; uint32_t *hashes; size_t nwords, words_cap, hashes_cap;  /* spans of a */
+    chrf_span *words; size_t nwords, words_cap;  /* spans of a */
 } chrf_symbols;
 
 /* The code point -> symbol id map of the current segment: cmap[c] is
@@ -96,12 +96,11 @@ static int read_line(chrf_scratch *w, const tb_chrf_job *j, const tb_text *t, ch
         if (GROW(sym->a, sym->cap, room) < 0)
             return -1;
         if (j->word_order > 0 && !j->whitespace) {
-            if (GROW(sym->words, sym->words_cap, room) < 0 ||
-                GROW(sym->hashes, sym->hashes_cap, room) < 0)
+            if (GROW(sym->words, sym->words_cap, room) < 0)
                 return -1;
             sym->ok = sym->has_words = tb_chrf_symbols_words(
                 t, w->cmap, w->cmap_stamp << 16, &w->nsyms, sym->a, &sym->n, sym->words,
-                sym->hashes, &sym->nwords);
+                &sym->nwords);
         } else {
             sym->ok = tb_chrf_symbols(t, j->whitespace, w->cmap, w->cmap_stamp << 16, &w->nsyms,
                                       sym->a, &sym->n);
@@ -185,12 +184,10 @@ static chrf_word_list word_list(int symbols, chrf_side *side, const chrf_symbols
     if (symbols) {
         list.base = sym->a;
         list.spans = sym->words;
-        list.hashes = sym->hashes;
         list.n = sym->nwords;
     } else {
         list.base = side->all.a;
         list.spans = side->words;
-        list.hashes = NULL;
         list.n = side->nwords;
     }
     return list;
@@ -261,7 +258,7 @@ static int segment(chrf_scratch *w, const tb_chrf_job *j, size_t i)
 
 static size_t symbols_footprint(const chrf_symbols *s)
 {
-    return (s->cap + s->hashes_cap) * sizeof(uint32_t) + s->words_cap * sizeof(chrf_span);
+    return s->cap * sizeof(uint32_t) + s->words_cap * sizeof(chrf_span);
 }
 
 /* The bytes w holds, which a kept scratch pins. */
@@ -284,8 +281,6 @@ static void scratch_free(chrf_scratch *w)
     free(w->rsym.a);
     free(w->hsym.words);
     free(w->rsym.words);
-    free(w->hsym.hashes);
-    free(w->rsym.hashes);
     free(w->cmap);
 }
 

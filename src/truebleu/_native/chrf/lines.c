@@ -8,8 +8,9 @@
 #include <string.h>
 
 /* string.punctuation, !"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~: 1 at its ASCII code points (a
- * table, not bit masks: one compare and one load where a word ends) */
-static const unsigned char PUNCT[128] = {
+ * table, not bit masks: one compare and one load where a word ends; 256 entries, so that
+ * for a line of one byte a code point the compiler drops the compare) */
+static const unsigned char PUNCT[256] = {
     ['!'] = 1, ['"'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['('] = 1,
     [')'] = 1, ['*'] = 1, ['+'] = 1, [','] = 1, ['-'] = 1, ['.'] = 1, ['/'] = 1, [':'] = 1,
     [';'] = 1, ['<'] = 1, ['='] = 1, ['>'] = 1, ['?'] = 1, ['@'] = 1, ['['] = 1, ['\\'] = 1,
@@ -18,17 +19,7 @@ static const unsigned char PUNCT[128] = {
 
 static inline int is_punct(uint32_t c)
 {
-    return c < 128 && PUNCT[c];
-}
-
-static int push_word(chrf_side *s, uint32_t start, uint32_t len)
-{
-    if (GROW(s->words, s->words_cap, s->nwords + 1) < 0)
-        return -1;
-    s->words[s->nwords].start = start;
-    s->words[s->nwords].len = len;
-    s->nwords++;
-    return 0;
+    return c < 256 && PUNCT[c];
 }
 
 /* tb_chrf_hash_run, a step at a time (tb_chrf_symbols_words hashes words as it reads them) */
@@ -50,6 +41,35 @@ uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n)
     for (uint32_t k = 0; k < n; k++)
         h = hash_step(h, p[k]);
     return hash_final(h);
+}
+
+/* The word a[start .. start + len), with its hash. */
+static inline chrf_span span_of(const uint32_t *a, uint32_t start, uint32_t len)
+{
+    chrf_span w = {start, len, tb_chrf_hash_run(a + start, len)};
+    return w;
+}
+
+/* Where a word of a (spans of a, the symbols or code points it was read from), already
+ * in *w, ends: chrF++ splits one punctuation mark (string.punctuation) off the end, else
+ * off the start, of a word longer than one character. One rule for both readers
+ * (tb_chrf_symbols_words, tb_chrf_decode). The next free span. */
+static inline chrf_span *split_word(const uint32_t *a, chrf_span *w, uint32_t first, uint32_t last)
+{
+    uint32_t start = w->start, len = w->len;
+    if (len < 2)
+        return w + 1;
+    if (is_punct(last)) {
+        w[0] = span_of(a, start, len - 1);
+        w[1] = span_of(a, start + len - 1, 1);
+        return w + 2;
+    }
+    if (is_punct(first)) {
+        w[0] = span_of(a, start, 1);
+        w[1] = span_of(a, start + 1, len - 1);
+        return w + 2;
+    }
+    return w + 1;
 }
 
 /* The characters of t (of type T: its PyUnicode kind) into s->chars (whitespace
@@ -126,37 +146,6 @@ int tb_chrf_symbols(const tb_text *t, int whitespace, uint32_t *restrict map, ui
     return 1;
 }
 
-/* The word out[start .. end) (end > start) into words[nw ..] and its hash into
- * hashes[nw ..], split as tb_chrf_decode splits words, given its first and last code
- * points and the running hashes of all its ids (whole) and of all but the last (prefix);
- * the new count of words. */
-static inline size_t end_word(const uint32_t *out, uint32_t start, uint32_t end, uint32_t first,
-                              uint32_t last, uint64_t whole, uint64_t prefix,
-                              chrf_span *restrict words, uint32_t *restrict hashes, size_t nw)
-{
-    uint32_t len = end - start;
-    if (len > 1 && is_punct(last)) {
-        words[nw].start = start;
-        words[nw].len = len - 1;
-        hashes[nw++] = hash_final(prefix);
-        words[nw].start = end - 1;
-        words[nw].len = 1;
-        hashes[nw++] = hash_final(hash_step(HASH_SEED, out[end - 1]));
-    } else if (len > 1 && is_punct(first)) {
-        words[nw].start = start;
-        words[nw].len = 1;
-        hashes[nw++] = hash_final(hash_step(HASH_SEED, out[start]));
-        words[nw].start = start + 1;
-        words[nw].len = len - 1;
-        hashes[nw++] = tb_chrf_hash_run(out + start + 1, len - 1);
-    } else {
-        words[nw].start = start;
-        words[nw].len = len;
-        hashes[nw++] = hash_final(whole);
-    }
-    return nw;
-}
-
 /* id: the symbol id of code point c (0: whitespace), numbered if new (tb_chrf_symbols_words
  * returns 0 when the ids ran out) */
 #define SYMBOL_OF(c, id)                                                                \
@@ -172,7 +161,10 @@ static inline size_t end_word(const uint32_t *out, uint32_t start, uint32_t end,
     } while (0)
 
 /* SYMBOLS_LOOP with whitespace dropped: an outer loop over whitespace, an inner one over a
- * word's characters, which hashes them as it goes */
+ * word's characters, which hashes them as it goes (a word that split_word splits is
+ * hashed again there, about one in eight). A word's characters are consecutive in d, one
+ * id each in out, so its first is found again at its end (d[i - its length]) rather than
+ * kept in a register through the inner loop. */
 #define SYMBOLS_WORDS_LOOP(T)                                                           \
     do {                                                                                \
         const T *restrict d = (const T *)t->data;                                       \
@@ -183,10 +175,9 @@ static inline size_t end_word(const uint32_t *out, uint32_t start, uint32_t end,
             i++;                                                                        \
             if (id == 0)                                                                \
                 continue; /* whitespace between words */                                \
-            uint32_t start = (uint32_t)k, first = c;                                    \
-            uint64_t whole = HASH_SEED, prefix;                                         \
+            size_t start = k;                                                           \
+            uint64_t whole = HASH_SEED;                                                 \
             for (;;) {                                                                  \
-                prefix = whole;                                                         \
                 whole = hash_step(whole, id);                                           \
                 out[k++] = id;                                                          \
                 if (i == len)                                                           \
@@ -198,17 +189,20 @@ static inline size_t end_word(const uint32_t *out, uint32_t start, uint32_t end,
                 i++;                                                                    \
             }                                                                           \
             /* d[i - 1] is the word's last character; d[i], if any, whitespace */       \
-            nw = end_word(out, start, (uint32_t)k, first, d[i - 1], whole, prefix, words, \
-                          hashes, nw);                                                  \
+            w->start = (uint32_t)start;                                                 \
+            w->len = (uint32_t)(k - start);                                             \
+            w->hash = hash_final(whole);                                                \
+            w = split_word(out, w, d[i - (k - start)], d[i - 1]);                       \
             i++;                                                                        \
         }                                                                               \
     } while (0)
 
 int tb_chrf_symbols_words(const tb_text *t, uint32_t *restrict map, uint32_t tag,
                           uint32_t *restrict next, uint32_t *restrict out, size_t *n,
-                          chrf_span *restrict words, uint32_t *restrict hashes, size_t *nwords)
+                          chrf_span *restrict words, size_t *nwords)
 {
-    size_t k = 0, nw = 0, len = t->length;
+    size_t k = 0, len = t->length;
+    chrf_span *w = words;
     *n = *nwords = 0;
     if (len >= UINT32_MAX)
         return 0;  /* (tb_chrf_decode refuses it) */
@@ -218,7 +212,7 @@ int tb_chrf_symbols_words(const tb_text *t, uint32_t *restrict map, uint32_t tag
     default: return 0;  /* astral code points: no symbol ids */
     }
     *n = k;
-    *nwords = nw;
+    *nwords = (size_t)(w - words);
     return 1;
 }
 
@@ -242,7 +236,10 @@ int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words, in
     s->chars.n = nc;
     if (!words)
         return 0;
+    if (GROW(s->words, s->words_cap, n ? n : 1) < 0)  /* (at most one word a code point) */
+        return -1;
     const uint32_t *a = s->all.a;
+    chrf_span *w = s->words;
     size_t i = 0;
     while (i < n) {
         while (i < n && Py_UNICODE_ISSPACE(a[i]))
@@ -252,17 +249,10 @@ int tb_chrf_decode(chrf_side *s, const tb_text *t, int whitespace, int words, in
         size_t start = i;
         while (i < n && !Py_UNICODE_ISSPACE(a[i]))
             i++;
-        uint32_t len = (uint32_t)(i - start);
-        int rc;
-        if (len > 1 && is_punct(a[start + len - 1]))
-            rc = push_word(s, (uint32_t)start, len - 1) | push_word(s, (uint32_t)(start + len - 1), 1);
-        else if (len > 1 && is_punct(a[start]))
-            rc = push_word(s, (uint32_t)start, 1) | push_word(s, (uint32_t)start + 1, len - 1);
-        else
-            rc = push_word(s, (uint32_t)start, len);
-        if (rc < 0)
-            return -1;
+        *w = span_of(a, (uint32_t)start, (uint32_t)(i - start));
+        w = split_word(a, w, a[start], a[i - 1]);
     }
+    s->nwords = (size_t)(w - s->words);
     return 0;
 }
 

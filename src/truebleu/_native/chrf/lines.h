@@ -10,9 +10,10 @@
 #include "runtime/memory.h"
 #include "text/text.h"
 
-/* A piece of a code point buffer: a word. */
+/* A piece of a code point (or symbol id) buffer: a word, with its hash (tb_chrf_hash_run
+ * of its symbols), which the vocabulary (chrf/words.h) looks it up by. */
 typedef struct {
-    uint32_t start, len;
+    uint32_t start, len, hash;
 } chrf_span;
 
 /* One line, decoded; its buffers are reused from one line to the next. */
@@ -38,14 +39,13 @@ int tb_chrf_symbols(const tb_text *t, int whitespace, uint32_t *map, uint32_t ta
                     uint32_t *out, size_t *n);
 
 /* tb_chrf_symbols for chrF++ without whitespace in character n-grams, in the same pass:
- * also the line's words (as tb_chrf_decode splits them) as spans of out[], with each
- * word's hash, tb_chrf_hash_run of its symbol ids, in hashes[]; words and hashes have
- * room for t->length entries (a line splits into at most one word per character). The
- * symbol ids of a segment stand for its code points one to one, so two words of its
- * lines are equal exactly when their spans of ids are. Returns as tb_chrf_symbols. */
+ * also the line's words (as tb_chrf_decode splits them) as spans of out[] (hashed over
+ * their symbol ids); words has room for t->length entries (a line splits into at most
+ * one word per character). The symbol ids of a segment stand for its code points one to
+ * one, so two words of its lines are equal exactly when their spans of ids are. Returns
+ * as tb_chrf_symbols. */
 int tb_chrf_symbols_words(const tb_text *t, uint32_t *map, uint32_t tag, uint32_t *next,
-                          uint32_t *out, size_t *n, chrf_span *words, uint32_t *hashes,
-                          size_t *nwords);
+                          uint32_t *out, size_t *n, chrf_span *words, size_t *nwords);
 
 /* The hash of n code points or symbol ids (a word's, for a vocabulary). */
 uint32_t tb_chrf_hash_run(const uint32_t *p, uint32_t n);

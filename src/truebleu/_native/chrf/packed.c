@@ -9,20 +9,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The bits a symbol id up to `largest` takes. */
+/* The bits a symbol id up to `largest` takes (0 for 0): halving steps, not a loop over
+ * the bits (which cost corpus chrF++ 0.6% of its instructions, at every pair's two
+ * counts). */
 static unsigned id_bits(uint32_t largest)
 {
     unsigned bits = 0;
-    while (bits < 32 && (largest >> bits) != 0)
-        bits++;
-    return bits;
+    for (unsigned step = 16; step > 0; step >>= 1) {
+        if (largest >> step) {
+            largest >>= step;
+            bits += step;
+        }
+    }
+    return bits + largest;  /* (largest is 0 or 1 now) */
 }
 
-/* Whether count_packed can count orders 1..max_order of symbols whose ids are at most
- * `largest`: the max_order symbols of an n-gram, side by side, fit in 64 bits. */
-static int packs(uint32_t largest, int max_order)
+/* Whether count_packed can count orders 1..max_order of symbols of `bits` bits: the
+ * max_order symbols of an n-gram, side by side, fit in 64 bits. */
+static int packs(unsigned bits, int max_order)
 {
-    return (uint64_t)id_bits(largest) * (uint64_t)max_order <= 64;
+    return (uint64_t)bits * (uint64_t)max_order <= 64;
 }
 
 /* Symbols of up to DIRECT_BITS bits: their unigrams and bigrams are counted in an
@@ -96,23 +102,31 @@ static void put_totals(int64_t *out, size_t order, size_t hn, size_t rn)
     }
 }
 
-/* count_packed when every order is direct (max_order 1 or 2, as chrF++'s words): each
- * order in a loop of its own over each line, with no test on the way (a hypothesis
- * bigram whose first symbol the reference lacks finds 0 left, as its unigram did). */
+/* count_packed when every order is direct (max_order 1 or 2, as chrF++'s words, rn > 0):
+ * one loop over each line that counts both orders at each position, with no test on the
+ * way (a hypothesis bigram whose first symbol the reference lacks finds 0 left, as its
+ * unigram did; unigram and bigram keys differ, so the order of the two does not matter). */
 static void count_direct(uint16_t *restrict low, uint32_t *restrict low_used,
                          const uint32_t *restrict h, size_t hn, const uint32_t *restrict r,
                          size_t rn, size_t order, unsigned bits, int64_t *restrict out)
 {
     size_t nlow = 0;
     int64_t unigrams = 0, bigrams = 0;
-    for (size_t i = 0; i < rn; i++)
+    /* positions with a bigram (order 2): all but the last; the rest, unigrams alone */
+    const size_t rpairs = order == 2 ? rn - 1 : 0;
+    const size_t hpairs = order == 2 && hn > 0 ? hn - 1 : 0;
+    for (size_t i = 0; i < rpairs; i++) {
         low_add_unigram(low, r[i]);
-    for (size_t i = 0; order == 2 && i + 1 < rn; i++)
         low_add(low, low_used, &nlow, ((uint64_t)r[i] << bits) | r[i + 1]);
-    for (size_t i = 0; i < hn; i++)
+    }
+    for (size_t i = rpairs; i < rn; i++)
+        low_add_unigram(low, r[i]);
+    for (size_t i = 0; i < hpairs; i++) {
         low_take(low, h[i], &unigrams);
-    for (size_t i = 0; order == 2 && i + 1 < hn; i++)
         low_take(low, ((uint64_t)h[i] << bits) | h[i + 1], &bigrams);
+    }
+    for (size_t i = hpairs; i < hn; i++)
+        low_take(low, h[i], &unigrams);
     out[2] = unigrams;
     if (order == 2)
         out[5] = bigrams;
@@ -348,8 +362,9 @@ static int count_packed(tb_chrf_ngrams *w, const uint32_t *restrict h, size_t hn
 int tb_chrf_count_orders(tb_chrf_ngrams *w, const uint32_t *h, size_t hn, const uint32_t *r,
                          size_t rn, int max_order, uint32_t largest, int packed, int64_t *out)
 {
-    if (packed && packs(largest, max_order))
-        return count_packed(w, h, hn, r, rn, max_order, id_bits(largest), out);
+    unsigned bits = id_bits(largest);
+    if (packed && packs(bits, max_order))
+        return count_packed(w, h, hn, r, rn, max_order, bits, out);
     return tb_chrf_count_chained(w, h, hn, r, rn, max_order, out);
 }
 

@@ -124,7 +124,7 @@ static int word_ids(builder *b)
     uint32_t before = b->vocab.nids;
     const uint32_t *copy = keep(b, side->all.a, side->all.n);
     if (!copy || GROW(side->ids, side->ids_cap, side->nwords ? side->nwords : 1) < 0 ||
-        tb_chrf_vocab_ids(&b->vocab, copy, side->words, NULL, side->nwords, side->ids) < 0)
+        tb_chrf_vocab_ids(&b->vocab, copy, side->words, side->nwords, side->ids) < 0)
         return -1;
     if (b->vocab.nids == before)
         b->blocks->used -= side->all.n;  /* (no new word: the copy is not needed) */

@@ -30,20 +30,18 @@ typedef struct {
  * run out). */
 void tb_chrf_vocab_start(tb_chrf_vocab *v);
 
-/* The ids of n words, spans of base with their hashes (tb_chrf_hash_run of their
- * symbols; NULL: computed here), in v's current use into ids[]: a word the use holds
- * keeps its id, a new one takes the next. The new words' slots point into base: the
- * caller keeps those symbols as they are while the use lasts. 0 ok, -1 out of memory or
- * ids. */
-int tb_chrf_vocab_ids(tb_chrf_vocab *v, const uint32_t *base, const chrf_span *spans,
-                      const uint32_t *hashes, size_t n, uint32_t *ids);
+/* The ids of n words, spans of base (with their hashes), in v's current use into ids[]:
+ * a word the use holds keeps its id, a new one takes the next. The new words' slots
+ * point into base: the caller keeps those symbols as they are while the use lasts. 0 ok,
+ * -1 out of memory or ids. */
+int tb_chrf_vocab_ids(tb_chrf_vocab *v, const uint32_t *base, const chrf_span *spans, size_t n,
+                      uint32_t *ids);
 
-/* A line's words as tb_chrf_word_ids reads them: spans of `base` with their hashes
- * (NULL: to be computed), the ids going to side->ids. */
+/* A line's words as tb_chrf_word_ids reads them: spans of `base`, the ids going to
+ * side->ids. */
 typedef struct {
     const uint32_t *base;
     const chrf_span *spans;
-    const uint32_t *hashes;
     size_t n;
     chrf_side *side;
 } chrf_word_list;
