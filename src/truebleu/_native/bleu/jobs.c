@@ -131,7 +131,11 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
             const int same_refs = refs_in_b != SIZE_MAX && may_share(j, refs_in_b, k) && same_references(j, refs_in_b, k);
             if (same_refs && last_sent != SIZE_MAX && same_text(&j->texts[k], &j->texts[last_sent])) {
                 /* the item before again (systems often agree): its row (without
-                 * out_rows, row is still the thread's copy of it) and its score */
+                 * out_rows, row is still the thread's copy of it) and its score.
+                 * Its work spent (the comparison's, at most): a call of such items
+                 * alone, which tokenizes nothing after its first, still polls */
+                if (tb_poll_spend(poll, 16 + (long)j->texts[k].length))
+                    break;
                 if (j->out_rows)
                     memcpy(row, j->out_rows + last_sent * width, width * sizeof(int64_t));
                 if (j->scores)
