@@ -127,3 +127,49 @@ def test_adversarial_segments_sharing_references(pool, picks, name, lowercase, o
     want = PYTHON.sentence_statistics(hyps, refs, tok, lowercase, order)
     for threads in (1, 2):
         assert NATIVE.sentence_statistics(hyps, refs, tok, lowercase, order, threads=threads) == want
+
+
+
+CHUNK = 32  # the one-pass jobs' chunk of items (bleu/bindings.c)
+
+
+def straddling_items():
+    """Groups of items sharing references whose edges fall on the chunks' edges
+    (items 31|32, 63|64) and across them (64 .. 100), the same hypothesis on both
+    sides of an edge, with the same references and with other ones. Two references
+    a segment (some twice the same line): one stream per reference."""
+    sets = [[x, x] for x in LOOK_ALIKES] + [[HYPS[1], LOOK_ALIKES[2]]]
+    hyps, refs = [], []
+
+    def group(size, ref, hyp_of):
+        for k in range(size):
+            hyps.append(hyp_of(k))
+            refs.append(list(ref))
+
+    group(CHUNK - 1, sets[0], lambda k: HYPS[k % 4])
+    group(2, sets[1], lambda k: HYPS[2])  # items 31|32: one hypothesis twice across the edge
+    group(CHUNK - 3, sets[2], lambda k: HYPS[k % 3])  # ends at item 61
+    group(2, sets[3], lambda k: HYPS[k])  # items 62, 63: the end of a chunk
+    group(1, sets[4], lambda k: HYPS[1])  # item 64: item 63's hypothesis, other references
+    group(CHUNK + 5, sets[5], lambda k: HYPS[(k // 2) % 5])  # across the next edge, pairs of duplicates
+    return hyps, refs
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_groups_straddling_the_chunks(threads, lowercase):
+    """A worker keeps what it holds (the references tokenized and learned, the row
+    of the item before) from one of its chunks to the next: the first items of a
+    chunk that share the last item's references, or repeat its hypothesis with
+    them, use them; one that only repeats the hypothesis, with other references,
+    does not. The rows are the specification's, and so are the totals-only sums."""
+    hyps, refs = straddling_items()
+    assert hyps[CHUNK - 1] == hyps[CHUNK] and refs[CHUNK - 1] == refs[CHUNK]
+    assert hyps[2 * CHUNK - 1] == hyps[2 * CHUNK] and refs[2 * CHUNK - 1] != refs[2 * CHUNK]
+    tok = get_tokenizer("13a")
+    for skip in (0, 1, CHUNK // 2):  # and every edge moved by one item, by half a chunk
+        h, r = hyps[skip:], refs[skip:]
+        check_all_paths(h, r, lowercase, threads)
+        streams = [list(s) for s in zip(*r)]
+        want = PYTHON.stream_totals(h, streams, tok, lowercase, 4)
+        assert NATIVE.stream_totals(h, streams, tok, lowercase, 4, threads) == want
