@@ -155,8 +155,7 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
     tb_gather texts;
     tb_gather_start(&texts, st->lower);
     tb_bleu_output output = {0};
-    size_t *order = NULL;
-    uint64_t *looks = NULL;
+    tb_groups groups = {0};
     int rc = -1;
     if (tb_gather_alloc(&texts, (size_t)n) < 0)
         goto done;
@@ -183,12 +182,12 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
     j.texts = texts.texts;
     j.ref_texts = g->texts.texts;
     j.offsets = g->offsets;
-    if (tb_group_by_references(j.texts, j.ref_texts, j.offsets, (size_t)n, &order, &looks) < 0) {
+    if (tb_group_by_references(j.texts, j.ref_texts, j.offsets, (size_t)n, &groups) < 0) {
         PyErr_NoMemory();
         goto done;
     }
-    j.order = order;
-    j.looks = looks;
+    j.order = groups.order;
+    j.looks = groups.looks;
     if (bleu) {
         if (tb_out_buffer(scores, &output.scores, (size_t)n, TB_ITEM_FLOAT64, "scores",
                           "scores must hold one double per hypothesis") < 0)
@@ -200,8 +199,7 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
         goto done;
     rc = tb_bleu_run_job(&j, threads, st);
 done:
-    free(order);
-    free(looks);
+    tb_groups_release(&groups);
     tb_bleu_output_release(&output);
     tb_gather_free(&texts);
     return rc;
@@ -341,8 +339,8 @@ PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args, PyObject
     tb_gather hyps, refs;
     tb_gather_start(&hyps, st->lower);
     tb_gather_start(&refs, st->lower);
-    size_t *offsets = NULL, *order = NULL;
-    uint64_t *looks = NULL;
+    size_t *offsets = NULL;
+    tb_groups groups = {0};
     int64_t *own_rows = NULL;  /* rows=None: the job's rows, summed and dropped */
     PyObject *consumed = NULL, *result = NULL;
     const size_t width = tb_row_width(max_order);
@@ -427,12 +425,12 @@ PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args, PyObject
     j.texts = hyps.texts;
     j.ref_texts = refs.texts;
     j.offsets = offsets;
-    if (tb_group_by_references(j.texts, j.ref_texts, j.offsets, (size_t)n, &order, &looks) < 0) {
+    if (tb_group_by_references(j.texts, j.ref_texts, j.offsets, (size_t)n, &groups) < 0) {
         PyErr_NoMemory();
         goto done;
     }
-    j.order = order;
-    j.looks = looks;
+    j.order = groups.order;
+    j.looks = groups.looks;
     j.out_rows = own_rows ? own_rows : rows_view.buf;
     if (tb_bleu_run_job(&j, threads, st) < 0)
         goto done;
@@ -442,8 +440,7 @@ PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args, PyObject
             sum[c] += out[i * width + c];
     result = Py_BuildValue("Ol", consumed, periods);
 done:
-    free(order);
-    free(looks);
+    tb_groups_release(&groups);
     PyMem_Free(own_rows);
     tb_buffer_release(&rows_view);
     tb_buffer_release(&totals_view);

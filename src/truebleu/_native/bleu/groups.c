@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bleu/groups.h"
+#include "runtime/spares.h"
 
 #define NO_ITEM SIZE_MAX
 /* the items are grouped when at least 1 in this many repeats an earlier one's first look */
@@ -99,23 +100,25 @@ static int many_repeats(const tb_text *ref_texts, const size_t *offsets, size_t 
 
 /* Chains items by key: first[k] (k the first item of its chain: its last item,
  * else NO_ITEM) and next[k] (the next item of k's chain, or NO_ITEM). Two items
- * are chained when both keys are equal. Returns whether any chain has two
- * items; slots (cap entries, zero) is left dirty. */
-static int chain(const uint64_t *key1, const uint64_t *key2, size_t n, size_t *slots, size_t mask, size_t *first,
-                 size_t *next)
+ * are chained when both keys are equal. A slot holds stamp + (a chain's first
+ * item) + 1; a value of at most stamp is empty (an earlier chain's, or zero),
+ * so the table is used again without clearing. Returns whether any chain has
+ * two items. */
+static int chain(const uint64_t *key1, const uint64_t *key2, size_t n, size_t *slots, size_t mask, size_t stamp,
+                 size_t *first, size_t *next)
 {
     int repeats = 0;
     for (size_t k = 0; k < n; k++) {
         const uint64_t h = key2[k];
         next[k] = first[k] = NO_ITEM;
         size_t j = (size_t)(h >> 32) & mask;
-        while (slots[j] && (key2[slots[j] - 1] != h || key1[slots[j] - 1] != key1[k]))
+        while (slots[j] > stamp && (key2[slots[j] - stamp - 1] != h || key1[slots[j] - stamp - 1] != key1[k]))
             j = (j + 1) & mask;
-        if (!slots[j]) {  /* a new chain */
-            slots[j] = k + 1;
+        if (slots[j] <= stamp) {  /* a new chain */
+            slots[j] = stamp + k + 1;
             first[k] = k;
         } else {
-            size_t head = slots[j] - 1;
+            size_t head = slots[j] - stamp - 1;
             next[first[head]] = k;
             first[head] = k;
             repeats = 1;
@@ -124,37 +127,117 @@ static int chain(const uint64_t *key1, const uint64_t *key2, size_t n, size_t *s
     return repeats;
 }
 
-int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, const size_t *offsets, size_t n,
-                           size_t **order, uint64_t **looks)
+/* The arrays of a grouping, for up to `items` items, and the chains' table. */
+struct tb_groups_scratch {
+    size_t items;
+    uint64_t *looks;  /* each item's first look */
+    uint64_t *refs;   /* the look of each item's references */
+    uint64_t *both;   /* ... and of its hypothesis */
+    size_t *arrays;   /* first, next, first2, next2: 4 * items */
+    size_t *order;
+    size_t *slots;    /* slots_cap entries (see chain) */
+    size_t slots_cap;
+    size_t stamp;     /* slots' values up to this are empty */
+};
+
+static tb_spares groups_spares;
+
+static void scratch_free(tb_groups_scratch *s)
 {
-    *order = NULL;
-    *looks = NULL;
+    free(s->looks);
+    free(s->refs);
+    free(s->both);
+    free(s->arrays);
+    free(s->order);
+    free(s->slots);
+    free(s);
+}
+
+/* A scratch with room for n items (its table not yet sized), or NULL: out of memory. */
+static tb_groups_scratch *scratch_take(size_t n)
+{
+    tb_groups_scratch *s = tb_spares_take(&groups_spares);
+    if (!s && !(s = calloc(1, sizeof(*s))))
+        return NULL;
+    if (s->items >= n)
+        return s;
+    free(s->looks);
+    free(s->refs);
+    free(s->both);
+    free(s->arrays);
+    free(s->order);
+    s->items = n;
+    s->looks = malloc(n * sizeof(uint64_t));
+    s->refs = malloc(n * sizeof(uint64_t));
+    s->both = malloc(n * sizeof(uint64_t));
+    s->arrays = n <= SIZE_MAX / 4 / sizeof(size_t) ? malloc(4 * n * sizeof(size_t)) : NULL;
+    s->order = malloc(n * sizeof(size_t));
+    if (!s->looks || !s->refs || !s->both || !s->arrays || !s->order) {
+        scratch_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* s's table with at least cap slots, every one empty at s->stamp. 0, or -1: out of memory. */
+static int table_of(tb_groups_scratch *s, size_t cap)
+{
+    if (s->slots_cap < cap) {
+        free(s->slots);
+        s->slots_cap = 0;
+        if (!(s->slots = calloc(cap, sizeof(size_t))))
+            return -1;
+        s->slots_cap = cap;
+        s->stamp = 0;
+    } else if (s->stamp > SIZE_MAX / 2) {  /* (never on 64 bits) the stamps start again */
+        memset(s->slots, 0, s->slots_cap * sizeof(size_t));
+        s->stamp = 0;
+    }
+    return 0;
+}
+
+void tb_groups_release(tb_groups *g)
+{
+    tb_groups_scratch *s = g->scratch;
+    g->scratch = NULL;
+    g->order = NULL;
+    g->looks = NULL;
+    if (!s)
+        return;
+    const size_t held = s->items * (3 * sizeof(uint64_t) + 5 * sizeof(size_t)) + s->slots_cap * sizeof(size_t);
+    if (held <= TB_SPARE_MAX_BYTES && tb_spares_give(&groups_spares, s))
+        return;
+    scratch_free(s);
+}
+
+int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, const size_t *offsets, size_t n,
+                           tb_groups *out)
+{
+    *out = (tb_groups){NULL, NULL, NULL};
     if (n < 2)
         return 0;
-    if (!(*looks = malloc(n * sizeof(uint64_t))))
+    tb_groups_scratch *s = scratch_take(n);
+    if (!s)
         return -1;
-    const int many = many_repeats(ref_texts, offsets, n, *looks);
-    if (many < 0) {
-        free(*looks);
-        *looks = NULL;
-        return -1;
-    }
+    out->scratch = s;
+    out->looks = s->looks;
+    const int many = many_repeats(ref_texts, offsets, n, s->looks);
     /* few repeats (one test set's few duplicate lines): the natural order, as
      * cheap as it gets; grouping pays when many items share references */
-    if (!many)
-        return 0;
+    if (many <= 0) {
+        if (many < 0)
+            tb_groups_release(out);
+        return many;
+    }
     size_t cap = 16;
     while (cap < 2 * n)  /* at most half full */
         cap *= 2;
-    uint64_t *refs = malloc(n * sizeof(uint64_t));  /* the look of each item's references */
-    uint64_t *both = malloc(n * sizeof(uint64_t));  /* ... and of its hypothesis */
-    size_t *arrays = malloc(4 * n * sizeof(size_t));
-    size_t *slots = calloc(cap, sizeof(size_t));    /* a chain's first item + 1; 0: empty */
-    size_t *out = NULL;
-    int rc = -1;
-    if (!refs || !both || !arrays || !slots)
-        goto done;
-    size_t *first = arrays, *next = arrays + n, *first2 = arrays + 2 * n, *next2 = arrays + 3 * n;
+    if (table_of(s, cap) < 0) {
+        tb_groups_release(out);
+        return -1;
+    }
+    uint64_t *refs = s->refs, *both = s->both;
+    size_t *first = s->arrays, *next = s->arrays + n, *first2 = s->arrays + 2 * n, *next2 = s->arrays + 3 * n;
     for (size_t k = 0; k < n; k++) {
         uint64_t h = offsets[k + 1] - offsets[k];
         for (size_t t = offsets[k]; t < offsets[k + 1]; t++)
@@ -163,31 +246,21 @@ int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, c
     }
     /* the groups of references, then within each the hypotheses that look alike
      * (looked at only when some references repeat) */
-    if (chain(refs, refs, n, slots, cap - 1, first, next)) {
+    const int grouped = chain(refs, refs, n, s->slots, cap - 1, s->stamp, first, next);
+    s->stamp += n;
+    if (grouped) {
         for (size_t k = 0; k < n; k++)
             both[k] = text_look(&hyp_texts[k], refs[k]);
-        memset(slots, 0, cap * sizeof(size_t));
-        chain(refs, both, n, slots, cap - 1, first2, next2);
-        if (!(out = malloc(n * sizeof(size_t))))
-            goto done;
+        chain(refs, both, n, s->slots, cap - 1, s->stamp, first2, next2);
+        s->stamp += n;
         size_t p = 0;
         for (size_t k = 0; k < n; k++)
             if (first[k] != NO_ITEM)  /* the first item of a group of references */
                 for (size_t m = k; m != NO_ITEM; m = next[m])
                     if (first2[m] != NO_ITEM)  /* the first of its hypothesis in the group */
                         for (size_t q = m; q != NO_ITEM; q = next2[q])
-                            out[p++] = q;
-        *order = out;
+                            s->order[p++] = q;
+        out->order = s->order;
     }
-    rc = 0;
-done:
-    if (rc < 0) {
-        free(*looks);
-        *looks = NULL;
-    }
-    free(refs);
-    free(both);
-    free(arrays);
-    free(slots);
-    return rc;
+    return 0;
 }

@@ -3,6 +3,61 @@
 
 #include <string.h>
 
+#include "runtime/spares.h"
+
+/* A gatherer's arrays kept between calls (runtime/spares.h): a call of 20,000
+ * sentences gathers 40,000 strings into 1.3 MB of arrays, and the fresh pages
+ * of a new allocation each call cost it more time in the kernel (page faults,
+ * and brk giving them back) than the gathering itself. The arrays come from
+ * the raw domain (PyMem_Raw*: one allocator for the process, as spares are
+ * the process's), and a kept owners array is all NULL: tb_gather_free clears
+ * each slot it releases, so no pass zeroes it again. */
+typedef struct {
+    PyObject **owners;
+    tb_text *texts;
+    size_t cap;
+} kept_arrays;
+
+static tb_spares gather_spares;
+
+static size_t footprint(size_t cap) { return cap * (sizeof(PyObject *) + sizeof(tb_text)); }
+
+/* Kept arrays of at least cap slots into g (0), or -1: none kept (a kept pair
+ * too small is freed: the next call is likely as large as this one). */
+static int take_kept(tb_gather *g, size_t cap)
+{
+    kept_arrays *k = tb_spares_take(&gather_spares);
+    if (!k)
+        return -1;
+    if (k->cap < cap) {
+        PyMem_RawFree(k->owners);
+        PyMem_RawFree(k->texts);
+        PyMem_RawFree(k);
+        return -1;
+    }
+    g->owners = k->owners;
+    g->texts = k->texts;
+    g->cap = k->cap;
+    PyMem_RawFree(k);
+    return 0;
+}
+
+/* g's arrays (every owner NULL) kept for the next gatherer, or freed. */
+static void give_kept(tb_gather *g)
+{
+    if (!g->owners)
+        return;
+    kept_arrays *k = footprint(g->cap) <= TB_SPARE_MAX_BYTES ? PyMem_RawMalloc(sizeof(*k)) : NULL;
+    if (k) {
+        *k = (kept_arrays){g->owners, g->texts, g->cap};
+        if (tb_spares_give(&gather_spares, k))
+            return;
+        PyMem_RawFree(k);
+    }
+    PyMem_RawFree(g->owners);
+    PyMem_RawFree(g->texts);
+}
+
 void tb_gather_start(tb_gather *g, PyObject *lower_name)
 {
     memset(g, 0, sizeof(*g));
@@ -18,10 +73,10 @@ static int reserve(tb_gather *g, size_t need)
     size_t cap = g->cap ? 2 * g->cap : 64;
     while (cap < need)
         cap *= 2;
-    PyObject **owners = PyMem_Realloc(g->owners, cap * sizeof(PyObject *));
+    PyObject **owners = PyMem_RawRealloc(g->owners, cap * sizeof(PyObject *));
     if (owners)
         g->owners = owners;
-    tb_text *texts = owners ? PyMem_Realloc(g->texts, cap * sizeof(tb_text)) : NULL;
+    tb_text *texts = owners ? PyMem_RawRealloc(g->texts, cap * sizeof(tb_text)) : NULL;
     if (!texts) {
         PyErr_NoMemory();
         return -1;
@@ -34,19 +89,20 @@ static int reserve(tb_gather *g, size_t need)
 
 int tb_gather_alloc(tb_gather *g, size_t n)
 {
-    /* calloc: a large block comes zeroed from the system, without a pass over it */
     size_t cap = n ? n : 1;
-    PyObject **owners = PyMem_Calloc(cap, sizeof(PyObject *));
-    tb_text *texts = owners ? PyMem_Calloc(cap, sizeof(tb_text)) : NULL;
-    if (!texts) {
-        PyMem_Free(owners);
-        PyErr_NoMemory();
-        return -1;
-    }
     tb_gather_free(g);  /* (nothing, on a gatherer just started) */
-    g->owners = owners;
-    g->texts = texts;
-    g->cap = cap;
+    if (take_kept(g, cap) < 0) {
+        /* calloc: a large block comes zeroed from the system, without a pass over it */
+        g->owners = PyMem_RawCalloc(cap, sizeof(PyObject *));
+        g->texts = g->owners ? PyMem_RawMalloc(cap * sizeof(tb_text)) : NULL;
+        if (!g->texts) {
+            PyMem_RawFree(g->owners);
+            g->owners = NULL;
+            PyErr_NoMemory();
+            return -1;
+        }
+        g->cap = cap;
+    }
     g->n = n;
     return 0;
 }
@@ -134,9 +190,8 @@ void tb_gather_set_utf8(tb_gather *g, size_t i, const void *data, size_t length,
 void tb_gather_free(tb_gather *g)
 {
     for (size_t i = 0; i < g->n; i++)
-        Py_XDECREF(g->owners[i]);
-    PyMem_Free(g->owners);
-    PyMem_Free(g->texts);
+        Py_CLEAR(g->owners[i]);
+    give_kept(g);
     PyObject *lower = g->lower;
     tb_gather_start(g, lower);
 }

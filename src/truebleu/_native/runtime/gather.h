@@ -36,7 +36,8 @@ typedef struct {
 /* An empty gatherer (nothing to free yet). */
 void tb_gather_start(tb_gather *g, PyObject *lower_name);
 
-/* n empty slots for tb_gather_set / tb_gather_set_utf8. -1 with MemoryError. */
+/* n empty slots for tb_gather_set / tb_gather_set_utf8 (arrays a gatherer
+ * before kept, when they are large enough). -1 with MemoryError. */
 int tb_gather_alloc(tb_gather *g, size_t n);
 
 /* Slot i (< n) from the str `obj` (TB_GATHER_* flags). -1 with an exception:
@@ -69,7 +70,8 @@ int tb_gather_append(tb_gather *g, PyObject *obj, int flags);
 /* Slot i (< n) from valid UTF-8 bytes the caller keeps alive (ASCII if ascii_lower). */
 void tb_gather_set_utf8(tb_gather *g, size_t i, const void *data, size_t length, int ascii_lower);
 
-/* Releases the references and the arrays (g is empty again). */
+/* Releases the references, and keeps the arrays for the next gatherer
+ * (runtime/spares.h; up to TB_SPARE_MAX_BYTES) or frees them (g is empty again). */
 void tb_gather_free(tb_gather *g);
 
 #endif
