@@ -30,7 +30,7 @@ typedef struct {
     uint32_t *used; size_t used_cap;              /* the packed slots one pair filled */
     uint16_t *direct;                             /* DIRECT_SIZE (packed.c), all 0 between pairs */
     uint32_t *repeats; size_t repeats_cap;          /* reference positions of repeated anchors */
-    uint32_t *low_used; size_t low_used_cap;        /* the bigram keys one pair set in `direct` */
+    uint32_t *low_used; size_t low_used_cap;        /* the bigram keys count_direct set in `direct` */
     unsigned char *best; size_t best_cap;           /* by reference position, all 0 between pairs */
     uint32_t *reached; size_t reached_cap;          /* the positions one pair set in `best` */
     chrf_slot *slots; size_t slots_cap, slots_zeroed;

@@ -54,10 +54,13 @@ static inline size_t packed_slot(const chrf_packed_slot *tab, uint64_t key, unsi
     return s;
 }
 
-/* A reference unigram: one more occurrence in `low` (1 + its count). Unigram keys are
- * the symbols themselves, below 2^bits (a bigram's key is at least 2^bits: its first
- * symbol is not 0), so count_packed clears them after the pair with one memset of that
- * prefix of `low` instead of listing each in low_used. */
+/* A reference n-gram of a direct order whose key the pair clears without a list: one
+ * more occurrence in `low` (1 + its count). Unigram keys are the symbols themselves,
+ * below 2^bits (a bigram's key is at least 2^bits: its first symbol is not 0), so
+ * count_packed clears them after the pair with one memset of that prefix of `low`
+ * instead of listing each in low_used; count_anchored clears its bigrams from the
+ * anchors it walks to empty the hash table (each bigram begins an anchor but the
+ * last one). */
 static inline void low_add_unigram(uint16_t *restrict low, uint64_t key)
 {
     uint16_t v = low[key];
@@ -153,7 +156,10 @@ static void count_direct(uint16_t *restrict low, uint32_t *restrict low_used,
  * (best[j]: the longest agreement there) instead of looking up each order. The
  * n-grams of anchors the reference repeats enter the hash table, every order.
  * Each hypothesis position takes its orders upward until one is not in the reference
- * (then no longer n-gram there is). Both tables are left empty for the next pair.
+ * (then no longer n-gram there is). Both tables are left empty for the next pair: the
+ * reference's bigrams are not listed for that (low_used), as each is the first two
+ * symbols of an anchor that the hash table's clear list reaches (key >> bits), but the
+ * bigram at the line's end.
  *
  * The pair's tables are ready (cap slots in w->packed, all empty). `anchor` is 2
  * (direct low orders) or 0, a constant at each of count_packed's two calls, so that
@@ -167,7 +173,7 @@ static TB_ALWAYS_INLINE void count_anchored(tb_chrf_ngrams *w, const uint32_t *r
     uint16_t *restrict low = w->direct;
     chrf_packed_slot *restrict tab = w->packed;
     uint32_t *restrict used = w->used, *restrict repeats = w->repeats;
-    uint32_t *restrict low_used = w->low_used, *restrict reached = w->reached;
+    uint32_t *restrict reached = w->reached;
     unsigned char *restrict best = w->best;
     /* positions before ranchors (hanchors) start an anchor: one n-gram of each direct
      * order, then the anchor; the last `anchor` positions of a line hold low orders only */
@@ -179,13 +185,13 @@ static TB_ALWAYS_INLINE void count_anchored(tb_chrf_ngrams *w, const uint32_t *r
         shift--;
     /* the reference, up to the anchor order; `repeats` collects the positions of the
      * anchors it holds more than once (their first position when the second comes) */
-    size_t nlow = 0, nrepeats = 0, nreached = 0;
+    size_t nrepeats = 0, nreached = 0;
     for (size_t i = 0; i < ranchors; i++) {
         uint64_t key = r[i];
         if (anchor) {
             low_add_unigram(low, key);
             key = (key << bits) | r[i + 1];
-            low_add(low, low_used, &nlow, key);
+            low_add_unigram(low, key);  /* (cleared through its anchor) */
             key = (key << bits) | r[i + 2];
         }
         size_t s = packed_slot(tab, key, shift, mask);
@@ -202,10 +208,13 @@ static TB_ALWAYS_INLINE void count_anchored(tb_chrf_ngrams *w, const uint32_t *r
             tab[s].left++;
         }
     }
+    /* the slots the anchors took, first in `used` (the higher orders of repeated anchors
+     * follow them) */
+    const size_t nanchors = nused;
     for (size_t i = ranchors; i < rn; i++) {  /* (only with direct orders) */
         low_add_unigram(low, r[i]);
-        if (i + 1 < rn)
-            low_add(low, low_used, &nlow, ((uint64_t)r[i] << bits) | r[i + 1]);
+        if (i + 1 < rn)  /* (the line's last bigram, cleared on its own) */
+            low_add_unigram(low, ((uint64_t)r[i] << bits) | r[i + 1]);
     }
     /* the reference's higher orders, after a repeated anchor */
     for (size_t q = 0; q < nrepeats; q++) {
@@ -295,12 +304,22 @@ static TB_ALWAYS_INLINE void count_anchored(tb_chrf_ngrams *w, const uint32_t *r
         beyond += reach[k];  /* positions that agree on k symbols or more */
         out[3 * (k - 1) + 2] += (int64_t)beyond;
     }
-    for (size_t u = 0; u < nused; u++)  /* (an entry's other fields are set as it is filled) */
-        tab[used[u]].key = 0;
-    for (size_t u = 0; u < nlow; u++)  /* the bigrams; then the unigrams, keys 1 .. 2^bits - 1 */
-        low[low_used[u]] = 0;
-    if (anchor)
+    /* the hash table (an entry's other fields are set as it is filled); with direct
+     * orders, each anchor's bigram with it, then the line's last bigram (which begins no
+     * anchor) and the unigrams, keys 1 .. 2^bits - 1 */
+    size_t u = 0;
+    if (anchor) {
+        for (; u < nanchors; u++) {
+            chrf_packed_slot *slot = &tab[used[u]];
+            low[slot->key >> bits] = 0;
+            slot->key = 0;
+        }
+        if (rn >= 2)
+            low[((uint64_t)r[rn - 2] << bits) | r[rn - 1]] = 0;
         memset(low, 0, ((size_t)1 << bits) * sizeof(uint16_t));
+    }
+    for (; u < nused; u++)
+        tab[used[u]].key = 0;
     put_totals(out, order, hn, rn);
 }
 
@@ -347,7 +366,7 @@ static int count_packed(tb_chrf_ngrams *w, const uint32_t *restrict h, size_t hn
     }
     size_t best_was = w->best_cap;
     if (GROW(w->used, w->used_cap, total ? total : 1) < 0 || GROW(w->repeats, w->repeats_cap, rn) < 0 ||
-        GROW(w->low_used, w->low_used_cap, rn) < 0 || GROW(w->best, w->best_cap, rn) < 0 ||
+        GROW(w->best, w->best_cap, rn) < 0 ||
         GROW(w->reached, w->reached_cap, rn) < 0)
         return -1;
     if (w->best_cap > best_was)  /* (what realloc kept is all 0 already) */
