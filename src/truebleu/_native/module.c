@@ -145,12 +145,13 @@ static PyMethodDef core_methods[] = {
      "context count as uint64 bytes (the context of a unigram, or of a bigram whose first token is\n"
      "no_context_token, is every reference word), per line its length as int64 bytes."},
     {"mteval_sums", KW(core_mteval_sums),
-     "mteval_sums(table, weights, hypotheses) -> (matches, totals, info, sizes)\n\n"
+     "mteval_sums(table, weights, hypotheses, threads=1) -> (matches, totals, info, sizes)\n\n"
      "mteval's corpus sums (truebleu.dialects.mteval): clipped matches and totals per order, NIST's\n"
      "information per order (each segment's weight * matched of its matched n-grams summed exactly,\n"
      "as math.fsum), and each hypothesis' length as int64 bytes. hypotheses: int32 ids (-2 for a\n"
      "word in no reference), one line per segment, each ended by -1; weights: float64 per pair of\n"
-     "mteval_table's pairs (an n-gram's weight is its pair's)."},
+     "mteval_table's pairs (an n-gram's weight is its pair's). The segments are counted on up to\n"
+     "threads threads; the sums are the same for any count."},
     {"exact_sum", KW(core_exact_sum),
      "exact_sum(values) -> float\n\n"
      "The sum of a float64 buffer's finite values, exact and rounded once (as math.fsum), by the\n"

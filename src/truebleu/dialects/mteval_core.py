@@ -14,7 +14,9 @@ same numbers, bit for bit (the tests compare them on generated corpora):
 * NIST's weights are computed here with the specification's expression
   (``-math.log(count / context) / math.log(2)``), once per distinct pair of counts;
 * each segment's information is summed exactly by the core (as ``math.fsum``, so the
-  order of the n-grams does not matter), and the segments' sums added in order.
+  order of the n-grams does not matter), and the segments' sums added in order; the
+  segments are counted on the runtime's threads, each into a row of its own, so the
+  order of the additions is the same for any number of threads.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from array import array
 from itertools import repeat
 from typing import Callable, Optional, Union
 
-from ..core.kernels import native_core
+from ..core.kernels import native_core, thread_count
 from ._perl import PERL_SPACE, squeeze_perl_spaces
 from .core_counts import LINE_END, tokenize_13a_perl_lines
 
@@ -148,12 +150,14 @@ class CoreReferences:
         ids, zero = found
         return cls(numbering, ids, zero, len(refs[0]), max_order)
 
-    def sums(self, hypotheses: list[str]) -> Optional[MtevalSums]:
+    def sums(self, hypotheses: list[str], threads: Optional[int] = None) -> Optional[MtevalSums]:
         """The specification's tuple (``python_counts``) for ``hypotheses``; None if the
-        numbering refuses their lines."""
+        numbering refuses their lines. The core counts the segments on ``threads`` threads
+        (None: the cores this process may use); the sums are the same for any count."""
         ids = self._numbering.hypotheses(hypotheses)
         if ids is None:
             return None
-        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.weights, ids)
+        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.weights, ids,
+                                                              thread_count(threads))
         lengths_by_segment = list(zip(memoryview(sizes).cast("q").tolist(), self.lengths))
         return matches, totals, info, lengths_by_segment, self.ref_words, self.nrefs
