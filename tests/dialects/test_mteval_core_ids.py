@@ -105,3 +105,31 @@ def test_bad_arguments():
         core.mteval_13a_ids(("a",), True)
     with pytest.raises(ValueError):
         core.mteval_13a_ids(["a"], True, object())
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(text_line(), max_size=8), st.lists(text_line(), min_size=30, max_size=150),
+       st.booleans())
+def test_hypotheses_are_tokenized_alike_on_any_number_of_threads(refs, hyps, lowercase):
+    """With a vocabulary the core tokenizes the lines in chunks on the runtime's threads and
+    joins them in line order: on 1, 2, 3 or 7 threads (30 to 150 lines: several chunks) the
+    ids are the specification's."""
+    core = native_core()
+    vocabulary, _ = core.mteval_13a_ids(refs, lowercase)
+    expected = expected_ids(refs, hyps, lowercase)[1]
+    for threads in (1, 2, 3, 7):
+        same, ids = core.mteval_13a_ids(hyps, lowercase, vocabulary, threads)
+        assert same is vocabulary
+        assert array("i", ids).tolist() == expected
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+@pytest.mark.parametrize("at", [0, 31, 32, 99])
+def test_a_refused_line_in_any_chunk_refuses_the_lines(threads, at):
+    core = native_core()
+    vocabulary, _ = core.mteval_13a_ids(["a b"], True)
+    lines = ["a b"] * 100
+    lines[at] = "a\x1cb"
+    assert core.mteval_13a_ids(lines, True, vocabulary, threads) is None
+    with pytest.raises(ValueError, match="threads"):
+        core.mteval_13a_ids(lines, True, vocabulary, 0)

@@ -157,11 +157,12 @@ static PyMethodDef core_methods[] = {
      "The sum of a float64 buffer's finite values, exact and rounded once (as math.fsum), by the\n"
      "accumulator mteval_sums adds NIST's information with (dialects/exact_sum.h)."},
     {"mteval_13a_ids", KW(core_mteval_13a_ids),
-     "mteval_13a_ids(lines, lowercase, vocabulary=None) -> (vocabulary, ids) or None\n\n"
+     "mteval_13a_ids(lines, lowercase, vocabulary=None, threads=1) -> (vocabulary, ids) or None\n\n"
      "mteval-v13a's tokens of each line (truebleu.dialects.mteval: the SGML step, entities,\n"
      "ASCII lowercasing if asked, the 13a rules) as int32 ids, each line's followed by -1 (bytes).\n"
      "Without vocabulary the lines make a new one (ids from 0; a capsule for later calls); with\n"
-     "it, a token it does not hold is -2. None when a line holds U+0000 or U+001C..U+001F\n"
+     "it, a token it does not hold is -2, and the lines are tokenized on up to threads threads\n"
+     "(the same ids for any count). None when a line holds U+0000 or U+001C..U+001F\n"
      "(Python splits on them, Perl does not): the specification's path takes such lines."},
     {"ter_tokenize", KW(core_ter_tokenize),
      "ter_tokenize(lines, normalized=False, no_punct=False, asian_support=False,\n"

@@ -84,8 +84,9 @@ class TokenNumbering:
         return (array("i", list(map(self._vocab.__getitem__, tokens))),
                 self._vocab.get("0", _NO_SUCH_TOKEN))
 
-    def hypotheses(self, lines: list[str]) -> Optional["array[int]"]:
-        """The ids of the lines in the references' vocabulary (``UNKNOWN`` for a new word)."""
+    def hypotheses(self, lines: list[str], threads: Optional[int] = None) -> Optional["array[int]"]:
+        """The ids of the lines in the references' vocabulary (``UNKNOWN`` for a new word);
+        ``threads`` is not used (one dict numbers them)."""
         if LINE_END in "".join(lines):
             return None
         return array("i", list(map(self._vocab.get, self._flat_tokens(lines), repeat(UNKNOWN))))
@@ -110,9 +111,11 @@ class Core13aNumbering:
         _, zero = self._core.mteval_13a_ids(["0"], False, self._vocabulary)
         return memoryview(ids).cast("i"), memoryview(zero).cast("i")[0]
 
-    def hypotheses(self, lines: list[str]) -> Optional[memoryview]:
-        """As :meth:`TokenNumbering.hypotheses`."""
-        found = self._core.mteval_13a_ids(lines, self._lowercase, self._vocabulary)
+    def hypotheses(self, lines: list[str], threads: Optional[int] = None) -> Optional[memoryview]:
+        """As :meth:`TokenNumbering.hypotheses`; the core tokenizes the lines on ``threads``
+        threads (None: the cores this process may use), with the same ids for any count."""
+        found = self._core.mteval_13a_ids(lines, self._lowercase, self._vocabulary,
+                                          thread_count(threads))
         return None if found is None else memoryview(found[1]).cast("i")
 
 
@@ -152,9 +155,10 @@ class CoreReferences:
 
     def sums(self, hypotheses: list[str], threads: Optional[int] = None) -> Optional[MtevalSums]:
         """The specification's tuple (``python_counts``) for ``hypotheses``; None if the
-        numbering refuses their lines. The core counts the segments on ``threads`` threads
-        (None: the cores this process may use); the sums are the same for any count."""
-        ids = self._numbering.hypotheses(hypotheses)
+        numbering refuses their lines. The core tokenizes and counts the segments on
+        ``threads`` threads (None: the cores this process may use); the sums are the same
+        for any count."""
+        ids = self._numbering.hypotheses(hypotheses, threads)
         if ids is None:
             return None
         matches, totals, info, sizes = self._core.mteval_sums(self.table, self.weights, ids,

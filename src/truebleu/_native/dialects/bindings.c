@@ -258,11 +258,14 @@ static void vocabulary_destroy(PyObject *capsule)
 
 PyObject *core_mteval_13a_ids(PyObject *module, PyObject *args, PyObject *kwargs)
 {
-    static const char *const kwlist[] = {"lines", "lowercase", "vocabulary", NULL};
+    static const char *const kwlist[] = {"lines", "lowercase", "vocabulary", "threads", NULL};
     PyObject *lines, *vocabulary_obj = Py_None;
-    int lowercase;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Op|O", (char **)kwlist, &lines, &lowercase, &vocabulary_obj))
+    int lowercase, threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Op|Oi", (char **)kwlist, &lines, &lowercase, &vocabulary_obj,
+                                     &threads))
         return NULL;
+    if (threads < 1)
+        return PyErr_Format(PyExc_ValueError, "threads must be >= 1, got %d", threads);
     const tb_seg *lookup = NULL;
     if (vocabulary_obj != Py_None && !(lookup = PyCapsule_GetPointer(vocabulary_obj, VOCABULARY_CAPSULE)))
         return NULL;
@@ -283,13 +286,16 @@ PyObject *core_mteval_13a_ids(PyObject *module, PyObject *args, PyObject *kwargs
     int32_t *ids;
     size_t length;
     tb_seg *vocabulary = NULL;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = tb_mteval_13a_ids(texts.texts, (size_t)n, lowercase, lookup, &ids, &length, lookup ? NULL : &vocabulary);
-    Py_END_ALLOW_THREADS
+    tb_signal_watch watch;
+    tb_signal_watch_begin(&watch, tb_state_of(module)->main_thread);
+    int rc = tb_mteval_13a_ids(texts.texts, (size_t)n, lowercase, lookup, threads, &watch, &ids, &length,
+                               lookup ? NULL : &vocabulary);
+    tb_signal_watch_end(&watch);
     tb_gather_free(&texts);
     if (rc == TB_MTEVAL_REFUSED)
         Py_RETURN_NONE;
+    if (rc == TB_MTEVAL_INTERRUPTED)
+        return NULL;  /* (the handler's exception) */
     if (rc != 0)
         return PyErr_NoMemory();
     PyObject *capsule = vocabulary ? PyCapsule_New(vocabulary, VOCABULARY_CAPSULE, vocabulary_destroy)
