@@ -281,6 +281,9 @@ def test_mteval_core_sums_are_the_same_on_any_number_of_threads(parts, internati
                 if isinstance(value, mteval_core.CoreReferences)]
     if not prepared:  # (every line refused by the core: nothing threaded to compare)
         return
+    if prepared[0].sums(hyps, 1) is None:  # (a hypothesis the core refuses: python_counts then)
+        assert all(prepared[0].sums(hyps, threads) is None for threads in (2, 3, 7))
+        return
     expected = repr(dialect.python_counts(hyps, refs))
     for threads in (1, 2, 3, 7):
         assert repr(prepared[0].sums(hyps, threads)) == expected
