@@ -262,3 +262,28 @@ def test_core_13a_pre_check_never_hides_a_line_for_python(text):
 
     if _NOT_FOR_CORE_13A.search(text):
         assert core_13a_may_differ(text)
+
+
+@settings(max_examples=max(20, MAX_EXAMPLES // 5), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(mteval_corpus(), min_size=20, max_size=60), st.booleans())
+def test_mteval_core_sums_are_the_same_on_any_number_of_threads(parts, international):
+    """The core counts a system's segments in the runtime's pool, each segment into a row
+    of its own added in segment order: on 1, 2, 3 or 7 threads (a corpus of 20 to 300
+    segments: several chunks per thread) the sums are python_counts' bit for bit."""
+    from truebleu.dialects import mteval_core
+
+    hyps = [hyp for part_hyps, _ in parts for hyp in part_hyps]
+    refs = [ref[:1] for _, part_refs in parts for ref in part_refs]  # one reference each
+    dialect = get_dialect("mteval-v13a", international_tokenization=international)
+    dialect.counts(hyps, refs)
+    prepared = [value for value in dialect._prepared._items.values()
+                if isinstance(value, mteval_core.CoreReferences)]
+    if not prepared:  # (every line refused by the core: nothing threaded to compare)
+        return
+    if prepared[0].sums(hyps, 1) is None:  # (a hypothesis the core refuses: python_counts then)
+        assert all(prepared[0].sums(hyps, threads) is None for threads in (2, 3, 7))
+        return
+    expected = repr(dialect.python_counts(hyps, refs))
+    for threads in (1, 2, 3, 7):
+        assert repr(prepared[0].sums(hyps, threads)) == expected

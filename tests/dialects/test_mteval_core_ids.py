@@ -16,7 +16,7 @@ import os
 from array import array
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from truebleu.core.kernels import backend_name, native_core
@@ -105,3 +105,33 @@ def test_bad_arguments():
         core.mteval_13a_ids(("a",), True)
     with pytest.raises(ValueError):
         core.mteval_13a_ids(["a"], True, object())
+
+
+# (many lines per example: generating them is slow, the more so on the sanitizer's build)
+@settings(max_examples=max(60, int(os.environ.get("TRUEBLEU_DIALECT_EXAMPLES", "0")) // 20),
+          deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(text_line(), max_size=8), st.lists(text_line(), min_size=40, max_size=120),
+       st.booleans())
+def test_hypotheses_are_tokenized_alike_on_any_number_of_threads(refs, hyps, lowercase):
+    """With a vocabulary the core tokenizes the lines in chunks (of 32) on the runtime's
+    threads and joins them in line order: on 1, 2, 3 or 7 threads (40 to 120 lines: two to
+    four chunks) the ids are the specification's."""
+    core = native_core()
+    vocabulary, _ = core.mteval_13a_ids(refs, lowercase)
+    expected = expected_ids(refs, hyps, lowercase)[1]
+    for threads in (1, 2, 3, 7):
+        same, ids = core.mteval_13a_ids(hyps, lowercase, vocabulary, threads)
+        assert same is vocabulary
+        assert array("i", ids).tolist() == expected
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+@pytest.mark.parametrize("at", [0, 31, 32, 99])
+def test_a_refused_line_in_any_chunk_refuses_the_lines(threads, at):
+    core = native_core()
+    vocabulary, _ = core.mteval_13a_ids(["a b"], True)
+    lines = ["a b"] * 100
+    lines[at] = "a\x1cb"
+    assert core.mteval_13a_ids(lines, True, vocabulary, threads) is None
+    with pytest.raises(ValueError, match="threads"):
+        core.mteval_13a_ids(lines, True, vocabulary, 0)

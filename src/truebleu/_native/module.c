@@ -145,22 +145,24 @@ static PyMethodDef core_methods[] = {
      "context count as uint64 bytes (the context of a unigram, or of a bigram whose first token is\n"
      "no_context_token, is every reference word), per line its length as int64 bytes."},
     {"mteval_sums", KW(core_mteval_sums),
-     "mteval_sums(table, weights, hypotheses) -> (matches, totals, info, sizes)\n\n"
+     "mteval_sums(table, weights, hypotheses, threads=1) -> (matches, totals, info, sizes)\n\n"
      "mteval's corpus sums (truebleu.dialects.mteval): clipped matches and totals per order, NIST's\n"
      "information per order (each segment's weight * matched of its matched n-grams summed exactly,\n"
      "as math.fsum), and each hypothesis' length as int64 bytes. hypotheses: int32 ids (-2 for a\n"
      "word in no reference), one line per segment, each ended by -1; weights: float64 per pair of\n"
-     "mteval_table's pairs (an n-gram's weight is its pair's)."},
+     "mteval_table's pairs (an n-gram's weight is its pair's). The segments are counted on up to\n"
+     "threads threads; the sums are the same for any count."},
     {"exact_sum", KW(core_exact_sum),
      "exact_sum(values) -> float\n\n"
      "The sum of a float64 buffer's finite values, exact and rounded once (as math.fsum), by the\n"
      "accumulator mteval_sums adds NIST's information with (dialects/exact_sum.h)."},
     {"mteval_13a_ids", KW(core_mteval_13a_ids),
-     "mteval_13a_ids(lines, lowercase, vocabulary=None) -> (vocabulary, ids) or None\n\n"
+     "mteval_13a_ids(lines, lowercase, vocabulary=None, threads=1) -> (vocabulary, ids) or None\n\n"
      "mteval-v13a's tokens of each line (truebleu.dialects.mteval: the SGML step, entities,\n"
      "ASCII lowercasing if asked, the 13a rules) as int32 ids, each line's followed by -1 (bytes).\n"
      "Without vocabulary the lines make a new one (ids from 0; a capsule for later calls); with\n"
-     "it, a token it does not hold is -2. None when a line holds U+0000 or U+001C..U+001F\n"
+     "it, a token it does not hold is -2, and the lines are tokenized on up to threads threads\n"
+     "(the same ids for any count). None when a line holds U+0000 or U+001C..U+001F\n"
      "(Python splits on them, Perl does not): the specification's path takes such lines."},
     {"ter_tokenize", KW(core_ter_tokenize),
      "ter_tokenize(lines, normalized=False, no_punct=False, asian_support=False,\n"

@@ -14,7 +14,9 @@ same numbers, bit for bit (the tests compare them on generated corpora):
 * NIST's weights are computed here with the specification's expression
   (``-math.log(count / context) / math.log(2)``), once per distinct pair of counts;
 * each segment's information is summed exactly by the core (as ``math.fsum``, so the
-  order of the n-grams does not matter), and the segments' sums added in order.
+  order of the n-grams does not matter), and the segments' sums added in order; the
+  segments are counted on the runtime's threads, each into a row of its own, so the
+  order of the additions is the same for any number of threads.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from array import array
 from itertools import repeat
 from typing import Callable, Optional, Union
 
-from ..core.kernels import native_core
+from ..core.kernels import native_core, thread_count
 from ._perl import PERL_SPACE, squeeze_perl_spaces
 from .core_counts import LINE_END, tokenize_13a_perl_lines
 
@@ -82,8 +84,9 @@ class TokenNumbering:
         return (array("i", list(map(self._vocab.__getitem__, tokens))),
                 self._vocab.get("0", _NO_SUCH_TOKEN))
 
-    def hypotheses(self, lines: list[str]) -> Optional["array[int]"]:
-        """The ids of the lines in the references' vocabulary (``UNKNOWN`` for a new word)."""
+    def hypotheses(self, lines: list[str], threads: Optional[int] = None) -> Optional["array[int]"]:
+        """The ids of the lines in the references' vocabulary (``UNKNOWN`` for a new word);
+        ``threads`` is not used (one dict numbers them)."""
         if LINE_END in "".join(lines):
             return None
         return array("i", list(map(self._vocab.get, self._flat_tokens(lines), repeat(UNKNOWN))))
@@ -108,9 +111,11 @@ class Core13aNumbering:
         _, zero = self._core.mteval_13a_ids(["0"], False, self._vocabulary)
         return memoryview(ids).cast("i"), memoryview(zero).cast("i")[0]
 
-    def hypotheses(self, lines: list[str]) -> Optional[memoryview]:
-        """As :meth:`TokenNumbering.hypotheses`."""
-        found = self._core.mteval_13a_ids(lines, self._lowercase, self._vocabulary)
+    def hypotheses(self, lines: list[str], threads: Optional[int] = None) -> Optional[memoryview]:
+        """As :meth:`TokenNumbering.hypotheses`; the core tokenizes the lines on ``threads``
+        threads (None: the cores this process may use), with the same ids for any count."""
+        found = self._core.mteval_13a_ids(lines, self._lowercase, self._vocabulary,
+                                          thread_count(threads))
         return None if found is None else memoryview(found[1]).cast("i")
 
 
@@ -148,12 +153,15 @@ class CoreReferences:
         ids, zero = found
         return cls(numbering, ids, zero, len(refs[0]), max_order)
 
-    def sums(self, hypotheses: list[str]) -> Optional[MtevalSums]:
+    def sums(self, hypotheses: list[str], threads: Optional[int] = None) -> Optional[MtevalSums]:
         """The specification's tuple (``python_counts``) for ``hypotheses``; None if the
-        numbering refuses their lines."""
-        ids = self._numbering.hypotheses(hypotheses)
+        numbering refuses their lines. The core tokenizes and counts the segments on
+        ``threads`` threads (None: the cores this process may use); the sums are the same
+        for any count."""
+        ids = self._numbering.hypotheses(hypotheses, threads)
         if ids is None:
             return None
-        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.weights, ids)
+        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.weights, ids,
+                                                              thread_count(threads))
         lengths_by_segment = list(zip(memoryview(sizes).cast("q").tolist(), self.lengths))
         return matches, totals, info, lengths_by_segment, self.ref_words, self.nrefs

@@ -16,6 +16,7 @@
 #include "runtime/buffers.h"
 #include "runtime/errors.h"
 #include "runtime/gather.h"
+#include "runtime/signals.h"
 #include "state.h"
 
 #include <math.h>
@@ -134,23 +135,29 @@ PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs)
 }
 
 /* mteval_sums' result, the buffers open (bindings only). The hypotheses are not read
- * here: the kernel reads them without the GIL and checks each line's end where it reads
- * it (a count made here beforehand could be wrong by then); the weights are data. */
-static PyObject *sums_of(const mteval_table *t, Py_buffer *info, Py_buffer *hyps)
+ * here: the kernel reads them without the GIL and finds the lines' ends where it reads
+ * them (a count made here beforehand could be wrong by then); the weights are data. */
+static PyObject *sums_of(const tb_state *st, const mteval_table *t, Py_buffer *info, Py_buffer *hyps, int threads)
 {
     const size_t segments = t->clips.segments;
     int64_t *sizes = malloc((segments + 1) * sizeof *sizes);
     tb_mteval_sums sums;
     size_t lines_read = 0;
-    tb_status status = sizes ? TB_OK : TB_NOMEM;
-    Py_BEGIN_ALLOW_THREADS
-    if (status == TB_OK)
+    tb_status status = TB_NOMEM;
+    if (sizes) {
+        tb_signal_watch watch;
+        tb_signal_watch_begin(&watch, st->main_thread);
         status = tb_mteval_sums_compute(&t->clips, &t->pairs, info->buf, hyps->buf, (size_t)hyps->len / 4,
-                                        t->max_order, sizes, &sums, &lines_read);
-    Py_END_ALLOW_THREADS
+                                        t->max_order, threads, &watch, sizes, &sums, &lines_read);
+        tb_signal_watch_end(&watch);
+    }
     if (status != TB_OK) {
         free(sizes);
-        if (status == TB_VALUE && lines_read < segments)
+        if (status != TB_VALUE) {  /* out of memory, or a signal handler raised */
+            tb_raise_job_status(status);
+            return NULL;
+        }
+        if (lines_read < segments)
             return tb_raise(status, "hypotheses hold %zu lines ended by -1, not one per segment of the table (%zu)",
                             lines_read, segments);
         return tb_raise(status, "hypotheses hold ids after the line of the table's last segment (%zu)", segments);
@@ -177,11 +184,14 @@ static PyObject *sums_of(const mteval_table *t, Py_buffer *info, Py_buffer *hyps
 
 PyObject *core_mteval_sums(PyObject *module, PyObject *args, PyObject *kwargs)
 {
-    static const char *const kwlist[] = {"table", "weights", "hypotheses", NULL};
-    (void)module;
+    static const char *const kwlist[] = {"table", "weights", "hypotheses", "threads", NULL};
     PyObject *capsule, *info_obj, *hyps_obj;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO", (char **)kwlist, &capsule, &info_obj, &hyps_obj))
+    int threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|i", (char **)kwlist, &capsule, &info_obj, &hyps_obj,
+                                     &threads))
         return NULL;
+    if (threads < 1)
+        return PyErr_Format(PyExc_ValueError, "threads must be >= 1, got %d", threads);
     mteval_table *t = PyCapsule_GetPointer(capsule, TABLE_CAPSULE);
     if (!t)
         return NULL;
@@ -200,7 +210,7 @@ PyObject *core_mteval_sums(PyObject *module, PyObject *args, PyObject *kwargs)
         PyBuffer_Release(&info);
         return NULL;
     }
-    PyObject *result = sums_of(t, &info, &hyps);
+    PyObject *result = sums_of(tb_state_of(module), t, &info, &hyps, threads);
     PyBuffer_Release(&info);
     PyBuffer_Release(&hyps);
     return result;
@@ -248,11 +258,14 @@ static void vocabulary_destroy(PyObject *capsule)
 
 PyObject *core_mteval_13a_ids(PyObject *module, PyObject *args, PyObject *kwargs)
 {
-    static const char *const kwlist[] = {"lines", "lowercase", "vocabulary", NULL};
+    static const char *const kwlist[] = {"lines", "lowercase", "vocabulary", "threads", NULL};
     PyObject *lines, *vocabulary_obj = Py_None;
-    int lowercase;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Op|O", (char **)kwlist, &lines, &lowercase, &vocabulary_obj))
+    int lowercase, threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Op|Oi", (char **)kwlist, &lines, &lowercase, &vocabulary_obj,
+                                     &threads))
         return NULL;
+    if (threads < 1)
+        return PyErr_Format(PyExc_ValueError, "threads must be >= 1, got %d", threads);
     const tb_seg *lookup = NULL;
     if (vocabulary_obj != Py_None && !(lookup = PyCapsule_GetPointer(vocabulary_obj, VOCABULARY_CAPSULE)))
         return NULL;
@@ -273,13 +286,16 @@ PyObject *core_mteval_13a_ids(PyObject *module, PyObject *args, PyObject *kwargs
     int32_t *ids;
     size_t length;
     tb_seg *vocabulary = NULL;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = tb_mteval_13a_ids(texts.texts, (size_t)n, lowercase, lookup, &ids, &length, lookup ? NULL : &vocabulary);
-    Py_END_ALLOW_THREADS
+    tb_signal_watch watch;
+    tb_signal_watch_begin(&watch, tb_state_of(module)->main_thread);
+    int rc = tb_mteval_13a_ids(texts.texts, (size_t)n, lowercase, lookup, threads, &watch, &ids, &length,
+                               lookup ? NULL : &vocabulary);
+    tb_signal_watch_end(&watch);
     tb_gather_free(&texts);
     if (rc == TB_MTEVAL_REFUSED)
         Py_RETURN_NONE;
+    if (rc == TB_MTEVAL_INTERRUPTED)
+        return NULL;  /* (the handler's exception) */
     if (rc != 0)
         return PyErr_NoMemory();
     PyObject *capsule = vocabulary ? PyCapsule_New(vocabulary, VOCABULARY_CAPSULE, vocabulary_destroy)

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "dialects/ngram_table.h"
+#include "runtime/signals.h"
 #include "runtime/status.h"
 
 #define TB_MTEVAL_MAX_ORDER 9
@@ -86,12 +87,16 @@ void tb_mteval_clips_free(tb_mteval_clips *c);
 
 /* hyps[0..length): clips->segments lines, each ended by TB_LINE_END; hyp_sizes[i]: the
  * tokens of hypothesis i. weights[i]: NIST's information of the n-grams of pair i
- * (pairs->pairs[i]). hyps is the caller's buffer, read without the GIL: each line's end is
- * looked for within hyps[0..length) where it is read, and a token is data alone. TB_OK;
- * TB_VALUE, with *lines_read the complete lines read, when hyps holds fewer lines
- * (*lines_read < clips->segments) or ids after the last one (== clips->segments); TB_NOMEM. */
+ * (pairs->pairs[i]). The segments are counted on up to `threads` threads (runtime/pool.h;
+ * call without the GIL, `watch` the caller's, may be NULL), each into a row of its own, and
+ * the rows added in segment order: the sums never depend on the threads. hyps is the
+ * caller's buffer, read without the GIL: the lines' ends are found once, first, and the
+ * lines read within them (a token is data alone). TB_OK; TB_VALUE, with *lines_read the
+ * complete lines found, when hyps holds fewer lines (*lines_read < clips->segments) or ids
+ * after the last one (== clips->segments); TB_NOMEM; a stop of the job (TB_INTERRUPTED). */
 tb_status tb_mteval_sums_compute(const tb_mteval_clips *clips, const tb_mteval_pairs *pairs,
                                  const double *weights, const int32_t *hyps, size_t length, int max_order,
-                                 int64_t *hyp_sizes, tb_mteval_sums *out, size_t *lines_read);
+                                 int threads, tb_signal_watch *watch, int64_t *hyp_sizes, tb_mteval_sums *out,
+                                 size_t *lines_read);
 
 #endif

@@ -2,6 +2,7 @@
 #include "dialects/mteval_text.h"
 #include "dialects/ngram_table.h"
 #include "runtime/memory.h"
+#include "runtime/pool.h"
 #include "runtime/portable.h"
 
 #include <stdlib.h>
@@ -102,47 +103,157 @@ int tb_mteval_13a_text(tb_mteval_text *m, const tb_text *t, int lowercase, tb_te
     return 0;
 }
 
-int tb_mteval_13a_ids(const tb_text *lines, size_t n, int lowercase, const tb_seg *lookup, int32_t **ids,
-                      size_t *length, tb_seg **vocabulary)
+/* lines[lo..hi) rewritten and added to m's builder: 0, -1 when out of memory (or when the
+ * builder's poll said stop), or TB_MTEVAL_REFUSED. */
+static int add_lines(tb_mteval_text *m, const tb_text *lines, size_t lo, size_t hi, int lowercase)
+{
+    int rc = 0;
+    for (size_t i = lo; i < hi && rc == 0; i++) {
+        tb_text text;
+        rc = tb_mteval_13a_text(m, &lines[i], lowercase, &text);
+        if (rc == 0 && tb_builder_add_line(&m->builder, &text, TB_13A) < 0)
+            rc = -1;
+    }
+    return rc;
+}
+
+/* The ids of the builder's lines from line `first_line` (its ids from `first_id`) on, each
+ * line's followed by TB_LINE_END, into *ids (malloc'ed, *length ids): 0 or -1 (out of
+ * memory, or past INT32_MAX ids or vocabulary entries). */
+static int take_ids(const tb_builder *b, size_t first_line, size_t first_id, int32_t **ids, size_t *length)
+{
+    const size_t lines = b->nseq - first_line;
+    *ids = NULL;
+    *length = 0;
+    if (b->nids + lines > INT32_MAX || b->nvocab > INT32_MAX)
+        return -1;
+    int32_t *out = malloc((b->nids - first_id + lines + 1) * sizeof *out);
+    if (!out)
+        return -1;
+    size_t k = 0, at = first_id;
+    for (size_t line = first_line; line < b->nseq; line++) {
+        for (uint32_t j = 0; j < b->seq_len[line]; j++) {
+            uint32_t id = b->ids[at++];
+            out[k++] = id == TB_ABSENT ? TB_UNKNOWN_TOKEN : (int32_t)id;
+        }
+        out[k++] = TB_LINE_END;
+    }
+    *ids = out;
+    *length = k;
+    return 0;
+}
+
+/* The lines looked up in a vocabulary in the pool: each chunk of lines into ids of its own,
+ * joined in order afterwards (the ids are lookup's: no worker writes a shared vocabulary). */
+typedef struct {
+    tb_job base;  /* first */
+    const tb_text *lines;
+    int lowercase;
+    const tb_seg *lookup;
+    int32_t **chunk_ids;  /* chunk c: lines [c * base.chunk, ...) */
+    size_t *chunk_length;
+} ids_job;
+
+/* Lines a worker claims at a time: enough that a chunk's own array costs nothing. */
+#define IDS_CHUNK 32
+
+static void ids_worker(tb_job *base)
+{
+    ids_job *job = (ids_job *)base;
+    tb_job_poll poll;
+    tb_job_poll_init(&poll, base);
+    tb_mteval_text m;
+    tb_mteval_text_init(&m);
+    m.builder.lookup = job->lookup;
+    m.builder.poll = &poll.base;
+    size_t lo, hi;
+    while (tb_job_claim(base, &lo, &hi)) {
+        const size_t first_line = m.builder.nseq, first_id = m.builder.nids, c = lo / base->chunk;
+        int rc = add_lines(&m, job->lines, lo, hi, job->lowercase);
+        if (rc == 0)
+            rc = take_ids(&m.builder, first_line, first_id, &job->chunk_ids[c], &job->chunk_length[c]);
+        if (rc == TB_MTEVAL_REFUSED) {
+            tb_job_fail(base, TB_VALUE, lo);
+        } else if (rc != 0) {
+            if (!tb_job_failed(base))  /* (else the poll stopped the builder) */
+                tb_job_fail(base, TB_NOMEM, lo);
+        }
+        if (rc != 0)
+            break;
+    }
+    tb_mteval_text_free(&m);
+}
+
+/* The job's chunks joined into *ids, *length; 0 or -1 (out of memory, or past INT32_MAX ids). */
+static int join_chunks(const ids_job *job, size_t chunks, int32_t **ids, size_t *length)
+{
+    size_t total = 0;
+    for (size_t c = 0; c < chunks; c++)
+        total += job->chunk_length[c];
+    if (total > INT32_MAX)
+        return -1;
+    int32_t *out = malloc((total + 1) * sizeof *out);
+    if (!out)
+        return -1;
+    size_t k = 0;
+    for (size_t c = 0; c < chunks; c++) {
+        if (job->chunk_length[c])
+            memcpy(out + k, job->chunk_ids[c], job->chunk_length[c] * sizeof *out);
+        k += job->chunk_length[c];
+    }
+    *ids = out;
+    *length = k;
+    return 0;
+}
+
+/* tb_mteval_13a_ids with a lookup: the job, then its chunks joined. */
+static int looked_up_ids(const tb_text *lines, size_t n, int lowercase, const tb_seg *lookup, int threads,
+                         tb_signal_watch *watch, int32_t **ids, size_t *length)
+{
+    const size_t chunks = (n + IDS_CHUNK - 1) / IDS_CHUNK;
+    ids_job job;
+    memset(&job, 0, sizeof job);
+    job.chunk_ids = calloc(chunks ? chunks : 1, sizeof *job.chunk_ids);
+    job.chunk_length = calloc(chunks ? chunks : 1, sizeof *job.chunk_length);
+    tb_status status = job.chunk_ids && job.chunk_length ? TB_OK : TB_NOMEM;
+    if (status == TB_OK) {
+        tb_job_init(&job.base, ids_worker, n, IDS_CHUNK);
+        job.lines = lines;
+        job.lowercase = lowercase;
+        job.lookup = lookup;
+        status = tb_job_run(&job.base, threads, watch);
+    }
+    int rc = status == TB_OK ? join_chunks(&job, chunks, ids, length)
+             : status == TB_VALUE ? TB_MTEVAL_REFUSED
+             : status == TB_INTERRUPTED ? TB_MTEVAL_INTERRUPTED : -1;
+    for (size_t c = 0; job.chunk_ids && c < chunks; c++)
+        free(job.chunk_ids[c]);
+    free(job.chunk_ids);
+    free(job.chunk_length);
+    return rc;
+}
+
+int tb_mteval_13a_ids(const tb_text *lines, size_t n, int lowercase, const tb_seg *lookup, int threads,
+                      tb_signal_watch *watch, int32_t **ids, size_t *length, tb_seg **vocabulary)
 {
     *ids = NULL;
     *length = 0;
     if (vocabulary)
         *vocabulary = NULL;
+    if (lookup)
+        return looked_up_ids(lines, n, lowercase, lookup, threads, watch, ids, length);
+    /* a new vocabulary: one thread, so that the ids follow the lines' first occurrences */
     tb_mteval_text m;
     tb_mteval_text_init(&m);
-    tb_builder *b = &m.builder;
-    b->lookup = lookup;
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        tb_text text;
-        rc = tb_mteval_13a_text(&m, &lines[i], lowercase, &text);
-        if (rc == 0 && tb_builder_add_line(b, &text, TB_13A) < 0)
-            rc = -1;
-    }
-    if (rc == 0 && (b->nids + n > INT32_MAX || b->nvocab > INT32_MAX))
+    int rc = add_lines(&m, lines, 0, n, lowercase);
+    if (rc == 0)
+        rc = take_ids(&m.builder, 0, 0, ids, length);
+    if (rc == 0 && vocabulary && (*vocabulary = tb_builder_freeze(&m.builder)) == NULL) {
+        free(*ids);
+        *ids = NULL;
+        *length = 0;
         rc = -1;
-    int32_t *out = rc == 0 ? malloc((b->nids + n + 1) * sizeof *out) : NULL;
-    if (rc == 0 && !out)
-        rc = -1;
-    if (rc == 0) {
-        size_t k = 0, at = 0;
-        for (size_t line = 0; line < b->nseq; line++) {
-            for (uint32_t j = 0; j < b->seq_len[line]; j++) {
-                uint32_t id = b->ids[at++];
-                out[k++] = id == TB_ABSENT ? TB_UNKNOWN_TOKEN : (int32_t)id;
-            }
-            out[k++] = TB_LINE_END;
-        }
-        *length = k;
-        if (!lookup && vocabulary && (*vocabulary = tb_builder_freeze(b)) == NULL) {
-            free(out);
-            out = NULL;
-            *length = 0;
-            rc = -1;
-        }
     }
-    *ids = out;
     tb_mteval_text_free(&m);
     return rc;
 }

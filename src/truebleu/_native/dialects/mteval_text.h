@@ -22,11 +22,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/signals.h"
 #include "runtime/status.h"
 #include "text/tokenize.h"
 
 /* The result of tb_mteval_13a_ids when a line holds a character the core cannot take. */
 #define TB_MTEVAL_REFUSED 1
+/* ... when a signal handler raised while the lines were tokenized (its exception is set). */
+#define TB_MTEVAL_INTERRUPTED 2
 
 /* Scratch of one caller: the rewritten line and the builder that tokenizes it. */
 typedef struct {
@@ -45,10 +48,14 @@ int tb_mteval_13a_text(tb_mteval_text *m, const tb_text *t, int lowercase, tb_te
 
 /* The ids of every line of lines[0..n), each line's followed by TB_LINE_END, into *ids
  * (malloc'ed, *length ids). With lookup NULL the lines make a new vocabulary (ids from 0, in
- * order of first occurrence), frozen into *vocabulary (free() it); else the ids are lookup's,
- * TB_UNKNOWN_TOKEN for a token it does not hold. 0, -1 when out of memory (or past INT32_MAX
- * tokens), or TB_MTEVAL_REFUSED; *ids and *vocabulary are NULL unless 0. */
-int tb_mteval_13a_ids(const tb_text *lines, size_t n, int lowercase, const tb_seg *lookup, int32_t **ids,
-                      size_t *length, tb_seg **vocabulary);
+ * order of first occurrence, on the calling thread), frozen into *vocabulary (free() it); else
+ * the ids are lookup's, TB_UNKNOWN_TOKEN for a token it does not hold, and the lines are
+ * tokenized on up to `threads` threads (runtime/pool.h: call without the GIL, `watch` the
+ * caller's, may be NULL), in chunks joined in line order: the same ids on any number of
+ * threads. 0, -1 when out of memory (or past INT32_MAX tokens), TB_MTEVAL_REFUSED, or
+ * TB_MTEVAL_INTERRUPTED (a signal handler raised: its exception is set); *ids and
+ * *vocabulary are NULL unless 0. */
+int tb_mteval_13a_ids(const tb_text *lines, size_t n, int lowercase, const tb_seg *lookup, int threads,
+                      tb_signal_watch *watch, int32_t **ids, size_t *length, tb_seg **vocabulary);
 
 #endif
