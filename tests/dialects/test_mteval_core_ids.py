@@ -77,6 +77,39 @@ def test_lines_python_splits_and_perl_does_not_are_refused(code_point):
     assert core.mteval_13a_ids([line], True, vocabulary) is None
 
 
+# lines longer than the core's 16-byte blocks, one of each PyUnicode kind (ASCII and Latin-1
+# for kind 1), with A-Z to lowercase: the core copies a line's start in blocks up to the first
+# block holding a character it rewrites, and goes on one character at a time from there
+LONG_LINES = ["The Cat SAT on 3.5 Mats, ZZ yes ok", "Über Straße ÄÖÜ the Zug fährt AZ",
+              "„Zug“ fährt AZ — Āx the Bahn Cat", "\U0001f600 Zug AZ the Cat fährt „x“ \U0001f600 ok"]
+# every ASCII character and the edges of the blocks' ranges in each kind
+BLOCK_EDGES = [*range(0x80), 0x80, 0x85, 0xA0, 0xC0, 0xC1, 0xDA, 0xFF, 0x100, 0x141, 0x15A,
+               0x2028, 0x3000, 0x7FFF, 0x8000, 0x8020, 0x8041, 0x805A, 0xD800, 0xFF21, 0xFFFF,
+               0x10000, 0x10041, 0x1F600, 0x10FFFF]
+
+
+@pytest.mark.parametrize("lowercase", [True, False])
+@pytest.mark.parametrize("line", LONG_LINES)
+def test_a_character_at_every_position_of_a_long_line(line, lowercase):
+    """Each character at each position of a long line: in the first block, the last, and
+    between blocks; A-Z lowercased in the blocks the core copies as they are."""
+    refs = [line[:at] + chr(c) + line[at:] for c in BLOCK_EDGES if c not in REFUSED
+            for at in range(len(line) + 1)]
+    hyps = [ref.swapcase() for ref in refs[::5]]
+    assert core_ids(refs, hyps, lowercase) == expected_ids(refs, hyps, lowercase)
+
+
+@pytest.mark.parametrize("line", LONG_LINES)
+def test_a_refused_character_at_every_position_of_a_long_line(line):
+    core = native_core()
+    vocabulary, _ = core.mteval_13a_ids([line], True)
+    for code_point in sorted(REFUSED):
+        for at in range(len(line) + 1):
+            refused = line[:at] + chr(code_point) + line[at:]
+            assert core.mteval_13a_ids([refused], True) is None
+            assert core.mteval_13a_ids([line, refused], False, vocabulary) is None
+
+
 PIECES = ["the", "The", "CAT", "a", ".", ",", "1.5", "3,000", "-", "2-3", "0", "&", "<", ">",
           "&lt;", "&gt;", "&LT;", "&lt", "&amp;lt;", "&quot;", "&amp;", "&apos;", "<skipped>",
           "&lt;skipped&gt;", "İ", "Σ", "über", "猫", "z.B.", "\ud800", "\U0001f600", "\u00a0",

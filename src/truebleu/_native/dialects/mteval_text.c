@@ -7,6 +7,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef TB_HAVE_SSE2
+#include <emmintrin.h>
+#endif
 
 void tb_mteval_text_init(tb_mteval_text *m)
 {
@@ -49,13 +52,67 @@ static TB_ALWAYS_INLINE int entity_at(const void *s, int kind, size_t n, size_t 
     return 1;
 }
 
+#ifdef TB_HAVE_SSE2
+/* The vector of 16 bytes of `kind`-byte code points whose lanes are in[i..] < 0x20 or '&',
+ * '<', '>' (every character the rewrite changes but A-Z), and the one of A-Z, in *upper. */
+static TB_ALWAYS_INLINE __m128i special_lanes(__m128i v, int kind, __m128i *upper)
+{
+    if (kind == 1) {
+        *upper = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - 'A'))), _mm_set1_epi8((char)(-128 + 26)));
+        __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(0x1F)), v);
+        return _mm_or_si128(_mm_or_si128(control, _mm_cmpeq_epi8(v, _mm_set1_epi8('&'))),
+                            _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')), _mm_cmpeq_epi8(v, _mm_set1_epi8('>'))));
+    }
+    if (kind == 2) {  /* (unsigned compares as signed ones, the lanes shifted by 0x8000) */
+        *upper = _mm_cmplt_epi16(_mm_add_epi16(v, _mm_set1_epi16((short)(0x8000 - 'A'))),
+                                 _mm_set1_epi16((short)(-32768 + 26)));
+        __m128i control = _mm_cmplt_epi16(_mm_xor_si128(v, _mm_set1_epi16((short)0x8000)),
+                                          _mm_set1_epi16((short)(-32768 + 0x20)));
+        return _mm_or_si128(_mm_or_si128(control, _mm_cmpeq_epi16(v, _mm_set1_epi16('&'))),
+                            _mm_or_si128(_mm_cmpeq_epi16(v, _mm_set1_epi16('<')), _mm_cmpeq_epi16(v, _mm_set1_epi16('>'))));
+    }
+    /* kind 4: code points, at most 0x10FFFF, are positive as int32 */
+    *upper = _mm_and_si128(_mm_cmpgt_epi32(v, _mm_set1_epi32('A' - 1)), _mm_cmplt_epi32(v, _mm_set1_epi32('Z' + 1)));
+    __m128i control = _mm_cmplt_epi32(v, _mm_set1_epi32(0x20));
+    return _mm_or_si128(_mm_or_si128(control, _mm_cmpeq_epi32(v, _mm_set1_epi32('&'))),
+                        _mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32('<')), _mm_cmpeq_epi32(v, _mm_set1_epi32('>'))));
+}
+#endif
+
+/* The start of in[0..n) that the rewrite leaves as it is but for A-Z (lowercased if asked),
+ * copied to o 16 bytes at a time: its length, a multiple of 16 / kind, up to the first block
+ * holding a character the rewrite changes otherwise. Nearly every line is such a prefix
+ * (but its last few characters): rewrite() then goes on from there. 0 without SSE2. */
+static TB_ALWAYS_INLINE size_t copy_plain_prefix(const void *in, size_t n, int kind, int lowercase, void *o)
+{
+    size_t i = 0;
+#ifdef TB_HAVE_SSE2
+    const size_t lanes = 16 / (size_t)kind;
+    const __m128i case_bit = kind == 1   ? _mm_set1_epi8(0x20)
+                             : kind == 2 ? _mm_set1_epi16(0x20)
+                                         : _mm_set1_epi32(0x20);
+    for (; i + lanes <= n; i += lanes) {
+        __m128i v = _mm_loadu_si128((const __m128i *)((const char *)in + i * (size_t)kind)), upper;
+        if (_mm_movemask_epi8(special_lanes(v, kind, &upper)))
+            break;
+        if (lowercase)
+            v = _mm_or_si128(v, _mm_and_si128(upper, case_bit));
+        _mm_storeu_si128((__m128i *)((char *)o + i * (size_t)kind), v);
+    }
+#else
+    (void)in, (void)n, (void)kind, (void)lowercase, (void)o;
+#endif
+    return i;
+}
+
 /* tb_mteval_13a_text's rewrite of in[0..n) into o, for one PyUnicode kind (inlined with a
  * constant kind: one loop per kind); the length written, or (size_t)-1 when refused. Every
- * character the rewrite changes but A-Z is at most '>' (0x3E): the rest are copied. */
+ * character the rewrite changes but A-Z is at most '>' (0x3E): the rest are copied. The
+ * plain prefix is copied in blocks first (copy_plain_prefix: the same characters). */
 static TB_ALWAYS_INLINE size_t rewrite(const void *in, size_t n, int kind, int lowercase, void *o)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t k = copy_plain_prefix(in, n, kind, lowercase, o);
+    for (size_t i = k; i < n; i++) {
         uint32_t c = read_at(in, kind, i);
         if (c > '>') {
             if (lowercase && c - 'A' < 26u)
