@@ -142,13 +142,19 @@ struct tb_groups_scratch {
 
 static tb_spares groups_spares;
 
-static void scratch_free(tb_groups_scratch *s)
+/* The per-item arrays (not the table, which scratch_take keeps when it grows them). */
+static void free_arrays(tb_groups_scratch *s)
 {
     free(s->looks);
     free(s->refs);
     free(s->both);
     free(s->arrays);
     free(s->order);
+}
+
+static void scratch_free(tb_groups_scratch *s)
+{
+    free_arrays(s);
     free(s->slots);
     free(s);
 }
@@ -161,11 +167,7 @@ static tb_groups_scratch *scratch_take(size_t n)
         return NULL;
     if (s->items >= n)
         return s;
-    free(s->looks);
-    free(s->refs);
-    free(s->both);
-    free(s->arrays);
-    free(s->order);
+    free_arrays(s);
     s->items = n;
     s->looks = malloc(n * sizeof(uint64_t));
     s->refs = malloc(n * sizeof(uint64_t));
