@@ -23,6 +23,7 @@ _LAZY = {
     "TERScore": "metrics.ter",
     "Statistics": "metrics.bleu.statistics",
     "active_backend": "core.kernels",
+    "release_scratch": "core.kernels",
     "compute_bleu": "metrics.bleu.score",
     "corpus_bleu": "compat",
     "corpus_chrf": "compat",
@@ -96,6 +97,7 @@ if TYPE_CHECKING:  # the lazy names for type checkers, re-exported (`name as nam
     from .compat import sentence_chrf as sentence_chrf
     from .compat import sentence_ter as sentence_ter
     from .core.kernels import active_backend as active_backend
+    from .core.kernels import release_scratch as release_scratch
     from .dataset import DATASETS as DATASETS
     from .metrics.bleu.batch import mbr_select as mbr_select
     from .metrics.bleu.batch import pairwise_matrix as pairwise_matrix

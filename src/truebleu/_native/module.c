@@ -10,9 +10,12 @@
 #include <Python.h>
 
 #include "bleu/bindings.h"
+#include "bleu/groups.h"
 #include "bleu/prepared.h"
 #include "chrf/bindings.h"
+#include "chrf/chrf.h"
 #include "dialects/bindings.h"
+#include "runtime/gather.h"
 #include "runtime/portable.h"
 #include "runtime/signals.h"
 #include "significance/bindings.h"
@@ -21,6 +24,16 @@
 #include "text/bindings.h"
 #include "text/bindings_stream.h"
 #include "text/tokenize.h"
+
+/* release_scratch(): every kind of scratch the jobs keep between calls
+ * (runtime/spares.h), freed now rather than at exit. */
+static PyObject *core_release_scratch(PyObject *module, PyObject *Py_UNUSED(ignored))
+{
+    (void)module;
+    size_t bytes = tb_bleu_release_spares() + tb_groups_release_spares() + tb_chrf_release_spares() +
+                   tb_gather_release_spares();
+    return PyLong_FromSize_t(bytes);
+}
 
 /* A METH_VARARGS | METH_KEYWORDS function as the PyCFunction of the table. */
 #define KW(f) (PyCFunction)(void (*)(void))(f), METH_VARARGS | METH_KEYWORDS
@@ -191,6 +204,9 @@ static PyMethodDef core_methods[] = {
      "          python_sum) -> bytes of doubles: BLEU of summed rows (bleu/score.h)"},
     {"class_table", core_class_table, METH_NOARGS,
      "class_table() -> bytes of 0x110000 character classes (1 P, 2 S, 4 N, 8 zh)"},
+    {"release_scratch", core_release_scratch, METH_NOARGS,
+     "release_scratch() -> int: frees the scratch memory the jobs keep between calls (not that\n"
+     "of a call running now); the bytes freed (core.kernels.release_scratch)"},
     {NULL, NULL, 0, NULL},
 };
 

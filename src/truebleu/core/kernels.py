@@ -126,6 +126,22 @@ def active_backend() -> str:
     return backend_name()
 
 
+def release_scratch() -> int:
+    """Frees the scratch memory the compiled core keeps between calls; the bytes freed.
+
+    Each kind of job (BLEU's and chrF's workers, BLEU's grouping of items by their
+    references, the gathering of strings) keeps up to four scratches of at most 4 MiB
+    between calls, so that a training loop's small calls do not allocate and zero
+    their tables again each time. A long-lived process that scored one large corpus
+    may call this to give that memory back; the next call allocates afresh, with the
+    same numbers. A call running on another thread keeps its scratch until it ends.
+    0 when the compiled core is not available (nothing is kept then).
+    """
+    if not native_available():
+        return 0
+    return int(native_core().release_scratch())
+
+
 def check_threads(threads: object, name: str = "threads") -> Optional[int]:
     """``threads`` as None (the available cores) or an int in 1..MAX_THREADS: every metric's rule."""
     if threads is None:

@@ -198,6 +198,12 @@ static int table_of(tb_groups_scratch *s, size_t cap)
     return 0;
 }
 
+/* The bytes s's arrays and table hold. */
+static size_t scratch_footprint(const tb_groups_scratch *s)
+{
+    return s->items * (3 * sizeof(uint64_t) + 5 * sizeof(size_t)) + s->slots_cap * sizeof(size_t);
+}
+
 void tb_groups_release(tb_groups *g)
 {
     tb_groups_scratch *s = g->scratch;
@@ -206,11 +212,19 @@ void tb_groups_release(tb_groups *g)
     g->looks = NULL;
     if (!s)
         return;
-    const size_t held = s->items * (3 * sizeof(uint64_t) + 5 * sizeof(size_t)) + s->slots_cap * sizeof(size_t);
-    if (held <= TB_SPARE_MAX_BYTES && tb_spares_give(&groups_spares, s))
+    if (scratch_footprint(s) <= TB_SPARE_MAX_BYTES && tb_spares_give(&groups_spares, s))
         return;
     scratch_free(s);
 }
+
+static size_t release_kept(void *p)
+{
+    size_t bytes = scratch_footprint(p) + sizeof(tb_groups_scratch);
+    scratch_free(p);
+    return bytes;
+}
+
+size_t tb_groups_release_spares(void) { return tb_spares_drain(&groups_spares, release_kept); }
 
 int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, const size_t *offsets, size_t n,
                            tb_groups *out)

@@ -55,4 +55,8 @@ int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, c
  * TB_SPARE_MAX_BYTES); g holds nothing after. (Any thread, GIL or not.) */
 void tb_groups_release(tb_groups *g);
 
+/* Frees the grouping's arrays kept between calls (those of a call running now
+ * stay with it); the bytes freed. (Any thread, GIL or not.) */
+size_t tb_groups_release_spares(void);
+
 #endif

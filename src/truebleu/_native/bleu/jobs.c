@@ -231,19 +231,37 @@ static bleu_scratch *scratch_take(void)
     return s;
 }
 
-static void scratch_give(bleu_scratch *s)
+static size_t scratch_footprint(const bleu_scratch *s)
 {
-    s->b.poll = s->b2.poll = NULL;  /* (the job's poll dies with the job) */
-    size_t held = tb_builder_footprint(&s->b) + tb_builder_footprint(&s->b2) + tb_id_vocab_footprint(&s->v) +
-                  tb_matcher_footprint(&s->m);
-    if (held <= TB_SPARE_MAX_BYTES && tb_spares_give(&bleu_spares, s))
-        return;
+    return tb_builder_footprint(&s->b) + tb_builder_footprint(&s->b2) + tb_id_vocab_footprint(&s->v) +
+           tb_matcher_footprint(&s->m);
+}
+
+static void scratch_free(bleu_scratch *s)
+{
     tb_builder_free(&s->b);
     tb_builder_free(&s->b2);
     tb_id_vocab_free(&s->v);
     tb_matcher_free(&s->m);
     free(s);
 }
+
+static void scratch_give(bleu_scratch *s)
+{
+    s->b.poll = s->b2.poll = NULL;  /* (the job's poll dies with the job) */
+    if (scratch_footprint(s) <= TB_SPARE_MAX_BYTES && tb_spares_give(&bleu_spares, s))
+        return;
+    scratch_free(s);
+}
+
+static size_t release_kept(void *p)
+{
+    size_t bytes = scratch_footprint(p) + sizeof(bleu_scratch);
+    scratch_free(p);
+    return bytes;
+}
+
+size_t tb_bleu_release_spares(void) { return tb_spares_drain(&bleu_spares, release_kept); }
 
 static void bleu_worker(tb_job *base)
 {

@@ -58,6 +58,10 @@ typedef struct {
  * fills in its inputs and outputs, then runs it with tb_job_run_released(&job.base, ...). */
 void tb_bleu_job_init(tb_bleu_job *job, tb_bleu_job_kind kind, size_t nitems, size_t chunk);
 
+/* Frees the workers' scratch kept between jobs (a running job's stays with it);
+ * the bytes freed. (Any thread, GIL or not.) */
+size_t tb_bleu_release_spares(void);
+
 /* The matrix of single-reference statistics (and BLEU) of cross_statistics:
  * row i * nb + j is sequence a[i] against the one reference b[j], all
  * sequences of one segment profiled in `prof`. Items are rows of the matrix. */

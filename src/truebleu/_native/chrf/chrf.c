@@ -304,6 +304,16 @@ static void scratch_give(chrf_scratch *w, int clean)
     free(w);
 }
 
+static size_t release_kept(void *p)
+{
+    size_t bytes = scratch_footprint(p) + sizeof(chrf_scratch);
+    scratch_free(p);
+    free(p);
+    return bytes;
+}
+
+size_t tb_chrf_release_spares(void) { return tb_spares_drain(&chrf_spares, release_kept); }
+
 static void chrf_worker(tb_job *base)
 {
     tb_chrf_job *j = (tb_chrf_job *)base;

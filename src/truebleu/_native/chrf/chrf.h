@@ -29,6 +29,10 @@ typedef struct {
  * with tb_job_run_released(&job.base, ...). */
 void tb_chrf_job_init(tb_chrf_job *job, size_t nitems);
 
+/* Frees the workers' scratch kept between jobs (a running job's stays with it);
+ * the bytes freed. (Any thread, GIL or not.) */
+size_t tb_chrf_release_spares(void);
+
 /* _reference_chrf.f_score of one row, operation by operation. */
 double tb_chrf_f_score(const int64_t *row, int order, double factor, double one_plus_factor, int eps_smoothing);
 

@@ -58,6 +58,18 @@ static void give_kept(tb_gather *g)
     PyMem_RawFree(g->texts);
 }
 
+static size_t release_kept(void *p)
+{
+    kept_arrays *k = p;
+    size_t bytes = footprint(k->cap) + sizeof(*k);
+    PyMem_RawFree(k->owners);
+    PyMem_RawFree(k->texts);
+    PyMem_RawFree(k);
+    return bytes;
+}
+
+size_t tb_gather_release_spares(void) { return tb_spares_drain(&gather_spares, release_kept); }
+
 void tb_gather_start(tb_gather *g, PyObject *lower_name)
 {
     memset(g, 0, sizeof(*g));

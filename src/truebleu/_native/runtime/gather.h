@@ -74,4 +74,7 @@ void tb_gather_set_utf8(tb_gather *g, size_t i, const void *data, size_t length,
  * (runtime/spares.h; up to TB_SPARE_MAX_BYTES) or frees them (g is empty again). */
 void tb_gather_free(tb_gather *g);
 
+/* Frees the arrays kept for the next gatherer; the bytes freed. (Any thread.) */
+size_t tb_gather_release_spares(void);
+
 #endif

@@ -11,7 +11,8 @@
  * The slots are atomic pointers taken by exchange (never read and then
  * written), so a scratch is held by one worker at a time without a lock, on
  * any thread and with or without the GIL. Spares survive into a fork()ed child
- * as plain memory (no thread owns them), and are freed at exit by the system.
+ * as plain memory (no thread owns them), and are freed at exit by the system,
+ * or earlier on request (tb_spares_drain: truebleu.release_scratch()).
  */
 #ifndef TB_RUNTIME_SPARES_H
 #define TB_RUNTIME_SPARES_H
@@ -50,6 +51,20 @@ static inline int tb_spares_give(tb_spares *s, void *p)
         if (tb_atomic_ptr_cas(&s->slot[k], NULL, p))
             return 1;
     return 0;
+}
+
+/* Frees every kept scratch (those a running job's workers hold are not in the
+ * slots: they go back, or are freed, when their job ends); `release` frees one
+ * and returns the bytes it held. The bytes freed. */
+static inline size_t tb_spares_drain(tb_spares *s, size_t (*release)(void *))
+{
+    size_t bytes = 0;
+    for (int k = 0; k < TB_SPARE_SLOTS; k++) {
+        void *p = tb_atomic_ptr_exchange(&s->slot[k], NULL);
+        if (p)
+            bytes += release(p);
+    }
+    return bytes;
 }
 
 #endif
