@@ -119,15 +119,6 @@ static TB_ALWAYS_INLINE int emit_new_char(tb_builder *b, uint32_t c, int width)
     return b->lookup ? new_char_u32_lookup(b, c) : new_char_u32_vocab(b, c);
 }
 
-/* Whether the id of the one-character token c of a line of width `width` is
- * remembered (known_char; on an ASCII line without its test for c >= 0x80). */
-static TB_ALWAYS_INLINE int known_char_at(const tb_builder *b, uint32_t era, uint32_t c, uint32_t *id, int width)
-{
-    if (width == 1)
-        return known_byte(&b->chars, era, (uint8_t)c, id);
-    return known_char(&b->chars, era, c, id);
-}
-
 /* The one-character token c (of a line of code points): its remembered id
  * (known_char), else emit_new_char; the poll budget spent as emit_token spends it. */
 static TB_ALWAYS_INLINE int emit_char(tb_builder *b, uint32_t c)
@@ -326,12 +317,21 @@ static TB_ALWAYS_INLINE int tokenize_none(tb_builder *b, const void *s, size_t n
     return 0;
 }
 
-/* Every character but whitespace is a token: one cache look-up each (known_char).
- * The poll budget is spent a block of characters at a time (a line may be long). */
-static TB_ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, int width)
+/*
+ * char: every character but whitespace is a token, its id one load in the
+ * table of remembered one-character ids (known_char). An ASCII character's
+ * whitespace (never in the table) is skipped by not advancing the output
+ * rather than by a branch (a branch at each word's end, which the predictor
+ * misses). A hypothesis whose references remember every one-byte token
+ * (known_in_lookup's ascii_complete: `direct`) reads their table: an ASCII
+ * character they lack is TB_ABSENT, with no look-up. Otherwise the builder's
+ * own table, and emit_new_char for a character it does not remember yet.
+ * The poll budget is spent a block of characters at a time (a line may be long).
+ */
+static TB_ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, const tb_char_ids *chars, uint32_t era,
+                                      const int direct, const int width)
 {
-    const uint32_t era = b->era;
-    uint32_t *out = b->ids + b->nids, id;  /* (kept in a register: a store through b->ids may alias) */
+    uint32_t *out = b->ids + b->nids;  /* (kept in a register: a store through b->ids may alias) */
     for (size_t i = 0; i < n;) {
         size_t end = n - i > 4096 ? i + 4096 : n;
         if (tb_poll_spend(b->poll, 2 * (long)(end - i))) {  /* what one emit_token per character spends */
@@ -339,13 +339,31 @@ static TB_ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, in
             return -1;
         }
         for (; i < end; i++) {
-            uint32_t c = at(s, i, width);
-            if (known_char_at(b, era, c, &id, width)) {  /* (never whitespace: it is never a token) */
-                *out++ = id;
-                continue;
+            const uint32_t c = at(s, i, width);
+            if ((width == 1 || direct) && (width == 1 || c < 0x80)) {
+                const uint32_t space = ascii_class[c] & A_SPACE;
+                const uint32_t known = chars->char_era[c] == era;
+                if (direct) {
+                    *out = chars->char_id[c] | (known - 1);  /* (TB_ABSENT: all ones; without a branch) */
+                    out += !space;
+                    continue;
+                }
+                if (known | space) {
+                    *out = chars->char_id[c];  /* (a whitespace's is not kept: out does not move) */
+                    out += !space;
+                    continue;
+                }
+            } else {
+                /* (a reference line of code points: its test of c < 0x80 and the
+                 * selects cost more instructions than the branches they save) */
+                uint32_t id;
+                if (known_char(chars, era, c, &id)) {
+                    *out++ = id;
+                    continue;
+                }
+                if (space_at(c, width))
+                    continue;
             }
-            if (space_at(c, width))
-                continue;
             b->nids = (size_t)(out - b->ids);
             if (emit_new_char(b, c, width) < 0)
                 return -1;
@@ -356,16 +374,25 @@ static TB_ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, in
     return 0;
 }
 
+/* scan_char on the table it reads: the references' (direct) or the builder's */
+static TB_ALWAYS_INLINE int scan_char_in(tb_builder *b, const void *s, size_t n, const int width)
+{
+    const tb_seg *ref = b->lookup;
+    if (ref && ref->chars && ref->ascii_complete)
+        return scan_char(b, s, n, ref->chars, ref->chars_era, 1, width);
+    return scan_char(b, s, n, &b->chars, b->era, 0, width);
+}
+
 /* char, one function per width, kept out of tb_builder_add_line: its other
  * scanners are compiled as well as without them. */
 static TB_NOINLINE int tokenize_char_u8(tb_builder *b, const void *s, size_t n)
 {
-    return scan_char(b, s, n, 1);
+    return scan_char_in(b, s, n, 1);
 }
 
 static TB_NOINLINE int tokenize_char_u32(tb_builder *b, const void *s, size_t n)
 {
-    return scan_char(b, s, n, 4);
+    return scan_char_in(b, s, n, 4);
 }
 
 static TB_ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n, int width)
