@@ -24,7 +24,7 @@ from ..core.kernels import native_core
 from ..metrics.bleu.config import MAX_ORDER_LIMIT
 from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.statistics import Statistics
-from ._base import PreparedCache
+from ._base import PreparedCache, references_key
 from ._perl import before_rules_13a, tokenize_13a_perl
 
 #: the core's tokenizers (the names its BLEU takes) that a dialect may hand lines to
@@ -105,7 +105,7 @@ def core_rows(cache: PreparedCache, hypotheses: Sequence[str], refs: Sequence[Se
     """
     if tokenize not in CORE_TOKENIZERS:
         raise ValueError(f"not a core tokenizer: {tokenize!r}")
-    key = ("core", tokenize, max_order, tuple(map(tuple, refs)))
+    key = ("core", tokenize, max_order, references_key(refs))
 
     def prepare() -> BLEU:
         return BLEU(tokenize=tokenize, max_ngram_order=max_order, force=True,
@@ -156,7 +156,7 @@ def reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],
                        core_rows(cache, empty, [[ref] for ref in stream], tokenize, 1).rows()]
                       for stream in zip(*refs)]
         return [list(lengths) for lengths in zip(*per_stream)]
-    lengths: list[list[int]] = cache.get(("lengths", tokenize, tuple(map(tuple, refs))), count)
+    lengths: list[list[int]] = cache.get(("lengths", tokenize, references_key(refs)), count)
     return lengths
 
 

@@ -162,10 +162,10 @@ class CoreReferences:
         numbering refuses their lines. The core tokenizes and counts the segments on
         ``threads`` threads (None: the cores this process may use); the sums are the same
         for any count."""
+        threads = thread_count(threads)  # (once: finding the cores is a system call)
         ids = self._numbering.hypotheses(hypotheses, threads)
         if ids is None:
             return None
-        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.weights, ids,
-                                                              thread_count(threads))
+        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.weights, ids, threads)
         lengths_by_segment = list(zip(memoryview(sizes).cast("q").tolist(), self.lengths))
         return matches, totals, info, lengths_by_segment, self.ref_words, self.nrefs
