@@ -268,10 +268,11 @@ def test_core_13a_pre_check_never_hides_a_line_for_python(text):
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.lists(mteval_corpus(), min_size=20, max_size=60), st.booleans())
 def test_mteval_core_sums_are_the_same_on_any_number_of_threads(parts, international):
-    """The core counts a system's segments in the runtime's pool, each segment into a row
-    of its own added in segment order: on 1, 2, 3 or 7 threads (a corpus of 20 to 300
+    """The core gathers the references' clip counts and counts a system's segments in the
+    runtime's pool, each segment into a place of its own (the rows added in segment order):
+    with the references and the hypotheses on 1, 2, 3 or 7 threads (a corpus of 20 to 300
     segments: several chunks per thread) the sums are python_counts' bit for bit."""
-    from truebleu.dialects import mteval_core
+    from truebleu.dialects import mteval, mteval_core
 
     hyps = [hyp for part_hyps, _ in parts for hyp in part_hyps]
     refs = [ref[:1] for _, part_refs in parts for ref in part_refs]  # one reference each
@@ -287,3 +288,10 @@ def test_mteval_core_sums_are_the_same_on_any_number_of_threads(parts, internati
     expected = repr(dialect.python_counts(hyps, refs))
     for threads in (1, 2, 3, 7):
         assert repr(prepared[0].sums(hyps, threads)) == expected
+    numbering, order = prepared[0]._numbering, max(mteval.BLEU_ORDER, mteval.NIST_ORDER)
+    for threads in (1, 2, 3, 7):
+        references = mteval_core.CoreReferences.build(numbering, refs, order, threads)
+        assert references is not None
+        assert repr(references.sums(hyps, 1)) == expected
+    with pytest.raises(ValueError, match="threads"):
+        mteval_core.CoreReferences.build(numbering, refs, order, 0)

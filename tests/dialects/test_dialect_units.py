@@ -279,3 +279,20 @@ def test_tfnmt_compute_bleu_on_tokens():
     assert result[0] == get_dialect("tf-nmt", smooth=True, tokenize="whitespace").corpus_score(
         ["a b c d"], [["a b c d"], ["a b"]]).score
     assert result[4:] == (4, 2)  # shortest reference
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(
+    ["a", " ", "\n", "\x1c", "\x1f", "\x85", "\xa0", "\u2009", "\u3000", "\ue000", "\ue001",
+     "\ue002", "é"]), max_size=8), max_size=6))
+def test_space_hider_is_each_lines_translation(lines):
+    """The hider replaces the characters present in the lines joined (or line by line when
+    a line holds a newline): each line's result is str.translate of it with the hider's
+    table, a prefix code (the escape doubled, each hidden character the escape and a
+    private-use character of its own), the same number of lines."""
+    from truebleu.dialects.core_counts import UNICODE_ONLY_SPACES, SpaceHider
+
+    hider = SpaceHider(UNICODE_ONLY_SPACES)
+    table = {ord("\ue000"): "\ue000\ue000"}
+    table.update({ord(char): "\ue000" + chr(0xE001 + i) for i, char in enumerate(UNICODE_ONLY_SPACES)})
+    assert hider(lines) == [line.translate(table) for line in lines]

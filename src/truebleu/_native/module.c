@@ -151,12 +151,13 @@ static PyMethodDef core_methods[] = {
      "shifted hypothesis to it as a str of steps: '=' match, 's' substitution, 'h' a\n"
      "hypothesis word alone (deleted), 'r' a reference word alone (inserted)."},
     {"mteval_table", KW(core_mteval_table),
-     "mteval_table(ids, nrefs, max_order, no_context_token) -> (table, pairs, lengths)\n\n"
+     "mteval_table(ids, nrefs, max_order, no_context_token, threads=1) -> (table, pairs, lengths)\n\n"
      "The n-grams (orders 1..max_order) of reference lines given as int32 token ids, each line\n"
      "ended by -1, nrefs lines per segment, numbered in order of first occurrence: the table (a\n"
      "capsule for mteval_sums, with each segment's clip counts), the distinct n-gram count << 32 |\n"
      "context count as uint64 bytes (the context of a unigram, or of a bigram whose first token is\n"
-     "no_context_token, is every reference word), per line its length as int64 bytes."},
+     "no_context_token, is every reference word), per line its length as int64 bytes. Each\n"
+     "segment's clip counts are gathered on up to threads threads; the table is the same for any count."},
     {"mteval_sums", KW(core_mteval_sums),
      "mteval_sums(table, weights, hypotheses, threads=1) -> (matches, totals, info, sizes)\n\n"
      "mteval's corpus sums (truebleu.dialects.mteval): clipped matches and totals per order, NIST's\n"

@@ -24,7 +24,7 @@ from ..core.kernels import native_core
 from ..metrics.bleu.config import MAX_ORDER_LIMIT
 from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.statistics import Statistics
-from ._base import PreparedCache
+from ._base import PreparedCache, references_key
 from ._perl import before_rules_13a, tokenize_13a_perl
 
 #: the core's tokenizers (the names its BLEU takes) that a dialect may hand lines to
@@ -47,8 +47,10 @@ class SpaceHider:
     """
 
     def __init__(self, characters: str) -> None:
-        mapping = {char: _ESCAPE + chr(0xE001 + i) for i, char in enumerate(characters)}
-        mapping[_ESCAPE] = _ESCAPE * 2
+        # (the escape first: replaced in this order, no replacement touches another's output)
+        mapping = {_ESCAPE: _ESCAPE * 2}
+        mapping.update({char: _ESCAPE + chr(0xE001 + i) for i, char in enumerate(characters)})
+        self._mapping = mapping
         self._table = str.maketrans(mapping)
         self._characters = tuple(mapping)
         self._ascii_characters = tuple(char for char in mapping if char.isascii())
@@ -57,12 +59,20 @@ class SpaceHider:
     def __call__(self, lines: Sequence[str]) -> list[str]:
         text = "".join(lines)
         # one substring scan per character (much faster than a character class)
-        if not any(char in text for char in (
-                self._ascii_characters if text.isascii() else self._characters)):
+        present = [char for char in (self._ascii_characters if text.isascii() else self._characters)
+                   if char in text]
+        if not present:
             return list(lines)
-        # only the lines holding one: str.translate looks every character up in the table
-        return [line.translate(self._table) if self._any.search(line) else line
-                for line in lines]
+        if "\n" in text:  # (lines that cannot be joined by "\n" and split again: one by one)
+            return [line.translate(self._table) if self._any.search(line) else line
+                    for line in lines]
+        # the lines joined, each character present replaced in the whole text at once (a
+        # str.replace each, the escape first), split again: str.translate per line looks
+        # every character up in the table, several times slower
+        joined = "\n".join(lines)
+        for char in present:
+            joined = joined.replace(char, self._mapping[char])
+        return joined.split("\n")
 
 
 #: multi-bleu.perl splits bytes on ASCII whitespace: the other spaces of str.split are letters
@@ -105,7 +115,7 @@ def core_rows(cache: PreparedCache, hypotheses: Sequence[str], refs: Sequence[Se
     """
     if tokenize not in CORE_TOKENIZERS:
         raise ValueError(f"not a core tokenizer: {tokenize!r}")
-    key = ("core", tokenize, max_order, tuple(map(tuple, refs)))
+    key = ("core", tokenize, max_order, references_key(refs))
 
     def prepare() -> BLEU:
         return BLEU(tokenize=tokenize, max_ngram_order=max_order, force=True,
@@ -156,7 +166,7 @@ def reference_lengths(cache: PreparedCache, refs: Sequence[Sequence[str]],
                        core_rows(cache, empty, [[ref] for ref in stream], tokenize, 1).rows()]
                       for stream in zip(*refs)]
         return [list(lengths) for lengths in zip(*per_stream)]
-    lengths: list[list[int]] = cache.get(("lengths", tokenize, tuple(map(tuple, refs))), count)
+    lengths: list[list[int]] = cache.get(("lengths", tokenize, references_key(refs)), count)
     return lengths
 
 

@@ -30,7 +30,7 @@ from typing import Callable, Optional, Sequence
 
 from ..core.kernels import backend_name
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
-from ._base import Dialect, DialectScore, check_bool
+from ._base import Dialect, DialectScore, check_bool, references_key
 from ._perl import ngram_counts_many, tokenize_intl_perl
 from .core_counts import LINE_END, tokenize_13a_perl_core
 from .mteval_core import Core13aNumbering, CoreReferences, TokenNumbering, joined_13a_tokens, sgml_escape
@@ -155,8 +155,7 @@ class MtevalDialect(Dialect):
         return tokenize_13a_perl_core(text, self.lowercase)
 
     def _prepare(self, refs: list[list[str]]) -> _PreparedReferences:
-        key = ("mteval", self.lowercase, self.international_tokenization,
-               tuple(map(tuple, refs)))
+        key = ("mteval", self.lowercase, self.international_tokenization, references_key(refs))
         return self._prepared.get(key, lambda: self._build(refs))
 
     def _build(self, refs: list[list[str]]) -> _PreparedReferences:
@@ -181,19 +180,13 @@ class MtevalDialect(Dialect):
                 info[ngram] = -math.log(count / counts[context]) / log2
         return _PreparedReferences(segments, info, len(refs[0]) if refs else 0)
 
-    def _statistics(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
-        """Corpus sums that do not depend on the brevity rule, cached per input."""
-        key = ("mteval-stats", self.lowercase, self.international_tokenization,
-               tuple(hypotheses), tuple(map(tuple, refs)))
-        return self._sums.get(key, lambda: self.counts(hypotheses, refs))
-
     def counts(self, hypotheses: list[str], refs: list[list[str]]) -> tuple:
         """The corpus sums: from the core (:mod:`.mteval_core`) where it is built, else
         :meth:`python_counts`, the specification, which the tests compare it with."""
         if hypotheses and backend_name() == "native":
             prepared = self._prepared.get(
                 ("mteval-core", self.lowercase, self.international_tokenization,
-                 tuple(map(tuple, refs))), lambda: self._core_references(refs))
+                 references_key(refs)), lambda: self._core_references(refs))
             sums = prepared.sums(hypotheses) if prepared is not None else None
             if sums is not None:
                 return sums
@@ -252,8 +245,10 @@ class MtevalDialect(Dialect):
         return matches, totals, info_sums, lengths_by_segment, ref_words, prepared.nrefs
 
     def _corpus(self, hypotheses, refs):
+        # (not cached per hypotheses: a key of their text would cost more than the core's
+        # sums, hashing every line of each new system)
         matches, totals, info_sums, lengths_by_segment, ref_words, nrefs = \
-            self._statistics(hypotheses, refs)
+            self.counts(hypotheses, refs)
         if nrefs == 1:  # (the rule has one length to choose from in each segment)
             ref_length = ref_words
         else:

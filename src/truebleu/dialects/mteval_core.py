@@ -130,11 +130,14 @@ class CoreReferences:
     """
 
     def __init__(self, numbering: Numbering, ids: Union["array[int]", memoryview], zero: int,
-                 nrefs: int, max_order: int) -> None:
+                 nrefs: int, max_order: int, threads: Optional[int] = None) -> None:
         self._core = native_core()
         self._numbering = numbering
         self.nrefs = nrefs
-        self.table, pairs, lengths = self._core.mteval_table(ids, nrefs, max_order, zero)
+        # (each segment's clip counts gathered on `threads` threads, None: the cores this
+        # process may use; the same table for any count)
+        self.table, pairs, lengths = self._core.mteval_table(ids, nrefs, max_order, zero,
+                                                             thread_count(threads))
         # the distinct (count << 32 | context count) of the n-grams: NIST's weight of each
         log2 = math.log(2)
         self.weights = array("d", [-math.log((pair >> 32) / (pair & 0xFFFFFFFF)) / log2
@@ -144,24 +147,25 @@ class CoreReferences:
         self.ref_words = sum(per_line)
 
     @classmethod
-    def build(cls, numbering: Numbering, refs: list[list[str]], max_order: int
-              ) -> Optional["CoreReferences"]:
-        """The references prepared with ``numbering``; None if it refuses their lines."""
+    def build(cls, numbering: Numbering, refs: list[list[str]], max_order: int,
+              threads: Optional[int] = None) -> Optional["CoreReferences"]:
+        """The references prepared with ``numbering`` (on ``threads`` threads, None: the
+        cores this process may use); None if it refuses their lines."""
         found = numbering.references([ref for seg in refs for ref in seg])
         if found is None:
             return None
         ids, zero = found
-        return cls(numbering, ids, zero, len(refs[0]), max_order)
+        return cls(numbering, ids, zero, len(refs[0]), max_order, threads)
 
     def sums(self, hypotheses: list[str], threads: Optional[int] = None) -> Optional[MtevalSums]:
         """The specification's tuple (``python_counts``) for ``hypotheses``; None if the
         numbering refuses their lines. The core tokenizes and counts the segments on
         ``threads`` threads (None: the cores this process may use); the sums are the same
         for any count."""
+        threads = thread_count(threads)  # (once: finding the cores is a system call)
         ids = self._numbering.hypotheses(hypotheses, threads)
         if ids is None:
             return None
-        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.weights, ids,
-                                                              thread_count(threads))
+        matches, totals, info, sizes = self._core.mteval_sums(self.table, self.weights, ids, threads)
         lengths_by_segment = list(zip(memoryview(sizes).cast("q").tolist(), self.lengths))
         return matches, totals, info, lengths_by_segment, self.ref_words, self.nrefs

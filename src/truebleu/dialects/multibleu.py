@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
-from ._base import Dialect, DialectScore, ToolError, check_bool
+from ._base import Dialect, DialectScore, ToolError, check_bool, references_key
 from ._perl import ascii_lower, perl_lc, split_bytes_awk, split_perl
 from .core_counts import core_rows, flat_lines, hide_unicode_only_spaces, tokenize_13a_perl_core
 
@@ -63,7 +63,7 @@ class MultiBleuDialect(Dialect):
         return tuple(split_bytes_awk(line))
 
     def _prepare(self, refs):
-        key = (self.name, self.lowercase, tuple(map(tuple, refs)))
+        key = (self.name, self.lowercase, references_key(refs))
         return self._prepared.get(key, lambda: self._build(refs))
 
     def _build(self, refs):
@@ -115,7 +115,7 @@ class MultiBleuDialect(Dialect):
             flat = iter(as_core_reads(flat_lines(refs)))  # one scan, not one per segment
             return [[next(flat) for _ in range(width)] for _ in refs]
         hyps = as_core_reads(hypotheses)
-        segs = self._prepared.get(("core reads", self.lowercase, tuple(map(tuple, refs))),
+        segs = self._prepared.get(("core reads", self.lowercase, references_key(refs)),
                                   references_as_core_reads)
         rows = core_rows(self._prepared, hyps, segs, "none", ORDER)
         # 9999 tokens take at least 19,997 characters: shorter lines need no look at the rows

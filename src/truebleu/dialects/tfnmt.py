@@ -21,7 +21,7 @@ from typing import Sequence
 
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
 from ..tokenizers import get_tokenizer
-from ._base import Dialect, DialectScore, ToolError, check_bool
+from ._base import Dialect, DialectScore, ToolError, check_bool, references_key
 from .core_counts import (
     CORE_TOKENIZERS,
     flat_lines,
@@ -121,14 +121,14 @@ class TfNmtDialect(Dialect):
         return tuple(self._tokenizer(line).split())
 
     def _prepare(self, refs):
-        key = ("tf-nmt", self.tokenize_name, self.max_order, tuple(map(tuple, refs)))
+        key = ("tf-nmt", self.tokenize_name, self.max_order, references_key(refs))
         return self._prepared.get(key, lambda: [
             _clip_counts([self.tokenize(ref) for ref in seg_refs], self.max_order)
             for seg_refs in refs])
 
     def _corpus(self, hypotheses, refs):
         key = ("tf-nmt-stats", self.tokenize_name, self.max_order, tuple(hypotheses),
-               tuple(map(tuple, refs)))
+               references_key(refs))
         counts = self._sums.get(key, lambda: self.counts(hypotheses, refs))
         bleu, precisions, bp, ratio, hyp_len, ref_len = score_counts(counts, self.max_order,
                                                                      self.smooth)

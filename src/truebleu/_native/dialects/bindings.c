@@ -62,15 +62,16 @@ static int open_ids(PyObject *obj, Py_buffer *view, const char *what)
 
 PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs)
 {
-    static const char *const kwlist[] = {"ids", "nrefs", "max_order", "no_context_token", NULL};
-    (void)module;
+    static const char *const kwlist[] = {"ids", "nrefs", "max_order", "no_context_token", "threads", NULL};
     PyObject *ids_obj;
     Py_ssize_t nrefs;
-    int max_order;
+    int max_order, threads = 1;
     long no_context;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Onil", (char **)kwlist, &ids_obj, &nrefs, &max_order,
-                                     &no_context))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Onil|i", (char **)kwlist, &ids_obj, &nrefs, &max_order,
+                                     &no_context, &threads))
         return NULL;
+    if (threads < 1)
+        return PyErr_Format(PyExc_ValueError, "threads must be >= 1, got %d", threads);
     if (nrefs < 1)
         return PyErr_Format(PyExc_ValueError, "nrefs must be at least 1");
     if (max_order < 1 || max_order > TB_MTEVAL_MAX_ORDER)
@@ -89,7 +90,8 @@ PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs)
     uint64_t total = 0;
     tb_status status = t ? TB_OK : TB_NOMEM;
     enum { FAULT_NONE, FAULT_ID, FAULT_NREFS, FAULT_WORDS } fault = FAULT_NONE;
-    Py_BEGIN_ALLOW_THREADS
+    tb_signal_watch watch;
+    tb_signal_watch_begin(&watch, tb_state_of(module)->main_thread);  /* (releases the GIL) */
     if (status == TB_OK && (status = tb_mteval_lines(ids, length, &lengths, &lines, &bad_at)) == TB_VALUE)
         fault = FAULT_ID;
     for (size_t k = 0; status == TB_OK && k < lines; k++)
@@ -100,17 +102,21 @@ PyObject *core_mteval_table(PyObject *module, PyObject *args, PyObject *kwargs)
     }
     if (status == TB_OK)
         status = tb_mteval_refs_build(&t->table, ids, lengths, (size_t)nrefs, lines / (size_t)nrefs, max_order,
-                                      &t->clips);
+                                      threads, &watch, &t->clips);
     if (status == TB_OK)
         status = tb_mteval_pairs_build(&t->table,
                                        no_context < INT32_MIN || no_context > INT32_MAX ? TB_UNKNOWN_TOKEN
                                                                                         : (int32_t)no_context,
                                        total, &t->pairs);
-    Py_END_ALLOW_THREADS
+    tb_signal_watch_end(&watch);
     PyBuffer_Release(&view);
     if (status != TB_OK) {
         free(lengths);
         table_free(t);
+        if (fault == FAULT_NONE) {  /* out of memory, or a signal handler raised */
+            tb_raise_job_status(status);
+            return NULL;
+        }
         if (fault == FAULT_ID && bad_at == length)
             return tb_raise(status, "ids must end with -1 (the last line's end)");
         if (fault == FAULT_ID)

@@ -9,7 +9,7 @@
  * depends only on its count and its context's count: the table's distinct pairs of
  * them are listed once (tb_mteval_pairs), Python computes each pair's weight with
  * math.log, and info[g] is the weight of g's pair. The references' clip counts are
- * gathered once (tb_mteval_clips), in the same pass that numbers the n-grams.
+ * gathered once (tb_mteval_clips), from the occurrences the numbering pass writes.
  *
  * A hypothesis n-gram counts only if its segment's references hold it, and then so
  * do its prefixes: each segment's n-grams get a small hash table of their own
@@ -34,8 +34,9 @@ typedef struct {
     int64_t *counts;   /* their clip counts */
     uint64_t *keys;    /* their keys (tb_ngram_key of their prefix and last token) */
     int32_t *orders;   /* their orders */
-    size_t *starts;    /* segment s: ids[starts[s] .. starts[s + 1]) */
-    size_t n, cap, segments;
+    size_t *starts;    /* segment s's first: ids[starts[s]], room up to starts[s + 1] for each of */
+                       /* its references' n-grams; its distinct ones fill the start of it */
+    size_t n, cap, segments;  /* n: the segments' distinct n-grams, all together */
     uint32_t *slots;   /* segment s's hash table: slots[slot_starts[s] .. slot_starts[s + 1]), */
     size_t *slot_starts; /* a power of two of them (or none), each 0 or 1 + an index into its ids */
     size_t slots_n, slots_cap, most;  /* most: the largest segment's n-grams */
@@ -75,13 +76,16 @@ tb_status tb_mteval_lines(const int32_t *ids, size_t length, int64_t **lengths, 
 
 /* refs: segments * nrefs lines (segment by segment), the tokens of line k lengths[k]
  * (tb_mteval_lines), each line followed by one more id (its end, never read). Numbers their
- * n-grams of orders 1..max_order into `table` (with their counts) and gathers each
- * segment's clip counts into c, in one pass: every array is sized once, from the lines'
- * lengths. A token is read as data alone (a key), never as an index or a bound: another
- * thread changing refs meanwhile spoils counts, never memory. TB_OK or TB_NOMEM (then
- * table and c are freed). */
+ * n-grams of orders 1..max_order into `table` (with their counts) on the calling thread, then
+ * gathers each segment's clip counts into c on up to `threads` threads (runtime/pool.h: call
+ * without the GIL, `watch` the caller's, may be NULL; the same c on any number of threads;
+ * mteval_refs.c): every array is sized once, from the lines' lengths. A token is read as data
+ * alone (a key), never as an index or a bound: another thread changing refs meanwhile spoils
+ * counts, never memory. TB_OK, TB_NOMEM or a stop of the job (TB_INTERRUPTED; then table
+ * and c are freed). */
 tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, const int64_t *lengths, size_t nrefs,
-                               size_t segments, int max_order, tb_mteval_clips *c);
+                               size_t segments, int max_order, int threads, tb_signal_watch *watch,
+                               tb_mteval_clips *c);
 
 void tb_mteval_clips_free(tb_mteval_clips *c);
 
