@@ -25,6 +25,7 @@ from ..io import InputError, check_same_length, is_stdin
 from ..io.segments import is_plain_text
 from ..io.testsets.errors import DownloadError
 from . import testsets as testset_commands
+from .command_parser import CommandParser
 from .options import (
     OUTPUT_FORMATS,
     UsageError,
@@ -64,8 +65,8 @@ DESCRIPTION = (
 
 def build_parser() -> argparse.ArgumentParser:
     """sacreBLEU's flags, in sacreBLEU's order, and truebleu's additions."""
-    parser = argparse.ArgumentParser(prog="truebleu", description=DESCRIPTION,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandParser(prog="truebleu", description=DESCRIPTION,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--input", "-i", type=str, nargs="*", default=None,
                         help="Read input from file(s) instead of STDIN.")
     parser.add_argument("refs", nargs="*", default=[],
