@@ -210,3 +210,31 @@ def test_the_paired_bootstrap_command_compiles_nothing(tmp_path):
     ref.write_text("the cat sat on the mat\n" * 3, encoding="utf-8")
     other.write_text("the cat sat on a mat\n" * 3, encoding="utf-8")
     assert compiled_by_command([str(ref), "-i", str(ref), str(other), "-pbs"]) == []
+
+
+#: What the scoring command loads on no path of its own, not even through argparse: typing
+#: (about 16 M instructions; the modules on the path import its names for the checker only
+#: and take Generic, TypeVar and cast from core/typing_stubs), shutil with fnmatch and bz2
+#: (argparse's help formatter asks for the terminal's width, which cli/command_parser.py
+#: leaves to help and usage), zlib and lzma (io/lines.py imports them for a failed read).
+NEVER_ON_THE_SCORING_PATH = ("typing", "shutil", "fnmatch", "bz2", "lzma", "zlib")
+
+
+def loaded_at_start_up() -> set[str]:
+    """What the interpreter loads before any code runs (``site`` and any ``.pth`` file)."""
+    done = subprocess.run([sys.executable, "-c", "import sys; print(' '.join(sys.modules))"],
+                          capture_output=True, text=True, check=True)
+    return set(done.stdout.split())
+
+
+@pytest.mark.parametrize("flags", [["-b"], ["-b", "-q", "-w", "10"], ["-pbs"], ["-m", "bleu", "chrf"]])
+def test_the_scoring_command_loads_neither_typing_nor_shutil(tmp_path, flags):
+    if "-pbs" in flags:
+        pytest.importorskip("truebleu._native_core", reason="-pbs runs NumPy without the core")
+    ref, other = tmp_path / "ref.txt", tmp_path / "other.txt"
+    ref.write_text("".join(f"the cat {k} sat on the mat\n" for k in range(20)), encoding="utf-8")
+    other.write_text("".join(f"the cat {k} sat on a mat\n" for k in range(20)), encoding="utf-8")
+    systems = [str(ref), str(other)] if "-pbs" in flags else [str(other)]
+    loaded = loaded_by_command([str(ref), "-i", *systems, *flags])
+    assert "truebleu.cli.score" in loaded  # the command ran
+    assert not (set(NEVER_ON_THE_SCORING_PATH) & loaded) - loaded_at_start_up()

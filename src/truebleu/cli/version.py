@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import sys
 from argparse import SUPPRESS, Action, ArgumentParser, Namespace
-from typing import Any, Optional, Sequence, Union
 
 from .._version import __version__
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs about 16 M instructions
+if TYPE_CHECKING:
+    from typing import Any, Optional, Sequence, Union
 
 __all__ = ["FEATURES", "VersionAction", "build_text", "feature_lines", "version_text"]
 

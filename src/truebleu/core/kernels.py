@@ -17,7 +17,12 @@ from __future__ import annotations
 import numbers
 import os
 import warnings
-from typing import Any, Callable, Generic, Optional, TypeVar
+
+from .typing_stubs import Generic, TypeVar
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs about 16 M instructions
+if TYPE_CHECKING:
+    from typing import Any, Callable, Optional
 
 BACKENDS = ("python", "native")
 #: Far more than any machine's cores; the compiled core itself uses at most 256 threads.

@@ -23,19 +23,17 @@ file and the line otherwise), so a decompression bomb without newlines, or
 from __future__ import annotations
 
 import codecs
-import lzma
 import os
 import stat
 import sys
-import zlib
 from importlib import import_module
-from typing import TYPE_CHECKING, Iterator, Optional
 
 from .errors import InputError
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: every command reads through this module
 if TYPE_CHECKING:  # for the checker only: a Protocol class costs start-up to build
     from types import TracebackType
-    from typing import Protocol
+    from typing import Iterator, Optional, Protocol
 
     class BinaryReader(Protocol):
         """What :func:`open_binary` returns: a file object (plain or decompressing) read in
@@ -62,8 +60,18 @@ BLOCK_BYTES = 1 << 16
 
 #: The module whose ``open`` reads a compressed file, by extension (imported for such files only).
 _DECOMPRESSORS = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
-#: What reading a corrupt or truncated .gz, .bz2 or .xz file raises.
-DECOMPRESSION_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
+
+
+def decompression_errors() -> tuple[type[Exception], ...]:
+    """What reading a corrupt or truncated .gz, .bz2 or .xz file raises (and any read error).
+
+    A function for ``except decompression_errors() as exc:``, which runs it only when an
+    exception is raised: a command on plain files never imports ``zlib`` and ``lzma``.
+    """
+    import lzma
+    import zlib
+
+    return (OSError, EOFError, zlib.error, lzma.LZMAError)
 
 
 def is_stdin(path: str | os.PathLike) -> bool:
@@ -133,7 +141,7 @@ class _StdinBytes:
 def _read_block(handle: BinaryReader, name: str, size: int) -> bytes:
     try:
         return handle.read(size)
-    except DECOMPRESSION_ERRORS as exc:
+    except decompression_errors() as exc:
         raise _read_error(exc, name) from None
 
 
@@ -142,7 +150,7 @@ def readinto_block(handle: BinaryReader, name: str, view: memoryview) -> int:
     compressed file, like ``read``, stops short only at the end); returns their number."""
     try:
         return handle.readinto(view)
-    except DECOMPRESSION_ERRORS as exc:
+    except decompression_errors() as exc:
         raise _read_error(exc, name) from None
 
 

@@ -24,7 +24,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field, replace
 
 from . import InputError, open_binary
-from .lines import DECOMPRESSION_ERRORS
+from .lines import decompression_errors
 
 __all__ = ["WMTTestSet", "read_wmt_xml", "keep_referenced", "sacrebleu_fields", "clean"]
 
@@ -98,7 +98,7 @@ def read_wmt_xml(path: str | os.PathLike) -> WMTTestSet:
         except ET.ParseError as exc:
             line, column = exc.position
             raise InputError(f"{name}, line {line}, column {column}: invalid XML: {exc}") from None
-        except DECOMPRESSION_ERRORS as exc:  # corrupt or truncated .gz/.bz2/.xz, read errors
+        except decompression_errors() as exc:  # corrupt or truncated .gz/.bz2/.xz, read errors
             raise InputError(f"{name}: cannot read: {exc}") from None
         except (LookupError, ValueError) as exc:  # encoding="bogus" in the XML declaration
             raise InputError(f"{name}: invalid XML: {exc}") from None

@@ -32,18 +32,6 @@ from __future__ import annotations
 
 import numbers
 from abc import ABC, abstractmethod
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    ClassVar,
-    Generic,
-    Literal,
-    Optional,
-    Sequence,
-    TypeVar,
-    Union,
-    overload,
-)
 
 from ..core.config import MetricConfig
 from ..core.kernels import KernelLoader, check_threads
@@ -55,9 +43,12 @@ from ..core.references import (
 )
 from ..core.signature import Signature
 from ..core.statistics import RowTable
+from ..core.typing_stubs import Generic, TypeVar, overload
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs about 16 M instructions
 if TYPE_CHECKING:
     from array import array
+    from typing import Any, ClassVar, Literal, Optional, Sequence, Union
 
     from ..core.accumulator import Accumulator
     from ..significance.compat import Seed
@@ -449,10 +440,10 @@ class Metric(ABC, Generic[ScoreT]):
 
 
 #: a metric of any class (``from_args`` and ``without_references`` give the class they are
-#: called on). Bound to the class itself, not to the string "Metric[Any]": typing would
-#: compile that string when the module loads (a process's first compile costs about 10 M
-#: instructions, on every run of the command).
-MetricT = TypeVar("MetricT", bound=Metric[Any])
+#: called on), for the type checker only: at run time typing is not imported (see
+#: :mod:`truebleu.core.typing_stubs`), and no annotation is evaluated.
+if TYPE_CHECKING:
+    MetricT = TypeVar("MetricT", bound=Metric[Any])
 
 
 def check_segment_count(hypotheses: Sequence[str], n_segments: int) -> None:

@@ -29,7 +29,7 @@ _WHERE = {
     "SystemSummary": "multi", "compare_all": "multi", "compare_systems": "multi", "holm": "multi",
     "ConfidenceInterval": "paired", "PairedComparison": "paired", "bootstrap_ci": "paired",
     "paired_bootstrap": "paired", "paired_randomization": "paired",
-    "BatchScorer": "scoring", "RowScorer": "scoring", "MeanScorer": "external",
+    "BatchScorer": "protocols", "RowScorer": "scoring", "MeanScorer": "external",
     "scorer_for": "scoring",
     "SentenceComparison": "sentence", "compare_sentences": "sentence",
     "MetricsComparison": "multimetric", "compare_metrics": "multimetric",
@@ -62,10 +62,10 @@ if TYPE_CHECKING:  # the lazy names for type checkers, re-exported (`name as nam
     from .paired import bootstrap_ci as bootstrap_ci
     from .paired import paired_bootstrap as paired_bootstrap
     from .paired import paired_randomization as paired_randomization
+    from .protocols import BatchScorer as BatchScorer
     from .sacrebleu_names import PairedTest as PairedTest
     from .sacrebleu_names import Result as Result
     from .sacrebleu_names import estimate_ci as estimate_ci
-    from .scoring import BatchScorer as BatchScorer
     from .scoring import RowScorer as RowScorer
     from .scoring import scorer_for as scorer_for
     from .sentence import SentenceComparison as SentenceComparison

@@ -21,11 +21,12 @@ PCG64's spare 32-bit half) lives in the bit generator, not in the call.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Optional, TypeAlias, Union
-
 from ..core.lazy_numpy import numpy
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs about 16 M instructions
 if TYPE_CHECKING:
+    from typing import Any, Iterator, Optional, TypeAlias, Union
+
     from numpy.random import Generator
     from numpy.typing import NDArray
 

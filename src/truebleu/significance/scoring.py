@@ -31,53 +31,36 @@ exact by construction.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from ..core.lazy_numpy import numpy
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs about 16 M instructions
 if TYPE_CHECKING:
+    from typing import Any, Callable, Sequence
+
     from numpy import bool_, dtype, float64, int64
     from numpy.typing import ArrayLike, NDArray
-    from typing_extensions import Buffer
+
+    from .protocols import ApproximateScorer as ApproximateScorer
+    from .protocols import BatchScorer as BatchScorer
+    from .protocols import CoreScorer as CoreScorer
+
+    #: an arithmetic operator (``operator.add``, ``mul``, ``truediv``) on arrays and numbers
+    Operator = Callable[[Any, Any], Any]
 
 LOG_ZERO = -9999999999  # log(0) as floored by sacreBLEU's scorer
 _COMPENSATED_SUM = sys.version_info >= (3, 12)
 
-
-class BatchScorer(Protocol):
-    """What a metric must offer to be tested: the minimal interface.
-
-    ``statistics(hypotheses)`` gives an integer matrix, one additive row per
-    segment; ``score_rows(sums)`` maps a ``(k, width)`` array of summed rows to
-    ``k`` float scores. ``name`` labels the metric in reports.
-    """
-
-    name: str
-
-    def statistics(self, hypotheses: Sequence[str]) -> NDArray[Any]: ...
-
-    def score_rows(self, sums: NDArray[Any]) -> NDArray[Any]: ...
+#: the scorer protocols, in :mod:`.protocols` (they need typing), also reachable from here
+_PROTOCOLS = ("ApproximateScorer", "BatchScorer", "CoreScorer")
 
 
-class ApproximateScorer(BatchScorer, Protocol):
-    """A scorer that says ``supports_approx = True``: its ``score_rows`` also takes
-    ``exact=False`` (NumPy's log and exp: faster, maybe a few ulps off), which the
-    randomization test uses only to find the trials it must rescore exactly."""
+def __getattr__(name: str) -> object:
+    if name in _PROTOCOLS:
+        from . import protocols
 
-    supports_approx: bool
-
-    def score_rows(self, sums: NDArray[Any], exact: bool = True) -> NDArray[Any]: ...
-
-
-class CoreScorer(BatchScorer, Protocol):
-    """A scorer that scores int64 sums in the compiled core (BLEU's): ``core_scores``
-    gives the floats :meth:`~BatchScorer.score_rows` gives (see :mod:`.native`)."""
-
-    def core_scores(self, sums: Buffer, float32: bool) -> memoryview[float]: ...
-
-
-#: an arithmetic operator (``operator.add``, ``mul``, ``truediv``) on arrays and numbers
-Operator = Callable[[Any, Any], Any]
+        return getattr(protocols, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _probe(op: Operator, left: Any, right: Any, left_is_python: bool = False) -> dtype[Any]:

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import math
 from array import array
-from typing import Sequence
 
 from ..base import Score
 from .config import MAX_NGRAM_ORDER, SMOOTH_DEFAULTS, check_smoothing
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Sequence
+
     from .config import BLEUConfig
 
 LOG_ZERO = -9999999999  # what log(0) is floored to (sacreBLEU's my_log)

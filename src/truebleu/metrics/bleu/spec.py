@@ -17,11 +17,14 @@ the other functions take lists of tokens.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, namedtuple
+from collections.abc import Hashable
 from itertools import chain
-from typing import TYPE_CHECKING, Hashable, NamedTuple, Sequence
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs about 16 M instructions
 if TYPE_CHECKING:
+    from typing import NamedTuple, Sequence
+
     from ...tokenizers import Tokenizer
 
 
@@ -73,10 +76,14 @@ def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
     return best
 
 
-#: What a segment's references contribute: clip counts and lengths. (The call form gives
-#: typing the field types as objects: the class form's string annotations are compiled
-#: when the module loads, and a process's first compile costs about 10 M instructions.)
-ReferenceInfo = NamedTuple("ReferenceInfo", [("max_counts", dict), ("lengths", list[int])])
+#: What a segment's references contribute: clip counts and lengths (for the type checker,
+#: typing's NamedTuple; at run time the same tuple without importing typing).
+if TYPE_CHECKING:
+    class ReferenceInfo(NamedTuple):
+        max_counts: dict
+        lengths: list[int]
+else:
+    ReferenceInfo = namedtuple("ReferenceInfo", ["max_counts", "lengths"])
 
 
 def reference_info(references: Sequence[Sequence[Token]], max_order: int) -> ReferenceInfo:
