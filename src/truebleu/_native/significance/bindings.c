@@ -196,14 +196,14 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
         bytes = 1;
         stride = (row + 15) / 16 * 16;
     }
-    /* rows padded with zeros to `stride`, the table 16-byte aligned (tb_resample) */
-    stats_block = PyMem_Calloc((size_t)n * stride * bytes + 16, 1);
+    /* rows padded with zeros to `stride`, the table on a cache line (tb_resample) */
+    stats_block = PyMem_Calloc((size_t)n * stride * bytes + TB_ROW_ALIGN, 1);
     draws = PyMem_Malloc((size_t)n * sizeof *draws);
     if (stats_block == NULL || draws == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    stats = (void *)(((uintptr_t)stats_block + 15) & ~(uintptr_t)15);
+    stats = (void *)(((uintptr_t)stats_block + TB_ROW_ALIGN - 1) & ~(uintptr_t)(TB_ROW_ALIGN - 1));
     for (Py_ssize_t j = 0; j < k; j++) {
         const int64_t *src = views[j].buf;
         for (Py_ssize_t i = 0; i < n; i++)

@@ -23,11 +23,15 @@
 #define UINT8_DRAWS 128
 /* uint8 rows: columns per pass over a sample's draws (their 12 int16 accumulators in registers). */
 #define UINT8_COLUMNS 96
+/* tb_resample's tables start on a cache line (64 bytes; a large allocation starts 16
+ * bytes past a page): a padded row of 16, 32 or 64 bytes then never straddles two
+ * lines, so a drawn row is one cache miss, never two. */
+#define TB_ROW_ALIGN 64
 
 /* The int64 sums of n_samples bootstrap samples of the table `stats` (n rows
  * of `row` statistics stored in `bytes` = 1 or 4 bytes each (uint8 or int32),
  * each row padded with zeros to `stride` statistics, a multiple of 16 / bytes;
- * 16-byte aligned) into sums (n_samples x row), the draws of
+ * TB_ROW_ALIGN-aligned) into sums (n_samples x row), the draws of
  * choice(n, n) from g in sample order. Scratch: draws (n). Exact while n times
  * the largest |statistic| is below INT32_EXACT (the caller checks). */
 void tb_resample(pcg64 *g, const void *stats, int bytes, ptrdiff_t n, ptrdiff_t row,
