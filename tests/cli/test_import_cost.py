@@ -227,7 +227,8 @@ def loaded_at_start_up() -> set[str]:
     return set(done.stdout.split())
 
 
-@pytest.mark.parametrize("flags", [["-b"], ["-b", "-q", "-w", "10"], ["-pbs"], ["-m", "bleu", "chrf"]])
+@pytest.mark.parametrize("flags", [["-b"], ["-b", "-q", "-w", "10"], ["-pbs"], ["-m", "bleu", "chrf"],
+                                   ["-m", "ter", "-b"], ["-m", "bleu", "chrf", "ter"]])
 def test_the_scoring_command_loads_neither_typing_nor_shutil(tmp_path, flags):
     if "-pbs" in flags:
         pytest.importorskip("truebleu._native_core", reason="-pbs runs NumPy without the core")
@@ -238,3 +239,20 @@ def test_the_scoring_command_loads_neither_typing_nor_shutil(tmp_path, flags):
     loaded = loaded_by_command([str(ref), "-i", *systems, *flags])
     assert "truebleu.cli.score" in loaded  # the command ran
     assert not (set(NEVER_ON_THE_SCORING_PATH) & loaded) - loaded_at_start_up()
+
+
+#: What a TER command does not need with the compiled core: the specification (the Python
+#: kernel's), the alignment records with the dataclasses and inspect they import (only
+#: ``alignments`` and the viewer read them): together about 60 M instructions a run.
+NOT_ON_THE_TER_PATH = ("truebleu.metrics.ter.spec", "truebleu.metrics.ter.alignment", "dataclasses",
+                       "inspect")
+
+
+def test_the_ter_command_loads_neither_its_specification_nor_its_alignments(tmp_path):
+    pytest.importorskip("truebleu._native_core", reason="without the core, TER runs its specification")
+    ref, other = tmp_path / "ref.txt", tmp_path / "other.txt"
+    ref.write_text("the cat sat on the mat\n" * 3, encoding="utf-8")
+    other.write_text("the cat sat on a mat\n" * 3, encoding="utf-8")
+    loaded = loaded_by_command([str(ref), "-i", str(other), "-m", "ter", "-b"])
+    assert "truebleu.metrics.ter.kernels" in loaded  # the command ran TER
+    assert not (set(NOT_ON_THE_TER_PATH) & loaded) - loaded_by_bare_interpreter()

@@ -23,13 +23,11 @@ from __future__ import annotations
 
 from array import array
 from itertools import islice
-from typing import NamedTuple
 
 from ...core.kernels import KernelLoader, native_core, thread_count
 from ...core.references import check_strings
 from ...core.statistics import RowTable
 from ...tokenizers import Tokenizer
-from . import spec
 
 
 def ter_tokens(line: str, tokenizer: Tokenizer) -> list[str]:
@@ -49,18 +47,24 @@ def ter_reference(line: str, tokenizer: Tokenizer) -> str:
     return tokenizer(tokenizer(line.rstrip()).rstrip())
 
 
-#: What TER's search did to one hypothesis, as both kernels give it (the core's
-#: ``ter_alignment``): :class:`~truebleu.metrics.ter.alignment.TERAlignment` reads it. (The
-#: call form gives typing the field types as objects: the class form's string annotations
-#: are compiled when the module loads, and a process's first compile costs about 10 M
-#: instructions.)
-RawAlignment = NamedTuple("RawAlignment", [
-    ("reference", int),                            # the reference with the fewest edits (first on ties)
-    ("edits", int),                                # the statistics row: edits ...
-    ("ref_length", float),                         # ... and the average reference length
-    ("shifts", tuple[tuple[int, int, int], ...]),  # (start, length, target), as spec.shifted
-    ("steps", str),                                # the edit path: spec.MATCH, SUBSTITUTE, ...
-])
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs about 16 M instructions
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class RawAlignment(NamedTuple):
+        """What TER's search did to one hypothesis, as both kernels give it (the core's
+        ``ter_alignment``): :class:`~truebleu.metrics.ter.alignment.TERAlignment` reads it."""
+
+        reference: int                           # the reference with the fewest edits (first on ties)
+        edits: int                               # the statistics row: edits ...
+        ref_length: float                        # ... and the average reference length
+        shifts: tuple[tuple[int, int, int], ...]  # (start, length, target), as spec.shifted
+        steps: str                               # the edit path: spec.MATCH, SUBSTITUTE, ...
+else:
+    # The same tuple at run time, without typing (the scoring command never reads the types).
+    from collections import namedtuple
+
+    RawAlignment = namedtuple("RawAlignment", ["reference", "edits", "ref_length", "shifts", "steps"])
 
 
 def check_segment_count(hypotheses, n_segments: int) -> None:
@@ -79,6 +83,8 @@ class PythonKernel:
     def statistics(self, hypotheses, prepared, tokenizer, threads=None):
         check_segment_count(hypotheses, len(prepared))
         check_strings(hypotheses, "hypotheses")
+        from . import spec  # (the specification: only this kernel runs it)
+
         data = array("d")
         for hyp, refs in zip(hypotheses, prepared):
             data.extend(spec.segment_row(ter_tokens(hyp, tokenizer), refs))
@@ -87,6 +93,8 @@ class PythonKernel:
     def alignments(self, hypotheses, prepared, tokenizer, threads=None) -> list[RawAlignment]:
         check_segment_count(hypotheses, len(prepared))
         check_strings(hypotheses, "hypotheses")
+        from . import spec
+
         found = []
         for hyp, refs in zip(hypotheses, prepared):
             reference, search, length = spec.best_reference(ter_tokens(hyp, tokenizer), refs)

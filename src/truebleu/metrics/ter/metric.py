@@ -15,15 +15,19 @@ statistics count (:mod:`.alignment`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional, Union
 
 from ...core.references import ReferenceStreams, check_str_sequence, check_strings
 from ...core.signature import ABBREVIATIONS, Signature
 from ...core.statistics import RowTable
 from ..base import Metric, Score
-from .alignment import TERAlignment, read_alignment
 from .config import TERConfig
 from .kernels import RawAlignment, kernels, ter_reference, ter_tokens
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs about 16 M instructions
+if TYPE_CHECKING:
+    from typing import Any, Optional, Union
+
+    from .alignment import TERAlignment
 
 
 class TERScore(Score):
@@ -162,6 +166,8 @@ class TER(Metric[TERScore]):
                    references: Sequence[Union[str, Sequence[str]]]) -> list[TERAlignment]:
         """:meth:`sentence_alignment` of each hypothesis (``references[i]``: its list of
         references, or one string), in one call to the kernel."""
+        from .alignment import read_alignment  # (dataclasses and inspect: not for scoring)
+
         segments = self._sentence_segments(hypotheses, references)
         found = self._kernel.alignments(hypotheses, self._prepare(segments), self.tokenizer,
                                         self.threads)
