@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from itertools import chain
+from operator import is_
 from typing import Any, Callable, Hashable, Optional, Sequence, TypeVar
 
 from ..core.signature import VERSION
@@ -71,6 +72,8 @@ class Dialect:
         # nothing is kept once the object is gone)
         self._prepared = PreparedCache(4)
         self._sums = PreparedCache(4)
+        # the last reference streams' lines and their per-segment lists (corpus_score)
+        self._last_references: Optional[tuple[tuple[tuple[str, ...], ...], Segments]] = None
 
     def corpus_score(self, hypotheses: Sequence[str],
                      references: Sequence[Sequence[str]]) -> DialectScore:
@@ -81,13 +84,27 @@ class Dialect:
         if len(references) == 0:
             raise ValueError("at least one reference stream is needed")
         for k, stream in enumerate(references):
-            check_strings(stream, f"reference stream {k + 1}")
+            if isinstance(stream, str) or not isinstance(stream, Sequence):
+                check_strings(stream, f"reference stream {k + 1}")  # (raises)
+        # the lines now (a list may change later); streams holding the very objects of the
+        # last call's were checked then (a str stays a str), the others are checked now
+        snapshot = tuple(map(tuple, references))
+        known = self._last_references is not None and same_objects(self._last_references[0],
+                                                                   snapshot)
+        for k, stream in enumerate(references):
+            if not known:
+                check_strings(stream, f"reference stream {k + 1}")
             if len(stream) != len(hypotheses):
                 raise ValueError(
                     f"reference stream {k + 1} has {len(stream)} lines, "
                     f"the hypotheses have {len(hypotheses)}")
         self._nrefs = len(references)
-        segments = list(map(list, zip(*references))) if hypotheses else []
+        if not known:
+            self._last_references = (snapshot, Segments(map(list, zip(*snapshot))))
+        assert self._last_references is not None
+        # (the same per-segment lists as the last call's on the same lines: scoring several
+        # systems against one reference builds neither them nor their references_key again)
+        segments = self._last_references[1] if hypotheses else []
         result = self._corpus(list(hypotheses), segments)
         result.signature = self.signature()
         return result
@@ -117,6 +134,12 @@ class Dialect:
         return f"{type(self).__name__}({self.signature()})"
 
 
+def same_objects(first: tuple[tuple[object, ...], ...], second: tuple[tuple[object, ...], ...]) -> bool:
+    """Whether two snapshots of reference streams hold the very same objects, in order."""
+    return len(first) == len(second) and all(
+        len(a) == len(b) and all(map(is_, a, b)) for a, b in zip(first, second))
+
+
 def check_strings(values, what: str) -> None:
     """Raise TypeError unless ``values`` is a sequence of str (not a str itself)."""
     if isinstance(values, str) or not isinstance(values, Sequence):
@@ -128,12 +151,28 @@ def check_strings(values, what: str) -> None:
             raise TypeError(f"{what} must contain str, found {type(value).__name__}")
 
 
-def references_key(refs: Sequence[Sequence[str]]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+class Segments(list[list[str]]):
+    """Per-segment references made here (by :meth:`Dialect.corpus_score`, or a dialect's
+    own preparation of them), never changed once made: they keep their
+    :func:`references_key` once computed."""
+
+    __slots__ = ("key",)
+    key: Hashable
+
+
+def references_key(refs: Sequence[Sequence[str]]) -> Hashable:
     """A cache key of per-segment references, equal exactly when they are (each segment's
     number of references, then every line in order): two flat tuples, which a large corpus
     builds, hashes and compares several times faster than a tuple per segment (and without
-    a thousand small tuples for the garbage collector to visit)."""
-    return tuple(map(len, refs)), tuple(chain.from_iterable(refs))
+    a thousand small tuples for the garbage collector to visit), hashed once. The key of
+    :class:`Segments` is built once and kept."""
+    if isinstance(refs, Segments):
+        try:
+            return refs.key
+        except AttributeError:
+            refs.key = _HashedOnce((tuple(map(len, refs)), tuple(chain.from_iterable(refs))))
+            return refs.key
+    return _HashedOnce((tuple(map(len, refs)), tuple(chain.from_iterable(refs))))
 
 
 def check_bool(value, what: str) -> bool:

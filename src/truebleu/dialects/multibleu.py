@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 from ..metrics.bleu.spec import max_reference_counts, ngram_counts
-from ._base import Dialect, DialectScore, ToolError, check_bool, references_key
+from ._base import Dialect, DialectScore, Segments, ToolError, check_bool, references_key
 from ._perl import ascii_lower, perl_lc, split_bytes_awk, split_perl
 from .core_counts import core_rows, flat_lines, hide_unicode_only_spaces, tokenize_13a_perl_core
 
@@ -110,16 +110,18 @@ class MultiBleuDialect(Dialect):
         def as_core_reads(lines: list[str]) -> list[str]:
             return hide_unicode_only_spaces(
                 [ascii_lower(line) for line in lines] if self.lowercase else lines)
-        def references_as_core_reads() -> list[list[str]]:
+        def references_as_core_reads() -> tuple[Segments, int]:
+            """The references as the core reads them, and their longest line's length."""
             width = len(refs[0])  # (corpus_score gives every segment the same number)
-            flat = iter(as_core_reads(flat_lines(refs)))  # one scan, not one per segment
-            return [[next(flat) for _ in range(width)] for _ in refs]
+            lines = flat_lines(refs)
+            flat = iter(as_core_reads(lines))  # one scan, not one per segment
+            return Segments([next(flat) for _ in range(width)] for _ in refs), max(map(len, lines))
         hyps = as_core_reads(hypotheses)
-        segs = self._prepared.get(("core reads", self.lowercase, references_key(refs)),
-                                  references_as_core_reads)
+        segs, longest_reference = self._prepared.get(
+            ("core reads", self.lowercase, references_key(refs)), references_as_core_reads)
         rows = core_rows(self._prepared, hyps, segs, "none", ORDER)
         # 9999 tokens take at least 19,997 characters: shorter lines need no look at the rows
-        longest = max(max(map(len, hyps)), max(map(len, flat_lines(refs))), 0)
+        longest = max(max(map(len, hyps)), longest_reference, 0)
         if longest >= 2 * _NO_LENGTH - 1 and any(
                 abs(row[0] - row[1]) >= _NO_LENGTH for row in rows.rows()):
             return self.python_counts(hypotheses, refs)
