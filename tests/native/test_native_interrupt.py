@@ -171,6 +171,47 @@ def test_ctrl_c_stops_a_long_native_call(name, threads):
         f"came {ended - sent:.2f} s after the signal, late")
 
 
+
+# How often the calling thread checks for signals during a call of long items. The
+# handler re-arms a timer of 1 ms of the process's CPU time each time it runs, so a
+# signal is pending again long before the next check (an item here takes about 20 ms
+# of CPU): the handler runs once per check. An item of BLEU on ids at order 1,000 spends
+# a whole poll budget (TB_POLL_UNITS, the cap of its units), so the caller must check
+# before every such item; a budget left at exactly zero once meant every other item,
+# and Ctrl-C came up to two items late (ids_statistics of 2,000 ids at order 1,000:
+# 0.2 s an item).
+CHECKS_CHILD = """
+import signal
+from array import array
+import truebleu._native_core as core
+runs = []
+
+def handler(*_):
+    runs.append(1)
+    signal.setitimer(signal.ITIMER_VIRTUAL, 0.001)
+
+signal.signal(signal.SIGVTALRM, handler)
+ids = array("q", range(1000))
+n = {items}
+out = array("q", [0]) * (n * 2002)
+signal.setitimer(signal.ITIMER_VIRTUAL, 0.001)
+core.ids_statistics([ids] * n, [[ids]] * n, array("q", [-100]), 1000, 1, out)
+signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+print(len(runs))
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no setitimer (Windows)")
+def test_the_caller_checks_for_signals_before_every_long_item():
+    items = 20
+    proc = child(CHECKS_CHILD.format(items=items))
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    checks = int(out.split()[-1])
+    # one check before each item (the first may come before the timer has fired)
+    assert checks >= items - 1, f"{checks} checks for signals in a call of {items} long items"
+
+
 # A handler that does not raise must not stop the call. The child makes the call long
 # enough (at least CALL_SECONDS, measured on threads=1 and threads=2 alike) and sends
 # itself SIGUSR1 a quarter of the way in, from a timer derived from that measure. The
