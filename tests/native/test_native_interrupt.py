@@ -40,6 +40,13 @@ def child(code: str) -> subprocess.Popen:
 # bytecodes never run during it), so only an interrupt honoured inside the call
 # ends it within the test's time.
 LONG_CALLS = {
+    "resample_sums": """
+# 30,000 bootstrap samples of 200,000 segments: 6 G draws, many seconds (the draws one
+# stream under the job's lock, the sums on the threads)
+from truebleu.significance.pcg64 import pcg64_state
+table = array("q", [i % 7 for i in range(200000 * 10)])
+call = lambda: core.resample_sums(pcg64_state(1), 30000, [table], 10, False, THREADS)
+""",
     "sentence_statistics": """
 line = " ".join(f"w{i % 5000}, x{i % 7}." for i in range(20000))
 hyps = [line] * 20000

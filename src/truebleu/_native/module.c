@@ -189,8 +189,9 @@ static PyMethodDef core_methods[] = {
     {"pcg64_bools", KW(core_pcg64_bools),
      "pcg64_bools(state, count) -> bytes: NumPy's Generator.integers(2, count, dtype=bool)"},
     {"resample_sums", KW(core_resample_sums),
-     "resample_sums(state, n_samples, tables, width, float32=True) -> bytes: int64 sums of\n"
-     "bootstrap samples (float32=True: refused where float32 sums could round)"},
+     "resample_sums(state, n_samples, tables, width, float32=True, threads=1) -> bytes: int64\n"
+     "sums of bootstrap samples (float32=True: refused where float32 sums could round; the\n"
+     "draws one stream, the sums on `threads` threads, the same on any number)"},
     {"randomization_sums", KW(core_randomization_sums),
      "randomization_sums(masks, first, others, width) -> (a, b): int64 sums of AR trials"},
     {"word_bucket_counts", KW(core_word_bucket_counts),

@@ -82,7 +82,8 @@ def bootstrap_confidence(stats: RowTable, metric: Any, n_bootstrap: int, seed: S
     scorer = scorer_for(metric, in_place=True)
     if value is not None and native.applies(scorer, value, [stats]):
         with Progress(n_bootstrap, "bootstrap", "samples") as bar:
-            columns = native.bootstrap_columns([stats], scorer, n_bootstrap, value, bar)
+            columns = native.bootstrap_columns([stats], scorer, n_bootstrap, value, bar,
+                                               threads=getattr(metric, "threads", None))
         if columns is not None:
             return (text,) + _statistics_interval(columns[0])
     from .paired import as_matrix, bootstrap_scores  # NumPy's path (paired imports dataclasses)
@@ -158,7 +159,8 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric: Any
     scores = [metric.score_from_statistics(table.sum()).score for table in tables]
     scorer = scorer_for(metric, in_place=True)
     if seed_value is not None and native.applies(scorer, seed_value, tables):
-        cells = _native_cells(tables, scores, scorer, test_type, n_samples, seed_value)
+        cells = _native_cells(tables, scores, scorer, test_type, n_samples, seed_value,
+                              getattr(metric, "threads", None))
         if cells is not None:
             return str(seed_value), cells
     from .paired import as_matrix, check_same_shape  # NumPy's path (paired imports dataclasses)
@@ -206,9 +208,11 @@ def _bootstrap_cells(matrices: list[NDArray[Any]], scores: list[float], scorer: 
 
 
 def _native_cells(tables: list[RowTable], scores: list[float], scorer: CoreScorer,
-                  test_type: str, n_samples: int, seed_value: int) -> Optional[list[PairedCell]]:
+                  test_type: str, n_samples: int, seed_value: int,
+                  threads: Optional[int] = None) -> Optional[list[PairedCell]]:
     """:func:`_bootstrap_cells`/:func:`_randomization_cells` with a fixed seed,
-    in the compiled core (no NumPy); None when the statistics are too large for it."""
+    in the compiled core (no NumPy; the bootstrap's sums on ``threads`` threads);
+    None when the statistics are too large for it."""
     if test_type == "ar":
         observed = [abs(scores[0] - s) for s in scores[1:]]
         with Progress(n_samples, "approximate randomization", "trials") as bar:
@@ -218,7 +222,7 @@ def _native_cells(tables: list[RowTable], scores: list[float], scorer: CoreScore
             return None
         return [PairedCell(scores[0])] + [PairedCell(s, p) for s, p in zip(scores[1:], p_values)]
     with Progress(n_samples, "paired bootstrap", "samples") as bar:
-        columns = native.bootstrap_columns(tables, scorer, n_samples, seed_value, bar)
+        columns = native.bootstrap_columns(tables, scorer, n_samples, seed_value, bar, threads)
     if columns is None:
         return None
     mean, ci = native.interval(columns[0])

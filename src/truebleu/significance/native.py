@@ -123,7 +123,8 @@ def start_state(seed: Union[int, Generator]) -> bytearray:
 
 
 def resampled_sum_chunks(tables: Sequence[RowTable], n_samples: int, state: bytearray,
-                         float32: bool = True) -> Iterator[tuple[slice, bytes]]:
+                         float32: bool = True, threads: Optional[int] = None
+                         ) -> Iterator[tuple[slice, bytes]]:
     """The exact int64 sums of ``n_samples`` bootstrap samples, :data:`.resampling.CHUNK`
     samples at a time: ``(sample slice, sums)``, one row of ``len(tables) * width``
     per sample (table j at ``j * width``), as NumPy's ``choice(n, size=(n_samples, n))``
@@ -134,28 +135,35 @@ def resampled_sum_chunks(tables: Sequence[RowTable], n_samples: int, state: byte
     what float32 sums give) also when a sample's sum reaches 2**24, or, for tables
     with a negative value, before the first draw when segments * largest statistic
     >= 2**24; ``state`` then stays where the refused chunk started.
+
+    The draws are one stream; the drawn rows' sums run on ``threads`` threads (None:
+    the available cores), the same sums on any number.
     """
-    core, width = _core(), tables[0].width
+    from ..core.kernels import thread_count
+
+    core, width, count = _core(), tables[0].width, thread_count(threads)
     data = [t.data for t in tables]
     for part in chunks(n_samples, CHUNK):
-        yield part, core.resample_sums(state, part.stop - part.start, data, width, float32)
+        yield part, core.resample_sums(state, part.stop - part.start, data, width, float32,
+                                       count)
 
 
 def bootstrap_columns(tables: Sequence[RowTable], scorer: CoreScorer, n_samples: int,
-                      seed: Union[int, Generator], progress: Optional[Progress] = None
-                      ) -> Optional[list[list[float]]]:
+                      seed: Union[int, Generator], progress: Optional[Progress] = None,
+                      threads: Optional[int] = None) -> Optional[list[list[float]]]:
     """Each system's score on each of ``n_samples`` bootstrap samples (one list per table).
 
     The samples are ``default_rng(seed).choice(n, size=(n_samples, n))`` (or, for a
     PCG64 ``Generator``, its next draws; it is then moved on past them), every
     system scored on the same ones, as sacreBLEU's ``-pbs``/``-ci``. None when
     float32 sums could round (checked by the core: see :func:`resampled_sum_chunks`):
-    the NumPy path then repeats sacreBLEU's order.
+    the NumPy path then repeats sacreBLEU's order. ``threads``: the sums' threads
+    (None: the available cores; the same numbers on any number).
     """
     state = start_state(seed)
     k = len(tables)
     columns: list[list[float]] = [[] for _ in tables]
-    sums_chunks = resampled_sum_chunks(tables, n_samples, state)
+    sums_chunks = resampled_sum_chunks(tables, n_samples, state, threads=threads)
     while True:
         try:
             part, sums = next(sums_chunks)

@@ -15,8 +15,10 @@
 #include "runtime/buffers.h"
 #include "runtime/errors.h"
 #include "runtime/portable.h"
+#include "runtime/signals.h"
 #include "significance/pcg64.h"
 #include "significance/resample.h"
+#include "state.h"
 
 #include <math.h>
 #include <string.h>
@@ -117,8 +119,10 @@ PyObject *core_pcg64_bools(PyObject *module, PyObject *args, PyObject *kwargs)
     return out;
 }
 
-/* resample_sums(state, n_samples, tables, width, float32=True) -> bytes
+/* resample_sums(state, n_samples, tables, width, float32=True, threads=1) -> bytes
  *
+ * The draws in sample order on one generator; the drawn rows' sums on up to `threads`
+ * threads (the same sums on any number: tb_resample).
  * The sums are exact int64 (int32 accumulators) while n * largest |statistic| < 2^31;
  * beyond that, OverflowError before any draw. float32=True also promises that they
  * are what float32 sums in any order give, which holds while every partial sum of
@@ -128,14 +132,16 @@ PyObject *core_pcg64_bools(PyObject *module, PyObject *args, PyObject *kwargs)
  * before. Either refusal raises OverflowError and leaves `state` untouched. */
 PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
 {
-    static const char *const kwlist[] = {"state", "n_samples", "tables", "width", "float32", NULL};
+    static const char *const kwlist[] = {"state", "n_samples", "tables", "width", "float32",
+                                         "threads", NULL};
     PyObject *state_obj, *tables_obj;
     Py_ssize_t n_samples, width;
-    int float32 = 1;
-    (void)module;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OnOn|p", (char **)kwlist, &state_obj,
-                                     &n_samples, &tables_obj, &width, &float32))
+    int float32 = 1, threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OnOn|pi", (char **)kwlist, &state_obj,
+                                     &n_samples, &tables_obj, &width, &float32, &threads))
         return NULL;
+    if (threads < 1)
+        return PyErr_Format(PyExc_ValueError, "threads must be >= 1, got %d", threads);
     PyObject *tables = PySequence_Fast(tables_obj, "tables must be a sequence of buffers");
     if (tables == NULL)
         return NULL;
@@ -149,7 +155,7 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     Py_buffer *views = PyMem_Calloc((size_t)k, sizeof *views);
     Py_ssize_t opened = 0, stride = 0;
     void *stats_block = NULL, *stats = NULL;
-    int64_t *draws = NULL, largest = 0;
+    int64_t largest = 0;
     int negative = 0, bytes = 4;
     PyObject *out = NULL;
     if (views == NULL) {
@@ -198,8 +204,7 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
     }
     /* rows padded with zeros to `stride`, the table on a cache line (tb_resample) */
     stats_block = PyMem_Calloc((size_t)n * stride * bytes + TB_ROW_ALIGN, 1);
-    draws = PyMem_Malloc((size_t)n * sizeof *draws);
-    if (stats_block == NULL || draws == NULL) {
+    if (stats_block == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -225,9 +230,17 @@ PyObject *core_resample_sums(PyObject *module, PyObject *args, PyObject *kwargs)
         Py_CLEAR(out);
         goto done;
     }
-    Py_BEGIN_ALLOW_THREADS
-    tb_resample(&s.g, stats, bytes, n, row, stride, n_samples, draws, sums);
-    Py_END_ALLOW_THREADS
+    tb_signal_watch watch;
+    tb_signal_watch_begin(&watch, tb_state_of(module)->main_thread);  /* (releases the GIL) */
+    const tb_status status = tb_resample(&s.g, stats, bytes, n, row, stride, n_samples, sums,
+                                         threads, &watch);
+    tb_signal_watch_end(&watch);
+    if (status != TB_OK) {
+        PyBuffer_Release(&s.view);  /* the state as it was */
+        Py_CLEAR(out);
+        tb_raise_job_status(status);
+        goto done;
+    }
     if (float32 && !negative && !tb_below(sums, n_samples * row, FLOAT32_EXACT)) {
         PyBuffer_Release(&s.view);  /* the state as it was: the caller's path starts over */
         Py_CLEAR(out);
@@ -240,7 +253,6 @@ done:
         PyBuffer_Release(&views[j]);
     PyMem_Free(views);
     PyMem_Free(stats_block);
-    PyMem_Free(draws);
     Py_DECREF(tables);
     return out;
 }

@@ -1,9 +1,12 @@
 /* truebleu core: the sums of resampling without NumPy (plain C, no Python):
  * the bootstrap's summed statistics of each sample and approximate
  * randomization's swapped sums (see significance/resample.h). */
+#include <stdlib.h>
 #include <string.h>
 
+#include "runtime/pool.h"
 #include "runtime/portable.h"
+#include "runtime/threads.h"
 #include "significance/resample.h"
 
 #ifdef TB_HAVE_SSE2
@@ -140,22 +143,89 @@ static void block_sums_of(const char *stats, int bytes, ptrdiff_t stride, const 
 }
 #undef TB_BLOCK_CASE
 
-/* the sums of n_samples samples, one after the other (the draws in sample order) */
-void tb_resample(pcg64 *g, const void *stats, int bytes, ptrdiff_t n, ptrdiff_t row,
-                 ptrdiff_t stride, ptrdiff_t n_samples, int64_t *draws, int64_t *sums)
+/* One sample's sums: its draws' rows added up, a pass per `columns` columns. */
+static void sample_sums(const void *stats, int bytes, ptrdiff_t n, ptrdiff_t row, ptrdiff_t stride,
+                        const int64_t *draws, int64_t *sums)
 {
     const ptrdiff_t lanes = 16 / bytes, stride_bytes = stride * bytes;
     const ptrdiff_t columns = bytes == 1 ? UINT8_COLUMNS : BLOCK * LANES;  /* per pass */
-    for (ptrdiff_t r = 0; r < n_samples; r++) {
-        bounded_fill(g, (uint64_t)(n - 1), n, draws);
-        for (ptrdiff_t c0 = 0; c0 < row; c0 += columns) {
-            const ptrdiff_t left = stride - c0;
-            const int vectors = (int)(left < columns ? left / lanes : columns / lanes);
-            const ptrdiff_t width = row - c0 < columns ? row - c0 : columns;
-            block_sums_of((const char *)stats + c0 * bytes, bytes, stride_bytes, draws, n,
-                          vectors, width, sums + r * row + c0);
+    for (ptrdiff_t c0 = 0; c0 < row; c0 += columns) {
+        const ptrdiff_t left = stride - c0;
+        const int vectors = (int)(left < columns ? left / lanes : columns / lanes);
+        const ptrdiff_t width = row - c0 < columns ? row - c0 : columns;
+        block_sums_of((const char *)stats + c0 * bytes, bytes, stride_bytes, draws, n, vectors,
+                      width, sums + c0);
+    }
+}
+
+/* The resampling job: items are samples. The draws must come out of the one generator
+ * in sample order, the sums need not: a worker takes its next chunk of samples and
+ * draws them under the job's lock (claim and draws together, so chunks are drawn in
+ * the order they are claimed, which is sample order), then sums them without it while
+ * another worker draws. Each sample's sums are integers of its own draws: the same on
+ * any number of threads. */
+typedef struct {
+    tb_job base;  /* first */
+    tb_mutex lock;  /* the generator and the claims */
+    pcg64 *g;
+    const void *stats;
+    int bytes;
+    ptrdiff_t n, row, stride;
+    int64_t *sums;
+} resample_job;
+
+static void resample_worker(tb_job *base)
+{
+    resample_job *job = (resample_job *)base;
+    const ptrdiff_t n = job->n;
+    int64_t *draws = malloc(base->chunk * (size_t)n * sizeof *draws);
+    if (draws == NULL) {
+        tb_job_fail(base, TB_NOMEM, 0);
+        return;
+    }
+    tb_job_poll poll;
+    tb_job_poll_init(&poll, base);
+    for (;;) {
+        size_t lo, hi;
+        tb_mutex_lock(&job->lock);
+        const int claimed = tb_job_claim(base, &lo, &hi);
+        if (claimed)
+            for (size_t r = lo; r < hi; r++)
+                bounded_fill(job->g, (uint64_t)(n - 1), n, draws + (r - lo) * (size_t)n);
+        tb_mutex_unlock(&job->lock);
+        if (!claimed)
+            break;
+        for (size_t r = lo; r < hi; r++) {
+            if (tb_poll_spend(&poll.base, (long)(n * (1 + job->row / 16))))
+                break;  /* (the poll recorded why: the job stops) */
+            sample_sums(job->stats, job->bytes, n, job->row, job->stride,
+                        draws + (r - lo) * (size_t)n, job->sums + r * (size_t)job->row);
         }
     }
+    free(draws);
+}
+
+/* Draws per chunk of samples: a worker's draws stay in the caches (128 kB). */
+#define RESAMPLE_CHUNK_DRAWS 16384
+
+tb_status tb_resample(pcg64 *g, const void *stats, int bytes, ptrdiff_t n, ptrdiff_t row,
+                      ptrdiff_t stride, ptrdiff_t n_samples, int64_t *sums, int threads,
+                      tb_signal_watch *watch)
+{
+    resample_job job;
+    const ptrdiff_t chunk = n < RESAMPLE_CHUNK_DRAWS ? RESAMPLE_CHUNK_DRAWS / n : 1;
+    tb_job_init(&job.base, resample_worker, (size_t)n_samples, (size_t)chunk);
+    tb_mutex_init(&job.lock);
+    job.g = g;
+    job.stats = stats;
+    job.bytes = bytes;
+    job.n = n;
+    job.row = row;
+    job.stride = stride;
+    job.sums = sums;
+    const tb_status status = tb_job_run(&job.base, threads, watch);
+    tb_mutex_destroy(&job.lock);
+    return status;
 }
 
 int tb_below(const int64_t *values, ptrdiff_t count, int64_t bound)

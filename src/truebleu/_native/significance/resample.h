@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/signals.h"
+#include "runtime/status.h"
 #include "significance/pcg64.h"
 
 /* int32 lanes summed at once, and vectors of them per pass over a sample's
@@ -32,10 +34,13 @@
  * of `row` statistics stored in `bytes` = 1 or 4 bytes each (uint8 or int32),
  * each row padded with zeros to `stride` statistics, a multiple of 16 / bytes;
  * TB_ROW_ALIGN-aligned) into sums (n_samples x row), the draws of
- * choice(n, n) from g in sample order. Scratch: draws (n). Exact while n times
- * the largest |statistic| is below INT32_EXACT (the caller checks). */
-void tb_resample(pcg64 *g, const void *stats, int bytes, ptrdiff_t n, ptrdiff_t row,
-                 ptrdiff_t stride, ptrdiff_t n_samples, int64_t *draws, int64_t *sums);
+ * choice(n, n) from g in sample order; the sums on up to `threads` threads
+ * (the same sums on any number; watch: the caller's, may be NULL). Exact while
+ * n times the largest |statistic| is below INT32_EXACT (the caller checks).
+ * TB_OK, or the job's failure (TB_NOMEM, TB_INTERRUPTED: g then part-way on). */
+tb_status tb_resample(pcg64 *g, const void *stats, int bytes, ptrdiff_t n, ptrdiff_t row,
+                      ptrdiff_t stride, ptrdiff_t n_samples, int64_t *sums, int threads,
+                      tb_signal_watch *watch);
 
 /* Whether each of the count values is below bound. */
 int tb_below(const int64_t *values, ptrdiff_t count, int64_t bound);
