@@ -107,6 +107,29 @@ def test_rows_do_not_depend_on_the_thread_count(data, order):
             == expected
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.data(), st.integers(1, 6))
+def test_groups_sharing_references_across_chunks_and_threads(data, order):
+    """Groups of completions of one prompt (equal copies of its references), some
+    straddling the core's chunks of 32 items: the core counts a group's references
+    once and matches each completion against them; the rows are the specification's."""
+    n = data.draw(st.integers(33, 100))
+    hyps, refs = [], []
+    while len(hyps) < n:
+        group = [data.draw(sequences(small_ids, max_size=30))
+                 for _ in range(data.draw(st.integers(1, 3)))]
+        for _ in range(data.draw(st.integers(1, 12))):
+            hyps.append(data.draw(sequences(small_ids, max_size=30)))
+            refs.append([list(ref) for ref in group])
+    expected = PYTHON.ids_statistics(hyps, refs, DROPPED.int64, order).data.tolist()
+    for threads in (1, 2, 3, 7):
+        assert NATIVE.ids_statistics(hyps, refs, DROPPED.int64, order, threads).data.tolist() \
+            == expected
+        assert list(NATIVE.ids_statistics(hyps, refs, DROPPED.int64, order, threads,
+                                          totals_only=True)) == PYTHON.ids_statistics(
+            hyps, refs, DROPPED.int64, order, totals_only=True)
+
+
 SMOOTHING = st.sampled_from([("exp", None), ("floor", None), ("floor", 0.25), ("add-k", None),
                              ("add-k", 2), ("none", None)])
 

@@ -87,7 +87,7 @@ typedef struct {
  * compares its references with those held, as within a chunk. */
 typedef struct {
     size_t refs_in_b;  /* SENT: the item whose references b holds (as ref); IDS: s->v (SIZE_MAX: none) */
-    int learned;       /* SENT: m learned ref's n-grams (tb_matcher_learn) */
+    int learned;       /* SENT, IDS: m learned ref's n-grams (tb_matcher_learn) */
     size_t last_sent;  /* SENT: the item before, its row written (SIZE_MAX: none) */
     tb_seg ref;
 } bleu_held;
@@ -106,6 +106,8 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
     int learned = held->learned;
     size_t last_sent = held->last_sent;
     tb_seg ref = held->ref;
+    size_t ahead = SIZE_MAX;  /* IDS: the item after the one whose references s->v holds */
+    int ahead_same = 0;       /* IDS: whether it has the same references */
     for (size_t p = lo; p < hi && !tb_job_failed(&j->base); p++) {
         const size_t k = j->order ? j->order[p] : p;
         int rc = 0;
@@ -183,16 +185,33 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
             uint32_t hlen;
             if (tb_poll_spend(poll, work < TB_POLL_UNITS ? (long)work : TB_POLL_UNITS))
                 break;
-            if (refs_in_b == SIZE_MAX || !tb_id_same_references(ib, refs_in_b, k)) {
+            /* whether k has the references of s->v: known when the item before
+             * looked ahead at k (so that a call without groups compares each
+             * item's references with another's once, as before the look-ahead) */
+            const int same_refs = refs_in_b != SIZE_MAX &&
+                                  (ahead == k ? ahead_same : tb_id_same_references(ib, refs_in_b, k));
+            if (!same_refs) {
                 refs_in_b = SIZE_MAX;
+                learned = 0;
+                ahead = SIZE_MAX;
                 rc = tb_id_references(&s->v, ib, k, &ref);
                 if (rc == 0)
                     refs_in_b = k;
+                /* the next item has these references too (a group of completions;
+                 * past the chunk too, as SENT looks): their n-grams counted once */
+                if (rc == 0 && p + 1 < ib->nitems) {
+                    ahead = j->order ? j->order[p + 1] : p + 1;
+                    ahead_same = tb_id_same_references(ib, k, ahead);
+                    if (ahead_same) {
+                        rc = tb_matcher_learn(m, &ref, j->max_order);
+                        learned = rc == 0;
+                    }
+                }
             }
             if (rc == 0)
                 rc = tb_id_hypothesis(&s->v, ib, k, &hyp, &hlen);
             if (rc == 0)
-                rc = tb_segment_row_ids(m, hyp, hlen, &ref, j->max_order, row);
+                rc = (learned ? tb_matcher_row : tb_segment_row_ids)(m, hyp, hlen, &ref, j->max_order, row);
         } else {
             size_t h, r;
             if (j->hyp_index) {
