@@ -19,7 +19,9 @@ Tasks (each: truebleu, then the sacreBLEU loop on the same batches):
 ``bleu-ids``   the token-id path: ``make_bleu_reward(token_ids=True)`` on
                ``completion_ids`` / ``reference_ids`` (whitespace words numbered
                in order of appearance) against ``sentence_bleu`` on the written
-               ids with ``tokenize="none"``; and against the text path.
+               ids with ``tokenize="none"``; and against the text path;
+``bleu-ids-groups`` GRPO's shape on token ids: ``bleu-groups``' calls numbered so
+               (each prompt's references counted once for its completions).
 Every reward is asserted equal to sacreBLEU's. Times are wall and CPU time
 (all threads) per call, medians over 5 blocks of calls; ratios are sacreBLEU's
 time over truebleu's. Prints a markdown table. Not a test: nothing fails
@@ -133,9 +135,6 @@ def main() -> None:
     bleu = make_bleu_reward(threads=args.threads)
     chrf = make_chrf_reward(threads=args.threads)
     vocabulary: dict[str, int] = {}
-    id_work = [(numbered([[c] for c in cs], vocabulary), numbered(rs, vocabulary))
-               for cs, rs in work]
-    id_work = [([c[0] for c in cs], rs) for cs, rs in id_work]
     bleu_ids = make_bleu_reward(token_ids=True, threads=args.threads)
 
     def written(ids: list[int]) -> str:
@@ -144,21 +143,30 @@ def main() -> None:
     def sacrebleu_bleu(cs, rs):
         return [sacrebleu.sentence_bleu(c, r).score / 100 for c, r in zip(cs, rs)]
 
+    def sacrebleu_ids(cs, rs):
+        return [sacrebleu.sentence_bleu(written(c), [written(x) for x in r], tokenize="none").score / 100
+                for c, r in zip(cs, rs)]
+
+    def as_ids(calls_of_text):
+        """Calls of text as calls of token ids (one vocabulary for all)."""
+        return [([ids[0] for ids in numbered([[c] for c in cs], vocabulary)], numbered(rs, vocabulary))
+                for cs, rs in calls_of_text]
+
+    id_work = as_ids(work)
     tasks = {
         "bleu": (lambda cs, rs: bleu(completions=cs, references=rs), sacrebleu_bleu, work),
         "chrf": (lambda cs, rs: chrf(completions=cs, references=rs),
                  lambda cs, rs: [sacrebleu.sentence_chrf(c, r).score / 100 for c, r in zip(cs, rs)],
                  work),
-        "bleu-ids": (lambda cs, rs: bleu_ids(completion_ids=cs, reference_ids=rs),
-                     lambda cs, rs: [sacrebleu.sentence_bleu(written(c), [written(x) for x in r],
-                                                             tokenize="none").score / 100
-                                     for c, r in zip(cs, rs)],
+        "bleu-ids": (lambda cs, rs: bleu_ids(completion_ids=cs, reference_ids=rs), sacrebleu_ids,
                      id_work),
     }
     group_work = grouped(args.data, args.refs, args.batch, calls)
     if group_work:
         tasks["bleu-groups"] = (lambda cs, rs: bleu(completions=cs, references=rs),
                                 sacrebleu_bleu, group_work)
+        tasks["bleu-ids-groups"] = (lambda cs, rs: bleu_ids(completion_ids=cs, reference_ids=rs),
+                                    sacrebleu_ids, as_ids(group_work))
     print(f"{calls} calls of {args.batch} completions x {args.refs} references "
           f"(mean {tokens:.1f} words a completion), threads={args.threads or 'all'}, "
           f"{os.cpu_count()} cores\n")
