@@ -186,7 +186,7 @@ def test_ctrl_c_stops_a_long_native_call(name, threads):
 # handler re-arms a timer of 1 ms of the process's CPU time each time it runs, so a
 # signal is pending again long before the next check (an item here takes about 20 ms
 # of CPU): the handler runs once per check. An item of BLEU on ids at order 1,000 spends
-# a whole poll budget (TB_POLL_UNITS, the cap of its units), so the caller must check
+# one unit more than a whole poll budget (its units' cap), so the caller must check
 # before every such item; a budget left at exactly zero once meant every other item,
 # and Ctrl-C came up to two items late (ids_statistics of 2,000 ids at order 1,000:
 # 0.2 s an item).

@@ -17,13 +17,10 @@ typedef struct tb_poll {
 
 #define TB_POLL_UNITS (1L << 20)
 
-/* Spend `units` of p's budget (p may be NULL: never stop); nonzero when the work must stop.
- * A budget spent to exactly zero has run out: a caller that caps an item's units at
- * TB_POLL_UNITS (an item of seconds, e.g. BLEU on ids at order 1,000) then checks before
- * every such item, not before every other one. */
+/* Spend `units` of p's budget (p may be NULL: never stop); nonzero when the work must stop. */
 static inline int tb_poll_spend(tb_poll *p, long units)
 {
-    return p && (p->budget -= units) <= 0 && p->check(p);
+    return p && (p->budget -= units) < 0 && p->check(p);
 }
 
 #endif
