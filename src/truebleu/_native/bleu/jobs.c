@@ -183,11 +183,7 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
             const size_t work = 16 + tb_id_item_size(ib, k) * (size_t)j->max_order;
             const uint32_t *hyp;
             uint32_t hlen;
-            /* (an item of a whole budget or more spends one unit over it: a check
-             * refills the budget to TB_POLL_UNITS, and spending exactly that leaves 0,
-             * not below, so the caller checked before every other such item only,
-             * 0.25 s each at order 1,000: Ctrl-C came up to five items late) */
-            if (tb_poll_spend(poll, work < TB_POLL_UNITS ? (long)work : TB_POLL_UNITS + 1))
+            if (tb_poll_spend(poll, tb_poll_units_of(work)))
                 break;
             /* whether k has the references of s->v: known when the item before
              * looked ahead at k (so that a call without groups compares each

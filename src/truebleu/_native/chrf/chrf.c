@@ -159,7 +159,7 @@ static long segment_units(const tb_chrf_job *j, size_t i)
     size_t units = j->hyps[i].length + 1;
     for (size_t k = j->ref_start[i]; k < j->ref_start[i + 1]; k++)
         units += j->refs[k].length + 1;
-    return units > (size_t)TB_POLL_UNITS ? TB_POLL_UNITS : (long)units;
+    return tb_poll_units_of(units);
 }
 
 /* Line t's code points (and chrF++'s words) into side, if read_line did not read them. */

@@ -80,7 +80,7 @@ static void matrix_worker(tb_job *base)
                 out[r] = tb_chrf_f_score(row, pr->orders, j->factor, j->one_plus_factor,
                                          j->eps_smoothing);
             }
-            if (tb_poll_spend(&poll.base, units > (size_t)TB_POLL_UNITS ? TB_POLL_UNITS : (long)units))
+            if (tb_poll_spend(&poll.base, tb_poll_units_of(units)))
                 break;
         }
     }

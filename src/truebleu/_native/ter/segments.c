@@ -140,7 +140,7 @@ static long segment_units(const tb_ter_job *job, size_t i)
     double units = 0;
     for (size_t r = job->first_ref[i]; r < job->first_ref[i + 1]; r++)
         units += ((double)job->hyps[i].length + 1) * ((double)job->refs[r].length + 1);
-    return units >= (double)TB_POLL_UNITS ? TB_POLL_UNITS : (long)units + 1;
+    return tb_poll_units_of(units >= (double)TB_POLL_UNITS ? (size_t)TB_POLL_UNITS : (size_t)units + 1);
 }
 
 static void ter_worker(tb_job *base)
