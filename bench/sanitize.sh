@@ -65,7 +65,8 @@ step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tes
     tests/metrics/bleu/test_native_stats.py tests/metrics/bleu/test_native_batch.py tests/metrics/bleu/test_native_wmt21.py \
     tests/native/test_native_interrupt.py tests/metrics/chrf/test_chrf_oracle.py tests/metrics/chrf/test_chrf_batch.py \
     tests/metrics/chrf/test_chrf_matrix.py tests/metrics/bleu/test_native_reference_groups.py \
-    tests/significance/test_significance_native.py tests/io/test_io_utf8_native.py \
+    tests/significance/test_significance_native.py tests/significance/test_significance_native_draws.py \
+    tests/io/test_io_utf8_native.py \
     tests/tokenizers/test_native_utf8.py tests/tokenizers/test_native_one_char.py tests/tokenizers/test_native_intl_bytes.py \
     tests/metrics/bleu/test_native_matcher.py tests/metrics/bleu/test_corpus_totals.py tests/core/test_stats_sums.py \
     tests/metrics/bleu/test_tokenized_periods.py tests/native/test_native_runtime.py \

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from serving import end_server_process
+from serving import Response, end_server_process
 
 #: builds a small report (400 segments, 2 systems) and serves it with make_server(**argv[1]),
 #: after lowering its limit of open files to argv[1]["open_files"] if given
@@ -58,21 +58,6 @@ class ServerProcess:
 
     def __exit__(self, *exc) -> None:
         end_server_process(self.process)
-
-
-class Response:
-    def __init__(self, raw: bytes) -> None:
-        head, _, self.body = raw.partition(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        self.status = int(lines[0].split()[1]) if lines and len(lines[0].split()) > 1 else 0
-        self.headers: dict[str, str] = {}
-        for line in lines[1:]:
-            key, _, value = line.partition(":")
-            self.headers.setdefault(key.strip().lower(), value.strip())
-
-    @property
-    def text(self) -> str:
-        return self.body.decode("utf-8", "replace")
 
 
 def http(port: int, method: str, path: str, *, host: str | None = None, body: bytes = b"",

@@ -1,4 +1,5 @@
-"""truebleu.spark: every number equal to the single-process API, whatever the partitioning.
+"""truebleu.spark with BLEU: every number equal to the single-process API, whatever the
+partitioning (chrF and TER: test_spark_metrics.py).
 
 Oracles: ``truebleu.corpus_bleu`` / ``truebleu.sentence_bleu`` /
 ``truebleu.significance`` on the same rows (themselves proven equal to
@@ -6,35 +7,36 @@ sacreBLEU 2.6.0 in test_wmt21.py and test_significance_sacrebleu.py), plus
 sacreBLEU's own ``sentence_bleu`` on a sample. Data: every into-English WMT21
 system output (121,842 rows) and generated corpora (tests/strategies.py).
 
-One local[2] SparkSession for the whole module (UI off, 4 shuffle partitions).
+One local[2] SparkSession for the whole run (spark_data.py).
 """
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
 import subprocess
 import sys
 import textwrap
-from collections import defaultdict
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from spark_data import (
+    PARTITIONINGS,
+    fields,
+    local_session,
+    partitioned,
+    partitioned_rows,
+    require_spark,
+    three_references,
+    wmt21_frame,
+    wmt21_rows,
+)
 
 import truebleu
-from conftest import needs_wmt21, wmt21_dir
+from conftest import needs_wmt21
 from strategies import corpus
 
-pyspark = pytest.importorskip("pyspark", reason="pyspark not installed (pip install 'truebleu[spark]')")
-pa = pytest.importorskip("pyarrow")
+require_spark()
 np = pytest.importorskip("numpy")
-if not hasattr(pytest.importorskip("pyspark.sql.functions"), "arrow_udf"):
-    pytest.skip(f"truebleu.spark needs PySpark >= 4.1 (arrow_udf), found {pyspark.__version__}",
-                allow_module_level=True)
-if not (shutil.which("java") or os.environ.get("JAVA_HOME")):
-    pytest.skip("Spark needs Java (no java on PATH and no JAVA_HOME)", allow_module_level=True)
 
 import truebleu.spark as tspark  # noqa: E402
 from truebleu.metrics import CHRF, TER  # noqa: E402
@@ -46,65 +48,17 @@ sacrebleu = pytest.importorskip("sacrebleu")
 
 @pytest.fixture(scope="module")
 def spark():
-    from pyspark.sql import SparkSession
-
-    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # workers import this truebleu
-    session = (SparkSession.builder.master("local[2]").appName("truebleu-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "4")
-               .config("spark.sql.execution.arrow.maxRecordsPerBatch", "2000")
-               .config("spark.driver.memory", "1g")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
-
-
-def fields(score) -> tuple:
-    return (score.score, list(score.counts), list(score.totals), score.bp, score.sys_len,
-            score.ref_len)
-
-
-# -- WMT21: every into-English system -----------------------------------------
-
-NAME = re.compile(r"^newstest2021\.(?P<pair>[a-z]+-en)\.hyp\.(?P<system>.+)\.en$")
-
-
-def read(path) -> list[str]:
-    with open(path, encoding="utf-8", newline="\n") as handle:
-        return [line.rstrip() for line in handle]
+    return local_session()
 
 
 @pytest.fixture(scope="module")
 def wmt21():
-    """(rows as a dict of columns, {pair: reference streams}, {(pair, system): hypotheses})."""
-    root = wmt21_dir()
-    systems = {}
-    for path in sorted((root / "system-outputs").iterdir()):
-        match = NAME.match(path.name)
-        if match:
-            systems[match["pair"], match["system"]] = read(path)
-    refs = {}
-    for pair in {pair for pair, _ in systems}:
-        streams = [read(root / "references" / f"newstest2021.{pair}.ref.{name}.en")
-                   for name in "AB" if (root / "references" / f"newstest2021.{pair}.ref.{name}.en").exists()]
-        refs[pair] = streams
-    cols = defaultdict(list)
-    for (pair, system), hyps in systems.items():
-        streams = refs[pair]
-        cols["pair"] += [pair] * len(hyps)
-        cols["system"] += [system] * len(hyps)
-        cols["seg"] += list(range(len(hyps)))
-        cols["hyp"] += hyps
-        cols["ref_a"] += streams[0]
-        cols["ref_b"] += streams[1] if len(streams) > 1 else [None] * len(hyps)
-    return dict(cols), refs, systems
+    return wmt21_rows()
 
 
 @pytest.fixture(scope="module")
-def wmt21_df(spark, wmt21):
-    cols, _, _ = wmt21
-    return spark.createDataFrame(pa.table(cols)).cache()
+def wmt21_df(spark):
+    return wmt21_frame()
 
 
 @needs_wmt21
@@ -123,37 +77,6 @@ def test_grouped_scores_equal_one_call_per_system(wmt21, wmt21_df):
         assert [row["matches_1"], row["matches_2"], row["matches_3"], row["matches_4"]] == expected.counts
         assert [row["totals_1"], row["totals_2"], row["totals_3"], row["totals_4"]] == expected.totals
         assert (row["hyp_len"], row["ref_len"]) == (expected.sys_len, expected.ref_len)
-
-
-PARTITIONINGS = ["1", "3", "17", "skewed", "empty"]
-
-
-def partitioned(wmt21_df, partitioning: str):
-    """WMT21 in one of the layouts of PARTITIONINGS: all 100 systems without a shuffle
-    ("1"); the shuffled layouts on two pairs (24 systems) to keep the suite quick."""
-    from pyspark.sql import functions as F
-
-    subset = F.col("pair").isin("de-en", "ha-en")
-    df = {
-        "1": lambda d: d.coalesce(1),
-        "3": lambda d: d.where(subset).repartition(3),
-        "17": lambda d: d.where(subset).repartition(17),
-        # almost everything in one partition, a few rows in the others
-        "skewed": lambda d: d.where(subset).repartition(
-            5, F.when(F.col("pair") == "ha-en", F.col("seg") % 4).otherwise(F.lit(4))),
-        # 12 partitions of which most are empty (two keys)
-        "empty": lambda d: d.where(subset).repartition(12, F.col("pair")),
-    }[partitioning](wmt21_df)
-    if partitioning == "empty":
-        sizes = df.rdd.glom().map(len).collect()
-        assert sizes.count(0) >= 10
-    return df
-
-
-def partitioned_rows(cols: dict, partitioning: str) -> list[int]:
-    """The indices of the rows that :func:`partitioned` keeps."""
-    return [i for i, pair in enumerate(cols["pair"])
-            if partitioning == "1" or pair in ("de-en", "ha-en")]
 
 
 @needs_wmt21
@@ -357,212 +280,6 @@ def test_executor_memory_is_bounded_by_a_batch(by):
         peaks.append(int(out[1]))
     # 300k rows of text are ~60 MiB as Python strings; the peaks differ by far less
     assert peaks[1] - peaks[0] < 6 * 1024, f"peak RSS {peaks} KiB"
-
-
-# -- any metric: chrF, chrF++ (integer rows) and TER (float rows) ----------------------
-
-CHRF_CONFIGS = {"chrF": {}, "chrF++": {"word_order": 2}}
-
-
-def chrf_fields(score) -> tuple:
-    return (score.name, score.score, score.char_order, score.word_order, score.beta)
-
-
-def ter_fields(score) -> tuple:
-    return (score.score, score.num_edits, score.ref_length)
-
-
-@needs_wmt21
-@pytest.mark.parametrize("name", CHRF_CONFIGS)
-def test_chrf_grouped_scores_equal_one_call_per_system(wmt21, wmt21_df, name):
-    _, refs, systems = wmt21
-    metric = CHRF(**CHRF_CONFIGS[name])
-    result = tspark.corpus_score(wmt21_df, metric, references=["ref_a", "ref_b"],
-                                 by=["pair", "system"])
-    rows = {(r["pair"], r["system"]): r for r in result.collect()}
-    assert set(rows) == set(systems)
-    for (pair, system), hyps in systems.items():
-        oracle = CHRF(**CHRF_CONFIGS[name])
-        expected = oracle.corpus_score(hyps, refs[pair])
-        row = rows[pair, system]
-        assert row["score"] == expected.score, (pair, system)
-        assert row["signature"] == str(oracle.get_signature())
-        if pair == "de-en":  # the summed rows themselves, on a few systems
-            assert row["statistics"] == oracle.corpus_statistics(hyps, refs[pair]).sum()
-
-
-@needs_wmt21
-@pytest.mark.parametrize("partitioning", PARTITIONINGS)
-def test_chrf_whole_corpus_score_is_independent_of_the_partitioning(wmt21, wmt21_df,
-                                                                      partitioning):
-    cols, _, _ = wmt21
-    df = partitioned(wmt21_df, partitioning)
-    keep = partitioned_rows(cols, partitioning)
-    hyps = [cols["hyp"][i] for i in keep]
-    refs = [[cols["ref_a"][i] for i in keep], [cols["ref_b"][i] for i in keep]]
-    for config in CHRF_CONFIGS.values():
-        metric, oracle = CHRF(**config), CHRF(**config)
-        expected = oracle.corpus_score(hyps, refs)
-        assert chrf_fields(tspark.corpus_score(df, metric, references=["ref_a", "ref_b"])) == \
-            chrf_fields(expected)
-        assert str(metric.get_signature()) == str(oracle.get_signature())  # nrefs:var, as seen
-
-
-@needs_wmt21
-def test_ter_scores_are_exact_with_one_or_two_references(wmt21, wmt21_df):
-    """TER's float rows: [edits, average reference length]; over one or two references
-    they are multiples of 1/2, which Spark adds exactly in any order."""
-    from pyspark.sql import functions as F
-
-    _, refs, systems = wmt21
-    chosen = [("de-en", "Online-A"), ("de-en", "UEdin"), ("ha-en", "Online-B")]
-    subset = F.lit(False)
-    for pair, system in chosen:
-        subset = subset | ((F.col("pair") == pair) & (F.col("system") == system))
-    df = wmt21_df.where(subset).repartition(3)
-    grouped = tspark.corpus_score(df, TER(), references=["ref_a", "ref_b"], by="system")
-    rows = {r["system"]: r for r in grouped.collect()}
-    for pair, system in chosen:
-        oracle = TER()
-        expected = oracle.corpus_score(systems[pair, system], refs[pair])
-        assert rows[system]["score"] == expected.score, system
-        assert rows[system]["statistics"] == [expected.num_edits, expected.ref_length]
-        assert rows[system]["signature"] == str(oracle.get_signature())
-    hyps, ref_a, ref_b = [], [], []
-    for pair, system in chosen:
-        hyps += systems[pair, system]
-        ref_a += refs[pair][0]
-        ref_b += refs[pair][1] if len(refs[pair]) > 1 else [None] * len(refs[pair][0])
-    for layout in (df, df.coalesce(1), df.repartition(7)):
-        got = tspark.corpus_score(layout, TER(), references=["ref_a", "ref_b"])
-        assert ter_fields(got) == ter_fields(TER().corpus_score(hyps, [ref_a, ref_b]))
-
-
-def three_references(spark):
-    """(DataFrame, hypotheses, reference streams): rows with 1 to 3 references, so that
-    TER's average reference lengths include thirds, which no order-free sum keeps exact."""
-    hyps = [f"the cat {i} sat on the mat" if i % 3 else f"a dog {i} barked" for i in range(600)]
-    r1 = [f"the cat {i} sat on a mat" for i in range(600)]
-    r2 = [f"a cat {i % 7} sat there" if i % 2 else None for i in range(600)]
-    r3 = [f"the dog {i} barked at the cat" if i % 5 == 0 else None for i in range(600)]
-    df = spark.createDataFrame(list(zip(range(600), [i % 4 for i in range(600)], hyps, r1, r2, r3)),
-                               "i int, g int, hyp string, r1 string, r2 string, r3 string")
-    return df.repartition(3), hyps, [r1, r2, r3]
-
-
-def test_ter_that_spark_cannot_add_exactly_is_refused_and_summed_in_order(spark):
-    df, hyps, refs = three_references(spark)
-    with pytest.raises(ValueError, match="TER's statistics of this DataFrame cannot be summed "
-                                         "exactly by Spark: they are floats"):
-        tspark.corpus_score(df, TER(), references=["r1", "r2", "r3"])
-    with pytest.raises(ValueError, match="of the groups .* cannot be summed exactly"):
-        tspark.corpus_score(df, TER(), references=["r1", "r2", "r3"], by="g")
-
-    metric, oracle = TER(), TER()
-    got = tspark.corpus_score_in_order(df, metric, references=["r1", "r2", "r3"], order_by="i")
-    expected = oracle.corpus_score(hyps, refs)
-    assert ter_fields(got) == ter_fields(expected)
-    assert str(metric.get_signature()) == str(oracle.get_signature())
-    # the order matters: the same rows in another order sum to another float here
-    order = sorted(range(len(hyps)), key=lambda i: (i % 5, i))  # 3 references first
-    reordered = TER().corpus_score([hyps[i] for i in order], [[r[i] for i in order] for r in refs])
-    assert reordered.ref_length != expected.ref_length
-
-    grouped = {r["g"]: r for r in tspark.corpus_score_in_order(
-        df, TER(), references=["r1", "r2", "r3"], by="g", order_by="i").collect()}
-    for g in range(4):
-        rows = range(g, 600, 4)
-        oracle = TER()
-        expected = oracle.corpus_score([hyps[i] for i in rows],
-                                       [[r[i] for i in rows] for r in refs])
-        assert grouped[g]["score"] == expected.score
-        assert grouped[g]["statistics"] == [expected.num_edits, expected.ref_length]
-        assert grouped[g]["signature"] == str(oracle.get_signature())
-
-
-@needs_wmt21
-def test_significance_of_chrf_and_ter_equals_the_single_process_tests(wmt21, wmt21_df):
-    from pyspark.sql import functions as F
-
-    _, refs, systems = wmt21
-    a = wmt21_df.where((F.col("pair") == "de-en") & (F.col("system") == "Online-A")).select(
-        "seg", F.col("hyp").alias("online_a"), "ref_a", "ref_b")
-    b = wmt21_df.where((F.col("pair") == "de-en") & (F.col("system") == "UEdin")).select(
-        "seg", F.col("hyp").alias("uedin"))
-    df = a.join(b, "seg").repartition(3).cache()  # a shuffle: the order is kept by order_by
-    for metric, references in ((CHRF(word_order=2), ["ref_a", "ref_b"]), (TER(), ["ref_a"])):
-        streams = refs["de-en"][:len(references)]
-        stats_a = metric.corpus_statistics(systems["de-en", "Online-A"], streams)
-        stats_b = metric.corpus_statistics(systems["de-en", "UEdin"], streams)
-        scorer = metric.batch_scorer()
-        got = tspark.paired_bootstrap(df, "online_a", "uedin", references, n_samples=200, seed=7,
-                                      order_by="seg", metric=metric)
-        assert got == paired_bootstrap(stats_a, stats_b, scorer, n_samples=200, seed=7,
-                                       names=("online_a", "uedin"))
-        got = tspark.paired_randomization(df, "online_a", "uedin", references, n_trials=300,
-                                          seed=3, order_by="seg", metric=metric)
-        assert got == paired_randomization(stats_a, stats_b, scorer, n_trials=300, seed=3,
-                                           names=("online_a", "uedin"))
-        got = tspark.bootstrap_ci(df, "uedin", references, n_samples=200, seed=1, order_by="seg",
-                                  metric=metric)
-        assert got == bootstrap_ci(stats_b, scorer, n_samples=200, seed=1)
-        with_stats = tspark.segment_statistics(df, "uedin", references, column="st", metric=metric)
-        matrix = tspark.statistics_matrix(with_stats, "st", order_by="seg")
-        assert matrix.dtype == (np.int64 if metric.integer_rows else np.float64)
-        assert np.array_equal(matrix, stats_b.to_numpy())
-    df.unpersist()
-
-
-CHRF_OPTIONS = st.sampled_from([{}, {"word_order": 2}, {"lowercase": True, "whitespace": True},
-                                {"char_order": 3, "word_order": 1, "beta": 1},
-                                {"eps_smoothing": True, "word_order": 2}])
-
-
-@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
-@given(corpora=st.lists(corpus(max_refs=3, max_segments=8, allow_none=True), min_size=10,
-                        max_size=25),
-       options=CHRF_OPTIONS, partitions=st.sampled_from([1, 3, 17]),
-       references=st.sampled_from([["r0", "r1", "r2"], "refs"]))
-def test_generated_corpora_chrf_grouped_and_sentence_scores(spark, corpora, options, partitions,
-                                                            references):
-    """Many small corpora (one group each), chrF under several options, in one job."""
-    rows = []
-    for cid, (hyps, refs) in enumerate(corpora):
-        refs = refs + [[None] * len(hyps)] * (3 - len(refs))
-        for i, hyp in enumerate(hyps):
-            rows.append((cid, i, hyp, refs[0][i], refs[1][i], refs[2][i],
-                         [r[i] for r in refs if r[i] is not None]))
-    df = spark.createDataFrame(
-        rows, "cid int, i int, hyp string, r0 string, r1 string, r2 string, refs array<string>"
-    ).repartition(partitions)
-    grouped = {r["cid"]: r for r in tspark.corpus_score(df, CHRF(**options), references=references,
-                                                        by="cid").collect()}
-    for cid, (hyps, refs) in enumerate(corpora):
-        oracle = CHRF(**options)
-        expected = oracle.corpus_score(hyps, refs)
-        assert grouped[cid]["score"] == expected.score
-        assert grouped[cid]["signature"] == str(oracle.get_signature())
-    sentence = {(r["cid"], r["i"]): r["chrf"] for r in
-                tspark.sentence_score(df, CHRF(**options), references=references).collect()}
-    oracle = CHRF(**options)
-    for cid, (hyps, refs) in enumerate(corpora):
-        for i, hyp in enumerate(hyps):
-            expected = oracle.sentence_score(hyp, [r[i] for r in refs if r[i] is not None])
-            assert sentence[cid, i] == expected.score
-
-
-def test_ter_statistics_and_sentence_columns_equal_truebleu(spark):
-    df, hyps, refs = three_references(spark)
-    df = df.coalesce(2)  # no shuffle after repartition: collected with order_by anyway
-    metric = TER()
-    with_stats = tspark.segment_statistics(df, references=["r1", "r2", "r3"], metric=metric)
-    assert dict(with_stats.dtypes)["ter_statistics"] == "array<double>"
-    matrix = tspark.statistics_matrix(with_stats, "ter_statistics", order_by="i")
-    assert np.array_equal(matrix, metric.corpus_statistics(hyps, refs).to_numpy())
-    scores = [r["ter"] for r in tspark.sentence_score(df, metric, references=["r1", "r2", "r3"])
-              .orderBy("i").collect()]
-    per_row = [[r[i] for r in refs if r[i] is not None] for i in range(len(hyps))]
-    assert scores == [metric.sentence_score(h, rs).score for h, rs in zip(hyps, per_row)]
 
 
 def test_corpus_score_of_a_bleu_object_equals_corpus_bleu(spark):

@@ -1,9 +1,9 @@
 """The viewer's server (truebleu.viewer.server): routes, headers, Host checks, traversal
-attempts, hostile request bodies, the paired test against truebleu.significance, and a
-bounded load test with the server's memory measured before and after.
+attempts, hostile request bodies, the paired test against truebleu.significance (the load
+test is test_viewer_server_load.py's).
 
-Requests go through raw sockets where http.client would refuse or rewrite them
-(NUL, spaces, absolute URLs, missing or doubled Host headers)."""
+Requests go through the raw HTTP client of tests/serving.py, which sends what http.client
+would refuse or rewrite (NUL, spaces, absolute URLs, missing or doubled Host headers)."""
 
 from __future__ import annotations
 
@@ -11,19 +11,14 @@ import json
 import os
 import random
 import socket
-import subprocess
-import sys
-import textwrap
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
 np = pytest.importorskip("numpy")
 
-from serving import end_server_process, running_server  # noqa: E402
+from serving import post_json, raw_request, request, running_server  # noqa: E402
 from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import paired_bootstrap  # noqa: E402
 from truebleu.viewer import report as make_report  # noqa: E402
@@ -67,68 +62,6 @@ def report():
 def server(report):
     with running_server(report, request_timeout=2.0) as srv:
         yield srv
-
-
-# -- a raw HTTP client ----------------------------------------------------------------
-
-class Response:
-    def __init__(self, raw: bytes) -> None:
-        head, _, self.body = raw.partition(b"\r\n\r\n")
-        lines = head.decode("latin-1").split("\r\n")
-        self.status = int(lines[0].split()[1]) if lines and len(lines[0].split()) > 1 else 0
-        self.headers = {}
-        for line in lines[1:]:
-            key, _, value = line.partition(":")
-            self.headers.setdefault(key.strip().lower(), value.strip())
-
-    @property
-    def text(self) -> str:
-        return self.body.decode("utf-8", "replace")
-
-
-def raw_request(port: int, data: bytes, timeout: float = 10.0) -> Response:
-    """Send ``data``; read until the connection closes or the announced body is complete.
-
-    A server may refuse a request before reading all of its body, so a failed
-    send is not an error: the answer is read all the same.
-    """
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-        try:
-            sock.sendall(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        received = b""
-        while True:
-            try:
-                chunk = sock.recv(65536)
-            except ConnectionResetError:
-                break
-            if not chunk:
-                break
-            received += chunk
-            head, sep, body = received.partition(b"\r\n\r\n")
-            if sep:
-                length = Response(head + sep).headers.get("content-length")
-                if length is not None and len(body) >= int(length):
-                    break
-    return Response(received)
-
-
-def request(server, method: str, path: str, body: bytes = b"", host: str | None = None,
-            headers: dict | None = None) -> Response:
-    host = f"127.0.0.1:{server.port}" if host is None else host
-    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}", "Connection: close"]
-    if body or method == "POST":
-        lines.append(f"Content-Length: {len(body)}")
-    for key, value in (headers or {}).items():
-        lines.append(f"{key}: {value}")
-    return raw_request(server.port, ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
-
-
-def post_json(server, obj, **kw) -> Response:
-    body = obj if isinstance(obj, bytes) else json.dumps(obj).encode()
-    headers = {"Content-Type": "application/json", **kw.pop("headers", {})}
-    return request(server, "POST", "/api/paired", body, headers=headers, **kw)
 
 
 def assert_still_serving(server) -> None:
@@ -516,71 +449,3 @@ def test_serve_refuses_other_addresses_unless_allowed(report, monkeypatch, capsy
     server_module.serve(report, "127.0.0.1", 0)
     err = capsys.readouterr().err
     assert "reachable" not in err and "token" not in err and "Ctrl-C" in err
-
-
-# -- load: 200 concurrent requests, in a separate server process ---------------------------------
-
-SERVER_SCRIPT = textwrap.dedent("""
-    import random, sys
-    from truebleu.viewer import report
-    from truebleu.viewer.server import make_server
-    rng = random.Random(3)
-    words = "the a cat dog sat on mat house big small red blue , . runs".split()
-    ref = [" ".join(rng.choice(words) for _ in range(rng.randint(1, 25))) for _ in range(400)]
-    systems = {f"s{k}": [" ".join(w if rng.random() < 0.7 else rng.choice(words) for w in r.split())
-                         for r in ref] for k in range(3)}
-    server = make_server(report([ref], systems, n_samples=100), "127.0.0.1", 0)
-    print(server.port, flush=True)
-    server.serve_forever()
-""")
-
-
-def rss_bytes(pid: int) -> int:
-    with open(f"/proc/{pid}/statm") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
-@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="needs /proc to read the server's memory")
-def test_load_200_concurrent_requests_without_error_or_memory_growth():
-    process = subprocess.Popen([sys.executable, "-c", SERVER_SCRIPT], stdout=subprocess.PIPE, text=True)
-    try:
-        port = int(process.stdout.readline())
-
-        class Server:
-            pass
-
-        srv = Server()
-        srv.port = port
-        paired = json.dumps({"a": 0, "b": 1, "segments": list(range(0, 400, 2)), "n_samples": 100,
-                             "seed": 1}).encode()
-
-        def one(k):
-            kind = k % 3
-            if kind == 0:
-                r = request(srv, "GET", "/")
-            elif kind == 1:
-                r = request(srv, "GET", "/api/report")
-            else:
-                r = post_json(srv, paired)
-            return kind, r.status, len(r.body)
-
-        def burst():
-            with ThreadPoolExecutor(max_workers=200) as pool:
-                results = list(pool.map(one, range(200)))
-            assert all(status == 200 for _, status, _ in results), \
-                sorted({status for _, status, _ in results})
-            sizes = {kind: {size for k, _, size in results if k == kind} for kind in range(3)}
-            assert all(len(s) == 1 for s in sizes.values()), sizes   # every answer complete
-            return results
-
-        burst()                                   # warm-up: threads, NumPy, allocator arenas
-        before = rss_bytes(process.pid)
-        for _ in range(3):
-            burst()
-        after = rss_bytes(process.pid)
-        growth = after - before
-        print(f"server RSS {before / 2**20:.1f} MiB before, {after / 2**20:.1f} MiB after "
-              f"600 more requests (growth {growth / 2**20:+.1f} MiB)")
-        assert growth < 16 * 2**20, f"the server grew by {growth / 2**20:.1f} MiB over 600 requests"
-    finally:
-        end_server_process(process)
