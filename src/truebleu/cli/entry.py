@@ -83,9 +83,27 @@ def run() -> int:
     if not set(sys.argv[1:2]) & set(COLLECTING):
         gc.disable()
     status = main()
+    if status == EXIT_INTERRUPTED:
+        _forget_caught_interrupt()
     gc.collect()
     gc.freeze()
     return status
+
+
+def _forget_caught_interrupt() -> None:
+    """Keep the status 130 of a Ctrl-C that :func:`main` caught under ``python -m truebleu``.
+
+    CPython notes, in a process-wide flag, every ``KeyboardInterrupt`` that leaves code run
+    from a source string (``eval``/``exec`` of text, as ``collections.namedtuple`` and
+    ``dataclasses`` build their methods while a module is imported), even when it is caught
+    later. ``python -m`` reads that flag after the interpreter's finalization and then kills
+    the process with SIGINT: a parent saw it killed by the signal (status -2 in
+    ``subprocess``) instead of the status 130 it was given, when Ctrl-C came during such an
+    import (CPython 3.10-3.13). Each evaluation of a string starts by clearing the flag, so
+    evaluating one here clears it. The console script ``truebleu`` ends by ``sys.exit``
+    before the flag is read, and is unaffected.
+    """
+    eval("None")  # a constant: what counts is that a string is evaluated
 
 
 def explain_command() -> int:
