@@ -29,7 +29,7 @@ static int grow(tb_chrf_vocab *v)
         const chrf_word_slot *e = &v->slots[k];
         if (e->stamp != v->stamp)
             continue;
-        size_t s = e->hash & (cap - 1);
+        size_t s = (uint32_t)e->key & (cap - 1);
         while (t[s].stamp == v->stamp)
             s = (s + 1) & (cap - 1);
         t[s] = *e;
@@ -70,20 +70,19 @@ int tb_chrf_vocab_ids(tb_chrf_vocab *v, const uint32_t *base, const chrf_span *s
     for (size_t i = 0; i < n; i++) {
         const uint32_t *p = base + spans[i].start;
         uint32_t len = spans[i].len;
-        uint32_t hash = spans[i].hash;
-        size_t k = hash & mask;
+        uint64_t key = tb_chrf_word_key(len, spans[i].hash);
+        size_t k = (uint32_t)key & mask;
         for (;;) {
             chrf_word_slot *e = &slots[k];
             if (e->stamp != stamp) {
                 e->stamp = stamp;
                 e->p = p;
-                e->len = len;
-                e->hash = hash;
+                e->key = key;
                 e->id = ++next_id;
                 ids[i] = next_id;
                 break;
             }
-            if (e->hash == hash && e->len == len && same_symbols(e->p, p, len)) {
+            if (e->key == key && same_symbols(e->p, p, len)) {
                 ids[i] = e->id;
                 break;
             }

@@ -10,14 +10,21 @@
 
 #include "chrf/lines.h"
 
-/* A word of the vocabulary: its symbols (code points or a segment's symbol ids), hash
- * and id; a slot whose stamp is not the vocabulary's is empty (no clearing between
- * uses). */
+/* A word of the vocabulary: its symbols (code points or a segment's symbol ids), its
+ * length and hash as one key (tb_chrf_word_key: one compare, one store) and its id; a
+ * slot whose stamp is not the vocabulary's is empty (no clearing between uses). */
 typedef struct {
     const uint32_t *p;
-    uint32_t len, hash, id;
+    uint64_t key;
+    uint32_t id;
     uint32_t stamp;
 } chrf_word_slot;
+
+/* A word's slot key: its hash (low half, which places it in the table) and length. */
+static inline uint64_t tb_chrf_word_key(uint32_t len, uint32_t hash)
+{
+    return (uint64_t)len << 32 | hash;
+}
 
 /* The vocabulary, kept from one use to the next (one per worker; all 0 to start). */
 typedef struct {
