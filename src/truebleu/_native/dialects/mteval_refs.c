@@ -61,17 +61,22 @@ static void plan_segments(const int64_t *lengths, size_t nrefs, size_t segments,
     slot_starts[segments] = slots;
 }
 
-/* How many n-grams ahead number_occurrences asks for the table's slot of an n-gram. */
+/* How many n-grams ahead number_occurrences finds an n-gram's first slot in the large table
+ * and asks for it (a power of two). */
 #define PREFETCH_AHEAD 8
 
 /* Step one, on the calling thread: every n-gram occurrence of refs numbered in `table`
- * (with its count), its number into c->ids and its key into c->keys, at its segment's
- * starts[s] onwards, line after line, order after order within a line, position after
- * position within an order (the order collect_segment reads them in). TB_OK or TB_NOMEM. */
-static tb_status number_occurrences(tb_ngram_table *table, const int32_t *refs, const int64_t *lengths,
-                                    size_t lines, int max_order, int32_t *below, tb_mteval_clips *c)
+ * (reserved for all of them, at most INT32_MAX: tb_ngram_table_add_reserved), with its count,
+ * its number into c->ids and its key into c->keys, at its segment's starts[s] onwards, line
+ * after line, order after order within a line, position after position within an order (the
+ * order collect_segment reads them in). Each n-gram's key and first slot are computed once,
+ * PREFETCH_AHEAD n-grams before it is added, when its slot is fetched. */
+static void number_occurrences(tb_ngram_table *table, const int32_t *refs, const int64_t *lengths, size_t lines,
+                               int max_order, int32_t *below, tb_mteval_clips *c)
 {
     size_t pos = 0, k = 0;
+    uint64_t keys[PREFETCH_AHEAD];  /* n-gram i's key at [i % PREFETCH_AHEAD], its first slot in firsts */
+    size_t firsts[PREFETCH_AHEAD];
     for (size_t line_index = 0; line_index < lines; line_index++) {
         /* (the line's end is its length, not refs' TB_LINE_END: see mteval.h) */
         const size_t line = (size_t)lengths[line_index];
@@ -81,25 +86,30 @@ static tb_status number_occurrences(tb_ngram_table *table, const int32_t *refs, 
          * depends on which number an n-gram has) */
         for (int n = 1; n <= max_order && (size_t)n <= line; n++) {
             const int32_t *last = refs + pos + (size_t)n - 1;  /* last[i]: the n-gram at i's last token */
-            size_t count = line - (size_t)n + 1;
-            for (size_t i = 0; i < count && i < PREFETCH_AHEAD; i++)
-                TB_PREFETCH(tb_ngram_table_first_slot(table, n == 1 ? -1 : below[i], last[i]));
+            const size_t count = line - (size_t)n + 1;
+            for (size_t i = 0; i < count && i < PREFETCH_AHEAD; i++) {
+                keys[i] = tb_ngram_key(n == 1 ? -1 : below[i], last[i]);
+                firsts[i] = tb_ngram_slot_of(keys[i], table->slots);
+                TB_PREFETCH(&table->slot_of_key[firsts[i]]);
+            }
             for (size_t i = 0; i < count; i++) {
-                if (i + PREFETCH_AHEAD < count)
-                    TB_PREFETCH(tb_ngram_table_first_slot(table, n == 1 ? -1 : below[i + PREFETCH_AHEAD],
-                                                          last[i + PREFETCH_AHEAD]));
-                int32_t prefix = n == 1 ? -1 : below[i], token = last[i];
-                int32_t g = tb_ngram_table_add(table, prefix, token, n);
-                if (g < 0)
-                    return TB_NOMEM;
+                const size_t ring = i & (PREFETCH_AHEAD - 1);
+                const uint64_t key = keys[ring];
+                const size_t first = firsts[ring];
+                const int32_t prefix = n == 1 ? -1 : below[i], token = last[i];
+                if (i + PREFETCH_AHEAD < count) {  /* (below[i + PREFETCH_AHEAD]: still order n - 1's) */
+                    keys[ring] = tb_ngram_key(n == 1 ? -1 : below[i + PREFETCH_AHEAD], last[i + PREFETCH_AHEAD]);
+                    firsts[ring] = tb_ngram_slot_of(keys[ring], table->slots);
+                    TB_PREFETCH(&table->slot_of_key[firsts[ring]]);
+                }
+                const int32_t g = tb_ngram_table_add_reserved(table, key, first, prefix, token, n);
                 c->ids[k] = g;
-                c->keys[k++] = tb_ngram_key(prefix, token);
+                c->keys[k++] = key;
                 below[i] = g;  /* (below[i + 1 ..] still hold order n - 1's numbers) */
             }
         }
         pos += line + 1;
     }
-    return TB_OK;
 }
 
 /* The index (within segment s, whose n-grams start at `first` and whose `size` slots are at
@@ -226,10 +236,12 @@ tb_status tb_mteval_refs_build(tb_ngram_table *table, const int32_t *refs, const
     tb_status status = TB_OK;
     if (!c->ids || !c->counts || !c->keys || !c->orders || !c->slots || !below)
         status = TB_NOMEM;
+    if (status == TB_OK && all > INT32_MAX)  /* (more n-grams than numbers: as out of memory) */
+        status = TB_NOMEM;
     if (status == TB_OK)
         status = tb_ngram_table_reserve(table, all);
     if (status == TB_OK)
-        status = number_occurrences(table, refs, lengths, segments * nrefs, max_order, below, c);
+        number_occurrences(table, refs, lengths, segments * nrefs, max_order, below, c);
     clips_job job;
     memset(&job, 0, sizeof job);
     for (size_t s = 0; s < segments; s++)

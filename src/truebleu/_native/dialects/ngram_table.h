@@ -59,13 +59,38 @@ static inline const void *tb_ngram_table_first_slot(const tb_ngram_table *t, int
                     : (const void *)t;
 }
 
-/* An empty table (zeroed first) sized for `most` n-grams: up to that many, adding one
- * never moves the table (its slots are at most 3/4 full). TB_OK or TB_NOMEM. */
-tb_status tb_ngram_table_reserve(tb_ngram_table *t, size_t most);
+/* Counts one occurrence of the n-gram (prefix, token) of order `order`, whose key is `key`
+ * and whose first slot is `at` (tb_ngram_slot_of(key, t->slots), found ahead by a caller that
+ * prefetched it), added if new: its number. Only for a table reserved (tb_ngram_table_reserve)
+ * for at least as many n-grams as it will ever be given, at most INT32_MAX: then no array and
+ * no slot can run out, so nothing is checked and nothing grows. */
+static inline int32_t tb_ngram_table_add_reserved(tb_ngram_table *t, uint64_t key, size_t at, int32_t prefix,
+                                                 int32_t token, int32_t order)
+{
+    const size_t mask = t->slots - 1;
+    for (;; at = (at + 1) & mask) {
+        tb_ngram_slot *slot = &t->slot_of_key[at];
+        if (slot->key == key) {
+            const int32_t g = (int32_t)slot->id;
+            t->count[g]++;
+            return g;
+        }
+        if (slot->key == 0)
+            break;
+    }
+    const int32_t g = (int32_t)t->n++;
+    t->prefix[g] = prefix;
+    t->token[g] = token;
+    t->order[g] = order;
+    t->count[g] = 1;
+    t->slot_of_key[at].key = key;
+    t->slot_of_key[at].id = g;
+    return g;
+}
 
-/* Counts one occurrence of the n-gram (prefix, token) of order `order` (added if new):
- * its number, or -1 when out of memory or past INT32_MAX n-grams. */
-int32_t tb_ngram_table_add(tb_ngram_table *t, int32_t prefix, int32_t token, int32_t order);
+/* An empty table (zeroed first) sized for `most` n-grams, for tb_ngram_table_add_reserved:
+ * its arrays hold that many, and its slots are then at most 3/4 full. TB_OK or TB_NOMEM. */
+tb_status tb_ngram_table_reserve(tb_ngram_table *t, size_t most);
 
 /* The number of the n-gram (prefix, token), or -1 when the table does not hold it. */
 int32_t tb_ngram_table_find(const tb_ngram_table *t, int32_t prefix, int32_t token);
