@@ -180,9 +180,10 @@ def given_form(rng: random.Random, seq: list[int]):
         return seq
     if draw < 0.55:
         return tuple(seq)
-    if draw < 0.7 or numpy is None:
-        return array("q", seq)
     lo, hi = min(seq, default=0), max(seq, default=0)
+    if draw < 0.7 or numpy is None:  # (an id past int64 as "Q": the core must decline it)
+        return array("q", seq) if hi < 2**63 and lo >= -2**63 else \
+            array("Q", seq) if lo >= 0 and hi < 2**64 else seq
     dtypes = [t for t in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
               if numpy.iinfo(t).min <= lo and hi <= numpy.iinfo(t).max]
     if not dtypes:  # (-100 beside an id past int64: no dtype holds both)
