@@ -75,6 +75,7 @@ step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tes
 if [ -n "${SANITIZE_TESTS:-}" ]; then
     if [ "$FUZZ_GIVEN" -eq 1 ]; then
         step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
+        step "fuzz_ids" "$PY" bench/fuzz_ids.py -n "$FUZZ_N" --seed 7
         step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
         step "fuzz_ter" "$PY" bench/fuzz_ter.py -n "$TER_FUZZ_N" --seed 7
     fi
@@ -86,6 +87,7 @@ if [ -n "${SANITIZE_TESTS:-}" ]; then
     exit 0
 fi
 step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2
+step "fuzz_ids" "$PY" bench/fuzz_ids.py -n "$FUZZ_N" --seed 7
 step "fuzz_chrf" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 7 --threads 2
 step "fuzz_chrf small alphabet" "$PY" bench/fuzz_chrf.py -n "$((FUZZ_N / 5))" --seed 8 --threads 2 --alphabet small
 # TER's core (_native/ter/): the native half of its tests, and its fuzz
