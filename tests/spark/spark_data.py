@@ -3,9 +3,9 @@ into-English WMT21 system as rows, the partitionings they are scored under, and 
 generated DataFrames.
 
 The session is made once (UI off, 4 shuffle partitions) and stopped when the process ends:
-each test module asks for it through its own ``spark`` fixture, and a second module finds it
-running instead of starting another JVM. The WMT21 rows are read once, and their DataFrame
-cached once, likewise.
+a test module imports the fixtures below (``spark``, ``wmt21``, ``wmt21_df``), and a second
+module finds the session running instead of starting another JVM. The WMT21 rows are read
+once, and their DataFrame cached once, likewise.
 """
 
 from __future__ import annotations
@@ -51,6 +51,24 @@ def local_session() -> Any:
     session.sparkContext.setLogLevel("ERROR")
     atexit.register(session.stop)
     return session
+
+
+@pytest.fixture(scope="module")
+def spark():
+    """The test run's SparkSession (:func:`local_session`)."""
+    return local_session()
+
+
+@pytest.fixture(scope="module")
+def wmt21():
+    """:func:`wmt21_rows`."""
+    return wmt21_rows()
+
+
+@pytest.fixture(scope="module")
+def wmt21_df(spark):
+    """:func:`wmt21_frame`."""
+    return wmt21_frame()
 
 
 def fields(score) -> tuple:

@@ -22,13 +22,13 @@ from hypothesis import strategies as st
 from spark_data import (
     PARTITIONINGS,
     fields,
-    local_session,
     partitioned,
     partitioned_rows,
     require_spark,
+    spark,  # noqa: F401 (a fixture)
     three_references,
-    wmt21_frame,
-    wmt21_rows,
+    wmt21,  # noqa: F401 (a fixture)
+    wmt21_df,  # noqa: F401 (a fixture)
 )
 
 import truebleu
@@ -44,21 +44,6 @@ from truebleu.metrics.bleu import BLEUBatchScorer  # noqa: E402
 from truebleu.significance import bootstrap_ci, paired_bootstrap, paired_randomization  # noqa: E402
 
 sacrebleu = pytest.importorskip("sacrebleu")
-
-
-@pytest.fixture(scope="module")
-def spark():
-    return local_session()
-
-
-@pytest.fixture(scope="module")
-def wmt21():
-    return wmt21_rows()
-
-
-@pytest.fixture(scope="module")
-def wmt21_df(spark):
-    return wmt21_frame()
 
 
 @needs_wmt21

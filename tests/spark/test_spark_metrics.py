@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from spark_data import (
     PARTITIONINGS,
-    local_session,
     partitioned,
     partitioned_rows,
     require_spark,
+    spark,  # noqa: F401 (a fixture)
     three_references,
-    wmt21_frame,
-    wmt21_rows,
+    wmt21,  # noqa: F401 (a fixture)
+    wmt21_df,  # noqa: F401 (a fixture)
 )
 
 from conftest import needs_wmt21
@@ -33,22 +33,6 @@ np = pytest.importorskip("numpy")
 import truebleu.spark as tspark  # noqa: E402
 from truebleu.metrics import CHRF, TER  # noqa: E402
 from truebleu.significance import bootstrap_ci, paired_bootstrap, paired_randomization  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def spark():
-    return local_session()
-
-
-@pytest.fixture(scope="module")
-def wmt21():
-    return wmt21_rows()
-
-
-@pytest.fixture(scope="module")
-def wmt21_df(spark):
-    return wmt21_frame()
-
 
 CHRF_CONFIGS = {"chrF": {}, "chrF++": {"word_order": 2}}
 
