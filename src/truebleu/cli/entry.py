@@ -82,6 +82,7 @@ def run() -> int:
     """
     if not set(sys.argv[1:2]) & set(COLLECTING):
         gc.disable()
+    sys.unraisablehook = _unraisable
     status = main()
     if status == EXIT_INTERRUPTED:
         _forget_caught_interrupt()
@@ -106,8 +107,30 @@ def _forget_caught_interrupt() -> None:
     eval("None")  # a constant: what counts is that a string is evaluated
 
 
+def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """The process's ``sys.unraisablehook``: a Ctrl-C that Python could not raise is raised again.
+
+    A signal handler runs wherever the main thread is, and a ``KeyboardInterrupt`` raised in a
+    weak reference's callback or a finalizer cannot propagate: Python prints "Exception
+    ignored in ..." with its traceback and goes on (an import's module-lock callback is one
+    such place). ``serve`` then served on, as if Ctrl-C had not been pressed. Here that
+    interrupt is delivered again, silently: ``_thread.interrupt_main`` trips SIGINT as a new
+    signal would, from a thread of its own, because the handler runs at the main thread's next
+    check, which here would still be inside this hook (a callback again); by the time that
+    thread has the GIL, the main thread is back in ordinary code. Anything else is reported
+    as Python reports it.
+    """
+    if issubclass(unraisable.exc_type, KeyboardInterrupt):
+        import _thread
+
+        _thread.start_new_thread(_thread.interrupt_main, ())
+        return
+    sys.__unraisablehook__(unraisable)
+
+
 def explain_command() -> int:
     """The ``truebleu-explain`` command: ``truebleu explain``, with the same output handling."""
+    sys.unraisablehook = _unraisable
     return main(["explain", *sys.argv[1:]])
 
 
