@@ -117,8 +117,8 @@ def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
     interrupt is delivered again, silently: ``_thread.interrupt_main`` trips SIGINT as a new
     signal would, from a thread of its own, because the handler runs at the main thread's next
     check, which here would still be inside this hook (a callback again); by the time that
-    thread has the GIL, the main thread is back in ordinary code. Anything else is reported
-    as Python reports it.
+    thread has the GIL, the main thread is back in ordinary code (were it in another callback,
+    this hook would deliver it once more). Anything else is reported as Python reports it.
     """
     if issubclass(unraisable.exc_type, KeyboardInterrupt):
         import _thread
