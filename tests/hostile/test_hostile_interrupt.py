@@ -272,6 +272,14 @@ def test_the_api_still_raises_keyboard_interrupt(corpus):
     assert child.returncode == 3 and out == "KeyboardInterrupt\n", (out, err)
 
 
+def run_as_module(folder: Path, name: str, source: str) -> subprocess.CompletedProcess:
+    """``python -m name`` of ``source`` written into ``folder``, as ``python -m truebleu`` runs."""
+    (folder / f"{name}.py").write_text(source, encoding="utf-8")
+    env = dict(ENV, PYTHONPATH=str(folder) + os.pathsep + ENV["PYTHONPATH"])
+    return subprocess.run([sys.executable, "-m", name], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
 # A stand-in for a sub-command that Ctrl-C interrupts while code made from a source string
 # runs, as when a module that builds a namedtuple or a dataclass is being imported: the
 # signal comes from a timer while the string's code loops.
@@ -295,11 +303,7 @@ def test_status_130_under_python_m_after_an_interrupt_in_code_from_a_string(tmp_
     CPython remembers such an interrupt even once caught, and ``python -m`` then kills the
     process at exit (cli/entry.py's ``_forget_caught_interrupt``). Seen as a rare failure of
     the report test above, when its signal came during an import."""
-    (tmp_path / "interrupted_in_a_string.py").write_text(INTERRUPTED_IN_A_STRING, encoding="utf-8")
-    env = dict(ENV, PYTHONPATH=str(tmp_path) + os.pathsep + ENV["PYTHONPATH"])
-    result = subprocess.run([sys.executable, "-m", "interrupted_in_a_string"], cwd=tmp_path,
-                            env=env, capture_output=True, text=True, timeout=300)
-    assert_one_line(result)
+    assert_one_line(run_as_module(tmp_path, "interrupted_in_a_string", INTERRUPTED_IN_A_STRING))
 
 
 # A stand-in for a sub-command that Ctrl-C interrupts while a weak reference's callback runs
@@ -333,9 +337,5 @@ def test_an_interrupt_python_cannot_raise_in_a_callback_still_stops_the_command(
     """A Ctrl-C raised in a weak reference's callback cannot propagate: Python printed its
     traceback as "Exception ignored" and the command went on (``serve`` served on; seen in
     CI as a hang of the test above). cli/entry.py's unraisable hook delivers it again."""
-    (tmp_path / "interrupted_in_a_callback.py").write_text(INTERRUPTED_IN_A_CALLBACK,
-                                                           encoding="utf-8")
-    env = dict(ENV, PYTHONPATH=str(tmp_path) + os.pathsep + ENV["PYTHONPATH"])
-    result = subprocess.run([sys.executable, "-m", "interrupted_in_a_callback"], cwd=tmp_path,
-                            env=env, capture_output=True, text=True, timeout=300)
-    assert_one_line(result)
+    assert_one_line(run_as_module(tmp_path, "interrupted_in_a_callback",
+                                  INTERRUPTED_IN_A_CALLBACK))
