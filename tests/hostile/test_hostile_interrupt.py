@@ -93,6 +93,26 @@ def interrupt_when_busy(args: list[str], help_args: list[str], cwd: Path
     return subprocess.CompletedProcess(args, child.returncode, out, err)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def ctrl_c_as_in_a_terminal():
+    """Start every child of this module with Ctrl-C's default action, as a terminal does.
+
+    A shell without job control (a CI script's ``command &``) starts a background job with
+    SIGINT ignored, and a process keeps an ignored signal across ``exec``: Python then
+    installs no ``KeyboardInterrupt`` handler, and a child here never saw its Ctrl-C (CI's
+    other-Python run, started that way, timed out on both ``python -m`` stand-ins below). A
+    child starts with the default action for any signal this process handles, so handling
+    SIGINT here for the module's duration is enough."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def write_lines(path: Path, lines: list[str]) -> str:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return str(path)
@@ -277,7 +297,7 @@ def run_as_module(folder: Path, name: str, source: str) -> subprocess.CompletedP
     (folder / f"{name}.py").write_text(source, encoding="utf-8")
     env = dict(ENV, PYTHONPATH=str(folder) + os.pathsep + ENV["PYTHONPATH"])
     return subprocess.run([sys.executable, "-m", name], cwd=folder, env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=120)
 
 
 # A stand-in for a sub-command that Ctrl-C interrupts while code made from a source string
