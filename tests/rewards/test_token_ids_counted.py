@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 from array import array
+from collections import UserList
 
 import numpy as np
 import pytest
@@ -331,6 +332,25 @@ def test_the_core_checks_its_arguments():
     assert ids_statistics(hypotheses=[[1, 2]], references=[[[1, 2]]], dropped=array("q"),
                           max_order=4, threads=1, out=None, totals=out) is True
     assert list(out) == [2, 2, 2, 1, 0, 0, 2, 1, 0, 0]
+
+
+@pytest.mark.parametrize("hyps, refs", [
+    ([[1], [2]], [[[1]], []]),                       # an entry without references
+    ([[1], [2]], [[[1]], "12"]),                     # an entry that is not a list or tuple
+    ([[1], [2]], [[[1]], UserList([[2]])]),
+    (UserList([[1]]), [[[1]]]),                      # containers other than lists and tuples
+    ([[1]], UserList([[[1]]])),
+], ids=["no-references", "str-entry", "userlist-entry", "userlist-hypotheses",
+        "userlist-references"])
+def test_both_kernels_refuse_the_same_containers(hyps, refs):
+    """The specification's kernel refuses what the core refuses, with the core's error (it
+    counted an entry without references as a row with reference length -1)."""
+    errors = []
+    for kernel in (NATIVE, PYTHON):
+        with pytest.raises(TypeError) as caught:
+            kernel.ids_statistics(hyps, refs, DROPPED.int64, 4, 1)
+        errors.append(str(caught.value))
+    assert errors[0] == errors[1]
 
 
 def test_the_reward_on_ids_is_the_reward_on_text_of_the_written_ids():

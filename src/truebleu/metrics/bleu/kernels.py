@@ -83,6 +83,11 @@ _INT_ONLY = frozenset({int})
 _INT64_MAX = 2**63 - 1
 
 
+def _is_list_or_tuple(value: object) -> bool:
+    """A list or a tuple, not a subclass of either: the containers the core reads."""
+    return type(value) is list or type(value) is tuple
+
+
 def _kept_ids(sequences: Sequence[object], drop: frozenset[int]) -> list[list[int]] | None:
     """Each sequence without its dropped ids, if each is a list or tuple of ints, all in
     [0, 2**63) once those are out; else None."""
@@ -166,14 +171,23 @@ class PythonKernel:
 
     def ids_statistics(self, hypotheses, references, dropped, max_order, threads=None,
                        totals_only=False):
-        """The specification's rows with ids for tokens: equal ids, equal tokens."""
+        """The specification's rows with ids for tokens: equal ids, equal tokens.
+
+        Refuses what the compiled core refuses, with its errors: containers other than lists
+        and tuples, and an entry without references (its row would hold no reference length).
+        """
         check_order(max_order, "max_order")
+        if not (_is_list_or_tuple(hypotheses) and _is_list_or_tuple(references)):
+            raise TypeError("hypotheses and references must be lists or tuples")
         if len(hypotheses) != len(references):
             raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference "
                              "entries")
         drop = frozenset(dropped)
         data = array("q")
-        for hyp, refs in zip(hypotheses, references):
+        for k, (hyp, refs) in enumerate(zip(hypotheses, references)):
+            if not (_is_list_or_tuple(refs) and refs):
+                raise TypeError(f"references[{k}] must be a non-empty list or tuple of id "
+                                "sequences")
             tokens = _kept_ids((hyp, *refs), drop)
             if tokens is None:
                 return None
