@@ -262,18 +262,18 @@ def test_core_scores_buffer_errors():
 @pytest.mark.skipif("native" not in BACKENDS, reason="the compiled core is not built")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_core_scores_with_kept_logs_of_small_counts(threads):
-    """The core's workers keep the logs of the precisions of totals under 64 from call to
-    call (bleu/score.h, tb_log_memo). Hypotheses of 1 to 70 tokens (totals on both sides of
-    64), from a small vocabulary so that most counts of matches occur, scored in calls that
-    alternate the smoothings and orders: every score is bleu_scores' of its row, bit for bit,
-    in every call."""
+    """The core's workers keep the logs of the precisions of totals under 64, and the
+    brevity penalties of reference lengths under 64, from call to call (bleu/score.h,
+    tb_log_memo). Hypotheses of 1 to 70 tokens (totals on both sides of 64) against
+    references 2 tokens shorter to 4 longer, from a small vocabulary so that most counts of
+    matches occur, scored in calls that alternate the smoothings and orders: every score is
+    bleu_scores' of its row, and the Python scores', bit for bit, in every call."""
     kernel = kernels.load("native")
     rng = random.Random(7)
     words = [f"w{i}" for i in range(6)]
     hyps, refs = [], []
     for length in range(1, 71):
-        for _ in range(4):
-            ref_length = max(1, length + rng.randint(-3, 3))
+        for ref_length in range(max(1, length - 2), length + 5):  # brevity penalties too
             hyps.append(" ".join(rng.choice(words) for _ in range(length)))
             refs.append([" ".join(rng.choice(words) for _ in range(ref_length))])
     for _ in range(2):

@@ -73,7 +73,7 @@ static inline tb_row_fn single_row(const tb_bleu_job *j)
 }
 
 /* An item's BLEU from its row (bleu/score.h, F64: bleu_scores' arithmetic), the
- * logs of small precisions from memo. sacreBLEU's sentence_bleu defaults
+ * logs of small precisions and the penalties of short sentences from memo. sacreBLEU's sentence_bleu defaults
  * (order 4, exp smoothing, effective order) have a copy compiled with them as
  * constants: its loops unrolled, the other smoothings' tests gone. */
 static double sentence_bleu(const int64_t *row, const tb_bleu_params *p, tb_log_memo *memo)
@@ -87,7 +87,7 @@ static double sentence_bleu(const int64_t *row, const tb_bleu_params *p, tb_log_
 
 /* A worker's scratch: the builders of references and hypothesis, the
  * vocabulary of token ids, the matcher and (once a job scores) the logs of
- * precisions (bleu/score.h), kept between jobs (runtime/spares.h). */
+ * precisions and brevity penalties (bleu/score.h), kept between jobs (runtime/spares.h). */
 typedef struct {
     tb_builder b, b2;
     tb_id_vocab v;

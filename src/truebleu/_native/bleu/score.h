@@ -27,8 +27,9 @@
  * per-cell score of a matrix costs what it did before there were three).
  *
  * A caller that scores many short sentences may pass a tb_log_memo: the logs
- * of the precisions of small counts, each computed once (the same log of the
- * same double, so the same result).
+ * of the precisions of small counts and the brevity penalties of short
+ * sentences, each computed once (the same function of the same double, so the
+ * same result).
  */
 #ifndef TB_BLEU_SCORE_H
 #define TB_BLEU_SCORE_H
@@ -52,18 +53,29 @@ typedef struct {
     int effective_order;  /* average over the orders with n-grams only */
 } tb_bleu_params;
 
-/* Totals below this have their precisions' logs kept in a tb_log_memo. */
+/* Totals (and reference lengths) below this have their precisions' logs (and
+ * brevity penalties) kept in a tb_log_memo. */
 #define TB_LOG_MEMO_TOTALS 64
 
-/* log(100. * c / t), the log of a precision of the F64 arithmetic with c
- * matches of t n-grams and no add-k, for 1 <= c <= t < TB_LOG_MEMO_TOTALS,
- * at logs[t * (t + 1) / 2 + c]; 0.0 until it is first asked for (every such
- * log is positive: the precision is at least 100 / 63). A sentence's counts
- * are small and repeat from sentence to sentence: 20,000 WMT21 sentences ask
- * for about 54,000 such logs, of under 1,500 pairs (c, t); a log costs about
- * 50 instructions, a look here about 10. One per worker (not shared). */
+/* What a worker that scores many short sentences keeps from score to score:
+ *
+ * logs[t * (t + 1) / 2 + c]: log(100. * c / t), the log of a precision of the
+ * F64 arithmetic with c matches of t n-grams and no add-k, for
+ * 1 <= c <= t < TB_LOG_MEMO_TOTALS;
+ * penalties[r * (r - 1) / 2 + c - 1]: exp(1 - r / c), the brevity penalty of a
+ * hypothesis of c tokens against a closest reference length r, 1 <= c < r <
+ * TB_LOG_MEMO_TOTALS;
+ *
+ * each 0.0 until it is first asked for (every such value is positive: a
+ * precision here is at least 100 / 63, a penalty at least exp(-62)), then the
+ * same function of the same double (the same bits). A sentence's counts are
+ * small and repeat from sentence to sentence: 20,000 WMT21 sentences ask for
+ * about 54,000 such logs, of under 1,500 pairs (c, t), and about 6,500
+ * penalties; a log or an exp costs about 50 instructions, a look here about
+ * 15. One per worker (not shared). */
 typedef struct {
     double logs[TB_LOG_MEMO_TOTALS * (TB_LOG_MEMO_TOTALS + 1) / 2];
+    double penalties[TB_LOG_MEMO_TOTALS * (TB_LOG_MEMO_TOTALS - 1) / 2];
 } tb_log_memo;
 
 /* Whether a tb_log_memo keeps the log of c matches of t n-grams: 1 <= c <= t < TB_LOG_MEMO_TOTALS. */
@@ -78,6 +90,15 @@ static TB_ALWAYS_INLINE double tb_memo_log(tb_log_memo *memo, int64_t c, int64_t
     double *slot = &memo->logs[t * (t + 1) / 2 + c];
     if (*slot == 0.0)
         *slot = log(100. * (double)c / (double)t);  /* (tb_bleu_precision's quotient) */
+    return *slot;
+}
+
+/* exp(1 - r / c) (1 <= c < r < TB_LOG_MEMO_TOTALS), computed the first time only. */
+static TB_ALWAYS_INLINE double tb_memo_penalty(tb_log_memo *memo, int64_t c, int64_t r)
+{
+    double *slot = &memo->penalties[r * (r - 1) / 2 + c - 1];
+    if (*slot == 0.0)
+        *slot = exp(1 - (double)r / (double)c);  /* (tb_bleu_terms' penalty) */
     return *slot;
 }
 
@@ -153,8 +174,12 @@ tb_bleu_terms_memo(const int64_t *row, const tb_bleu_params *p, tb_bleu_arith ar
         return 0;
     const int64_t sys_len = row[0], ref_len = row[1];
     double penalty = 1.0;
-    if (sys_len < ref_len)
-        penalty = sys_len > 0 ? exp(1 - (double)ref_len / (double)sys_len) : 0.0;
+    if (sys_len < ref_len) {
+        if (memo && sys_len > 0 && ref_len < TB_LOG_MEMO_TOTALS)
+            penalty = tb_memo_penalty(memo, sys_len, ref_len);
+        else
+            penalty = sys_len > 0 ? exp(1 - (double)ref_len / (double)sys_len) : 0.0;
+    }
     double divisor = 1.0, log_sum = 0.0;
     int orders = N, n = 1, stop = 0;
     for (; n <= N; n++) {
@@ -194,7 +219,7 @@ tb_bleu_terms(const int64_t *row, const tb_bleu_params *p, tb_bleu_arith arith, 
 }
 
 /* BLEU of `row`, its logs added left to right; memo: NULL, or (F64) the
- * precisions' logs kept (tb_log_memo). */
+ * precisions' logs and the brevity penalties kept (tb_log_memo). */
 static TB_ALWAYS_INLINE double
 tb_bleu_of_row_memo(const int64_t *row, const tb_bleu_params *p, tb_bleu_arith arith, tb_log_memo *memo)
 {
