@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
+import random
 from array import array
 
 import pytest
@@ -17,6 +18,7 @@ from truebleu.core.kernels import native_core  # noqa: E402
 from truebleu.metrics.bleu.batch import mbr_select, pairwise_matrix, sentence_scores  # noqa: E402
 from truebleu.metrics.bleu.config import BLEUConfig  # noqa: E402
 from truebleu.metrics.bleu.kernels import kernels  # noqa: E402
+from truebleu.metrics.bleu.score import python_bleu_scores  # noqa: E402
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
@@ -255,3 +257,30 @@ def test_core_scores_buffer_errors():
     scores = array("d", [-1.0, -1.0])
     assert call(None, scores=scores) == -1
     assert list(scores) == [oracle("a b", ["a b"]), oracle("c", ["c"])]
+
+
+@pytest.mark.skipif("native" not in BACKENDS, reason="the compiled core is not built")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_core_scores_with_kept_logs_of_small_counts(threads):
+    """The core's workers keep the logs of the precisions of totals under 64, and the
+    brevity penalties of reference lengths under 64, from call to call (bleu/score.h,
+    tb_log_memo). Hypotheses of 1 to 70 tokens (totals on both sides of 64) against
+    references 2 tokens shorter to 4 longer, from a small vocabulary so that most counts of
+    matches occur, scored in calls that alternate the smoothings and orders: every score is
+    bleu_scores' of its row, and the Python scores', bit for bit, in every call."""
+    kernel = kernels.load("native")
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(6)]
+    hyps, refs = [], []
+    for length in range(1, 71):
+        for ref_length in range(max(1, length - 2), length + 5):  # brevity penalties too
+            hyps.append(" ".join(rng.choice(words) for _ in range(length)))
+            refs.append([" ".join(rng.choice(words) for _ in range(ref_length))])
+    for _ in range(2):
+        for (method, value, effective), order in zip(SMOOTHINGS, [4, 4, 2, 4, 5, 4, 1]):
+            config = BLEUConfig.create("13a", False, method, value, order, effective)
+            rows = kernel.sentence_statistics(hyps, refs, config.tokenizer, False, order, threads)
+            want = kernel.bleu_scores(rows, config)
+            got = kernel.sentence_scores(hyps, refs, config, threads)
+            assert same(list(got), list(want))
+            assert same(list(got), list(python_bleu_scores(rows.data, config)))

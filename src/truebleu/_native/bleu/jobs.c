@@ -25,7 +25,7 @@ static inline void add_row(int64_t *restrict acc, const int64_t *restrict row, s
         add_row_of(acc, row, width);
 }
 
-static int same_text(const tb_text *a, const tb_text *b)
+static inline int same_text(const tb_text *a, const tb_text *b)
 {
     if (a->kind != b->kind || a->length != b->length || a->ascii_lower != b->ascii_lower)
         return 0;
@@ -39,13 +39,15 @@ static int same_text(const tb_text *a, const tb_text *b)
  * test set's references; the job visits such items one after another
  * (bleu/groups.h), and tokenizing the references again would cost most of each
  * item (comparing costs a pass of memcmp, nothing when they are the same str). */
-static int same_references(const tb_bleu_job *j, size_t a, size_t b)
+static inline int same_references(const tb_bleu_job *j, size_t a, size_t b)
 {
-    size_t n = j->offsets[a + 1] - j->offsets[a];
-    if (j->offsets[b + 1] - j->offsets[b] != n)
+    const size_t *offsets = j->offsets;
+    const size_t n = offsets[a + 1] - offsets[a];
+    if (offsets[b + 1] - offsets[b] != n)
         return 0;
+    const tb_text *x = j->ref_texts + offsets[a], *y = j->ref_texts + offsets[b];
     for (size_t t = 0; t < n; t++)
-        if (!same_text(&j->ref_texts[j->offsets[a] + t], &j->ref_texts[j->offsets[b] + t]))
+        if (!same_text(&x[t], &y[t]))
             return 0;
     return 1;
 }
@@ -70,12 +72,27 @@ static inline tb_row_fn single_row(const tb_bleu_job *j)
     return j->mode == TB_CHAR ? tb_segment_row_all : tb_segment_row_ids;
 }
 
+/* An item's BLEU from its row (bleu/score.h, F64: bleu_scores' arithmetic), the
+ * logs of small precisions and the penalties of short sentences from memo. sacreBLEU's sentence_bleu defaults
+ * (order 4, exp smoothing, effective order) have a copy compiled with them as
+ * constants: its loops unrolled, the other smoothings' tests gone. */
+static double sentence_bleu(const int64_t *row, const tb_bleu_params *p, tb_log_memo *memo)
+{
+    if (p->max_order == 4 && p->smooth == TB_SMOOTH_EXP && p->effective_order) {
+        const tb_bleu_params defaults = {4, TB_SMOOTH_EXP, p->smooth_value, 1};
+        return tb_bleu_of_row_memo(row, &defaults, TB_BLEU_F64, memo);
+    }
+    return tb_bleu_of_row_memo(row, p, TB_BLEU_F64, memo);
+}
+
 /* A worker's scratch: the builders of references and hypothesis, the
- * vocabulary of token ids and the matcher, kept between jobs (runtime/spares.h). */
+ * vocabulary of token ids, the matcher and (once a job scores) the logs of
+ * precisions and brevity penalties (bleu/score.h), kept between jobs (runtime/spares.h). */
 typedef struct {
     tb_builder b, b2;
     tb_id_vocab v;
     tb_matcher m;
+    tb_log_memo *logs;
 } bleu_scratch;
 
 /* What a worker's scratch holds for the items it ran last, kept from one of its
@@ -172,7 +189,7 @@ static void run_items(tb_bleu_job *j, bleu_scratch *s, tb_poll *poll, size_t lo,
                         rc = (learned ? tb_matcher_row : single_row(j))(m, b2->ids, (uint32_t)b2->nids, &ref,
                                                                         j->max_order, row);
                     if (rc == 0 && j->scores)
-                        j->scores[k] = tb_bleu_of_row(row, &j->bleu, TB_BLEU_F64);
+                        j->scores[k] = sentence_bleu(row, &j->bleu, s->logs);
                 }
             }
             last_sent = rc == 0 ? k : SIZE_MAX;
@@ -246,6 +263,7 @@ static bleu_scratch *scratch_take(void)
         tb_builder_init(&s->b2);
         tb_id_vocab_init(&s->v);
         tb_matcher_init(&s->m);
+        s->logs = NULL;
     }
     return s;
 }
@@ -253,7 +271,7 @@ static bleu_scratch *scratch_take(void)
 static size_t scratch_footprint(const bleu_scratch *s)
 {
     return tb_builder_footprint(&s->b) + tb_builder_footprint(&s->b2) + tb_id_vocab_footprint(&s->v) +
-           tb_matcher_footprint(&s->m);
+           tb_matcher_footprint(&s->m) + (s->logs ? sizeof(tb_log_memo) : 0);
 }
 
 static void scratch_free(bleu_scratch *s)
@@ -262,6 +280,7 @@ static void scratch_free(bleu_scratch *s)
     tb_builder_free(&s->b2);
     tb_id_vocab_free(&s->v);
     tb_matcher_free(&s->m);
+    free(s->logs);
     free(s);
 }
 
@@ -299,6 +318,10 @@ static void bleu_worker(tb_job *base)
                 break;
             }
             s->b.poll = s->b2.poll = &poll.base;
+        }
+        if (j->scores && !s->logs && !(s->logs = calloc(1, sizeof(tb_log_memo)))) {
+            tb_job_fail(base, TB_NOMEM, lo);
+            break;
         }
         if (!j->out_rows && (j->totals || j->scores) && !own && !(own = calloc(2 * width, sizeof(int64_t)))) {
             tb_job_fail(base, TB_NOMEM, lo);
