@@ -270,6 +270,7 @@ static void forget_vocab(tb_builder *b, size_t from)
     }
     b->nvocab = from;
     tb_new_era(b);
+    ready_byte_ids(b);  /* (the line goes on) */
 }
 
 /* tokenize_13a on any line: its UTF-8 (place_line), the replacements, the scan. */
