@@ -188,8 +188,15 @@ static const uint32_t fresh_byte_ids[256] = {FRESH64(0), FRESH64(64), FRESH64(12
 
 void tb_fresh_byte_ids(tb_builder *b)
 {
-    memcpy(b->chars.byte_id, fresh_byte_ids, sizeof(fresh_byte_ids));
-    b->chars.bytes_era = b->era;
+    tb_char_ids *ch = &b->chars;
+    if (ch->bytes_era == 0 || ch->nbyte_set > 256) {  /* (a new builder; more than every byte: never) */
+        memcpy(ch->byte_id, fresh_byte_ids, sizeof(fresh_byte_ids));
+    } else {  /* the few bytes given an id (other modes' eras give few or none) */
+        for (uint32_t k = 0; k < ch->nbyte_set; k++)
+            ch->byte_id[ch->byte_set[k]] = TB_ABSENT;
+    }
+    ch->nbyte_set = 0;
+    ch->bytes_era = b->era;
 }
 
 void tb_builder_free(tb_builder *b)
@@ -232,7 +239,6 @@ int tb_builder_add_line(tb_builder *b, const tb_text *t, int mode)
         return -1;
     if (b->lookup != b->era_lookup)
         tb_new_era(b);
-    ready_byte_ids(b);
     if (!b->lookup && !b->slots_cap && tb_vocab_rehash(b, MIN_SLOTS) < 0)  /* the vocabulary's first table */
         return -1;
     size_t first = b->nids;
@@ -281,7 +287,9 @@ void tb_builder_view(const tb_builder *b, tb_seg *out)
     out->bytes = b->bytes;
     /* the one-character ids it remembers are of its own vocabulary unless it
      * looked in another in this era */
-    out->chars = b->era_lookup == NULL ? &b->chars : NULL;  /* (read while of chars_era: seg_chars_live) */
+    /* (and its byte_id is of this era: a builder that has not read a line in it
+     * may hold another's; the view is valid until the builder changes) */
+    out->chars = b->era_lookup == NULL && b->chars.bytes_era == b->era ? &b->chars : NULL;
     out->chars_era = b->era;
     out->ascii_complete = b->ascii_complete;
 }

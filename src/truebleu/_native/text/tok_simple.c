@@ -403,10 +403,11 @@ static TB_ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, co
 static TB_ALWAYS_INLINE int scan_char_in(tb_builder *b, const void *s, size_t n, const int width)
 {
     const tb_seg *ref = b->lookup;
-    if (ref && seg_chars_live(ref) && ref->ascii_complete)
+    if (ref && ref->chars && ref->ascii_complete)
         return scan_char(b, s, n, ref->chars, ref->chars_era, 1, width);
     if (!ref && GROW(b->vocab, b->vocab_cap, b->nvocab + n) < 0)  /* (the line's new tokens: at most n) */
         return -1;
+    ready_byte_ids(b);  /* (not for the direct scan: it neither reads nor writes b's) */
     return scan_char(b, s, n, &b->chars, b->era, 0, width);
 }
 
@@ -431,6 +432,8 @@ static TB_ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n
  * on s[0..n) (s[n] is a space). */
 static TB_ALWAYS_INLINE int tokenize(tb_builder *b, const void *s, size_t n, int mode, int width)
 {
+    if (mode != TB_CHAR)  /* (char readies it where it reads it: scan_char_in) */
+        ready_byte_ids(b);
     switch (mode) {
     case TB_ZH: return tokenize_zh(b, s, n, width);
     case TB_CHAR: return tokenize_char(b, s, n, width);

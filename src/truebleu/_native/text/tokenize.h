@@ -63,12 +63,15 @@ static inline uint32_t tb_slot_tag(uint32_t era, size_t len)
  * known_char): an ASCII character's in byte_id, any other's in cp_id, a
  * direct-mapped cache by the low bits of its code point. byte_id is of era
  * bytes_era only (emptied again, lazily, once per era: text/builder.c's
- * tb_fresh_byte_ids), so that the id of a byte, or that it is whitespace or
- * unknown, is one load; a cp_id entry holds for the era it was written in
- * (the builder's, which changes with its vocabulary or the one it looks in). */
+ * tb_fresh_byte_ids, which resets the entries byte_set lists), so that the id
+ * of a byte, or that it is whitespace or unknown, is one load; a cp_id entry
+ * holds for the era it was written in (the builder's, which changes with its
+ * vocabulary or the one it looks in). */
 typedef struct {
     uint32_t byte_id[256];        /* id of a one-byte token, else TB_ABSENT or TB_SPACE_ID */
-    uint32_t bytes_era;           /* the era byte_id is of (0: none) */
+    uint8_t byte_set[256];        /* the bytes given an id in this era (nbyte_set: how many) */
+    uint32_t nbyte_set;
+    uint32_t bytes_era;           /* the era byte_id is of (0: none, its content unknown) */
     uint64_t cp_key[TB_CP_CACHE]; /* one-character tokens >= U+0080, by the low bits */
     uint32_t cp_id[TB_CP_CACHE];  /* of the code point: id of cp, valid if cp_key = cp_key(era, cp) */
 } tb_char_ids;

@@ -259,33 +259,6 @@ static TB_ALWAYS_INLINE int64_t vocab_intern_head(tb_builder *b, const char *tok
     return (int64_t)id;
 }
 
-/* Adds the one-byte token c (ASCII), known not to be in b's vocabulary (it
- * remembers every one-byte token, b->ascii_complete, and not this one), room
- * for its entry and its bytes reserved: no comparison, the first empty slot
- * of its probe path takes it, and it is remembered. Its id, or -1 (out of
- * memory). vocab_intern_head's work for such a token. */
-static TB_ALWAYS_INLINE int64_t vocab_add_byte(tb_builder *b, uint8_t c)
-{
-    const uint32_t era = b->slot_era;
-    const size_t id = b->nvocab, mask = b->slots_cap - 1;
-    char *o = b->bytes + b->nbytes;
-    o[0] = (char)c;
-    memset(o + 1, 0, TB_BYTES_PAD);
-    const uint64_t head = token_head(o, 1);
-    const uint32_t h = hash_head(head);
-    size_t j = h & mask;
-    while (slot_live(&b->slots[j], era))
-        j = (j + 1) & mask;
-    b->vocab[id] = (tb_tok){h, (uint32_t)b->nbytes, 1};
-    b->nbytes += 1;
-    b->slots[j] = (tb_slot){head, tb_slot_tag(era, 1), (uint32_t)id};
-    b->nvocab = id + 1;
-    if (b->nvocab * 2 > b->slots_cap && tb_vocab_rehash(b, b->slots_cap * 2) < 0)
-        return -1;
-    b->chars.byte_id[c] = (uint32_t)id;
-    return (int64_t)id;
-}
-
 /* Id of the token tok[0..len) with hash h; adds it if new, copying its bytes
  * to the end of b->bytes unless they are there already, or (`kept`) are kept
  * where they are in b->bytes, room for the entry reserved (the 13a byte path). */
@@ -351,8 +324,12 @@ void tb_fresh_byte_ids(tb_builder *b);
 
 /* Makes b->chars.byte_id b's era's (once per era: a builder may start several
  * eras before it reads a line, as a hypothesis's does, reset then given its
- * references). Before the tokenizers read it: tb_builder_add_line, and 13a
- * when it starts an era within a line. */
+ * references). Each tokenizer calls it before it reads or writes byte_id (13a
+ * again when it starts an era within a line); char's direct scan, which does
+ * neither (a hypothesis reads its references' table), does not: a reset per
+ * reference segment, none per hypothesis line. (Nothing writes byte_id in an
+ * era before it is readied: the reset would drop it, and byte_set lists only
+ * what was written since the last.) */
 static TB_ALWAYS_INLINE void ready_byte_ids(tb_builder *b)
 {
     if (b->chars.bytes_era != b->era)
@@ -377,10 +354,39 @@ static TB_ALWAYS_INLINE int known_char(const tb_char_ids *ids, uint32_t era, uin
     return ids->cp_key[slot] == cp_key(era, c);
 }
 
-/* Remembers id as the id of the one-byte token c in b's era. */
+/* Remembers id as the id of the one-byte token c in b's era (one not remembered
+ * yet: so at most 256 of them, listed for tb_fresh_byte_ids). */
 static TB_ALWAYS_INLINE void remember_byte(tb_builder *b, uint8_t c, uint32_t id)
 {
     b->chars.byte_id[c] = id;
+    b->chars.byte_set[b->chars.nbyte_set++ & 255] = c;
+}
+
+/* Adds the one-byte token c (ASCII), known not to be in b's vocabulary (it
+ * remembers every one-byte token, b->ascii_complete, and not this one), room
+ * for its entry and its bytes reserved: no comparison, the first empty slot
+ * of its probe path takes it, and it is remembered. Its id, or -1 (out of
+ * memory). vocab_intern_head's work for such a token. */
+static TB_ALWAYS_INLINE int64_t vocab_add_byte(tb_builder *b, uint8_t c)
+{
+    const uint32_t era = b->slot_era;
+    const size_t id = b->nvocab, mask = b->slots_cap - 1;
+    char *o = b->bytes + b->nbytes;
+    o[0] = (char)c;
+    memset(o + 1, 0, TB_BYTES_PAD);
+    const uint64_t head = token_head(o, 1);
+    const uint32_t h = hash_head(head);
+    size_t j = h & mask;
+    while (slot_live(&b->slots[j], era))
+        j = (j + 1) & mask;
+    b->vocab[id] = (tb_tok){h, (uint32_t)b->nbytes, 1};
+    b->nbytes += 1;
+    b->slots[j] = (tb_slot){head, tb_slot_tag(era, 1), (uint32_t)id};
+    b->nvocab = id + 1;
+    if (b->nvocab * 2 > b->slots_cap && tb_vocab_rehash(b, b->slots_cap * 2) < 0)
+        return -1;
+    remember_byte(b, c, (uint32_t)id);
+    return (int64_t)id;
 }
 
 /* Remembers id as the id of the one-character token c in b's era (another
@@ -394,13 +400,6 @@ static TB_ALWAYS_INLINE void remember_char(tb_builder *b, uint32_t c, uint32_t i
         b->chars.cp_key[slot] = cp_key(b->era, c);
         b->chars.cp_id[slot] = id;
     }
-}
-
-/* Whether seg->chars may be read: a view's remembered ids, of the view's era
- * still (a builder changes its byte_id in place when it starts another). */
-static TB_ALWAYS_INLINE int seg_chars_live(const tb_seg *seg)
-{
-    return seg->chars != NULL && seg->chars->bytes_era == seg->chars_era;
 }
 
 /*
@@ -417,7 +416,7 @@ static TB_ALWAYS_INLINE int seg_chars_live(const tb_seg *seg)
 static TB_ALWAYS_INLINE int known_in_lookup(const tb_builder *b, uint32_t c, uint32_t *id)
 {
     const tb_seg *ref = b->lookup;
-    if (!seg_chars_live(ref))
+    if (ref->chars == NULL)
         return 0;
     if (known_char(ref->chars, ref->chars_era, c, id))
         return 1;
