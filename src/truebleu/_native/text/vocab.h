@@ -332,8 +332,12 @@ void tb_fresh_byte_ids(tb_builder *b);
  * what was written since the last.) */
 static TB_ALWAYS_INLINE void ready_byte_ids(tb_builder *b)
 {
-    if (b->chars.bytes_era != b->era)
-        tb_fresh_byte_ids(b);
+    if (b->chars.bytes_era != b->era) {
+        if (b->chars.nbyte_set == 0 && b->chars.bytes_era != 0)  /* (nothing to reset: most hypotheses) */
+            b->chars.bytes_era = b->era;
+        else
+            tb_fresh_byte_ids(b);
+    }
 }
 
 /* Whether the id of the one-byte token c (an ASCII character) is remembered
