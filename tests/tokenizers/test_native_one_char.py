@@ -174,3 +174,33 @@ def test_hypotheses_take_one_character_ids_from_their_references_builder(name, s
 @pytest.mark.parametrize("name", ["char", "zh"])
 def test_hypotheses_take_one_character_ids_from_their_references_builder_as_sacrebleu(name):
     assert_corpus_bleu_is_sacrebleus(*shared_cache_corpus(7, segments=150), name)
+
+
+def every_ascii_corpus(seed: int, segments: int = 30):
+    """Segments whose references hold every ASCII character (each a one-byte token the
+    reference builder adds, its table grown as they come, whitespace 0x1C-0x1F among the
+    characters that are none), hypotheses any ASCII characters, some lines with a
+    non-ASCII character (read as code points)."""
+    rng = random.Random(seed)
+    ascii_chars = [chr(c) for c in range(128)]
+    hyps, refs = [], []
+    for _ in range(segments):
+        order = rng.sample(ascii_chars, len(ascii_chars))
+        refs.append("".join(order) + ("\u00e9" if rng.random() < 0.3 else ""))
+        hyps.append("".join(rng.choice(ascii_chars + ["\u4e00"]) for _ in range(rng.randrange(0, 200))))
+    return hyps, [refs]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_char_references_with_every_ascii_character(seed):
+    hyps, streams = every_ascii_corpus(seed)
+    refs = [list(r) for r in zip(*streams)]
+    tok = get_tokenizer("char")
+    for lowercase in (False, True):
+        got, _ = NATIVE.stream_statistics(hyps, streams, tok, lowercase, 4, threads=1)
+        want, _ = PYTHON.stream_statistics(hyps, streams, tok, lowercase, 4)
+        assert list(got.rows()) == list(want.rows())
+        got = NATIVE.statistics(hyps, NATIVE.prepare_references(refs, tok, lowercase, 4), tok, lowercase, 4)
+        want = PYTHON.statistics(hyps, PYTHON.prepare_references(refs, tok, lowercase, 4), tok, lowercase, 4)
+        assert list(got.rows()) == list(want.rows())
+    assert_corpus_bleu_is_sacrebleus(hyps, streams, "char")

@@ -165,16 +165,38 @@ void tb_builder_init(tb_builder *b)
     b->ascii_complete = 1;  /* (nothing in the vocabulary) */
 }
 
-/* Forgets the ids of one-character tokens (a new vocabulary, or another one to look in). */
+/* Forgets the ids of one-character tokens (a new vocabulary, or another one to
+ * look in); byte_id's lazily (ready_byte_ids). */
 void tb_new_era(tb_builder *b)
 {
     if (++b->era == 0) {
-        memset(b->chars.char_era, 0, sizeof(b->chars.char_era));
         memset(b->chars.cp_key, 0, sizeof(b->chars.cp_key));
+        b->chars.bytes_era = 0;  /* (byte_id may be of the era that starts again) */
         b->era = 1;
     }
     b->era_lookup = b->lookup;
     b->ascii_complete = b->nvocab == 0;  /* (nothing to remember while the vocabulary is empty) */
+}
+
+/* byte_id with nothing remembered: TB_SPACE_ID for ASCII whitespace, else TB_ABSENT
+ * (a constant expression: the compiler builds the table) */
+#define FRESH_ID(c) (TB_ASCII_SPACE(c) ? TB_SPACE_ID : TB_ABSENT)
+#define FRESH4(c) FRESH_ID(c), FRESH_ID((c) + 1), FRESH_ID((c) + 2), FRESH_ID((c) + 3)
+#define FRESH16(c) FRESH4(c), FRESH4((c) + 4), FRESH4((c) + 8), FRESH4((c) + 12)
+#define FRESH64(c) FRESH16(c), FRESH16((c) + 16), FRESH16((c) + 32), FRESH16((c) + 48)
+static const uint32_t fresh_byte_ids[256] = {FRESH64(0), FRESH64(64), FRESH64(128), FRESH64(192)};
+
+void tb_fresh_byte_ids(tb_builder *b)
+{
+    tb_char_ids *ch = &b->chars;
+    if (ch->bytes_era == 0 || ch->nbyte_set > 256) {  /* (a new builder; more than every byte: never) */
+        memcpy(ch->byte_id, fresh_byte_ids, sizeof(fresh_byte_ids));
+    } else {  /* the few bytes given an id (other modes' eras give few or none) */
+        for (uint32_t k = 0; k < ch->nbyte_set; k++)
+            ch->byte_id[ch->byte_set[k]] = TB_ABSENT;
+    }
+    ch->nbyte_set = 0;
+    ch->bytes_era = b->era;
 }
 
 void tb_builder_free(tb_builder *b)
@@ -265,7 +287,9 @@ void tb_builder_view(const tb_builder *b, tb_seg *out)
     out->bytes = b->bytes;
     /* the one-character ids it remembers are of its own vocabulary unless it
      * looked in another in this era */
-    out->chars = b->era_lookup == NULL ? &b->chars : NULL;
+    /* (and its byte_id is of this era: a builder that has not read a line in it
+     * may hold another's; the view is valid until the builder changes) */
+    out->chars = b->era_lookup == NULL && b->chars.bytes_era == b->era ? &b->chars : NULL;
     out->chars_era = b->era;
     out->ascii_complete = b->ascii_complete;
 }

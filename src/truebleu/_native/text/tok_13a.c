@@ -270,11 +270,13 @@ static void forget_vocab(tb_builder *b, size_t from)
     }
     b->nvocab = from;
     tb_new_era(b);
+    ready_byte_ids(b);  /* (the line goes on) */
 }
 
 /* tokenize_13a on any line: its UTF-8 (place_line), the replacements, the scan. */
 int tb_tokenize_13a(tb_builder *b, const tb_text *t)
 {
+    ready_byte_ids(b);
     int kept = b->lookup == NULL;
     size_t n, first_id = b->nids, first_vocab = b->nvocab;
     uint8_t *s = place_line(b, t, PLAIN_13A, &n);

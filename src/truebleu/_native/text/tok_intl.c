@@ -317,6 +317,7 @@ static TB_ALWAYS_INLINE int scan_intl_bytes(tb_builder *b, const uint8_t *s, siz
 /* intl on any line: its UTF-8 (place_line: rstripped, ASCII lowercased if asked), the scan. */
 int tb_tokenize_intl(tb_builder *b, const tb_text *t)
 {
+    ready_byte_ids(b);
     int kept = b->lookup == NULL;
     size_t n;
     uint8_t *s = place_line(b, t, PLAIN_INTL, &n);

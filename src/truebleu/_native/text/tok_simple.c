@@ -317,45 +317,70 @@ static TB_ALWAYS_INLINE int tokenize_none(tb_builder *b, const void *s, size_t n
     return 0;
 }
 
+/* The id of the ASCII character c in the table byte_id to *out, which moves on
+ * unless c is whitespace (TB_SPACE_ID): a select, not a branch. */
+static TB_ALWAYS_INLINE void put_byte_id(uint32_t **out, const uint32_t *byte_id, uint32_t c)
+{
+    const uint32_t id = byte_id[c];
+    **out = id;
+    *out += id != TB_SPACE_ID;
+}
+
 /*
- * char: every character but whitespace is a token, its id one load in the
- * table of remembered one-character ids (known_char). An ASCII character's
- * whitespace (never in the table) is skipped by not advancing the output
- * rather than by a branch (a branch at each word's end, which the predictor
- * misses). A hypothesis whose references remember every one-byte token
- * (known_in_lookup's ascii_complete: `direct`) reads their table: an ASCII
- * character they lack is TB_ABSENT, with no look-up. Otherwise the builder's
- * own table, and emit_new_char for a character it does not remember yet.
- * The poll budget is spent a block of characters at a time (a line may be long).
+ * char: every character but whitespace is a token. An ASCII character's id
+ * is one load in the table of remembered one-byte ids (byte_id), which holds
+ * TB_SPACE_ID for whitespace: it is skipped by not advancing the output rather
+ * than by a branch (a branch at each word's end, which the predictor misses),
+ * and any other value not an id is TB_ABSENT. A hypothesis whose references
+ * remember every one-byte token (known_in_lookup's ascii_complete: `direct`)
+ * reads their table: TB_ABSENT there is the id it takes, with no look-up.
+ * Otherwise the builder's own table: a reference's ASCII character it does
+ * not remember yet is new to its vocabulary (vocab_add_byte, inline), any
+ * other such character goes to emit_new_char. A non-ASCII character: its
+ * remembered id (known_char's cache), else emit_new_char. The poll budget is
+ * spent a block of characters at a time (a line may be long).
  */
 static TB_ALWAYS_INLINE int scan_char(tb_builder *b, const void *s, size_t n, const tb_char_ids *chars, uint32_t era,
                                       const int direct, const int width)
 {
     uint32_t *out = b->ids + b->nids;  /* (kept in a register: a store through b->ids may alias) */
+    const uint32_t *byte_id = chars->byte_id;
     for (size_t i = 0; i < n;) {
         size_t end = n - i > 4096 ? i + 4096 : n;
         if (tb_poll_spend(b->poll, 2 * (long)(end - i))) {  /* what one emit_token per character spends */
             b->nids = (size_t)(out - b->ids);
             return -1;
         }
+        if (width == 1 && direct) {  /* four at a time (the loop's own work shared) */
+            const uint8_t *p = s;
+            for (; end - i >= 4; i += 4) {
+                put_byte_id(&out, byte_id, p[i]);
+                put_byte_id(&out, byte_id, p[i + 1]);
+                put_byte_id(&out, byte_id, p[i + 2]);
+                put_byte_id(&out, byte_id, p[i + 3]);
+            }
+        }
         for (; i < end; i++) {
             const uint32_t c = at(s, i, width);
-            if ((width == 1 || direct) && (width == 1 || c < 0x80)) {
-                const uint32_t space = ascii_class[c] & A_SPACE;
-                const uint32_t known = chars->char_era[c] == era;
+            if (width == 1 || c < 0x80) {
                 if (direct) {
-                    *out = chars->char_id[c] | (known - 1);  /* (TB_ABSENT: all ones; without a branch) */
-                    out += !space;
+                    put_byte_id(&out, byte_id, c);
                     continue;
                 }
-                if (known | space) {
-                    *out = chars->char_id[c];  /* (a whitespace's is not kept: out does not move) */
-                    out += !space;
+                if (byte_id[c] != TB_ABSENT) {  /* (a whitespace's is not kept: out does not move) */
+                    put_byte_id(&out, byte_id, c);
+                    continue;
+                }
+                if (!b->lookup && b->ascii_complete) {  /* a reference's new character (room reserved) */
+                    const int64_t added = vocab_add_byte(b, (uint8_t)c);  /* (inline: no call's saves) */
+                    if (added < 0) {
+                        b->nids = (size_t)(out - b->ids);
+                        return -1;
+                    }
+                    *out++ = (uint32_t)added;
                     continue;
                 }
             } else {
-                /* (a reference line of code points: its test of c < 0x80 and the
-                 * selects cost more instructions than the branches they save) */
                 uint32_t id;
                 if (known_char(chars, era, c, &id)) {
                     *out++ = id;
@@ -380,6 +405,9 @@ static TB_ALWAYS_INLINE int scan_char_in(tb_builder *b, const void *s, size_t n,
     const tb_seg *ref = b->lookup;
     if (ref && ref->chars && ref->ascii_complete)
         return scan_char(b, s, n, ref->chars, ref->chars_era, 1, width);
+    if (!ref && GROW(b->vocab, b->vocab_cap, b->nvocab + n) < 0)  /* (the line's new tokens: at most n) */
+        return -1;
+    ready_byte_ids(b);  /* (not for the direct scan: it neither reads nor writes b's) */
     return scan_char(b, s, n, &b->chars, b->era, 0, width);
 }
 
@@ -404,6 +432,8 @@ static TB_ALWAYS_INLINE int tokenize_char(tb_builder *b, const void *s, size_t n
  * on s[0..n) (s[n] is a space). */
 static TB_ALWAYS_INLINE int tokenize(tb_builder *b, const void *s, size_t n, int mode, int width)
 {
+    if (mode != TB_CHAR)  /* (char readies it where it reads it: scan_char_in) */
+        ready_byte_ids(b);
     switch (mode) {
     case TB_ZH: return tokenize_zh(b, s, n, width);
     case TB_CHAR: return tokenize_char(b, s, n, width);

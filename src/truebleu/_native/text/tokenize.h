@@ -54,15 +54,26 @@ static inline uint32_t tb_slot_tag(uint32_t era, size_t len)
 /* Slots of the cache of non-ASCII one-character tokens (text/vocab.h: known_char). */
 #define TB_CP_CACHE 512
 
+/* What byte_id holds for a byte not remembered as a token: TB_ABSENT, or
+ * TB_SPACE_ID for ASCII whitespace (never a token). Token ids stay below both
+ * (text/line.h: line_room). */
+#define TB_SPACE_ID (UINT32_MAX - 1)
+
 /* The ids a builder remembers of one-character tokens (text/vocab.h:
- * known_char): an ASCII character's in char_id, any other's in cp_id, a
- * direct-mapped cache by the low bits of its code point. An entry holds for
- * the era it was written in (the builder's, which changes with its vocabulary
- * or the one it looks in). */
+ * known_char): an ASCII character's in byte_id, any other's in cp_id, a
+ * direct-mapped cache by the low bits of its code point. byte_id is of era
+ * bytes_era only (emptied again, lazily, once per era: text/builder.c's
+ * tb_fresh_byte_ids, which resets the entries byte_set lists), so that the id
+ * of a byte, or that it is whitespace or unknown, is one load; a cp_id entry
+ * holds for the era it was written in (the builder's, which changes with its
+ * vocabulary or the one it looks in). */
 typedef struct {
-    uint32_t char_id[256], char_era[256]; /* id of a one-byte token, valid if char_era is the era */
-    uint64_t cp_key[TB_CP_CACHE];         /* one-character tokens >= U+0080, by the low bits */
-    uint32_t cp_id[TB_CP_CACHE];          /* of the code point: id of cp, valid if cp_key = cp_key(era, cp) */
+    uint32_t byte_id[256];        /* id of a one-byte token, else TB_ABSENT or TB_SPACE_ID */
+    uint8_t byte_set[256];        /* the bytes given an id in this era (nbyte_set: how many) */
+    uint32_t nbyte_set;
+    uint32_t bytes_era;           /* the era byte_id is of (0: none, its content unknown) */
+    uint64_t cp_key[TB_CP_CACHE]; /* one-character tokens >= U+0080, by the low bits */
+    uint32_t cp_id[TB_CP_CACHE];  /* of the code point: id of cp, valid if cp_key = cp_key(era, cp) */
 } tb_char_ids;
 
 /* A tokenized segment: nseq token sequences (the references, or the one

@@ -309,7 +309,7 @@ static inline size_t utf8_put(char *o, uint32_t c)
 /*
  * The id of a one-character token depends only on the character (and on the
  * vocabulary or reference segment, which change with b->era), so it is
- * remembered (b->chars): an ASCII character's in char_id (as append_token
+ * remembered (b->chars): an ASCII character's in byte_id (as append_token
  * does), any other's in cp_id, a direct-mapped cache indexed by the low bits of the
  * code point (Chinese text and the few non-ASCII punctuation marks of a
  * European line are runs of nearby code points). Only a character seen for
@@ -318,29 +318,79 @@ static inline size_t utf8_put(char *o, uint32_t c)
  */
 static inline uint64_t cp_key(uint32_t era, uint32_t c) { return (uint64_t)era << 21 | c; }  /* != 0 */
 
-/* Whether the id of the one-byte token c (an ASCII character) is remembered
- * in `ids` in era `era` (then *id is it). */
-static TB_ALWAYS_INLINE int known_byte(const tb_char_ids *ids, uint32_t era, uint8_t c, uint32_t *id)
+/* text/builder.c: b->chars.byte_id emptied (nothing remembered, whitespace
+ * marked) for b's era. */
+void tb_fresh_byte_ids(tb_builder *b);
+
+/* Makes b->chars.byte_id b's era's (once per era: a builder may start several
+ * eras before it reads a line, as a hypothesis's does, reset then given its
+ * references). Each tokenizer calls it before it reads or writes byte_id (13a
+ * again when it starts an era within a line); char's direct scan, which does
+ * neither (a hypothesis reads its references' table), does not: a reset per
+ * reference segment, none per hypothesis line. (Nothing writes byte_id in an
+ * era before it is readied: the reset would drop it, and byte_set lists only
+ * what was written since the last.) */
+static TB_ALWAYS_INLINE void ready_byte_ids(tb_builder *b)
 {
-    *id = ids->char_id[c];
-    return ids->char_era[c] == era;
+    if (b->chars.bytes_era != b->era) {
+        if (b->chars.nbyte_set == 0 && b->chars.bytes_era != 0)  /* (nothing to reset: most hypotheses) */
+            b->chars.bytes_era = b->era;
+        else
+            tb_fresh_byte_ids(b);
+    }
+}
+
+/* Whether the id of the one-byte token c (an ASCII character) is remembered
+ * in `ids` (of the era of the builder reading it: ready_byte_ids) (then *id is it). */
+static TB_ALWAYS_INLINE int known_byte(const tb_char_ids *ids, uint8_t c, uint32_t *id)
+{
+    *id = ids->byte_id[c];
+    return *id < TB_SPACE_ID;
 }
 
 /* known_byte for the one-character token of any character c. */
 static TB_ALWAYS_INLINE int known_char(const tb_char_ids *ids, uint32_t era, uint32_t c, uint32_t *id)
 {
     if (c < 0x80)
-        return known_byte(ids, era, (uint8_t)c, id);
+        return known_byte(ids, (uint8_t)c, id);
     size_t slot = c & (TB_CP_CACHE - 1);
     *id = ids->cp_id[slot];
     return ids->cp_key[slot] == cp_key(era, c);
 }
 
-/* Remembers id as the id of the one-byte token c in b's era. */
+/* Remembers id as the id of the one-byte token c in b's era (one not remembered
+ * yet: so at most 256 of them, listed for tb_fresh_byte_ids). */
 static TB_ALWAYS_INLINE void remember_byte(tb_builder *b, uint8_t c, uint32_t id)
 {
-    b->chars.char_era[c] = b->era;
-    b->chars.char_id[c] = id;
+    b->chars.byte_id[c] = id;
+    b->chars.byte_set[b->chars.nbyte_set++ & 255] = c;
+}
+
+/* Adds the one-byte token c (ASCII), known not to be in b's vocabulary (it
+ * remembers every one-byte token, b->ascii_complete, and not this one), room
+ * for its entry and its bytes reserved: no comparison, the first empty slot
+ * of its probe path takes it, and it is remembered. Its id, or -1 (out of
+ * memory). vocab_intern_head's work for such a token. */
+static TB_ALWAYS_INLINE int64_t vocab_add_byte(tb_builder *b, uint8_t c)
+{
+    const uint32_t era = b->slot_era;
+    const size_t id = b->nvocab, mask = b->slots_cap - 1;
+    char *o = b->bytes + b->nbytes;
+    o[0] = (char)c;
+    memset(o + 1, 0, TB_BYTES_PAD);
+    const uint64_t head = token_head(o, 1);
+    const uint32_t h = hash_head(head);
+    size_t j = h & mask;
+    while (slot_live(&b->slots[j], era))
+        j = (j + 1) & mask;
+    b->vocab[id] = (tb_tok){h, (uint32_t)b->nbytes, 1};
+    b->nbytes += 1;
+    b->slots[j] = (tb_slot){head, tb_slot_tag(era, 1), (uint32_t)id};
+    b->nvocab = id + 1;
+    if (b->nvocab * 2 > b->slots_cap && tb_vocab_rehash(b, b->slots_cap * 2) < 0)
+        return -1;
+    remember_byte(b, c, (uint32_t)id);
+    return (int64_t)id;
 }
 
 /* Remembers id as the id of the one-character token c in b's era (another
@@ -392,7 +442,7 @@ static TB_ALWAYS_INLINE int append_token(tb_builder *b, const void *s, size_t le
                                       enum token_home home)
 {
     uint32_t known;
-    if (len == 1 && (width == 1 ? known_byte(&b->chars, b->era, *(const uint8_t *)s, &known)
+    if (len == 1 && (width == 1 ? known_byte(&b->chars, *(const uint8_t *)s, &known)
                                 : known_char(&b->chars, b->era, at(s, 0, width), &known))) {
         b->ids[b->nids++] = known;  /* a one-character token seen before */
         return 0;
