@@ -69,7 +69,7 @@ from .statistics import Statistics
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs about 16 M instructions
 if TYPE_CHECKING:
-    from typing import Sequence
+    from typing import Any, Sequence, TypeGuard
 
 
 def distinct(lines: Sequence[str]) -> tuple[list[str], array]:
@@ -83,7 +83,7 @@ _INT_ONLY = frozenset({int})
 _INT64_MAX = 2**63 - 1
 
 
-def _is_list_or_tuple(value: object) -> bool:
+def _is_list_or_tuple(value: object) -> TypeGuard[list[Any] | tuple[Any, ...]]:
     """A list or a tuple, not a subclass of either: the containers the core reads."""
     return type(value) is list or type(value) is tuple
 
@@ -93,8 +93,7 @@ def _kept_ids(sequences: Sequence[object], drop: frozenset[int]) -> list[list[in
     [0, 2**63) once those are out; else None."""
     kept_all = []
     for seq in sequences:
-        if (type(seq) is not list and type(seq) is not tuple) \
-                or not _INT_ONLY.issuperset(map(type, seq)):
+        if not _is_list_or_tuple(seq) or not _INT_ONLY.issuperset(map(type, seq)):
             return None
         kept = [token for token in seq if token not in drop]
         if kept and (min(kept) < 0 or max(kept) > _INT64_MAX):
