@@ -166,7 +166,7 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
                          Py_TYPE(line)->tp_name);
             goto done;
         }
-        if (tb_gather_set(&texts, (size_t)k, line, lowercase ? TB_GATHER_LOWER : 0) < 0)
+        if (tb_gather_set(&texts, (size_t)k, line, (lowercase ? TB_GATHER_LOWER : 0) | TB_GATHER_BORROWED) < 0)
             goto done;
         if (periods) {
             int yes = tb_ends_in_period(st, line);

@@ -25,22 +25,28 @@ static inline uint64_t word_at(const unsigned char *p)
     return w;
 }
 
+/* The look of a text shorter than 8 bytes (out of line: few lines are). */
+static uint64_t short_look(const unsigned char *p, size_t nbytes, uint64_t meta, uint64_t h)
+{
+    uint64_t w = 0;
+    if (nbytes)
+        memcpy(&w, p, nbytes);
+    return step(step(h, meta), w);
+}
+
 /* A text's look: its kind, length and lowercasing, and three of its 8-byte
  * words (first, middle, last; all of it when shorter). Equal texts look alike;
- * a few words per line keep this a small part of tokenizing the line. */
-static uint64_t text_look(const tb_text *t, uint64_t h)
+ * a few words per line keep this a small part of tokenizing the line. (The
+ * first word goes in with the length: three multiplications a text.) */
+static inline uint64_t text_look(const tb_text *t, uint64_t h)
 {
-    const size_t unit = t->kind == TB_KIND_UTF8 ? 1 : (size_t)t->kind;
-    const size_t nbytes = t->length * unit;
+    const size_t nbytes = t->length * (t->kind == TB_KIND_UTF8 ? 1 : (size_t)t->kind);
     const unsigned char *p = t->data;
-    h = step(h, (uint64_t)nbytes << 8 | (uint64_t)t->kind << 1 | (uint64_t)(t->ascii_lower != 0));
+    const uint64_t meta = (uint64_t)t->length << 8 | (uint64_t)t->kind << 1 | (uint64_t)t->ascii_lower;
     if (nbytes < 8) {
-        uint64_t w = 0;
-        if (nbytes)
-            memcpy(&w, p, nbytes);
-        h = step(h, w);
+        h = short_look(p, nbytes, meta, h);
     } else {
-        h = step(h, word_at(p));
+        h = step(h ^ (meta << 32 | meta >> 32), word_at(p));
         h = step(h, word_at(p + (nbytes - 8) / 2));
         h = step(h, word_at(p + nbytes - 8));
     }
@@ -54,6 +60,10 @@ static uint64_t text_look(const tb_text *t, uint64_t h)
 static inline uint64_t first_look(const tb_text *ref_texts, size_t lo, size_t hi)
 {
     uint64_t h = hi - lo;
+    if (h == 1) {  /* (most items: one reference) */
+        const tb_text *r = ref_texts + lo;
+        return step(1 + r->length, r->length >= 8 ? word_at(r->data) : 0) | 1;
+    }
     for (const tb_text *r = ref_texts + lo, *end = ref_texts + hi; r < end; r++)
         h = step(h + r->length, r->length >= 8 ? word_at(r->data) : 0);
     return h | 1;  /* (0 marks an empty slot) */
@@ -98,21 +108,21 @@ static int many_repeats(const tb_text *ref_texts, const size_t *offsets, size_t 
     return repeats > 0 && repeats >= counted / GROUP_WHEN_REPEATS_IN;
 }
 
-/* Chains items by key: first[k] (k the first item of its chain: its last item,
- * else NO_ITEM) and next[k] (the next item of k's chain, or NO_ITEM). Two items
- * are chained when both keys are equal. A slot holds stamp + (a chain's first
+/* Chains the items whose references and hypotheses look alike: first[k] (k the
+ * first item of its chain: its last item, else NO_ITEM) and next[k] (the next
+ * item of k's chain, or NO_ITEM). both[k]: the look of item k's hypothesis on
+ * top of refs[k] (written here, in the same pass); two items are chained when
+ * both their refs and both are equal. A slot holds stamp + (a chain's first
  * item) + 1; a value of at most stamp is empty (an earlier chain's, or zero),
- * so the table is used again without clearing. Returns whether any chain has
- * two items. */
-static int chain(const uint64_t *key1, const uint64_t *key2, size_t n, size_t *slots, size_t mask, size_t stamp,
-                 size_t *first, size_t *next)
+ * so the table is used again without clearing. */
+static void chain_hypotheses(const tb_text *hyp_texts, const uint64_t *refs, uint64_t *both, size_t n,
+                             size_t *slots, size_t mask, size_t stamp, size_t *first, size_t *next)
 {
-    int repeats = 0;
     for (size_t k = 0; k < n; k++) {
-        const uint64_t h = key2[k];
+        const uint64_t h = both[k] = text_look(&hyp_texts[k], refs[k]);
         next[k] = first[k] = NO_ITEM;
         size_t j = (size_t)(h >> 32) & mask;
-        while (slots[j] > stamp && (key2[slots[j] - stamp - 1] != h || key1[slots[j] - stamp - 1] != key1[k]))
+        while (slots[j] > stamp && (both[slots[j] - stamp - 1] != h || refs[slots[j] - stamp - 1] != refs[k]))
             j = (j + 1) & mask;
         if (slots[j] <= stamp) {  /* a new chain */
             slots[j] = stamp + k + 1;
@@ -121,8 +131,86 @@ static int chain(const uint64_t *key1, const uint64_t *key2, size_t n, size_t *s
             size_t head = slots[j] - stamp - 1;
             next[first[head]] = k;
             first[head] = k;
-            repeats = 1;
         }
+    }
+}
+
+/* Whether items a and b have the very same reference texts: the same strings
+ * (storage, length, kind, lowercasing), in the same order. Several systems'
+ * outputs scored against one test set's references, concatenated, repeat the
+ * same str objects; this pointer test is all such an item costs. */
+static inline int same_object(const tb_text *x, const tb_text *y)
+{
+    return x->data == y->data && x->length == y->length && x->kind == y->kind && x->ascii_lower == y->ascii_lower;
+}
+
+static inline int same_objects(const tb_text *ref_texts, const size_t *offsets, size_t a, size_t b)
+{
+    const size_t lo = offsets[a], count = offsets[a + 1] - lo;
+    if (offsets[b + 1] - offsets[b] != count)
+        return 0;
+    const tb_text *x = ref_texts + lo, *y = ref_texts + offsets[b];
+    if (count == 1)
+        return same_object(x, y);
+    for (size_t t = 0; t < count; t++)
+        if (!same_object(&x[t], &y[t]))
+            return 0;
+    return 1;
+}
+
+/* Chains the items whose references look alike (refs[k]: the look of item k's
+ * references, written here), as chain_hypotheses does (first, next, the
+ * stamped slots): at a fraction of the cost when the references repeat in
+ * runs. Item k is first tested against the item after the one item k - 1
+ * matched (a concatenation of systems: item i of the second system has the
+ * same str objects as item i of the first, and so does item i + 1): the same
+ * objects give the same look and so the same chain, taken without a look or a
+ * probe. Any other item is looked at and probed. head[k]: the first item of
+ * k's chain. Returns whether any chain has two items. */
+/* chain_references tests a candidate at every item until this many tests in a row failed */
+#define FOLLOW_MISSES 64
+
+static int chain_references(const tb_text *ref_texts, const size_t *offsets, size_t n, uint64_t *refs,
+                            size_t *slots, size_t mask, size_t stamp, size_t *first, size_t *next, size_t *head)
+{
+    int repeats = 0;
+    size_t follow = NO_ITEM;  /* the earlier item whose references item k - 1 has */
+    size_t misses = 0;  /* tests since the last one that found the same objects */
+    for (size_t k = 0; k < n; k++) {
+        next[k] = first[k] = NO_ITEM;
+        const size_t c = follow + 1;  /* (0 when none: a candidate as good as any) */
+        size_t h0;
+        /* (references equal but not the same objects, as the command line's lines
+         * of a file: the test fails every time, and is made only every 64th item
+         * after FOLLOW_MISSES failures in a row) */
+        const int test = c < k && (misses < FOLLOW_MISSES || (k & 63) == 0);
+        if (test && same_objects(ref_texts, offsets, c, k)) {
+            refs[k] = refs[c];
+            h0 = head[c];
+            follow = c;
+            misses = 0;
+        } else {
+            misses += (size_t)test;
+            uint64_t h = offsets[k + 1] - offsets[k];
+            for (size_t t = offsets[k]; t < offsets[k + 1]; t++)
+                h = text_look(&ref_texts[t], h);
+            refs[k] = h;
+            size_t j = (size_t)(h >> 32) & mask;
+            while (slots[j] > stamp && refs[slots[j] - stamp - 1] != h)
+                j = (j + 1) & mask;
+            if (slots[j] <= stamp) {  /* a new chain */
+                slots[j] = stamp + k + 1;
+                first[k] = head[k] = k;
+                follow = k;  /* (item k + 1 has no candidate) */
+                continue;
+            }
+            h0 = slots[j] - stamp - 1;
+            follow = h0;
+        }
+        next[first[h0]] = k;
+        first[h0] = k;
+        head[k] = h0;
+        repeats = 1;
     }
     return repeats;
 }
@@ -254,20 +342,14 @@ int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, c
     }
     uint64_t *refs = s->refs, *both = s->both;
     size_t *first = s->arrays, *next = s->arrays + n, *first2 = s->arrays + 2 * n, *next2 = s->arrays + 3 * n;
-    for (size_t k = 0; k < n; k++) {
-        uint64_t h = offsets[k + 1] - offsets[k];
-        for (size_t t = offsets[k]; t < offsets[k + 1]; t++)
-            h = text_look(&ref_texts[t], h);
-        refs[k] = h;
-    }
     /* the groups of references, then within each the hypotheses that look alike
-     * (looked at only when some references repeat) */
-    const int grouped = chain(refs, refs, n, s->slots, cap - 1, s->stamp, first, next);
+     * (looked at only when some references repeat; first2 holds each item's
+     * group's first item until then) */
+    const int grouped = chain_references(ref_texts, offsets, n, refs, s->slots, cap - 1, s->stamp, first, next,
+                                         first2);
     s->stamp += n;
     if (grouped) {
-        for (size_t k = 0; k < n; k++)
-            both[k] = text_look(&hyp_texts[k], refs[k]);
-        chain(refs, both, n, s->slots, cap - 1, s->stamp, first2, next2);
+        chain_hypotheses(hyp_texts, refs, both, n, s->slots, cap - 1, s->stamp, first2, next2);
         s->stamp += n;
         size_t p = 0;
         for (size_t k = 0; k < n; k++)

@@ -13,16 +13,8 @@ PyObject *tb_as_tuple(PyObject *seq, const char *message)
     return t;
 }
 
-int tb_ends_in_period(const tb_state *st, PyObject *line)
+int tb_ends_in_period_any(const tb_state *st, PyObject *line)
 {
-    if (PyUnicode_CheckExact(line)) {
-#if PY_VERSION_HEX < 0x030C0000
-        if (PyUnicode_READY(line) < 0)
-            return -1;
-#endif
-        Py_ssize_t len = PyUnicode_GET_LENGTH(line);
-        return len >= 2 && PyUnicode_READ_CHAR(line, len - 2) == ' ' && PyUnicode_READ_CHAR(line, len - 1) == '.';
-    }
     Py_INCREF(line);
     PyObject *ends = PyObject_CallMethodOneArg(line, st->endswith, st->space_period);
     Py_DECREF(line);
@@ -36,6 +28,13 @@ void tb_segments_free(tb_segments *g)
     tb_gather_free(&g->texts);
     PyMem_Free(g->offsets);
     g->offsets = NULL;
+    if (g->holders) {
+        for (Py_ssize_t s = 0; s < g->nholders; s++)
+            Py_XDECREF(g->holders[s]);
+        PyMem_Free(g->holders);
+        g->holders = NULL;
+    }
+    g->nholders = 0;
 }
 
 /* Room for the offsets of nseg segments (offsets[0] = 0). */
@@ -88,6 +87,8 @@ int tb_gather_segments(PyObject *segments, const tb_state *st, int lowercase, in
     tb_gather_start(&g->texts, st->lower);
     g->offsets = NULL;
     g->nseg = 0;
+    g->holders = NULL;
+    g->nholders = 0;
     PyObject *outer = tb_as_tuple(segments, "segments must be a sequence of sequences of str");
     if (!outer)
         return -1;
@@ -158,22 +159,41 @@ done:
     return rc;
 }
 
+/* The index of the first of segments 0 .. n-1 of the columns without any
+ * reference, or -1. */
+static Py_ssize_t first_without_reference(PyObject *const *cols, Py_ssize_t ns, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t s = 0;
+        while (s < ns && PyTuple_GET_ITEM(cols[s], i) == Py_None)
+            s++;
+        if (s == ns)
+            return i;
+    }
+    return -1;
+}
+
 int tb_gather_streams(PyObject *streams_obj, const tb_state *st, int lowercase, int require_reference, tb_segments *g)
 {
     tb_gather_start(&g->texts, st->lower);
     g->offsets = NULL;
     g->nseg = 0;
+    g->holders = NULL;
+    g->nholders = 0;
     PyObject *streams = tb_as_tuple(streams_obj, "streams must be a sequence of sequences of str");
     if (!streams)
         return -1;
     Py_ssize_t ns = PyTuple_GET_SIZE(streams), n = 0;
-    const int flags = lowercase ? TB_GATHER_LOWER : 0;
+    /* the strings are read in place, borrowed from the columns' tuples, which
+     * g keeps until tb_segments_free */
+    const int flags = (lowercase ? TB_GATHER_LOWER : 0) | TB_GATHER_BORROWED;
     int rc = -1;
-    PyObject **cols = PyMem_Calloc(ns ? ns : 1, sizeof(PyObject *));
+    PyObject **cols = g->holders = PyMem_Calloc(ns ? ns : 1, sizeof(PyObject *));
     if (!cols) {
         PyErr_NoMemory();
         goto done;
     }
+    g->nholders = ns;
     for (Py_ssize_t s = 0; s < ns; s++) {
         PyObject *stream = PyTuple_GET_ITEM(streams, s);
         if (PyUnicode_Check(stream)) {
@@ -193,19 +213,12 @@ int tb_gather_streams(PyObject *streams_obj, const tb_state *st, int lowercase, 
     }
     if (alloc_offsets(g, n) < 0)
         goto done;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        size_t count = 0;
-        for (Py_ssize_t s = 0; s < ns; s++)
-            count += PyTuple_GET_ITEM(cols[s], i) != Py_None;
-        if (count == 0 && require_reference) {
-            PyErr_Format(PyExc_ValueError, "segment %zd has no reference (every reference is None)", i);
-            goto done;
-        }
-        g->offsets[i + 1] = g->offsets[i] + count;
-    }
-    if (tb_gather_alloc(&g->texts, g->offsets[n]) < 0)
+    /* one pass: a slot for every string the columns may hold (n * ns: they are
+     * that many pointers already), the offsets written as the strings are */
+    if (tb_gather_alloc(&g->texts, (size_t)n * (size_t)ns) < 0)
         goto done;
-    for (Py_ssize_t i = 0, t = 0; i < n; i++) {
+    size_t t = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
         for (Py_ssize_t s = 0; s < ns; s++) {
             PyObject *line = PyTuple_GET_ITEM(cols[s], i);
             if (line == Py_None)
@@ -213,19 +226,31 @@ int tb_gather_streams(PyObject *streams_obj, const tb_state *st, int lowercase, 
             if (!PyUnicode_Check(line)) {
                 PyErr_Format(PyExc_TypeError, "references[%zd][%zd] must be a string or None, got %.100s",
                              s, i, Py_TYPE(line)->tp_name);
-                goto done;
+                goto fail;
             }
-            if (tb_gather_set(&g->texts, (size_t)t++, line, flags) < 0)
-                goto done;
+            if (tb_gather_set(&g->texts, t++, line, flags) < 0)
+                goto fail;
+        }
+        if (t == g->offsets[i] && require_reference) {
+            PyErr_Format(PyExc_ValueError, "segment %zd has no reference (every reference is None)", i);
+            goto done;
+        }
+        g->offsets[i + 1] = t;
+    }
+    g->texts.n = t;
+    rc = 0;
+    goto done;
+fail:
+    /* a segment without any reference is the error to report, wherever it is
+     * (a pass over the columns once counted them before any string was read) */
+    if (require_reference) {
+        Py_ssize_t i = first_without_reference(cols, ns, n);
+        if (i >= 0) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "segment %zd has no reference (every reference is None)", i);
         }
     }
-    rc = 0;
 done:
-    if (cols) {
-        for (Py_ssize_t s = 0; s < ns; s++)
-            Py_XDECREF(cols[s]);
-        PyMem_Free(cols);
-    }
     Py_DECREF(streams);
     if (rc < 0)
         tb_segments_free(g);

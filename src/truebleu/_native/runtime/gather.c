@@ -182,6 +182,7 @@ int tb_gather_set_any(tb_gather *g, size_t i, PyObject *obj, int flags)
         *t = (tb_text){PyUnicode_DATA(str), (size_t)PyUnicode_GET_LENGTH(str), PyUnicode_KIND(str), ascii_lower};
     }
     Py_XSETREF(g->owners[i], str);
+    g->owns = 1;
     return 0;
 }
 
@@ -201,8 +202,9 @@ void tb_gather_set_utf8(tb_gather *g, size_t i, const void *data, size_t length,
 
 void tb_gather_free(tb_gather *g)
 {
-    for (size_t i = 0; i < g->n; i++)
-        Py_CLEAR(g->owners[i]);
+    if (g->owns)
+        for (size_t i = 0; i < g->n; i++)
+            Py_CLEAR(g->owners[i]);
     give_kept(g);
     PyObject *lower = g->lower;
     tb_gather_start(g, lower);
