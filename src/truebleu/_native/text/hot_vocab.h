@@ -35,11 +35,10 @@ typedef struct {
     const char *bytes;  /* where the tokens of the table lie */
     tb_tok *vocab;      /* and their entries (kept: nvocab of them, new ones appended) */
     size_t nvocab;
-    uint32_t line_off;  /* kept: the line's offset in b->bytes */
     uint32_t *out;
 } hot_vocab;
 
-static TB_ALWAYS_INLINE void hot_begin(tb_builder *b, hot_vocab *v, const uint8_t *s, int kept)
+static TB_ALWAYS_INLINE void hot_begin(tb_builder *b, hot_vocab *v, int kept)
 {
     if (kept) {
         v->slots = b->slots;
@@ -48,7 +47,6 @@ static TB_ALWAYS_INLINE void hot_begin(tb_builder *b, hot_vocab *v, const uint8_
         v->bytes = b->bytes;
         v->vocab = b->vocab;
         v->nvocab = b->nvocab;
-        v->line_off = (uint32_t)((const char *)s - b->bytes);
     } else {
         const tb_seg *seg = b->lookup;
         v->slots = (tb_slot *)seg->vslots;  /* (only read) */
@@ -67,19 +65,19 @@ static TB_ALWAYS_INLINE void hot_end(tb_builder *b, const hot_vocab *v, int kept
     b->nids = (size_t)(v->out - b->ids);
 }
 
-/* The new token s[at .. at+len) (hash h, head `head`, tag `tag`) into the
- * empty slot sl, kept where it lies (room reserved for the line); its id. */
-static TB_ALWAYS_INLINE int64_t hot_add(tb_builder *b, hot_vocab *v, const uint8_t *s, size_t at, size_t len,
+/* The new token tok[0..len) (hash h, head `head`, tag `tag`) into the empty
+ * slot sl, kept where it lies in b->bytes (room reserved for the line); its id. */
+static TB_ALWAYS_INLINE int64_t hot_add(tb_builder *b, hot_vocab *v, const char *tok, size_t len,
                                      uint32_t h, uint64_t head, uint32_t tag, tb_slot *sl)
 {
     uint32_t id = (uint32_t)v->nvocab++;
-    v->vocab[id] = (tb_tok){h, v->line_off + (uint32_t)at, (uint32_t)len};
+    v->vocab[id] = (tb_tok){h, (uint32_t)(tok - v->bytes), (uint32_t)len};
     *sl = (tb_slot){head, tag, id};
     if (v->nvocab * 2 > v->mask + 1) {  /* more than half full */
         hot_end(b, v, 1);
         if (tb_vocab_rehash(b, b->slots_cap * 2) < 0)
             return -1;
-        hot_begin(b, v, s, 1);
+        hot_begin(b, v, 1);
     }
     return id;
 }
@@ -89,16 +87,18 @@ static TB_ALWAYS_INLINE int64_t hot_add(tb_builder *b, hot_vocab *v, const uint8
  * its hash and comparison would take). */
 uint32_t tb_seg_find_long(const tb_seg *seg, const char *tok, size_t len);
 
-/* Appends the token s[at .. at+len) (len > 0), a plain word or one symbol: its
- * id in the table, added if new and `kept`. A token of up to 8 bytes, nearly
- * every one, is its head: hashed by one multiplication and compared within
- * its slot. 0, or -1: out of memory. */
-static TB_ALWAYS_INLINE int hot_token(tb_builder *b, hot_vocab *v, const uint8_t *s, size_t at, size_t len, int kept)
+/* Appends the token tok[0..len) (len > 0; a reference's lies in its line in
+ * b->bytes), a plain word or one symbol: its id in the table, added if new
+ * and `kept`. A token of up to 8 bytes, nearly every one, is its head: hashed
+ * by one multiplication and compared within its slot. 0, or -1: out of memory. */
+static TB_ALWAYS_INLINE int hot_token(tb_builder *b, hot_vocab *v, const char *tok, size_t len, int kept)
 {
-    const char *tok = (const char *)s + at;
     if (!kept) {  /* a hypothesis: only its id, found or not */
-        *v->out++ = len <= 8 ? find_short(v->slots, v->mask, v->era, len, first_bytes(load_word(tok), len),
-                                          hash_head(first_bytes(load_word(tok), len)))
+        /* (the tag as one addition to a one-byte token's, which the loops
+         * need anyway: then they keep it alone in a register, not the era's too) */
+        const uint32_t tag = (v->era << 16 | 1) + (uint32_t)len - 1;
+        *v->out++ = len <= 8 ? find_short_tag(v->slots, v->mask, v->era, tag, first_bytes(load_word(tok), len),
+                                              hash_head(first_bytes(load_word(tok), len)))
                              : tb_seg_find_long(b->lookup, tok, len);
         return 0;
     }
@@ -116,7 +116,7 @@ static TB_ALWAYS_INLINE int hot_token(tb_builder *b, hot_vocab *v, const uint8_t
         tag = tb_slot_tag(v->era, len);
         sl = probe(v->slots, v->mask, v->era, tok, len, head, h, v->bytes, v->vocab);
     }
-    int64_t id = slot_live(sl, v->era) ? sl->id : hot_add(b, v, s, at, len, h, head, tag, (tb_slot *)sl);
+    int64_t id = slot_live(sl, v->era) ? sl->id : hot_add(b, v, tok, len, h, head, tag, (tb_slot *)sl);
     if (id < 0)
         return -1;
     *v->out++ = (uint32_t)id;

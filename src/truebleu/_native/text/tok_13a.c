@@ -196,40 +196,68 @@ static TB_NOINLINE size_t scan_13a_item(tb_builder *b, const uint8_t *s, size_t 
 
 /* The hot loop: the items of the commonest kinds from s[i] on (a plain word
  * then a space, a symbol, or ", " or ". "; a symbol alone), up to the first
- * of another kind or `stop`; returns the index where it stopped, or ITEM_FAILED. */
-static TB_ALWAYS_INLINE size_t hot_items(tb_builder *b, const uint8_t *s, size_t i, size_t stop, int kept)
+ * of another kind, or to the end of the 64-byte block where it reaches
+ * s[stop] (the caller's budget: the line's end, the sentinel's item, or a
+ * poll; so it may stop at s[n + 1]); returns where it stopped (a pointer: the
+ * loop keeps no s), or NULL: out of memory.
+ *
+ * It walks the bytes that are not plain (b->plain's zeros) one block at a
+ * time, each found by one count of trailing zeros in `others` and cleared
+ * there: every such byte ends a word, and `stop` is looked at only when a
+ * block is done (the sentinel is the line's last byte that is not plain, so
+ * every block read is the line's while the position is below stop <= n). */
+static TB_ALWAYS_INLINE const uint8_t *hot_items(tb_builder *b, const uint8_t *s, size_t i, size_t stop,
+                                                 int kept)
 {
-    const uint64_t *plain = b->plain;
+    /* (pointers, not indexes: fewer registers, which the lookups need) */
+    const uint64_t *plain = b->plain + (i >> 6);           /* the block's bits */
+    const uint8_t *block = s + (i & ~(size_t)63);          /* and its bytes */
+    const uint8_t *word = s + i, *const end = s + stop;
+    uint64_t others = ~*plain & (~0ull << (i & 63));      /* its bytes not plain from i on */
     hot_vocab v;
-    hot_begin(b, &v, s, kept);
-    while (i < stop) {
-        /* the word s[i..j) (maybe empty), then c: a space (the commonest), a
-         * symbol (a token), or ", " or ". " (',' or '.' a token: rule 2 or 3
-         * splits it off); any other item is not for this loop */
-        size_t j = next_other(plain, i);
-        uint8_t c = s[j];
+    hot_begin(b, &v, kept);
+    for (;;) {
+        while (others == 0) {
+            if (word >= end)
+                goto done;
+            others = ~*++plain;
+            block += 64;
+        }
+        /* the word [word, e) (maybe empty, or e < word after a skipped
+         * space), then c = *e: a space (the commonest), a symbol (a token),
+         * or ", " or ". " (',' or '.' a token: rule 2 or 3 splits it off);
+         * any other item is not for this loop */
+        const uint8_t *e = block + TB_CTZ64(others);
+        others &= others - 1;
+        uint8_t c = *e;
         if (c == ' ') {
-            if (j > i && hot_token(b, &v, s, i, j - i, kept) < 0)
-                return ITEM_FAILED;
-            i = j + 1;
+            if (e > word && hot_token(b, &v, (const char *)word, (size_t)(e - word), kept) < 0)
+                return NULL;
+            word = e + 1;
             continue;
         }
-        if (ascii_class[c] != A_SYMBOL && !((c == ',' || c == '.') && s[j + 1] == ' '))
+        if (ascii_class[c] != A_SYMBOL && !((c == ',' || c == '.') && e[1] == ' '))
             break;
-        if ((j > i && hot_token(b, &v, s, i, j - i, kept) < 0) || hot_token(b, &v, s, j, 1, kept) < 0)
-            return ITEM_FAILED;
-        i = j + 1 + (s[j + 1] == ' ');  /* (a space after it: the commonest next item) */
+        if ((e > word && hot_token(b, &v, (const char *)word, (size_t)(e - word), kept) < 0) ||
+            hot_token(b, &v, (const char *)e, 1, kept) < 0)
+            return NULL;
+        /* a space after it (the commonest next item) is skipped: its bit is
+         * the next one when it is in this block (else it comes as an empty word) */
+        unsigned space_next = e[1] == ' ';
+        others &= others - space_next;
+        word = e + 1 + space_next;
     }
+done:
     hot_end(b, &v, kept);
-    return i;
+    return word;
 }
 
-static TB_NOINLINE size_t hot_items_kept(tb_builder *b, const uint8_t *s, size_t i, size_t stop)
+static TB_NOINLINE const uint8_t *hot_items_kept(tb_builder *b, const uint8_t *s, size_t i, size_t stop)
 {
     return hot_items(b, s, i, stop, 1);
 }
 
-static TB_NOINLINE size_t hot_items_lookup(tb_builder *b, const uint8_t *s, size_t i, size_t stop)
+static TB_NOINLINE const uint8_t *hot_items_lookup(tb_builder *b, const uint8_t *s, size_t i, size_t stop)
 {
     return hot_items(b, s, i, stop, 0);
 }
@@ -241,7 +269,8 @@ static TB_ALWAYS_INLINE int scan_13a_bytes(tb_builder *b, const uint8_t *s, size
     while (i < n) {
         size_t stop = n - i > POLL_BYTES ? i + POLL_BYTES : n;
         while (i < stop) {
-            i = kept ? hot_items_kept(b, s, i, stop) : hot_items_lookup(b, s, i, stop);
+            const uint8_t *at = kept ? hot_items_kept(b, s, i, stop) : hot_items_lookup(b, s, i, stop);
+            i = at == NULL ? ITEM_FAILED : (size_t)(at - s);
             if (i >= stop)
                 break;
             if ((i = scan_13a_item(b, s, i, home, replaced)) >= ITEM_TRIGGER)

@@ -160,17 +160,23 @@ static inline int same_after_head(const char *x, const char *y, size_t len)
 #define SLOT_ERA_END (1u << TB_SLOT_ERA_BITS)  /* eras are 1 .. SLOT_ERA_END - 1 */
 
 /* The slot of a token of at most 8 bytes (its head and length are all of it,
- * hash h) in slots[0..mask] of era `era`: the one holding it, or an empty one
- * (of another era) where it belongs (the table is never full). */
-static TB_ALWAYS_INLINE const tb_slot *probe_short(const tb_slot *slots, size_t mask, uint32_t era, size_t len,
-                                                uint64_t head, uint32_t h)
+ * hash h, tag `tag`: tb_slot_tag in era `era`) in slots[0..mask] of era `era`:
+ * the one holding it, or an empty one (of another era) where it belongs (the
+ * table is never full). probe_short: the tag from the token's length. */
+static TB_ALWAYS_INLINE const tb_slot *probe_short_tag(const tb_slot *slots, size_t mask, uint32_t era, uint32_t tag,
+                                                    uint64_t head, uint32_t h)
 {
-    const uint32_t tag = era << 16 | (uint32_t)len;
     for (size_t j = h & mask;; j = (j + 1) & mask) {
         const tb_slot *sl = &slots[j];
         if ((sl->tag == tag && sl->head == head) || sl->tag >> 16 != era)
             return sl;
     }
+}
+
+static TB_ALWAYS_INLINE const tb_slot *probe_short(const tb_slot *slots, size_t mask, uint32_t era, size_t len,
+                                                uint64_t head, uint32_t h)
+{
+    return probe_short_tag(slots, mask, era, era << 16 | (uint32_t)len, head, h);
 }
 
 /* probe_short for any token tok[0..len): one of more than 8 bytes is compared
@@ -203,15 +209,17 @@ static TB_ALWAYS_INLINE int slot_live(const tb_slot *sl, uint32_t era) { return 
  * where slot_live() would test the slot a second time.
  */
 
-/* The id of a token of at most 8 bytes (head, hash h) in slots[0..mask] of era `era`, or TB_ABSENT. */
-static TB_ALWAYS_INLINE uint32_t find_short(const tb_slot *slots, size_t mask, uint32_t era, size_t len,
-                                            uint64_t head, uint32_t h)
+/* The id of a token of at most 8 bytes (head, hash h, its tag `tag` in era
+ * `era`: tb_slot_tag) in slots[0..mask] of era `era`, or TB_ABSENT. */
+static TB_ALWAYS_INLINE uint32_t find_short_tag(const tb_slot *slots, size_t mask, uint32_t era, uint32_t tag,
+                                                uint64_t head, uint32_t h)
 {
-    const tb_slot *sl = probe_short(slots, mask, era, len, head, h);
-    return sl->tag == (era << 16 | (uint32_t)len) ? sl->id : TB_ABSENT;
+    const tb_slot *sl = probe_short_tag(slots, mask, era, tag, head, h);
+    return sl->tag == tag ? sl->id : TB_ABSENT;
 }
 
-/* find_short for any token tok[0..len). */
+
+/* find_short_tag for any token tok[0..len). */
 static TB_ALWAYS_INLINE uint32_t find_any(const tb_slot *slots, size_t mask, uint32_t era, const char *tok,
                                           size_t len, uint64_t head, uint32_t h, const char *bytes,
                                           const tb_tok *vocab)
