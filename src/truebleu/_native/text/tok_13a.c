@@ -154,7 +154,7 @@ static TB_NOINLINE size_t scan_13a_item(tb_builder *b, const uint8_t *s, size_t 
     size_t j = i, loose = 0, last_loose = 0;
     int dash_after_digit = 0;
     for (;;) {  /* stops at the sentinel at the latest */
-        j = next_other(b->plain, j);
+        j = next_other(b->other, j);
         k = ascii_class[s[j]];
         if (k & (A_SPACE | A_SYMBOL))
             break;
@@ -199,14 +199,14 @@ static TB_NOINLINE size_t scan_13a_item(tb_builder *b, const uint8_t *s, size_t 
  * of another kind or `stop`; returns the index where it stopped, or ITEM_FAILED. */
 static TB_ALWAYS_INLINE size_t hot_items(tb_builder *b, const uint8_t *s, size_t i, size_t stop, int kept)
 {
-    const uint64_t *plain = b->plain;
+    const uint64_t *other = b->other;
     hot_vocab v;
     hot_begin(b, &v, s, kept);
     while (i < stop) {
         /* the word s[i..j) (maybe empty), then c: a space (the commonest), a
          * symbol (a token), or ", " or ". " (',' or '.' a token: rule 2 or 3
          * splits it off); any other item is not for this loop */
-        size_t j = next_other(plain, i);
+        size_t j = next_other(other, i);
         uint8_t c = s[j];
         if (c == ' ') {
             if (j > i && hot_token(b, &v, s, i, j - i, kept) < 0)
@@ -287,7 +287,7 @@ int tb_tokenize_13a(tb_builder *b, const tb_text *t)
         forget_vocab(b, first_vocab);
         b->nids = first_id;
         n = replace_13a(s, n);
-        if (plain_bits(b, s, n, PLAIN_13A) < 0)
+        if (other_bits(b, s, n, PLAIN_13A) < 0)
             return -1;
         rc = kept ? scan_13a_bytes(b, s, n, 1, 1) : scan_13a_bytes(b, s, n, 0, 1);
     }
