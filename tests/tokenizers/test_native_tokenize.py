@@ -224,3 +224,27 @@ def test_13a_words_holding_dashes_periods_and_commas(hyp, ref):
         python.sentence_statistics(hyps, refs, tok, False, 1)
     assert native.statistics(hyps, native.prepare_references(refs, tok, False, 1), tok, False, 1) == \
         python.statistics(hyps, python.prepare_references(refs, tok, False, 1), tok, False, 1)
+
+
+@pytest.mark.parametrize("lowercase", [False, True])
+@pytest.mark.parametrize("name", ["13a", "intl"])
+def test_hypotheses_ending_at_every_offset_and_near_a_page(name, lowercase):
+    """An ASCII hypothesis (a str of kind 1) is copied in 16-byte blocks, its last 16
+    bytes read over some copied already, and its plain bytes are marked only up to the
+    16 bytes that hold its end: hypotheses whose end falls at every offset modulo 32
+    (16 to 112 bytes) and about a page long (4,064 to 4,128 bytes: under the sanitizers
+    each str is its own allocation, so a read past its end is caught), some ending in
+    whitespace, looked up in the references' vocabulary, give the Python kernel's
+    statistics."""
+    from truebleu.metrics.bleu.kernels import kernels
+
+    native, python = kernels.load("native"), kernels.load("python")
+    tok = TOKENIZERS[name]
+    pattern = "Ab1'c, D.e-9 f(g) 2.5 words "
+    hyps = [(pattern * 160)[:n] for n in [*range(16, 113), *range(4064, 4129)]]
+    refs = [[pattern * 3, hyp[-40:]] for hyp in hyps]
+    want = python.statistics(hyps, python.prepare_references(refs, tok, lowercase, 4), tok, lowercase, 4)
+    prepared = native.prepare_references(refs, tok, lowercase, 4)
+    assert native.statistics(hyps, prepared, tok, lowercase, 4) == want
+    assert native.sentence_statistics(hyps, refs, tok, lowercase, 4) == \
+        python.sentence_statistics(hyps, refs, tok, lowercase, 4)

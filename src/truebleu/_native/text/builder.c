@@ -202,7 +202,7 @@ void tb_fresh_byte_ids(tb_builder *b)
 void tb_builder_free(tb_builder *b)
 {
     free(b->line8);
-    free(b->plain);
+    free(b->other);
     free(b->cp.a);
     free(b->tmp.a);
     free(b->tmp2.a);
@@ -216,7 +216,7 @@ void tb_builder_free(tb_builder *b)
 
 size_t tb_builder_footprint(const tb_builder *b)
 {
-    return b->line8_cap + b->plain_cap * sizeof(uint64_t) +
+    return b->line8_cap + b->other_cap * sizeof(uint64_t) +
            (b->cp.cap + b->tmp.cap + b->tmp2.cap) * sizeof(uint32_t) + b->bytes_cap +
            b->vocab_cap * sizeof(tb_tok) + b->slots_cap * sizeof(tb_slot) +
            (b->ids_cap + b->seq_cap) * sizeof(uint32_t);

@@ -3,8 +3,8 @@
  * 13a and intl read every line as its UTF-8 bytes (whatever its PyUnicode kind,
  * or given as UTF-8): a reference's line written after the vocabulary's bytes,
  * where its tokens stay, a hypothesis's in b->line8; then a ' ' (the sentinel
- * that ends the last word's scan), zeros, and a bitmap of its "plain" bytes,
- * which the scans step over without looking at them.
+ * that ends the last word's scan), zeros, and a bitmap of the bytes that are
+ * not "plain": the scans step over the others without looking at them.
  */
 #ifndef TB_TEXT_LINE_H
 #define TB_TEXT_LINE_H
@@ -51,7 +51,7 @@ static inline size_t utf8_space(const uint8_t *p)
 }
 
 /* Bytes after the sentinel of a line in b->line8, zeros: the 64-byte blocks
- * that hold the line and its sentinel are readable (plain_bits). */
+ * that hold the line and its sentinel are readable (other_bits). */
 #define LINE8_PAD 64
 
 /* The most bytes the UTF-8 of a line can take (before rstrip): a code point
@@ -72,6 +72,55 @@ static inline size_t utf8_bound(const tb_text *t)
  * whole character in o whatever its bytes (a first byte announcing a character
  * past the end reads as '?'): the scanners never step past the sentinel. */
 int tb_read_utf8(tb_builder *b, uint8_t *o, const tb_text *t, size_t *len);
+
+/* d[0..n) (n >= 16) to o if it is ASCII, and 1; else 0, o's bytes undefined.
+ * The commonest line, kind 1 and ASCII, is its own UTF-8: one pass of plain
+ * loads and stores, the high bits or-ed aside, instead of encode_utf8's test
+ * and branch per block (the last block is read overlapping the one before). */
+static TB_ALWAYS_INLINE int copy_if_ascii(uint8_t *o, const uint8_t *d, size_t n)
+{
+    size_t i = 0;
+#ifdef TB_HAVE_SSE2
+    __m128i high = _mm_loadu_si128((const __m128i *)(d + n - 16));
+    _mm_storeu_si128((__m128i *)(o + n - 16), high);
+    for (; i + 32 <= n; i += 32) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(d + i)), w = _mm_loadu_si128((const __m128i *)(d + i + 16));
+        high = _mm_or_si128(high, _mm_or_si128(v, w));
+        _mm_storeu_si128((__m128i *)(o + i), v);
+        _mm_storeu_si128((__m128i *)(o + i + 16), w);
+    }
+    if (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(d + i));
+        high = _mm_or_si128(high, v);
+        _mm_storeu_si128((__m128i *)(o + i), v);
+    }
+    return _mm_movemask_epi8(high) == 0;
+#else
+    uint64_t high = load_word(d + n - 8);
+    memcpy(o + n - 8, d + n - 8, 8);
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w = load_word(d + i);
+        high |= w;
+        memcpy(o + i, &w, 8);
+    }
+    return !(high & 0x8080808080808080ull);
+#endif
+}
+
+/* tb_read_utf8, the commonest line first: kind 1, ASCII, not lowercased, is
+ * its own UTF-8, copied in one pass without a call (rstrip: ASCII whitespace). */
+static TB_ALWAYS_INLINE int read_line(tb_builder *b, uint8_t *o, const tb_text *t, size_t *len)
+{
+    size_t n = t->length;
+    if (t->kind != 1 || t->ascii_lower || n < 16 || n > POLL_BYTES || !copy_if_ascii(o, t->data, n))
+        return tb_read_utf8(b, o, t, len);
+    while (n > 0 && (ascii_class[o[n - 1]] & A_SPACE))  /* line.rstrip() */
+        n--;
+    o[n] = ' ';
+    memset(o + n + 1, 0, LINE8_PAD);
+    *len = n;
+    return 0;
+}
 
 /* Which bytes a tokenizer's scan can step over without looking at them. */
 enum plain_kind {
@@ -107,42 +156,57 @@ static TB_ALWAYS_INLINE unsigned plain16(const uint8_t *s, enum plain_kind kind)
 #endif
 }
 
-/* b->plain: bit i (of word i / 64) set when s[i] is plain, for every 64-byte
- * block up to the sentinel's (s[n]), and for the bytes after the sentinel (so
- * that it is the last byte that is not plain: no scan looks past it). 0, or -1:
- * out of memory or b->poll asked to stop. */
-static TB_ALWAYS_INLINE int plain_bits(tb_builder *b, const uint8_t *s, size_t n, enum plain_kind kind)
+/* b->other: bit i (of word i / 64) set when s[i] is not plain, for every
+ * 64-byte block up to the sentinel's (s[n]), and clear for the bytes after the
+ * sentinel (so that it is the last byte a scan looks at: none looks past it).
+ * Kept as the bytes that are not plain, the bits a scan looks for, so that
+ * next_other, at every word, takes them as they are. 0, or -1: out of memory
+ * or b->poll asked to stop. */
+static TB_ALWAYS_INLINE int other_bits(tb_builder *b, const uint8_t *s, size_t n, enum plain_kind kind)
 {
-    size_t words = (n + 1 + 63) / 64;
-    if (GROW(b->plain, b->plain_cap, words) < 0)
+    size_t words = n / 64 + 1, q = 0;  /* (the last holds the sentinel) */
+    if (GROW(b->other, b->other_cap, words) < 0)
         return -1;
-    for (size_t q = 0; q < words; q++, s += 64) {
-        b->plain[q] = (uint64_t)plain16(s, kind) | (uint64_t)plain16(s + 16, kind) << 16 |
-                      (uint64_t)plain16(s + 32, kind) << 32 | (uint64_t)plain16(s + 48, kind) << 48;
-        if (q % (POLL_BYTES / 64) == POLL_BYTES / 64 - 1 && tb_poll_spend(b->poll, POLL_BYTES))
+    while (q + 1 < words) {  /* the whole blocks before the sentinel's, polled every POLL_BYTES */
+        size_t end = words - 1 - q > POLL_BYTES / 64 ? q + POLL_BYTES / 64 : words - 1;
+        for (; q < end; q++, s += 64)
+            b->other[q] = ~((uint64_t)plain16(s, kind) | (uint64_t)plain16(s + 16, kind) << 16 |
+                            (uint64_t)plain16(s + 32, kind) << 32 | (uint64_t)plain16(s + 48, kind) << 48);
+        if (q % (POLL_BYTES / 64) == 0 && tb_poll_spend(b->poll, POLL_BYTES))
             return -1;  /* (a long line) */
     }
-    b->plain[words - 1] |= ~1ull << (n & 63);  /* the bytes after the sentinel count as plain */
+    /* the sentinel's block up to the 16 bytes that hold it (the rest counts as plain) */
+    uint64_t w = plain16(s, kind);
+    if ((n & 63) >= 16) {
+        w |= (uint64_t)plain16(s + 16, kind) << 16;
+        if ((n & 63) >= 32) {
+            w |= (uint64_t)plain16(s + 32, kind) << 32;
+            if ((n & 63) >= 48)
+                w |= (uint64_t)plain16(s + 48, kind) << 48;
+        }
+    }
+    b->other[q] = ~(w | ~1ull << (n & 63));  /* the bytes after the sentinel count as plain */
     return 0;
 }
 
 /* The index of the first byte at or after j that is not plain (the sentinel's at most). */
-static TB_ALWAYS_INLINE size_t next_other(const uint64_t *plain, size_t j)
+static TB_ALWAYS_INLINE size_t next_other(const uint64_t *other, size_t j)
 {
     size_t q = j >> 6;
-    uint64_t w = ~plain[q] >> (j & 63);
+    uint64_t w = other[q] >> (j & 63);
     if (w)
         return j + (size_t)TB_CTZ64(w);
-    while (!~plain[++q])
+    while (!other[++q])
         ;
-    return (q << 6) + (size_t)TB_CTZ64(~plain[q]);
+    return (q << 6) + (size_t)TB_CTZ64(other[q]);
 }
 
 /* A line's UTF-8 where its scan reads it, and what the scan needs: a
  * reference's line is written after the vocabulary's bytes and stays there (its
  * tokens are kept where they lie, no copy); a hypothesis's goes to b->line8.
- * Then its plain bits (of the kind), and room for its ids and vocabulary
- * entries, so that b->bytes does not move during the scan. The line's start
+ * Then the bits of its bytes that are not plain (of the kind), and room for
+ * its ids and vocabulary entries, so that b->bytes does not move during the
+ * scan. The line's start
  * (its length in *n), or NULL: out of memory or b->poll asked to stop. */
 static TB_ALWAYS_INLINE uint8_t *place_line(tb_builder *b, const tb_text *t, enum plain_kind kind,
                                          size_t *n)
@@ -159,8 +223,10 @@ static TB_ALWAYS_INLINE uint8_t *place_line(tb_builder *b, const tb_text *t, enu
             return NULL;
         s = b->line8;
     }
-    if (tb_read_utf8(b, s, t, n) < 0 || plain_bits(b, s, *n, kind) < 0 || line_room(b, *n, 1) < 0 ||
-        (kept && GROW(b->vocab, b->vocab_cap, b->nvocab + *n) < 0))
+    if (read_line(b, s, t, n) < 0 || other_bits(b, s, *n, kind) < 0)
+        return NULL;
+    if (kept ? line_room(b, *n, 1) < 0 || GROW(b->vocab, b->vocab_cap, b->nvocab + *n) < 0
+             : GROW(b->ids, b->ids_cap, b->nids + *n) < 0)  /* (a hypothesis adds ids only) */
         return NULL;
     return s;
 }

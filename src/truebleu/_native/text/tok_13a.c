@@ -154,7 +154,7 @@ static TB_NOINLINE size_t scan_13a_item(tb_builder *b, const uint8_t *s, size_t 
     size_t j = i, loose = 0, last_loose = 0;
     int dash_after_digit = 0;
     for (;;) {  /* stops at the sentinel at the latest */
-        j = next_other(b->plain, j);
+        j = next_other(b->other, j);
         k = ascii_class[s[j]];
         if (k & (A_SPACE | A_SYMBOL))
             break;
@@ -201,7 +201,7 @@ static TB_NOINLINE size_t scan_13a_item(tb_builder *b, const uint8_t *s, size_t 
  * poll; so it may stop at s[n + 1]); returns where it stopped (a pointer: the
  * loop keeps no s), or NULL: out of memory.
  *
- * It walks the bytes that are not plain (b->plain's zeros) one block at a
+ * It walks the bytes that are not plain (b->other's ones) one block at a
  * time, each found by one count of trailing zeros in `others` and cleared
  * there: every such byte ends a word, and `stop` is looked at only when a
  * block is done (the sentinel is the line's last byte that is not plain, so
@@ -210,17 +210,17 @@ static TB_ALWAYS_INLINE const uint8_t *hot_items(tb_builder *b, const uint8_t *s
                                                  int kept)
 {
     /* (pointers, not indexes: fewer registers, which the lookups need) */
-    const uint64_t *plain = b->plain + (i >> 6);           /* the block's bits */
+    const uint64_t *other = b->other + (i >> 6);           /* the block's bits */
     const uint8_t *block = s + (i & ~(size_t)63);          /* and its bytes */
     const uint8_t *word = s + i, *const end = s + stop;
-    uint64_t others = ~*plain & (~0ull << (i & 63));      /* its bytes not plain from i on */
+    uint64_t others = *other & (~0ull << (i & 63));       /* its bytes not plain from i on */
     hot_vocab v;
     hot_begin(b, &v, kept);
     for (;;) {
         while (others == 0) {
             if (word >= end)
                 goto done;
-            others = ~*++plain;
+            others = *++other;
             block += 64;
         }
         /* the word [word, e) (maybe empty, or e < word after a skipped
@@ -316,7 +316,7 @@ int tb_tokenize_13a(tb_builder *b, const tb_text *t)
         forget_vocab(b, first_vocab);
         b->nids = first_id;
         n = replace_13a(s, n);
-        if (plain_bits(b, s, n, PLAIN_13A) < 0)
+        if (other_bits(b, s, n, PLAIN_13A) < 0)
             return -1;
         rc = kept ? scan_13a_bytes(b, s, n, 1, 1) : scan_13a_bytes(b, s, n, 0, 1);
     }

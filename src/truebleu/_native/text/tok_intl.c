@@ -16,7 +16,7 @@
  *
  * Most characters of a line are letters and digits, which no rule changes
  * unless they stand beside a \p{P}: an ASCII letter or digit is "plain" (a
- * bit of b->plain), and a stretch of plain bytes up to a ' ' is a token with no
+ * bit clear in b->other), and a stretch of plain bytes up to a ' ' is a token with no
  * look-up per character. Every other byte starts a character that is decoded
  * (when not ASCII) and classified (intl_class) by scan_intl_item, which sorts
  * the stretch into the shapes of the old scanner.
@@ -89,10 +89,10 @@ static int intl_split_symbols(tb_builder *b, const uint8_t *s, size_t n, enum to
 static int intl_split_punctuation(tb_builder *b, const uint8_t *s, size_t i, size_t j, int before, int after,
                                   enum token_home home)
 {
-    /* the stretch s[i..j) of the line s (b->plain: its ASCII letters and digits, skipped) */
+    /* the stretch s[i..j) of the line s (b->other: all but its ASCII letters and digits) */
     size_t start = i, number_end = before ? SIZE_MAX : i;  /* after the last other \p{N} (or, first
                                                             * on the line, as after one) */
-    for (size_t k = next_other(b->plain, i); k < j; k = next_other(b->plain, k)) {
+    for (size_t k = next_other(b->other, i); k < j; k = next_other(b->other, k)) {
         uint32_t c;
         size_t len = utf8_char(s + k, &c);
         int kind = cls(c);
@@ -215,7 +215,7 @@ static TB_NOINLINE size_t scan_intl_item(tb_builder *b, const uint8_t *s, size_t
     size_t j = i, punct_end = SIZE_MAX;  /* after the last \p{P} */
     int puncts = 0, symbols = 0, chained = 0;
     for (;;) {  /* stops at the sentinel at the latest */
-        j = next_other(b->plain, j);  /* (plain: ASCII letters and digits) */
+        j = next_other(b->other, j);  /* (plain: ASCII letters and digits) */
         len = utf8_char(s + j, &c);
         int k = intl_class(c);
         if (k & I_SPACE)
@@ -250,7 +250,7 @@ static TB_NOINLINE size_t scan_intl_item(tb_builder *b, const uint8_t *s, size_t
 
 /* The hot loop: the commonest items from s[i] on, up to the first of another
  * kind, or to the end of the 64-byte block where it reaches s[stop] (so it
- * may stop at s[n + 1]; s[0..n) the line, b->plain its plain bytes): letters
+ * may stop at s[n + 1]; s[0..n) the line, b->other its bytes not plain): letters
  * and digits up to a ' ' (one token), and up to an ASCII \p{P} or \p{S} and
  * a ' ' ("word," "word." "word)": two tokens, rule 1 or 2 splits the \p{P}
  * off, unless a digit ends the line with it, "in 2021.", and rule 3 the
@@ -260,17 +260,17 @@ static TB_NOINLINE size_t scan_intl_item(tb_builder *b, const uint8_t *s, size_t
 static TB_ALWAYS_INLINE const uint8_t *intl_hot_items(tb_builder *b, const uint8_t *s, size_t i, size_t stop,
                                                       size_t n, int kept)
 {
-    const uint64_t *plain = b->plain + (i >> 6);           /* the block's bits */
+    const uint64_t *other = b->other + (i >> 6);           /* the block's bits */
     const uint8_t *block = s + (i & ~(size_t)63);          /* and its bytes */
     const uint8_t *word = s + i, *const end = s + stop, *const last = s + n - 1;
-    uint64_t others = ~*plain & (~0ull << (i & 63));      /* its bytes not plain from i on */
+    uint64_t others = *other & (~0ull << (i & 63));       /* its bytes not plain from i on */
     hot_vocab v;
     hot_begin(b, &v, kept);
     for (;;) {
         while (others == 0) {
             if (word >= end)
                 goto done;
-            others = ~*++plain;
+            others = *++other;
             block += 64;
         }
         const uint8_t *e = block + TB_CTZ64(others);  /* the word [word, e) ends */
@@ -307,7 +307,7 @@ static TB_NOINLINE const uint8_t *intl_hot_items_lookup(tb_builder *b, const uin
     return intl_hot_items(b, s, i, stop, n, 0);
 }
 
-/* intl on s[0..n) (b->plain its plain bytes): the hot loop, and scan_intl_item
+/* intl on s[0..n) (b->other its bytes not plain): the hot loop, and scan_intl_item
  * for every other item. 0 done, -1 out of memory or b->poll asked to stop. */
 static TB_ALWAYS_INLINE int scan_intl_bytes(tb_builder *b, const uint8_t *s, size_t n, int kept)
 {

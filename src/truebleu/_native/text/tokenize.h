@@ -99,7 +99,7 @@ typedef struct {
 typedef struct {
     unsigned char *line8;              /* the current line as bytes (13a, intl: as UTF-8), */
     size_t line8_n, line8_cap;         /* then a space and zeros (TB_BYTES_PAD, 13a, intl: 64) */
-    uint64_t *plain; size_t plain_cap; /* 13a, intl: which bytes of the line are plain (letters, ...) */
+    uint64_t *other; size_t other_cap; /* 13a, intl: which bytes of the line are not plain (letters, ...) */
     tb_u32buf cp, tmp, tmp2;           /* code points of any other line, pass buffers */
     char *bytes; size_t nbytes, bytes_cap;
     tb_tok *vocab; size_t nvocab, vocab_cap;
