@@ -1,7 +1,7 @@
 """The core's n-gram matcher (ngram.c) == the Python specification, on each of its paths.
 
 The matcher numbers a segment's common tokens 0..C-1 and finds the id of an n-gram
-from (id of its prefix, last token) either in a direct table of (ids x C) cells, used
+from (id of its prefix, last token) either in a direct table of (ids x (C + 1)) cells, used
 while that takes at most 2**18 cells, or in a hash table above; the direct table's
 cells are tagged with an era that wraps every 2**14 - 1 segments of one thread. The
 cases below sit on both sides of each of those limits; every entry point that matches
@@ -30,11 +30,12 @@ ERA_SEGMENTS = (1 << 14) - 1  # segments of one thread before the era tags wrap
 
 
 def cells(hyp: str, refs: list[str], order: int) -> int:
-    """The number of direct cells ngram.c needs for a segment (its rule, restated)."""
+    """The number of direct cells ngram.c needs for a segment (its rule, restated: a
+    row per id, a column per common token and one for a token the references lack)."""
     hyp_tokens, ref_tokens = set(hyp.split()), {t for r in refs for t in r.split()}
     common = len(hyp_tokens & ref_tokens)
     bound = sum(max(0, len(r.split()) - n + 1) for r in refs for n in range(2, order + 1))
-    return (common + bound) * common
+    return (common + bound) * (common + 1)
 
 
 def check_every_path(hyps: list[str], refs: list[list[str]], order: int, threads: int = 1,
@@ -77,19 +78,21 @@ def test_small_and_large_vocabularies(order, vocabulary):
 
 @pytest.mark.parametrize("order", [2, 4])
 def test_both_sides_of_the_direct_table_limit(order):
-    """256 common tokens and references of 256 + extra tokens: around the extra at which
-    the segment needs exactly 2**18 cells (2 at order 4, 513 at order 2), one token more
-    tips it into the hash table."""
+    """255 common tokens (256 columns) and a reference of 255 + extra tokens (at order 4
+    with a second of two tokens, its one bigram): around the extra at which the segment
+    needs exactly 2**18 cells (3 at order 4, 515 at order 2), one token more tips it into
+    the hash table."""
     rng = random.Random(order)
-    common = [f"c{i}" for i in range(256)]
+    common = [f"c{i}" for i in range(255)]
     hyp = " ".join(common + rng.choices(common, k=300))
+    more = ["c0 c1"] if order == 4 else []
     limit = next(e for e in range(1000)
-                 if cells(hyp, [" ".join(common + ["x"] * e)], order) >= DIRECT_MAX_CELLS)
+                 if cells(hyp, [" ".join(common + ["x"] * e)] + more, order) >= DIRECT_MAX_CELLS)
     cases = []
     for extra in range(max(0, limit - 15), limit + 15):
         ref_tokens = common + rng.choices(common, k=extra // 2) + [f"x{i}" for i in range(extra - extra // 2)]
         rng.shuffle(ref_tokens)
-        cases.append((hyp, [" ".join(ref_tokens)]))
+        cases.append((hyp, [" ".join(ref_tokens)] + more))
     cases.append((hyp, [hyp]))  # the hypothesis as its reference: every n-gram matches
     sizes = [cells(h, r, order) for h, r in cases]
     assert DIRECT_MAX_CELLS in sizes and max(sizes) > DIRECT_MAX_CELLS
@@ -201,5 +204,29 @@ def test_hypotheses_sharing_references_count_from_where_the_last_one_left(order,
         ref = [words(rng, 6, reference_length) for _ in range(rng.randrange(1, 4))]
         for length in (200, 3, 3, 0, 40, 1, 200, 7):
             hyps.append(words(rng, 6, length))
+            refs.append(ref)
+    check_every_path(hyps, refs, order)
+
+
+@pytest.mark.parametrize("order", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("vocabulary", [5, 400])
+def test_shared_references_with_tokens_they_lack(order, vocabulary):
+    """Hypotheses sharing their references (learned once) with tokens the references
+    lack: such a token ends every n-gram that reaches it, which the direct table finds
+    in a column kept empty for it (no test of its own), the hash table by a key never
+    stored. Hypotheses of 0-6 tokens reach the last positions, counted apart (each with
+    its order a constant); n-grams repeat beyond their clip counts. References of 400
+    words use the hash table."""
+    rng = random.Random(order * 100 + vocabulary)
+    scale = 1 if vocabulary == 5 else 80
+    lacking = ["zz", "yy"]
+    hyps, refs = [], []
+    for _ in range(30 if vocabulary == 5 else 4):
+        ref = [words(rng, vocabulary, rng.randrange(1, 12) * scale) for _ in range(rng.randrange(1, 3))]
+        for _ in range(8):
+            length = rng.randrange(0, 7) if rng.random() < 0.7 else rng.randrange(7, 30) * scale
+            tokens = [rng.choice(lacking) if rng.random() < 0.3 else f"w{rng.randrange(vocabulary)}"
+                      for _ in range(length)]
+            hyps.append(" ".join(tokens))
             refs.append(ref)
     check_every_path(hyps, refs, order)

@@ -68,15 +68,16 @@ count_at(pair_table *t, const uint32_t *common, const uint32_t *at, const size_t
 {
     tb_counts *counts = t->counts;
 #define count(id) (*(first ? &counts[id].clip : &counts[id].cur))
-    /* common NULL: every token is common, its common id its vocabulary id */
+    /* common NULL: every token is common, its common id its vocabulary id (a
+     * reference's own ids, never NONE: no test) */
     uint32_t prev = common ? common[at[0]] : at[0];
-    if (prev == NONE)
+    if (common && prev == NONE)
         return ntouched;
     if (count(prev)++ == 0 && !first)
         touched[ntouched++] = prev;
     for (size_t n = 2; n <= top; n++) {
         const uint32_t last = common ? common[at[n - 1]] : at[n - 1];
-        if (last == NONE)
+        if (common && last == NONE)
             break;
         uint32_t id;
         if (pair_add(t, prev, last, &id, direct)) {
@@ -191,13 +192,42 @@ count_hypothesis_at(const pair_table *t, const uint32_t *at, const size_t top, u
         return;
     matches[0] += count_match(&t->counts[prev], base);
     for (size_t n = 2; n <= top; n++) {
-        const uint32_t last = at[n - 1];
         uint32_t id;
-        if (last == NONE || !pair_find(t, prev, last, &id, direct))
+        if (!pair_find(t, prev, at[n - 1], &id, direct))  /* (a NONE token has no pair: pairs.h) */
             break;
         matches[n - 1] += count_match(&t->counts[id], base);
         prev = id;
     }
+}
+
+/* One order of count_local_at: the n-gram (prefix *prev, then last), if it
+ * has an id, counted into *sum; whether it had one (*prev its id then). */
+static TB_ALWAYS_INLINE int
+count_next_order(const pair_table *t, uint32_t *prev, uint32_t last, uint32_t base, const int direct,
+                 int64_t *sum)
+{
+    uint32_t id;
+    if (!pair_find(t, *prev, last, &id, direct))
+        return 0;
+    *sum += count_match(&t->counts[id], base);
+    *prev = id;
+    return 1;
+}
+
+/* count_hypothesis_at for top <= LOCAL_ORDERS (a constant), each order's sum a
+ * variable of its own: the caller's locals stay in registers (through the
+ * array, GCC kept a flag per order of whether its sum had changed). */
+static TB_ALWAYS_INLINE void
+count_local_at(const pair_table *t, const uint32_t *at, const size_t top, uint32_t base, const int direct,
+               int64_t *m1, int64_t *m2, int64_t *m3, int64_t *m4)
+{
+    uint32_t prev = at[0];
+    if (prev == NONE)
+        return;
+    *m1 += count_match(&t->counts[prev], base);
+    (void)(top >= 2 && count_next_order(t, &prev, at[1], base, direct, m2) &&
+           top >= 3 && count_next_order(t, &prev, at[2], base, direct, m3) &&
+           top >= 4 && count_next_order(t, &prev, at[3], base, direct, m4));
 }
 
 /* Counts the hypothesis's matches (hyp: its tokens in common ids) with the
@@ -208,17 +238,32 @@ static TB_ALWAYS_INLINE void
 count_hypothesis(const pair_table *t, const uint32_t *hyp, uint32_t hlen, uint32_t base, const size_t N,
                  const int direct, int64_t *row_matches)
 {
-    /* up to order LOCAL_ORDERS (N is a constant then), the sums in locals: registers */
-    int64_t matches[LOCAL_ORDERS] = {0};
-    int64_t *acc = N <= LOCAL_ORDERS ? matches : row_matches;
     size_t i = 0;
-    for (; i + N <= hlen; i++)  /* every order fits: no bound to check */
-        count_hypothesis_at(t, hyp + i, N, base, direct, acc);
-    for (; i < hlen; i++)
-        count_hypothesis_at(t, hyp + i, hlen - i, base, direct, acc);
-    if (N <= LOCAL_ORDERS)
+    if (N <= LOCAL_ORDERS) {  /* (N is a constant then) the sums in locals: registers */
+        int64_t m1 = 0, m2 = 0, m3 = 0, m4 = 0;
+        for (; i + N + 1 <= hlen; i += 2) {  /* every order fits: no bound to check; two a turn */
+            count_local_at(t, hyp + i, N, base, direct, &m1, &m2, &m3, &m4);
+            count_local_at(t, hyp + i + 1, N, base, direct, &m1, &m2, &m3, &m4);
+        }
+        if (i + N <= hlen)
+            count_local_at(t, hyp + i++, N, base, direct, &m1, &m2, &m3, &m4);
+        /* the last hlen - i < N <= 4 positions, each with its top a constant */
+        const size_t left = hlen - i;
+        if (left >= 3)
+            count_local_at(t, hyp + hlen - 3, 3, base, direct, &m1, &m2, &m3, &m4);
+        if (left >= 2)
+            count_local_at(t, hyp + hlen - 2, 2, base, direct, &m1, &m2, &m3, &m4);
+        if (left >= 1)
+            count_local_at(t, hyp + hlen - 1, 1, base, direct, &m1, &m2, &m3, &m4);
+        const int64_t sums[LOCAL_ORDERS] = {m1, m2, m3, m4};
         for (size_t n = 0; n < N; n++)
-            row_matches[n] += matches[n];
+            row_matches[n] += sums[n];
+        return;
+    }
+    for (; i + N <= hlen; i++)
+        count_hypothesis_at(t, hyp + i, N, base, direct, row_matches);
+    for (; i < hlen; i++)
+        count_hypothesis_at(t, hyp + i, hlen - i, base, direct, row_matches);
 }
 
 /* row[0], row[1] and the totals (row[2 + N ...]) of a hypothesis of hlen tokens
@@ -399,7 +444,7 @@ static TB_ALWAYS_INLINE int matcher_row(tb_matcher *m, const uint32_t *hyp_ids, 
         return 0;
     pair_table t = {.C = m->learned_C, .next_id = m->learned_next, .counts = m->counts, .cells = m->cells,
                     .era_tag = m->learned_era_tag, .slots = m->ng_slots, .keys = m->ng_keys,
-                    .mask = m->learned_mask};
+                    .mask = m->learned_mask, .stride = m->learned_C + 1};
     if ((uint64_t)m->learned_base + hlen > MATCHER_BASE_MAX) {  /* (rare) the values start again at 0 */
         for (uint32_t id = 0; id < t.next_id; id++)
             t.counts[id].cur = 0;

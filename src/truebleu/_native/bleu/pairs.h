@@ -2,10 +2,13 @@
  * bleu/ngram.c, which gives an n-gram of order n >= 2 the id of the pair (id of
  * its (n-1)-gram prefix, common id of its last token)).
  *
- * For most segments (ids) x C is small, and the table is an array indexed by
- * prefix * C + last, exact by construction; a cell written for an earlier
- * segment is told apart by its era tag, so nothing is cleared between
- * segments. A larger segment uses an open-addressing hash of the whole 64-bit
+ * For most segments (ids) x (C + 1) is small, and the table is an array indexed
+ * by prefix * (C + 1) + last + 1, exact by construction; a cell written for an
+ * earlier segment is told apart by its era tag, so nothing is cleared between
+ * segments. The first cell of each row is never written: a hypothesis's token
+ * outside the references (TB_ABSENT) lands there (the index is computed modulo
+ * 2**32, where TB_ABSENT + 1 is 0) and finds no id, so pair_find needs no test
+ * of its own for it. A larger segment uses an open-addressing hash of the whole 64-bit
  * pair, compared in full, so a collision costs time but never changes a count.
  * The lookups are inlined into ngram.c's loops (a header of static inline
  * functions, specialized there for each kind of table).
@@ -58,19 +61,28 @@ static inline int cells_reserve(tb_matcher *m, size_t need)
 typedef struct {
     uint32_t C, next_id;
     tb_counts *counts;
-    uint32_t *cells, era_tag;            /* direct: cells[prefix * C + last] = era_tag | id */
+    uint32_t *cells, era_tag;            /* direct: cells[prefix * stride + last + 1] = era_tag | id */
+    uint32_t stride;                     /* direct: C + 1, a row's cells */
     uint32_t *slots; uint64_t *keys;     /* hash: slots hold id + 1 (0: empty), keys[id - C] */
     size_t mask;
 } pair_table;
 
-/* Whether the pair has an id, and its id in *id. */
+/* The direct cell of a pair; last may be TB_ABSENT (see above: a cell never
+ * written). Every index fits in 32 bits (below DIRECT_MAX_CELLS). */
+static TB_ALWAYS_INLINE uint32_t *direct_cell(const pair_table *t, uint32_t prefix, uint32_t last)
+{
+    return &t->cells[(uint32_t)(prefix * t->stride + last + 1)];
+}
+
+/* Whether the pair has an id, and its id in *id. last may be TB_ABSENT (no id). */
 static TB_ALWAYS_INLINE int
 pair_find(const pair_table *t, uint32_t prefix, uint32_t last, uint32_t *id, const int direct)
 {
     if (direct) {
-        *id = t->cells[(size_t)prefix * t->C + last] ^ t->era_tag;
+        *id = *direct_cell(t, prefix, last) ^ t->era_tag;
         return *id < DIRECT_MAX_CELLS;
     }
+    /* (a key with last TB_ABSENT is never stored: not found) */
     const uint64_t key = (uint64_t)prefix << 32 | last;
     for (size_t j = key_slot(key, t->mask);; j = (j + 1) & t->mask) {
         const uint32_t s = t->slots[j];
@@ -89,7 +101,7 @@ static TB_ALWAYS_INLINE int
 pair_add(pair_table *t, uint32_t prefix, uint32_t last, uint32_t *id, const int direct)
 {
     if (direct) {
-        uint32_t *cell = &t->cells[(size_t)prefix * t->C + last];
+        uint32_t *cell = direct_cell(t, prefix, last);
         *id = *cell ^ t->era_tag;
         if (*id < DIRECT_MAX_CELLS)
             return 0;
@@ -119,11 +131,13 @@ static TB_ALWAYS_INLINE int table_start(tb_matcher *m, pair_table *t, uint32_t C
         return -1;
     if (GROW(m->counts, m->counts_cap, C + bound + 1) < 0 || GROW(m->touched, m->touched_cap, C + bound + 1) < 0)
         return -1;
-    *t = (pair_table){.C = C, .next_id = C, .counts = m->counts};
+    *t = (pair_table){.C = C, .next_id = C, .counts = m->counts, .stride = C + 1};
     memset(t->counts, 0, C * sizeof(tb_counts));
-    const uint64_t ncells = ((uint64_t)C + bound) * C;
+    /* every cell (the hypothesis looks up pairs the references may lack), and
+     * each row's cell for TB_ABSENT */
+    const uint64_t ncells = ((uint64_t)C + bound) * ((uint64_t)C + 1);
     *direct = ncells <= DIRECT_MAX_CELLS;
-    if (*direct) {  /* (every cell: the hypothesis looks up pairs the references may lack) */
+    if (*direct) {
         if (cells_reserve(m, (size_t)ncells) < 0)
             return -1;
         /* a new era: the cells of earlier segments are stale without clearing them */
