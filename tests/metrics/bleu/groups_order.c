@@ -258,8 +258,41 @@ static int texts_at_one_address(void)
     return check("texts at one address", &L, 1);
 }
 
+/* Reference sets whose first looks agree (one or two references of the same
+ * lengths and first 8 bytes, different further on), each item's in a storage
+ * of its own (equal by value only) and the items scrambled: the first looks
+ * find the candidates, and each set must still be one run of its own, each
+ * hypothesis (alike in the same way) one run within it. */
+static int first_looks_alike(void)
+{
+    static layout L;
+    size_t n = 0, r = 0;
+    unsigned seed = 777;
+    for (int y = 0; y < 8; y++)
+        for (int i = 0; i < 32; i++, n++) {
+            seed = seed * 1103515245u + 12345u;
+            const int s = (int)((seed >> 16) % 32);
+            char buf[64];
+            L.offsets[n] = r;
+            snprintf(buf, sizeof(buf), "the same first words, then set %02d", s / 2);
+            L.refs[r++] = make_text(buf, 1, NULL);
+            if (s % 2) {  /* (a second reference: the odd sets differ from the even ones there only) */
+                snprintf(buf, sizeof(buf), "a second reference, number %02d", s % 5);
+                L.refs[r++] = make_text(buf, 1, NULL);
+            }
+            snprintf(buf, sizeof(buf), "the same hypothesis words, %d", (y + s) % 3);
+            L.hyps[n] = make_text(buf, 1, NULL);
+        }
+    L.offsets[n] = r;
+    L.n = n;
+    number_by_value(&L);
+    return check("first looks alike, copied, scrambled", &L, 1);
+}
+
 int main(void)
 {
+    if (first_looks_alike())
+        return 1;
     static layout L;
     const struct {
         const char *name;

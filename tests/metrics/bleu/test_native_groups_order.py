@@ -7,7 +7,8 @@ the order: items with equal references in one run, in the order of their first i
 equal hypotheses together within it, equal first looks for equal references; with the
 references shared as one str object, copied (equal by value only), of kinds 1, 2 and 4,
 several or none a segment, empty, and one storage read as different texts (a prefix, the
-text lowercased, its bytes as 2-byte code units).
+text lowercased, its bytes as 2-byte code units); and sets whose first looks agree (lengths
+and first 8 bytes), equal by value only and scrambled.
 """
 
 from __future__ import annotations

@@ -166,10 +166,12 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
                          Py_TYPE(line)->tp_name);
             goto done;
         }
-        if (tb_gather_set(&texts, (size_t)k, line, (lowercase ? TB_GATHER_LOWER : 0) | TB_GATHER_BORROWED) < 0)
+        if (tb_gather_borrow(&texts, (size_t)k, line, lowercase) < 0)
             goto done;
         if (periods) {
-            int yes = tb_ends_in_period(st, line);
+            /* (an exact str read in place: its code units as gathered) */
+            int yes = PyUnicode_CheckExact(line) && !texts.owners[k] ? tb_text_ends_in_period(&texts.texts[k])
+                                                                      : tb_ends_in_period(st, line);
             if (yes < 0)
                 goto done;
             *periods += yes;
@@ -257,16 +259,6 @@ done:
     return result;
 }
 
-/* References per segment: the common count, or -1 when it varies (sacreBLEU's nrefs:var). */
-static long common_count(const size_t *offsets, Py_ssize_t n)
-{
-    long common = n ? (long)(offsets[1] - offsets[0]) : -1;  /* no segment: -1, as sacreBLEU */
-    for (Py_ssize_t k = 1; k < n; k++)
-        if ((long)(offsets[k + 1] - offsets[k]) != common)
-            return -1;
-    return common;
-}
-
 /* stream_statistics(hypotheses, streams, mode, lowercase, max_order, threads, out, totals=None)
  *   -> (num_refs, tokenized_periods)
  * A cold corpus: prepare_streams() and statistics() in one pass, as
@@ -301,7 +293,7 @@ PyObject *core_stream_statistics(PyObject *module, PyObject *args, PyObject *kwa
     Py_ssize_t periods = 0;
     if (run_one_pass(st, seq, &g, mode, lowercase, max_order, threads, out, totals, NULL, NULL, &periods) < 0)
         goto done;
-    result = Py_BuildValue("ln", common_count(g.offsets, n), periods);
+    result = Py_BuildValue("ln", g.common_count, periods);
 done:
     tb_segments_free(&g);
     Py_XDECREF(seq);

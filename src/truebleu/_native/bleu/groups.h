@@ -44,8 +44,9 @@ typedef struct {
  * bytes) one after another, each group where its first item was, and within a
  * group the items whose hypotheses look alike one after another too (several
  * systems often give one translation); out->order is NULL when few items repeat
- * an earlier item's first look (under 1 in 16; one test set's few duplicate
- * lines: the natural order costs less than grouping) or none look alike. Looking alike
+ * an earlier item's references (under 1 in 16: the same str objects, or equal
+ * first looks and looks of three words a reference; one test set's few duplicate
+ * lines: the natural order costs less than grouping) or none do. Looking alike
  * is a hint: jobs.c compares the texts before it reuses anything. Both stay
  * valid until tb_groups_release(out). 0, or -1: out of memory (nothing held). */
 int tb_group_by_references(const tb_text *hyp_texts, const tb_text *ref_texts, const size_t *offsets, size_t n,

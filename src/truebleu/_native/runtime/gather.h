@@ -72,6 +72,28 @@ static inline int tb_gather_set(tb_gather *g, size_t i, PyObject *obj, int flags
     return 0;
 }
 
+/* tb_gather_set(g, i, obj, TB_GATHER_BORROWED, and TB_GATHER_LOWER where lower) on a
+ * slot not set since tb_gather_alloc (its owner NULL): what a corpus does for every
+ * hypothesis and reference. A compact str (every str since Python 3.12, and before it
+ * every str but those of the legacy C API) is read where CPython keeps it, its flags
+ * read once: tb_gather_set's macros test readiness and compactness again for each
+ * field, about 30 instructions a line where 12 do. Anything else: tb_gather_set_any. */
+static inline int tb_gather_borrow(tb_gather *g, size_t i, PyObject *obj, int lower)
+{
+    if (PyUnicode_Check(obj) && PyUnicode_IS_COMPACT(obj)) {
+        const size_t length = (size_t)PyUnicode_GET_LENGTH(obj);
+        if (PyUnicode_IS_ASCII(obj)) {
+            g->texts[i] = (tb_text){(const PyASCIIObject *)obj + 1, length, PyUnicode_1BYTE_KIND, lower != 0};
+            return 0;
+        }
+        if (!lower) {
+            g->texts[i] = (tb_text){(const PyCompactUnicodeObject *)obj + 1, length, (int)PyUnicode_KIND(obj), 0};
+            return 0;
+        }
+    }
+    return tb_gather_set_any(g, i, obj, (lower ? TB_GATHER_LOWER : 0) | TB_GATHER_BORROWED);
+}
+
 /* tb_gather_set on a new slot at the end. */
 int tb_gather_append(tb_gather *g, PyObject *obj, int flags);
 
