@@ -191,8 +191,12 @@ static TB_NOINLINE size_t scan_13a_item(tb_builder *b, const uint8_t *s, size_t 
     size_t len = j - i;
     int rc;
     if (!dash_after_digit && loose == 0) {
-        /* no rule applies: one token ("well-known", "3.5", "1,000") */
-        rc = append_token(b, s + i, len, 1, 1, home);
+        /* no rule applies: one token ("well-known", "3.5", "1,000"), through
+         * the hot loops' look-up (most such tokens are long) */
+        hot_vocab v;
+        hot_begin(b, &v, home == HOME_KEPT);
+        rc = hot_token(b, &v, (const char *)s + i, len, home == HOME_KEPT);
+        hot_end(b, &v, home == HOME_KEPT);
     } else if (!dash_after_digit && loose == 1 && last_loose == j - 1 && len >= 2) {
         /* "word," or "1,000.": rule 2 or 3 splits the last character off, and
          * no rule touches the rest (its '.' and ',' are between digits) */
