@@ -66,8 +66,13 @@ static size_t replace_13a(uint8_t *s, size_t n)
 }
 
 /* hard_13a on a stretch of UTF-8 bytes, as the code-point version but on
- * bytes (see above), a space on both sides (the line is padded). */
-static int hard_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, enum token_home home)
+ * bytes (see above), a space on both sides (the line is padded). A rule that
+ * cannot match is not run: rules 2 and 3 match only a '.' or ',' that is not
+ * between two digits (`loose`: the stretch has one), rule 4 only a '-' after a
+ * digit (`dash_after_digit`; rules 2 and 3 only insert spaces, so they make
+ * no such pair). */
+static int hard_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, int loose, int dash_after_digit,
+                          enum token_home home)
 {
     /* (scan_13a_item took hard_13a's fast paths already) */
     if (reserve_small(b, n, 3) < 0)  /* (n + 2) << 3 code points: 4x the bytes needed */
@@ -78,46 +83,52 @@ static int hard_13a_bytes(tb_builder *b, const uint8_t *s, size_t n, enum token_
     memcpy(x + k, s, n);
     k += n;
     x[k++] = ' ';
-    /* rule 2: ([^0-9])([.,]) -> "\1 \2 " */
     size_t m = 0;
-    for (i = 0; i < k;) {
-        if (i + 1 < k && !is_digit(x[i]) && is_period_or_comma(x[i + 1])) {
-            y[m++] = x[i], y[m++] = ' ', y[m++] = x[i + 1], y[m++] = ' ';
-            i += 2;
-        } else {
-            y[m++] = x[i++];
+    if (loose) {
+        /* rule 2: ([^0-9])([.,]) -> "\1 \2 " */
+        for (i = 0; i < k;) {
+            if (i + 1 < k && !is_digit(x[i]) && is_period_or_comma(x[i + 1])) {
+                y[m++] = x[i], y[m++] = ' ', y[m++] = x[i + 1], y[m++] = ' ';
+                i += 2;
+            } else {
+                y[m++] = x[i++];
+            }
+        }
+        /* rule 3: ([.,])([^0-9]) -> " \1 \2" */
+        k = 0;
+        for (i = 0; i < m;) {
+            if (i + 1 < m && is_period_or_comma(y[i]) && !is_digit(y[i + 1])) {
+                x[k++] = ' ', x[k++] = y[i], x[k++] = ' ', x[k++] = y[i + 1];
+                i += 2;
+            } else {
+                x[k++] = y[i++];
+            }
         }
     }
-    /* rule 3: ([.,])([^0-9]) -> " \1 \2" */
-    k = 0;
-    for (i = 0; i < m;) {
-        if (i + 1 < m && is_period_or_comma(y[i]) && !is_digit(y[i + 1])) {
-            x[k++] = ' ', x[k++] = y[i], x[k++] = ' ', x[k++] = y[i + 1];
-            i += 2;
-        } else {
-            x[k++] = y[i++];
+    if (dash_after_digit) {
+        /* rule 4: ([0-9])(-) -> "\1 \2 " */
+        m = 0;
+        for (i = 0; i < k;) {
+            if (i + 1 < k && is_digit(x[i]) && x[i + 1] == '-') {
+                y[m++] = x[i], y[m++] = ' ', y[m++] = x[i + 1], y[m++] = ' ';
+                i += 2;
+            } else {
+                y[m++] = x[i++];
+            }
         }
-    }
-    /* rule 4: ([0-9])(-) -> "\1 \2 " */
-    m = 0;
-    for (i = 0; i < k;) {
-        if (i + 1 < k && is_digit(x[i]) && x[i + 1] == '-') {
-            y[m++] = x[i], y[m++] = ' ', y[m++] = x[i + 1], y[m++] = ' ';
-            i += 2;
-        } else {
-            y[m++] = x[i++];
-        }
+        x = y;
+        k = m;
     }
     /* The rules only insert spaces: the tokens are the stretch's bytes in
      * order, so each is taken from the line (where a reference keeps it). */
     size_t at_s = 0;
-    for (i = 0; i < m;) {
-        if (y[i] == ' ') {
+    for (i = 0; i < k;) {
+        if (x[i] == ' ') {
             i++;
             continue;
         }
         size_t j = i + 1;
-        while (j < m && y[j] != ' ')
+        while (j < k && x[j] != ' ')
             j++;
         if (append_token(b, s + at_s, j - i, 1, 1, home) < 0)
             return -1;
@@ -180,8 +191,12 @@ static TB_NOINLINE size_t scan_13a_item(tb_builder *b, const uint8_t *s, size_t 
     size_t len = j - i;
     int rc;
     if (!dash_after_digit && loose == 0) {
-        /* no rule applies: one token ("well-known", "3.5", "1,000") */
-        rc = append_token(b, s + i, len, 1, 1, home);
+        /* no rule applies: one token ("well-known", "3.5", "1,000"), through
+         * the hot loops' look-up (most such tokens are long) */
+        hot_vocab v;
+        hot_begin(b, &v, home == HOME_KEPT);
+        rc = hot_token(b, &v, (const char *)s + i, len, home == HOME_KEPT);
+        hot_end(b, &v, home == HOME_KEPT);
     } else if (!dash_after_digit && loose == 1 && last_loose == j - 1 && len >= 2) {
         /* "word," or "1,000.": rule 2 or 3 splits the last character off, and
          * no rule touches the rest (its '.' and ',' are between digits) */
@@ -189,7 +204,7 @@ static TB_NOINLINE size_t scan_13a_item(tb_builder *b, const uint8_t *s, size_t 
         if (rc == 0)
             rc = append_token(b, s + j - 1, 1, 1, 1, home);
     } else {
-        rc = hard_13a_bytes(b, s + i, len, home);
+        rc = hard_13a_bytes(b, s + i, len, loose != 0, dash_after_digit, home);
     }
     return rc < 0 ? ITEM_FAILED : j + (s[j] == ' ');  /* (a space: the commonest next item) */
 }
