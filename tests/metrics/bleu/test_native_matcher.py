@@ -230,3 +230,25 @@ def test_shared_references_with_tokens_they_lack(order, vocabulary):
             hyps.append(" ".join(tokens))
             refs.append(ref)
     check_every_path(hyps, refs, order)
+
+
+@pytest.mark.parametrize("order", [1, 4, 5])
+@pytest.mark.parametrize("tokenize", ["none", "char"])
+def test_rows_without_matches_after_rows_with_them(order, tokenize):
+    """A row with no match (an empty hypothesis, one without a token in common, empty
+    references) after rows with matches, in one buffer the core reuses (the summing
+    calls write each row over the one before): the matcher writes the matches only
+    where it counts some, so each way out without them must write zeros."""
+    cases = [("a b c d e", ["a b c d e"]), ("", ["a b c d e"]),           # empty hypothesis
+             ("a b c d e", ["a b c d e"]), ("x y z", ["a b c d e"]),       # nothing in common
+             ("a b c d e", ["a b c d e"]), ("a b", [""]),                  # empty reference
+             ("a b c d", ["a b c d", "a b"]), ("q", ["a b c d", "a b"])]   # two references
+    shared = [(h, ["a b c d e"]) for h in ("a b c d e", "", "x y", "a b c d e", "e")]
+    for items in (cases, shared, cases + shared):
+        hyps, refs = [h for h, _ in items], [r for _, r in items]
+        check_every_path(hyps, refs, order, tokenize=tokenize)
+        tok = get_tokenizer(tokenize)
+        width = max(len(r) for r in refs)
+        streams = [[r[k] if k < len(r) else None for r in refs] for k in range(width)]
+        want = PYTHON.stream_totals(hyps, streams, tok, False, order)
+        assert NATIVE.stream_totals(hyps, streams, tok, False, order, 1) == want

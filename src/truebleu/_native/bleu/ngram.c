@@ -231,8 +231,8 @@ count_local_at(const pair_table *t, const uint32_t *at, const size_t top, uint32
 }
 
 /* Counts the hypothesis's matches (hyp: its tokens in common ids) with the
- * clip counts in place, every cur count at most `base` (see above), into
- * row_matches[0 .. N). Counting up to the clip count gives min(count, clip).
+ * clip counts in place, every cur count at most `base` (see above), written
+ * to row_matches[0 .. N) (not added: the row's matches need no zeroing first). Counting up to the clip count gives min(count, clip).
  * Leaves cur counts of at most base + hlen. */
 static TB_ALWAYS_INLINE void
 count_hypothesis(const pair_table *t, const uint32_t *hyp, uint32_t hlen, uint32_t base, const size_t N,
@@ -257,23 +257,19 @@ count_hypothesis(const pair_table *t, const uint32_t *hyp, uint32_t hlen, uint32
             count_local_at(t, hyp + hlen - 1, 1, base, direct, &m1, &m2, &m3, &m4);
         const int64_t sums[LOCAL_ORDERS] = {m1, m2, m3, m4};
         for (size_t n = 0; n < N; n++)
-            row_matches[n] += sums[n];
+            row_matches[n] = sums[n];
         return;
     }
+    memset(row_matches, 0, N * sizeof(int64_t));
     for (; i + N <= hlen; i++)
         count_hypothesis_at(t, hyp + i, N, base, direct, row_matches);
     for (; i < hlen; i++)
         count_hypothesis_at(t, hyp + i, hlen - i, base, direct, row_matches);
 }
 
-/* row[0], row[1] and the totals (row[2 + N ...]) of a hypothesis of hlen tokens
- * against ref; the matches zero. */
-static TB_ALWAYS_INLINE void lengths_row(int64_t *row, uint32_t hlen, const tb_seg *ref, const size_t N)
+/* The reference length closest to hlen, ties to the shorter (-1: no reference). */
+static int64_t closest_length(uint32_t hlen, const tb_seg *ref)
 {
-    int64_t *totals = row + 2 + N;
-    memset(row, 0, (2 + 2 * N) * sizeof(int64_t));
-    /* lengths: c, and the closest reference length, ties to the shorter */
-    row[0] = hlen;
     int64_t best = -1;
     for (uint32_t r = 0; r < ref->nseq; r++) {
         int64_t len = ref->seq_len[r];
@@ -285,9 +281,29 @@ static TB_ALWAYS_INLINE void lengths_row(int64_t *row, uint32_t hlen, const tb_s
         if (d < bd || (d == bd && len < best))
             best = len;
     }
-    row[1] = best;
+    return best;
+}
+
+/* row[0], row[1] and the totals (row[2 + N ...]) of a hypothesis of hlen tokens
+ * against ref; not the matches (row[2 .. 2 + N)): hypothesis_matches writes
+ * them, or no_matches where there is none (every item of a job pays a
+ * store per cell, not two). */
+static TB_ALWAYS_INLINE void lengths_row(int64_t *row, uint32_t hlen, const tb_seg *ref, const size_t N)
+{
+    int64_t *totals = row + 2 + N;
+    /* lengths: c, and the closest reference length (one reference, the
+     * usual case: its own, no search) */
+    row[0] = hlen;
+    row[1] = ref->nseq == 1 ? (int64_t)ref->seq_len[0] : closest_length(hlen, ref);
     for (size_t n = 1; n <= N; n++)
         totals[n - 1] = hlen >= n ? (int64_t)(hlen - n + 1) : 0;
+}
+
+/* A row's matches (row[2 .. 2 + N)) zero: a hypothesis without a token in common. */
+static TB_ALWAYS_INLINE int no_matches(int64_t *row, const size_t N)
+{
+    memset(row + 2, 0, N * sizeof(int64_t));
+    return 0;
 }
 
 /* The number of n-grams of orders 2 .. N in ref's sequences (the most ids they can take). */
@@ -322,7 +338,7 @@ reference_table(tb_matcher *m, const uint32_t *common, uint32_t C, const tb_seg 
 }
 
 /* The one place a hypothesis is counted on a reference table (hyp: its tokens in
- * t's common ids; base: see count_hypothesis), into matches[0 .. N). */
+ * t's common ids; base: see count_hypothesis), written to matches[0 .. N). */
 static TB_ALWAYS_INLINE void
 hypothesis_matches(const pair_table *t, const int direct, const uint32_t *hyp, uint32_t hlen, uint32_t base,
                    const size_t N, int64_t *matches)
@@ -341,12 +357,12 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
 {
     lengths_row(row, hlen, ref, N);
     if (hlen == 0 || ref->nvocab == 0)
-        return 0;
+        return no_matches(row, N);
 
     /* the common tokens, numbered in their order of appearance in the hypothesis */
     const uint32_t V = ref->nvocab;
     if (GROW(m->common, m->common_cap, V) < 0 || GROW(m->hyp_common, m->hyp_common_cap, hlen) < 0)
-        return -1;
+        return no_matches(row, N) - 1;
     uint32_t *common = m->common, *hyp = m->hyp_common;
     memset(common, 0xFF, V * sizeof(uint32_t));  /* NONE */
     uint32_t C = 0;
@@ -358,12 +374,12 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
         hyp[i] = c;
     }
     if (C == 0)
-        return 0;
+        return no_matches(row, N);
 
     pair_table t;
     int direct;
     if (reference_table(m, common, C, ref, N, &t, &direct) < 0)
-        return -1;
+        return no_matches(row, N) - 1;
     hypothesis_matches(&t, direct, hyp, hlen, 0, N, row + 2);  /* (every cur count is zero) */
     return 0;
 }
@@ -386,11 +402,11 @@ segment_row_all(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
 {
     lengths_row(row, hlen, ref, N);
     if (hlen == 0 || ref->nvocab == 0)
-        return 0;
+        return no_matches(row, N);
     pair_table t;
     int direct;
     if (reference_table(m, NULL, ref->nvocab, ref, N, &t, &direct) < 0)
-        return -1;
+        return no_matches(row, N) - 1;
     hypothesis_matches(&t, direct, hyp_ids, hlen, 0, N, row + 2);
     return 0;
 }
@@ -441,7 +457,7 @@ static TB_ALWAYS_INLINE int matcher_row(tb_matcher *m, const uint32_t *hyp_ids, 
 {
     lengths_row(row, hlen, ref, N);
     if (hlen == 0 || ref->nvocab == 0)
-        return 0;
+        return no_matches(row, N);
     pair_table t = {.C = m->learned_C, .next_id = m->learned_next, .counts = m->counts, .cells = m->cells,
                     .era_tag = m->learned_era_tag, .slots = m->ng_slots, .keys = m->ng_keys,
                     .mask = m->learned_mask, .stride = m->learned_C + 1};
