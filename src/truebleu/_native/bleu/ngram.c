@@ -299,11 +299,13 @@ static TB_ALWAYS_INLINE void lengths_row(int64_t *row, uint32_t hlen, const tb_s
         totals[n - 1] = hlen >= n ? (int64_t)(hlen - n + 1) : 0;
 }
 
-/* A row's matches (row[2 .. 2 + N)) zero: a hypothesis without a token in common. */
-static TB_ALWAYS_INLINE int no_matches(int64_t *row, const size_t N)
+/* A row's matches (row[2 .. 2 + N)) zero, for a hypothesis without a token in
+ * common or a row given up (out of memory: the row is still whole); returns
+ * `status`, the caller's return value (0, or -1). */
+static TB_ALWAYS_INLINE int no_matches(int64_t *row, const size_t N, int status)
 {
     memset(row + 2, 0, N * sizeof(int64_t));
-    return 0;
+    return status;
 }
 
 /* The number of n-grams of orders 2 .. N in ref's sequences (the most ids they can take). */
@@ -357,12 +359,12 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
 {
     lengths_row(row, hlen, ref, N);
     if (hlen == 0 || ref->nvocab == 0)
-        return no_matches(row, N);
+        return no_matches(row, N, 0);
 
     /* the common tokens, numbered in their order of appearance in the hypothesis */
     const uint32_t V = ref->nvocab;
     if (GROW(m->common, m->common_cap, V) < 0 || GROW(m->hyp_common, m->hyp_common_cap, hlen) < 0)
-        return no_matches(row, N) - 1;
+        return no_matches(row, N, -1);
     uint32_t *common = m->common, *hyp = m->hyp_common;
     memset(common, 0xFF, V * sizeof(uint32_t));  /* NONE */
     uint32_t C = 0;
@@ -374,12 +376,12 @@ segment_row_ids(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
         hyp[i] = c;
     }
     if (C == 0)
-        return no_matches(row, N);
+        return no_matches(row, N, 0);
 
     pair_table t;
     int direct;
     if (reference_table(m, common, C, ref, N, &t, &direct) < 0)
-        return no_matches(row, N) - 1;
+        return no_matches(row, N, -1);
     hypothesis_matches(&t, direct, hyp, hlen, 0, N, row + 2);  /* (every cur count is zero) */
     return 0;
 }
@@ -402,11 +404,11 @@ segment_row_all(tb_matcher *m, const uint32_t *hyp_ids, uint32_t hlen, const tb_
 {
     lengths_row(row, hlen, ref, N);
     if (hlen == 0 || ref->nvocab == 0)
-        return no_matches(row, N);
+        return no_matches(row, N, 0);
     pair_table t;
     int direct;
     if (reference_table(m, NULL, ref->nvocab, ref, N, &t, &direct) < 0)
-        return no_matches(row, N) - 1;
+        return no_matches(row, N, -1);
     hypothesis_matches(&t, direct, hyp_ids, hlen, 0, N, row + 2);
     return 0;
 }
@@ -457,7 +459,7 @@ static TB_ALWAYS_INLINE int matcher_row(tb_matcher *m, const uint32_t *hyp_ids, 
 {
     lengths_row(row, hlen, ref, N);
     if (hlen == 0 || ref->nvocab == 0)
-        return no_matches(row, N);
+        return no_matches(row, N, 0);
     pair_table t = {.C = m->learned_C, .next_id = m->learned_next, .counts = m->counts, .cells = m->cells,
                     .era_tag = m->learned_era_tag, .slots = m->ng_slots, .keys = m->ng_keys,
                     .mask = m->learned_mask, .stride = m->learned_C + 1};
