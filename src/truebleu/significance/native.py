@@ -312,14 +312,17 @@ def bootstrap_p_value(scores_a: Sequence[float], scores_b: Sequence[float],
 
 
 def row_table(matrix: NDArray[Any]) -> RowTable:
-    """An int64 matrix as the core's row table (a copy)."""
+    """An int64 matrix as the core's row table (one copy: ``array("q", m.tobytes())``
+    made two)."""
     from array import array
 
     from ..core.lazy_numpy import numpy
     from ..core.statistics import RowTable
 
     np = numpy()
-    return RowTable(matrix.shape[1], array("q", np.ascontiguousarray(matrix, dtype=np.int64).tobytes()))
+    data = array("q")
+    data.frombytes(np.ascontiguousarray(matrix, dtype=np.int64).reshape(-1).view(np.uint8))
+    return RowTable(matrix.shape[1], data)
 
 
 def exact_sum_chunks(stacked: NDArray[Any], k: int, n_samples: int, state: bytearray,
