@@ -55,3 +55,26 @@ def test_resample_sums_are_numpys_on_any_number_of_threads(n, k, width, largest,
 def test_resample_sums_refuse_a_thread_count_below_one():
     with pytest.raises(ValueError, match="threads"):
         core.resample_sums(pcg64_state(1), 2, [array("q", [1, 2, 3])], 1, False, 0)
+
+
+# Tables of 1 MiB or more are summed with the rows of later draws fetched ahead
+# (resample.c's RESAMPLE_AHEAD_BYTES): 40,000 rows of 20 columns are 1.28 MB in uint8
+# (largest value 255) and 1.92 MB in int32 (256, and the largest value int32 sums hold
+# exactly for 40,000 segments); 20,000 rows stay below the bound.
+LARGE_CASES = [(40000, 255), (40000, 256), (40000, (2 ** 31 - 1) // 40000), (20000, 255)]
+
+
+@needs_core
+@pytest.mark.parametrize("n, largest", LARGE_CASES)
+def test_resample_sums_of_large_tables_are_numpys(n, largest):
+    width, k, n_samples = 10, 2, 3
+    rng = np.random.default_rng(largest)
+    values = rng.choice([0, largest, rng.integers(0, largest + 1)], size=(k, n * width))
+    tables = [array("q", row.astype(np.int64).tobytes()) for row in values]
+    idx = np.random.default_rng(11).choice(n, size=(n_samples, n), replace=True)
+    stacked = np.concatenate([v.reshape(n, width) for v in values], axis=1).astype(np.int64)
+    expected = np.stack([stacked[row].sum(axis=0) for row in idx])
+    for threads in (1, 2):
+        sums = core.resample_sums(pcg64_state(11), n_samples, tables, width, False, threads)
+        got = np.frombuffer(sums, dtype=np.int64).reshape(n_samples, k * width)
+        assert (got == expected).all(), threads

@@ -312,14 +312,17 @@ def bootstrap_p_value(scores_a: Sequence[float], scores_b: Sequence[float],
 
 
 def row_table(matrix: NDArray[Any]) -> RowTable:
-    """An int64 matrix as the core's row table (a copy)."""
+    """An int64 matrix as the core's row table (one copy: ``array("q", m.tobytes())``
+    made two)."""
     from array import array
 
     from ..core.lazy_numpy import numpy
     from ..core.statistics import RowTable
 
     np = numpy()
-    return RowTable(matrix.shape[1], array("q", np.ascontiguousarray(matrix, dtype=np.int64).tobytes()))
+    data = array("q")
+    data.frombytes(np.ascontiguousarray(matrix, dtype=np.int64).reshape(-1).view(np.uint8))
+    return RowTable(matrix.shape[1], data)
 
 
 def exact_sum_chunks(stacked: NDArray[Any], k: int, n_samples: int, state: bytearray,
@@ -331,11 +334,20 @@ def exact_sum_chunks(stacked: NDArray[Any], k: int, n_samples: int, state: bytea
     the core checks (every sum below 2**24 for non-negative rows). OverflowError
     otherwise, before the first chunk is yielded or with ``state`` left where that
     chunk started (see :func:`resampled_sum_chunks`).
+
+    ``stacked`` goes to the core as one table of ``k * width`` columns, read in place
+    (copied only if it is not C-contiguous int64): the core lays out a row of k tables
+    as system j at ``j * width``, which is the stacked row itself, so the sums are the
+    same as those of the k tables apart (200,000 rows of two BLEU systems: 64 MB of
+    copies fewer).
     """
+    from ..core.kernels import thread_count
     from ..core.lazy_numpy import numpy
 
     np = numpy()
-    width = stacked.shape[1] // k
-    tables = [row_table(stacked[:, j * width:(j + 1) * width]) for j in range(k)]
-    for part, raw in resampled_sum_chunks(tables, n_samples, state, float32):
-        yield part, np.frombuffer(raw, dtype=np.int64).reshape(part.stop - part.start, k * width)
+    core, count = _core(), thread_count(None)
+    table = np.ascontiguousarray(stacked, dtype=np.int64)
+    columns = table.shape[1]
+    for part in chunks(n_samples, CHUNK):
+        raw = core.resample_sums(state, part.stop - part.start, [table], columns, float32, count)
+        yield part, np.frombuffer(raw, dtype=np.int64).reshape(part.stop - part.start, columns)

@@ -308,7 +308,8 @@ def _core_bootstrap_scores(rng: Generator, matrices: Sequence[NDArray[Any]],
     stacked = np.concatenate(matrices, axis=1)
     if stacked.min(initial=0) < 0:
         return None
-    core_scores = native.applies(scorer, rng, [native.row_table(m) for m in matrices[:1]])
+    # native.applies' checks that the ones above have not made (no table to copy for them)
+    core_scores = callable(getattr(scorer, "core_scores", None)) and native.numpy_promotes_weakly()
     as_float32 = float32_sums(scorer)
     state = native.start_state(rng)  # a copy: rng moves on only if every chunk succeeds
     parts = []
