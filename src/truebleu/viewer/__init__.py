@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Optional, Sequence, Union
 
 from .collector import collector_paused
 from .metrics_model import MetricChoice
 from .model import ReportData, ReportInputs, build_report_data
-from .page import encode_payload, render_page
+from .page import encode_payload, page_pieces
 
 if TYPE_CHECKING:
     from typing import TypedDict
@@ -72,9 +72,13 @@ class Report:
 
     def html(self, mode: str = "file") -> str:
         """The page; ``mode="serve"`` leaves the data out (the page fetches them)."""
+        return b"".join(self._page_pieces(mode)).decode("utf-8")
+
+    def _page_pieces(self, mode: str) -> Iterator[bytes]:
+        """:meth:`html` as UTF-8 in pieces (:func:`.page.page_pieces`)."""
         from .._version import __version__
 
-        return render_page(self.payload_bytes() if mode == "file" else None, title=self.title,
+        return page_pieces(self.payload_bytes() if mode == "file" else None, title=self.title,
                            mode=mode, generator=f"truebleu {__version__}")
 
     def save(self, path: Union[str, Path], *,
@@ -85,9 +89,12 @@ class Report:
         (a temporary file, then a rename), never over one of ``inputs`` (the
         files the report was read from), never replacing a FIFO or a device.
         """
-        from ..io.output import write_output_file
+        from ..io.output import output_file
 
-        write_output_file(path, self.html().encode("utf-8"), inputs=inputs)
+        pieces = self._page_pieces("file")  # (the payload made before the file is opened)
+        with output_file(path, inputs=inputs) as out:
+            for piece in pieces:
+                out.write(piece)
         return Path(path)
 
     def _repr_html_(self) -> str:
