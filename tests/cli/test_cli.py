@@ -213,3 +213,22 @@ def test_seed_flag_is_the_environment_variable_of_sacrebleu(files):
 def test_significance_usage_errors(files, flags, message):
     result = run("truebleu", [files["ref_1"], "-i", files["hyp_a"], *flags])
     assert result.returncode == 1 and message in result.stderr
+
+
+def test_systems_table_of_several_metrics_with_tokenized_output(tmp_path):
+    """The table takes BLEU's statistics of every system in one call: the scores, and the
+    tokenized-output warnings (of the two systems whose lines end in " ."), are sacreBLEU's."""
+    lines = [f"{h} ." for h in HYP_A + HYP_B] * 10
+    paths = []
+    for name, hyps in (("ref", [f"{r} ." for r in REF_1 + REF_2] * 10),
+                       ("a", [h.rstrip(".") for h in lines]), ("b", lines),
+                       ("c", list(reversed(lines)))):
+        path = tmp_path / f"{name}.txt"
+        path.write_text("".join(line + "\n" for line in hyps), encoding="utf-8")
+        paths.append(str(path))
+    args = [paths[0], "-i", *paths[1:], "-m", "bleu", "chrf", "ter"]
+    theirs, ours = run("sacrebleu", args), run("truebleu", args)
+    assert theirs.returncode == 0 == ours.returncode, ours.stderr
+    assert ours.stdout == ours_expected(theirs.stdout)
+    warned = [line for line in ours.stderr.splitlines() if "tokenized period" in line]
+    assert len(warned) == 2 == theirs.stderr.count("tokenized period")

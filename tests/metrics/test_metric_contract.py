@@ -108,6 +108,22 @@ def test_cached_references_give_the_same_rows_and_score(name):
     assert str(cached.get_signature()) == str(cold.get_signature())
 
 
+@quick
+@given(data=corpus(max_refs=3, allow_none=True), other=st.data())
+def test_systems_statistics_are_each_systems_own_in_order(name, data, other):
+    """``systems_statistics`` (one call for several systems; BLEU's native kernel makes it
+    one core call) gives each system's ``corpus_statistics``, in order."""
+    hyps, refs = data
+    systems = [hyps, hyps[::-1], other.draw(st.lists(st.sampled_from(["a b", "", "x y z"]),
+                                                     min_size=len(hyps), max_size=len(hyps)))]
+    for backend in available_backends():
+        cold, cached = make(name, backend=backend), make(name, backend=backend, references=refs)
+        want = [cold.corpus_statistics(h, refs) for h in systems]
+        assert cold.systems_statistics(systems, refs) == want
+        assert cached.systems_statistics(systems) == want
+        assert cached.systems_statistics(systems[1:2]) == want[1:2]
+
+
 def test_every_setting_shows_in_the_signature(name):
     """In what is printed: the score's name and its signature (chrF's beta is in its name,
     ``chrF3``, as in sacreBLEU)."""

@@ -90,6 +90,12 @@ static PyMethodDef core_methods[] = {
      "    -> tokenized_periods\n\n"
      "Fill `out` (int64 buffer, one row per hypothesis) with BLEU statistics, or with out None\n"
      "add their sum to totals (one row); returns how many hypotheses end in \" .\"."},
+    {"systems_statistics", KW(core_systems_statistics),
+     "systems_statistics(systems, prepared, mode, lowercase, max_order, threads, outs)\n"
+     "    -> tokenized_periods\n\n"
+     "statistics() of each system (a sequence of str) against the same prepared references, in\n"
+     "one job: system s's rows into outs[s] (an int64 buffer); a tuple of each system's count\n"
+     "of hypotheses ending in \" .\"."},
     {"ids_statistics", KW(core_ids_statistics),
      "ids_statistics(hypotheses, references, dropped, max_order, threads, out, totals=None) -> bool\n\n"
      "BLEU statistics of token ids, without text: hypotheses[i] (a list or tuple of int ids, or a\n"

@@ -25,7 +25,7 @@ once, here, over a few hooks that each metric fills in:
 
 and may refine, for speed or for sacreBLEU's warnings:
 ``_prepare_streams``, ``_statistics_once``, ``_totals``, ``input_warnings``,
-``warn_about_inputs``, ``utf8_statistics`` and ``batch_scorer``.
+``warn_about_inputs``, ``utf8_statistics``, ``systems_statistics`` and ``batch_scorer``.
 """
 
 from __future__ import annotations
@@ -296,6 +296,15 @@ class Metric(ABC, Generic[ScoreT]):
         if check_inputs:
             self.warn_about_inputs(self.input_warnings(hypotheses))
         return table
+
+    def systems_statistics(self, systems: Sequence[Sequence[str]],
+                           references: Optional[References] = None, *,
+                           check_inputs: bool = True) -> list[RowTable]:
+        """:meth:`corpus_statistics` of each system against the same references, in order
+        (a paired test's systems, a table's). A metric may compute them all in one call of
+        its kernel; the tables, errors and warnings are those of one call per system."""
+        return [self.corpus_statistics(hypotheses, references, check_inputs=check_inputs)
+                for hypotheses in systems]
 
     def corpus_score(self, hypotheses: Sequence[str], references: Optional[References] = None,
                      n_bootstrap: int = 1, *, seed: Seed = None) -> ScoreT:

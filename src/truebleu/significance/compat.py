@@ -153,7 +153,7 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric: Any
         raise ValueError("paired tests need a baseline and at least one other system")
     names = [name for name, _ in named_systems]
     check_paired(test_type, n_samples, len(named_systems[0][1]), len(named_systems))
-    tables = [metric.corpus_statistics(hyps) for _, hyps in named_systems]
+    tables = _statistics_of(metric, [hyps for _, hyps in named_systems])
     _, seed_value = seed_setting(seed)
     # the corpus sums of the metric itself (sacreBLEU's order for float statistics)
     scores = [metric.score_from_statistics(table.sum()).score for table in tables]
@@ -173,6 +173,17 @@ def paired_cells(named_systems: Sequence[tuple[str, Sequence[str]]], metric: Any
     else:
         cells = _randomization_cells(matrices, scores, scorer, n_samples, seed_value, n_segments)
     return ("none" if seed_value is None else str(seed_value)), cells
+
+
+def _statistics_of(metric: Any, systems: list[Sequence[str]]) -> list[RowTable]:
+    """Each system's statistics, in order: in one call of the kernel where the metric's
+    class has one (:meth:`truebleu.metrics.base.Metric.systems_statistics`; BLEU's native
+    kernel), else one ``corpus_statistics`` call per system (an object that only has that,
+    or one that wraps a metric and delegates the rest: the class is asked, not the object)."""
+    if getattr(type(metric), "systems_statistics", None) is not None:
+        tables: list[RowTable] = metric.systems_statistics(systems)
+        return tables
+    return [metric.corpus_statistics(hyps) for hyps in systems]
 
 
 def _bootstrap_cells(matrices: list[NDArray[Any]], scores: list[float], scorer: BatchScorer,

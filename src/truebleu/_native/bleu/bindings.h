@@ -1,4 +1,5 @@
-/* truebleu core: BLEU's entry points (bleu/bindings.c, bleu/bindings_matrix.c, bleu/bindings_ids.c),
+/* truebleu core: BLEU's entry points (bleu/bindings.c, bleu/bindings_systems.c,
+ * bleu/bindings_matrix.c, bleu/bindings_ids.c),
  * for module.c's method table. Each takes its arguments by position or by
  * keyword (METH_VARARGS | METH_KEYWORDS). Entry points are named core_* and
  * never call each other (bench/bench_speed.py counts the instructions inside
@@ -15,6 +16,7 @@
 PyObject *core_prepare(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_prepare_streams(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_statistics(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *core_systems_statistics(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_sentence_statistics(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_stream_statistics(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_stream_statistics_utf8(PyObject *module, PyObject *args, PyObject *kwargs);

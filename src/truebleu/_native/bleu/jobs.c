@@ -339,10 +339,61 @@ static void bleu_worker(tb_job *base)
         scratch_give(s);
 }
 
+/* SYSTEMS' item k (see bleu/jobs.h): segment k's references learned once
+ * when two systems or more are matched against them (as the SENT items of a
+ * group), each system's hypothesis tokenized straight to their ids and its
+ * row written. 0, or -1 (out of memory, or a stop the poll asked for). */
+static int systems_item(const tb_bleu_job *j, tb_builder *b, tb_matcher *m, size_t k, size_t width)
+{
+    const tb_seg *ref = j->ref_segs[k];
+    const size_t n = j->base.nitems;
+    tb_row_fn row_of = single_row(j);
+    int rc = 0;
+    if (j->n_systems > 1) {
+        rc = tb_matcher_learn(m, ref, j->max_order);
+        row_of = tb_matcher_row;
+    }
+    for (size_t s = 0; s < j->n_systems && rc == 0; s++) {
+        tb_builder_reset(b);
+        b->lookup = ref;  /* hypothesis tokens straight to reference ids */
+        rc = tb_builder_add_line(b, &j->texts[s * n + k], j->mode);
+        b->lookup = NULL;
+        if (rc == 0)
+            rc = row_of(m, b->ids, (uint32_t)b->nids, ref, j->max_order, j->system_rows[s] + k * width);
+    }
+    return rc;
+}
+
+/* The SYSTEMS job's worker: a loop of its own, so that run_items' (every other
+ * job's) code stays as it was compiled without it. */
+static void systems_worker(tb_job *base)
+{
+    tb_bleu_job *j = (tb_bleu_job *)base;
+    tb_job_poll poll;
+    tb_job_poll_init(&poll, base);
+    const size_t width = tb_row_width(j->max_order);
+    bleu_scratch *s = NULL;
+    size_t lo, hi;
+    while (tb_job_claim(base, &lo, &hi)) {
+        if (!s) {  /* only after a claim: a helper with nothing to do takes nothing */
+            if (!(s = scratch_take())) {
+                tb_job_fail(base, TB_NOMEM, lo);
+                break;
+            }
+            s->b.poll = &poll.base;
+        }
+        for (size_t k = lo; k < hi && !tb_job_failed(base); k++)
+            if (systems_item(j, &s->b, &s->m, k, width) < 0)
+                tb_job_fail(base, TB_NOMEM, k);  /* (a stop asked by the poll came first: it wins) */
+    }
+    if (s)
+        scratch_give(s);
+}
+
 void tb_bleu_job_init(tb_bleu_job *job, tb_bleu_job_kind kind, size_t nitems, size_t chunk)
 {
     memset(job, 0, sizeof(*job));
-    tb_job_init(&job->base, bleu_worker, nitems, chunk);
+    tb_job_init(&job->base, kind == TB_BLEU_SYSTEMS ? systems_worker : bleu_worker, nitems, chunk);
     job->kind = kind;
 }
 

@@ -25,6 +25,8 @@ typedef enum {
     TB_BLEU_SENT,     /* item k: hypothesis k against ref_texts[offsets[k] .. offsets[k+1]),
                        * tokenized together, nothing kept */
     TB_BLEU_IDS,      /* item k: id_batch's item k (bleu/ids.h), no tokenizer */
+    TB_BLEU_SYSTEMS,  /* item k: hypothesis k of each of n_systems systems against the prepared
+                       * ref_segs[k] (texts[s * nitems + k]), into system_rows[s]'s row k */
 } tb_bleu_job_kind;
 
 typedef struct {
@@ -35,12 +37,14 @@ typedef struct {
     const tb_text *texts;
     const size_t *offsets;
     tb_seg **out_segs;             /* PREPARE */
-    tb_seg *const *ref_segs;       /* STATS, PAIRS */
+    tb_seg *const *ref_segs;       /* STATS, PAIRS, SYSTEMS */
     const tb_text *ref_texts;      /* SENT */
     const size_t *order;           /* SENT: the items in this order (bleu/groups.h); NULL: 0 .. nitems-1 */
     const uint64_t *looks;         /* SENT: first looks (bleu/groups.h): unequal, other references; NULL: none */
     const tb_id_batch *id_batch;   /* IDS */
     int64_t *out_rows;             /* one row per item (STATS, SENT, PAIRS, IDS) */
+    int64_t *const *system_rows;   /* SYSTEMS: each system's rows (nitems each) */
+    size_t n_systems;              /* SYSTEMS */
     int64_t *totals;               /* STATS, SENT, IDS without out_rows: the rows' sum, and no rows */
     /* SENT: each item's BLEU (bleu/score.h, the F64 arithmetic of bleu_scores) by
      * the worker that counted its row, while the row is in cache and in parallel;

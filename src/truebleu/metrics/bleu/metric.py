@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from array import array
     from typing import Any, Optional, Union
 
+    from ...core.statistics import RowTable
     from .rows import BLEUBatchScorer
 
 _TOKENIZED_PERIOD_WARNING_AT = 100
@@ -193,6 +194,42 @@ class BLEU(Metric[BLEUScore]):
         stats, self.num_refs = self._kernel.stream_statistics(hypotheses, streams,
                                                               *self._settings())
         return stats
+
+    def systems_statistics(self, systems: Sequence[Sequence[str]],
+                           references: Optional[References] = None, *,
+                           check_inputs: bool = True) -> list[RowTable]:
+        """The template's, in one call of the native kernel: the references prepared once
+        (here, or by the constructor), each segment's matched against every system's
+        hypothesis in turn. Systems it does not take in one call (one of another length, a
+        hypothesis that is not a str, a tokenizer that runs in Python) go the template's
+        way, one by one, which raises the errors and logs the warnings as it always has."""
+        systems = list(systems)
+        found = self._systems_in_one_call(systems, references)
+        if found is None:
+            return super().systems_statistics(systems, references, check_inputs=check_inputs)
+        tables, periods = found
+        self._periods_counted = None
+        for count in periods if check_inputs else ():
+            self.warn_about_inputs(0 if self._force else count)
+        return tables
+
+    def _systems_in_one_call(self, systems: list[Sequence[str]],
+                             references: Optional[References]
+                             ) -> Optional[tuple[list[RowTable], list[int]]]:
+        """The native kernel's (tables, counts of " ." lines), or None: no such kernel, no
+        references, or an error (which the template's way raises, naming the system)."""
+        many = getattr(self._kernel, "systems_statistics", None)
+        if many is None or (references is None and self._ref_cache is None):
+            return None
+        try:
+            for hypotheses in systems:
+                check_str_sequence(hypotheses, "hypotheses")
+            cache = self._prepare_streams(references) if references is not None else self._ref_cache
+            found: Optional[tuple[list[RowTable], list[int]]] = many(
+                systems, cache[1] if cache is not None else None, *self._settings())
+        except (TypeError, ValueError):
+            return None
+        return found
 
     def input_warnings(self, hypotheses: Sequence[str]) -> int:
         """Lines ending in " ." (sacreBLEU's sign of tokenized output); 0 with ``force``.

@@ -145,6 +145,21 @@ class NativePrepared:
                 f"lowercase={self.lowercase}, bytes={self.core.nbytes})")
 
 
+def check_prepared(prepared, max_order: int) -> None:
+    """References prepared by this kernel, and a valid order."""
+    if not isinstance(prepared, NativePrepared):
+        raise TypeError("prepared must come from NativeKernel.prepare_references")
+    check_max_order(max_order)
+
+
+def check_prepared_with(prepared, tokenizer, lowercase: bool) -> None:
+    """References prepared with this tokenizer and case setting."""
+    if prepared.lowercase != bool(lowercase) or (
+            prepared.tokenizer is not tokenizer
+            and prepared.tokenizer.signature() != tokenizer.signature()):
+        raise ValueError("references were prepared with another tokenizer or case setting")
+
+
 def prepare_segments(segments: Sequence[Sequence[str]], tokenizer, lowercase: bool,
                      threads: int | None = None):
     """Tokenize each segment (a sequence of strings) once: a core ``Prepared``."""
@@ -281,18 +296,13 @@ class NativeKernel:
     def _statistics(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads,
                     totals_only):
         """The rows (or, totals_only, their sum) and the periods."""
-        if not isinstance(prepared, NativePrepared):
-            raise TypeError("prepared must come from NativeKernel.prepare_references")
-        check_max_order(max_order)
+        check_prepared(prepared, max_order)
         threads = check_threads(threads)
         lowercase = bool(lowercase)
         if len(hypotheses) != len(prepared):
             raise ValueError(
                 f"{len(hypotheses)} hypotheses but {len(prepared)} reference segments")
-        if prepared.lowercase != lowercase or (
-                prepared.tokenizer is not tokenizer
-                and prepared.tokenizer.signature() != tokenizer.signature()):
-            raise ValueError("references were prepared with another tokenizer or case setting")
+        check_prepared_with(prepared, tokenizer, lowercase)
         out, totals = output_buffers(len(hypotheses), max_order, totals_only)
         mode = core_mode(tokenizer)
         if mode is None:
@@ -304,6 +314,26 @@ class NativeKernel:
             periods = core.statistics(hypotheses, prepared.core, mode, lowercase, max_order,
                                       threads, out, totals)
         return (totals if totals_only else out), periods
+
+    def systems_statistics(self, systems, prepared, tokenizer, lowercase, max_order,
+                           threads=None):
+        """:meth:`statistics` of each system against the same prepared references, in one
+        call of the core: one job, in which each segment's references are learned once and
+        matched against every system's hypothesis in turn (one call per system started
+        the pool's threads and counted the references' n-grams again for each). Returns
+        ``(statistics, periods)``, one of each per system in order (periods: hypotheses
+        ending in " ."); None where Python tokenizes (the caller takes the systems one
+        by one). The core raises statistics()'s errors: a system of another length
+        (ValueError), a hypothesis that is not a str (TypeError)."""
+        check_prepared(prepared, max_order)
+        check_prepared_with(prepared, tokenizer, lowercase)
+        mode = core_mode(tokenizer)
+        if mode is None:
+            return None
+        outs = [output_buffers(len(prepared), max_order, False)[0] for _ in systems]
+        periods = core.systems_statistics(systems, prepared.core, mode, bool(lowercase),
+                                          max_order, check_threads(threads), outs)
+        return [Statistics(max_order, out) for out in outs], list(periods)
 
     # -- the batch functions (metrics.bleu.batch) -------------------------------
 
