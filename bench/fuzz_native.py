@@ -212,6 +212,20 @@ def main(argv=None) -> int:
                     if differences <= 10:
                         print(f"DIFF tok={name} lc={lowercase} order={order}\n"
                               f"  hyp={hyps[i]!r}\n  refs={refs[i]!r}\n  native={g}\n  python={w}")
+        # several systems against the same prepared references in one call (-pbs, the
+        # systems table): the first is `hyps`, the others the same lines rotated, so each
+        # segment's references meet other hypotheses; one system takes the single-row path
+        rotations = [rng.randrange(1, size) for _ in range(rng.randrange(3))] if size > 1 else []
+        systems = [hyps] + [hyps[r:] + hyps[:r] for r in rotations]
+        prepared = native.prepare_references(refs, tok, lowercase, order)
+        tables, periods = native.systems_statistics(systems, prepared, tok, lowercase, order,
+                                                    threads=args.threads)
+        wants = [want] + [python.statistics(system, python.prepare_references(
+            refs, tok, lowercase, order), tok, lowercase, order) for system in systems[1:]]
+        if tables != wants or periods != [sum(h.endswith(" .") for h in s) for s in systems]:
+            differences += 1
+            print(f"SYSTEMS PATH DIFF tok={name} lc={lowercase} order={order} "
+                  f"systems={len(systems)}")
         # the fused paths read only inputs with a reference (the core refuses a
         # batch holding one without: the caller raises)
         keep = [i for i, r in enumerate(refs) if r]
