@@ -52,3 +52,23 @@ def test_a_wrapper_keeps_its_own_references():
     want = cells(BLEU(references=other))
     assert cells(Delegating(BLEU(references=REFS), other)) == want
     assert cells(Delegating(BLEU(references=REFS), other)) != cells(BLEU(references=REFS))
+
+
+def test_paired_test_with_references_takes_one_call(monkeypatch):
+    """``PairedTest(references=...)``'s wrapper hands the systems over in one call, with
+    its own references (each system's table as against BLEU(references=refs))."""
+    from truebleu.significance import PairedTest
+
+    other = [["x y z", "A dog ran .", "It is", "No ."]]
+    calls = []
+    real = BLEU.systems_statistics
+
+    def counted(self, systems, references=None, **kwargs):
+        calls.append((len(systems), references))
+        return real(self, systems, references, **kwargs)
+
+    want = PairedTest(NAMED, {"BLEU": BLEU(references=other)}, None, "bs", 100)()
+    monkeypatch.setattr(BLEU, "systems_statistics", counted)
+    got = PairedTest(NAMED, {"BLEU": BLEU(references=REFS)}, other, "bs", 100)()
+    assert calls == [(3, other)]
+    assert [vars(c) for c in got[1]["BLEU"]] == [vars(c) for c in want[1]["BLEU"]]

@@ -36,6 +36,14 @@ class _WithReferences:
     def corpus_statistics(self, hypotheses):
         return self._metric.corpus_statistics(hypotheses, self._references)
 
+    def systems_statistics(self, systems):
+        """Every system against the given references: in one call of the metric's kernel
+        where it has one (:meth:`truebleu.metrics.base.Metric.systems_statistics`)."""
+        method = getattr(self._metric, "systems_statistics", None)
+        if method is None:  # (an object with corpus_statistics only)
+            return [self.corpus_statistics(hypotheses) for hypotheses in systems]
+        return method(systems, self._references)
+
     def __getattr__(self, name):
         return getattr(self._metric, name)
 

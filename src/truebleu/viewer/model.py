@@ -219,9 +219,11 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
         return stream_tokens(lines, kernel, metric_refs.tokenizer, metric_refs.lowercase, words)
 
     systems = []
+    # every system's rows in one call of the kernel where it has one (BLEU's native: each
+    # segment's references counted once for all systems)
+    all_statistics = metric_refs.systems_statistics(inputs.systems)
     with Progress(len(inputs.systems), "scoring systems", "systems") as bar:
-        for name, hyps in zip(inputs.system_names, inputs.systems):
-            stats = metric_refs.corpus_statistics(hyps)
+        for name, hyps, stats in zip(inputs.system_names, inputs.systems, all_statistics):
             matrix = stats.to_numpy()
             corpus = metric_refs.score_from_statistics(stats.sum())
             systems.append(SystemResult(
