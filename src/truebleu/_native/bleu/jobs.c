@@ -303,6 +303,22 @@ static size_t release_kept(void *p)
 
 size_t tb_bleu_release_spares(void) { return tb_spares_drain(&bleu_spares, release_kept); }
 
+/* This thread's scratch once it has claimed items (a helper with nothing to do
+ * takes nothing): `s` if it has one, else one taken now; NULL, with the job
+ * failed, when none can be had. */
+static TB_ALWAYS_INLINE bleu_scratch *scratch_at_claim(tb_job *base, bleu_scratch *s, tb_job_poll *poll,
+                                                       size_t lo)
+{
+    if (s)
+        return s;
+    if (!(s = scratch_take())) {
+        tb_job_fail(base, TB_NOMEM, lo);
+        return NULL;
+    }
+    s->b.poll = s->b2.poll = &poll->base;
+    return s;
+}
+
 static void bleu_worker(tb_job *base)
 {
     tb_bleu_job *j = (tb_bleu_job *)base;
@@ -314,13 +330,8 @@ static void bleu_worker(tb_job *base)
     bleu_held held = {SIZE_MAX, 0, SIZE_MAX, {0}};
     size_t lo, hi;
     while (tb_job_claim(base, &lo, &hi)) {
-        if (!s) {  /* only after a claim: a helper with nothing to do takes nothing */
-            if (!(s = scratch_take())) {
-                tb_job_fail(base, TB_NOMEM, lo);
-                break;
-            }
-            s->b.poll = s->b2.poll = &poll.base;
-        }
+        if (!(s = scratch_at_claim(base, s, &poll, lo)))
+            break;
         if (j->scores && !s->logs && !(s->logs = calloc(1, sizeof(tb_log_memo)))) {
             tb_job_fail(base, TB_NOMEM, lo);
             break;
@@ -375,13 +386,8 @@ static void systems_worker(tb_job *base)
     bleu_scratch *s = NULL;
     size_t lo, hi;
     while (tb_job_claim(base, &lo, &hi)) {
-        if (!s) {  /* only after a claim: a helper with nothing to do takes nothing */
-            if (!(s = scratch_take())) {
-                tb_job_fail(base, TB_NOMEM, lo);
-                break;
-            }
-            s->b.poll = &poll.base;
-        }
+        if (!(s = scratch_at_claim(base, s, &poll, lo)))
+            break;
         for (size_t k = lo; k < hi && !tb_job_failed(base); k++)
             if (systems_item(j, &s->b, &s->m, k, width) < 0)
                 tb_job_fail(base, TB_NOMEM, k);  /* (a stop asked by the poll came first: it wins) */
