@@ -325,20 +325,20 @@ def row_table(matrix: NDArray[Any]) -> RowTable:
     return RowTable(matrix.shape[1], data)
 
 
-def exact_sum_chunks(stacked: NDArray[Any], k: int, n_samples: int, state: bytearray,
+def exact_sum_chunks(stacked: NDArray[Any], n_samples: int, state: bytearray,
                      float32: bool = True) -> Iterator[tuple[slice, NDArray[Any]]]:
-    """The int64 sums of the bootstrap samples of ``stacked`` (integer rows of ``k``
-    systems side by side) drawn by the core from ``state``: ``(sample slice,
+    """The int64 sums of the bootstrap samples of ``stacked`` (integer rows; several
+    systems' side by side) drawn by the core from ``state``: ``(sample slice,
     (rows, columns) sums)``, exact while segments * largest value < 2**31 (the core's
     int32 sums). With ``float32`` they are also the NumPy path's float32 sums, which
     the core checks (every sum below 2**24 for non-negative rows). OverflowError
     otherwise, before the first chunk is yielded or with ``state`` left where that
     chunk started (see :func:`resampled_sum_chunks`).
 
-    ``stacked`` goes to the core as one table of ``k * width`` columns, read in place
-    (copied only if it is not C-contiguous int64): the core lays out a row of k tables
-    as system j at ``j * width``, which is the stacked row itself, so the sums are the
-    same as those of the k tables apart (200,000 rows of two BLEU systems: 64 MB of
+    ``stacked`` goes to the core as one table of all its columns, read in place (copied
+    only if it is not C-contiguous int64): the core lays out a row of k tables of
+    ``width`` columns as table j at ``j * width``, which is the stacked row itself, so
+    the sums are the same as those of the k tables apart (200,000 rows of two BLEU systems: 64 MB of
     copies fewer).
     """
     from ..core.kernels import thread_count

@@ -314,7 +314,7 @@ def _core_bootstrap_scores(rng: Generator, matrices: Sequence[NDArray[Any]],
     state = native.start_state(rng)  # a copy: rng moves on only if every chunk succeeds
     parts = []
     try:
-        for part, sums in native.exact_sum_chunks(stacked, k, n_samples, state):
+        for part, sums in native.exact_sum_chunks(stacked, n_samples, state):
             rows = part.stop - part.start
             if core_scores:  # BLEU's scores of the sums, in the core (bootstrap_columns' floats)
                 floats = cast("CoreScorer", scorer).core_scores(sums.tobytes(), float32=True)

@@ -249,8 +249,8 @@ def _core_sums(table: NDArray[Any], seed: int, n_samples: int,
         return None
     out = np.empty((n_samples, table.shape[1]), dtype=np.int64)
     try:
-        for part, sums in native.exact_sum_chunks(table, 1, n_samples, pcg64_state(seed),
-                                                     float32=False):
+        for part, sums in native.exact_sum_chunks(table, n_samples, pcg64_state(seed),
+                                                  float32=False):
             out[part] = sums
             bar.update(part.stop - part.start)
     except OverflowError:
