@@ -159,24 +159,9 @@ static int run_one_pass(const tb_state *st, PyObject *seq, const tb_segments *g,
     int rc = -1;
     if (tb_gather_alloc(&texts, (size_t)n) < 0)
         goto done;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *line = PyTuple_GET_ITEM(seq, k);
-        if (!PyUnicode_Check(line)) {
-            PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a string, got %.100s", k,
-                         Py_TYPE(line)->tp_name);
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (tb_gather_hypothesis(st, &texts, (size_t)k, PyTuple_GET_ITEM(seq, k), lowercase, k, periods) < 0)
             goto done;
-        }
-        if (tb_gather_borrow(&texts, (size_t)k, line, lowercase) < 0)
-            goto done;
-        if (periods) {
-            /* (an exact str read in place: its code units as gathered) */
-            int yes = PyUnicode_CheckExact(line) && !texts.owners[k] ? tb_text_ends_in_period(&texts.texts[k])
-                                                                      : tb_ends_in_period(st, line);
-            if (yes < 0)
-                goto done;
-            *periods += yes;
-        }
-    }
     tb_bleu_job j;
     tb_bleu_job_init(&j, TB_BLEU_SENT, (size_t)n, 32);
     j.mode = mode;

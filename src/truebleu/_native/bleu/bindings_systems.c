@@ -52,23 +52,10 @@ static int gather_system(const tb_state *st, systems_call *c, Py_ssize_t s, PyOb
         PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference segments", PyTuple_GET_SIZE(seq), n);
         return -1;
     }
-    for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *line = PyTuple_GET_ITEM(seq, k);
-        const size_t slot = (size_t)(s * n + k);
-        if (!PyUnicode_Check(line)) {
-            PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a string, got %.100s", k,
-                         Py_TYPE(line)->tp_name);
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (tb_gather_hypothesis(st, &c->texts, (size_t)(s * n + k), PyTuple_GET_ITEM(seq, k), lowercase, k,
+                                 periods) < 0)
             return -1;
-        }
-        if (tb_gather_borrow(&c->texts, slot, line, lowercase) < 0)
-            return -1;
-        /* (an exact str read in place: its code units as gathered) */
-        int yes = PyUnicode_CheckExact(line) && !c->texts.owners[slot] ? tb_text_ends_in_period(&c->texts.texts[slot])
-                                                                       : tb_ends_in_period(st, line);
-        if (yes < 0)
-            return -1;
-        *periods += yes;
-    }
     if (tb_int64_out_buffer(out, &c->views[s], (size_t)n * width, "out") < 0)
         return -1;
     c->rows[s] = c->views[s].buf;

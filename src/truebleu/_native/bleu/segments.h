@@ -84,4 +84,29 @@ static inline int tb_text_ends_in_period(const tb_text *t)
     }
 }
 
+/* Hypothesis `line` (hypotheses[index] of the caller's sequence) gathered into
+ * slot `slot` of g, and, with periods, counted there if it ends in " ." (an
+ * exact str read in place: its code units as gathered). 0, or -1 with an
+ * exception: a TypeError naming hypotheses[index] for anything but a str.
+ * The corpus's one-pass path and systems_statistics gather their hypotheses so. */
+static inline int tb_gather_hypothesis(const tb_state *st, tb_gather *g, size_t slot, PyObject *line,
+                                       int lowercase, Py_ssize_t index, Py_ssize_t *periods)
+{
+    if (!PyUnicode_Check(line)) {
+        PyErr_Format(PyExc_TypeError, "hypotheses[%zd] must be a string, got %.100s", index,
+                     Py_TYPE(line)->tp_name);
+        return -1;
+    }
+    if (tb_gather_borrow(g, slot, line, lowercase) < 0)
+        return -1;
+    if (periods) {
+        const int yes = PyUnicode_CheckExact(line) && !g->owners[slot] ? tb_text_ends_in_period(&g->texts[slot])
+                                                                       : tb_ends_in_period(st, line);
+        if (yes < 0)
+            return -1;
+        *periods += yes;
+    }
+    return 0;
+}
+
 #endif
