@@ -122,14 +122,16 @@ def test_the_streaming_command_loads_no_table_report(tmp_path):
 #: instructions); pathlib (17 M: only --version reads paths); importlib.metadata
 #: (--version); the viewer, the other significance tests and the other reports; copy and
 #: threading (as above) and the ASCII codec (the memory limit's files are read as bytes);
-#: the test-set package (its DownloadError is imported only to report an error) and numbers
-#: (its ABCs: only a setting that is neither an int nor a float is checked against them).
+#: the test-set package (its DownloadError is imported only to report an error), numbers
+#: (its ABCs: only a setting that is neither an int nor a float is checked against them) and
+#: BLEU's specification (the Python kernel's).
 NOT_ON_THE_PBS_PATH = ("numpy", "dataclasses", "inspect", "pathlib", "importlib.metadata",
                        "copy", "weakref", "threading", "encodings.ascii",
                        "truebleu.significance.paired", "truebleu.significance.multi",
                        "truebleu.significance.sentence", "truebleu.significance.multimetric",
                        "truebleu.viewer", "truebleu.reports.compare", "statistics",
-                       "truebleu.io.testsets", "truebleu.io.testsets.errors", "numbers")
+                       "truebleu.io.testsets", "truebleu.io.testsets.errors", "numbers",
+                       "truebleu.metrics.bleu.spec")
 #: ... and, in JSON (the default format, which has none), the text table's colours
 NOT_IN_PBS_JSON = ("truebleu.reports.color",)
 
