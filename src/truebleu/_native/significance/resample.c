@@ -35,8 +35,8 @@
  * The draws land anywhere in the table, so at 200,000 segments most drawn rows
  * are cache misses: a table of statistics from 0 to 255 (BLEU's and the report's
  * per-segment counts, as a rule) is stored in uint8, where that makes a padded
- * row shorter, and each drawn row widened as it is added. Fewer bytes per row,
- * fewer cache lines per draw; the same sums. (int16 rows were tried: a 20-column
+ * row shorter, and each drawn row added in 16-bit lanes (block_sums_uint8). Fewer
+ * bytes per row, fewer cache lines per draw; the same sums. (int16 rows were tried: a 20-column
  * row of 48 bytes instead of 80 was slower, the widening costing more than the
  * bytes saved.)
  */
