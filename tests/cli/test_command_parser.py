@@ -44,3 +44,41 @@ def test_a_metavar_that_does_not_match_nargs_is_still_refused():
     parser = score.build_parser()
     with pytest.raises(ValueError, match="length of metavar tuple"):
         parser.add_argument("--pair", nargs=2, metavar=("A", "B", "C"))
+
+
+def _write_catalog(path, translations: dict[str, str]) -> None:
+    """A GNU ``.mo`` file (little-endian, no hash table) of ``translations``."""
+    import struct
+
+    keys = sorted(translations)
+    originals = [k.encode() for k in keys]
+    translated = [translations[k].encode() for k in keys]
+    start = 7 * 4 + 2 * len(keys) * 8
+    table_o, table_t, blob = [], [], b""
+    for text in originals + translated:
+        (table_o if len(table_o) < len(keys) else table_t).append((len(text), start + len(blob)))
+        blob += text + b"\0"
+    header = struct.pack("<7I", 0x950412DE, 0, len(keys), 28, 28 + len(keys) * 8, 0, 0)
+    pairs = b"".join(struct.pack("<2I", *entry) for entry in table_o + table_t)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(header + pairs + blob)
+
+
+def test_argparse_s_titles_are_translated_where_a_catalog_can_exist(monkeypatch, tmp_path):
+    """The parser skips gettext's catalog search only where no catalog can exist (its
+    folder absent); with one, its titles are translated as argparse's are."""
+    import gettext
+
+    _write_catalog(tmp_path / "xx" / "LC_MESSAGES" / "messages.mo", {"options": "Optionen"})
+    monkeypatch.setattr(gettext, "_default_localedir", str(tmp_path))
+    monkeypatch.setenv("LANGUAGE", "xx")
+    ours, plain = _both_parsers(monkeypatch)
+    assert "Optionen:" in plain.format_help()
+    assert ours.format_help() == plain.format_help()
+
+
+def test_the_parser_leaves_argparse_s_translation_as_it_was(monkeypatch, tmp_path):
+    translate = argparse._  # type: ignore[attr-defined]
+    monkeypatch.setattr("gettext._default_localedir", str(tmp_path / "absent"))
+    score.build_parser()
+    assert argparse._ is translate  # type: ignore[attr-defined]

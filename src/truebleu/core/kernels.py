@@ -14,10 +14,10 @@ once: one rule for all.
 
 from __future__ import annotations
 
-import numbers
 import os
 import warnings
 
+from .settings import is_integral
 from .typing_stubs import Generic, TypeVar
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs about 16 M instructions
@@ -151,7 +151,7 @@ def check_threads(threads: object, name: str = "threads") -> Optional[int]:
     """``threads`` as None (the available cores) or an int in 1..MAX_THREADS: every metric's rule."""
     if threads is None:
         return None
-    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+    if isinstance(threads, bool) or not is_integral(threads):
         raise TypeError(f"{name} must be an int or None, got {type(threads).__name__}")
     count = int(threads)
     if not 1 <= count <= MAX_THREADS:

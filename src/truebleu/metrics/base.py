@@ -30,7 +30,6 @@ and may refine, for speed or for sacreBLEU's warnings:
 
 from __future__ import annotations
 
-import numbers
 from abc import ABC, abstractmethod
 
 from ..core.config import MetricConfig
@@ -41,6 +40,7 @@ from ..core.references import (
     check_str_sequence,
     reference_segments,
 )
+from ..core.settings import is_integral
 from ..core.signature import Signature
 from ..core.statistics import RowTable
 from ..core.typing_stubs import Generic, TypeVar, overload
@@ -313,7 +313,7 @@ class Metric(ABC, Generic[ScoreT]):
         ``seed`` (truebleu's addition) fixes the resampling; by default it is
         ``$SACREBLEU_SEED`` or 12345, as in sacreBLEU.
         """
-        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, numbers.Integral):
+        if isinstance(n_bootstrap, bool) or not is_integral(n_bootstrap):
             raise TypeError(f"n_bootstrap must be an integer, got {n_bootstrap!r}")
         if n_bootstrap <= 1:  # the column sums only: no table of rows is needed
             totals = self._compute(hypotheses, references, totals_only=True)

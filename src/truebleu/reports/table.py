@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 from ..significance.pvalues import format_p_value
-from .color import Color
 
 PAIRED_HEADER = {
     "bs": ("bootstrap resampling", "resampling trials"),
@@ -29,6 +28,8 @@ def _p_value_text(p: float) -> str:
     p = 0.05 exactly, and prints p = 0.04995 as ``0.0500*``); the number never
     contradicts it (:func:`~truebleu.significance.pvalues.format_p_value`).
     """
+    from .color import Color  # (the text table's: JSON, -pbs's default, draws no colour)
+
     text = f"({format_p_value(p, ALPHA)})"
     return text + "*" if p < ALPHA else Color.format(text, "red")
 
@@ -85,6 +86,8 @@ def results_table(scores: dict, signatures: dict, fmt: str = "text", width: int 
         return results_json(scores)
 
     from tabulate import tabulate
+
+    from .color import Color
 
     tablefmt = {"text": "fancy_grid", "latex": "latex_booktabs"}.get(fmt, fmt)
     cells = _format_cells(scores, width, multiline=tablefmt == "fancy_grid")

@@ -28,10 +28,9 @@ The checks of BLEU's own settings live here and nowhere else (``threads`` and
 from __future__ import annotations
 
 import math
-import numbers
 
 from ...core.config import MetricConfig
-from ...core.settings import ORDER_LIMIT, check_flag
+from ...core.settings import ORDER_LIMIT, check_flag, is_integral, is_real
 from ...core.signature import Signature, smoothing_text
 from ...tokenizers import LANGUAGE_DEFAULTS, Tokenizer, default_tokenizer, get_tokenizer
 
@@ -67,7 +66,7 @@ def check_smoothing(method: str, value: Optional[float], *, method_name: str = "
                          f"choose one of: {', '.join(SMOOTH_DEFAULTS)}")
     if value is None:
         return
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if isinstance(value, bool) or not is_real(value):
         raise TypeError(f"{value_name} must be a number or None, got {value!r}")
     if SMOOTH_DEFAULTS[method] is None:
         return  # exp and none ignore the value, as in sacreBLEU
@@ -78,7 +77,7 @@ def check_smoothing(method: str, value: Optional[float], *, method_name: str = "
 
 def check_order(max_order: object, name: str = "max_ngram_order") -> int:
     """``max_order`` as an int in 1..MAX_ORDER_LIMIT, or a clear error."""
-    if isinstance(max_order, bool) or not isinstance(max_order, numbers.Integral):
+    if isinstance(max_order, bool) or not is_integral(max_order):
         raise TypeError(f"{name} must be an int, got {type(max_order).__name__}")
     order = int(max_order)
     if not 1 <= order <= MAX_ORDER_LIMIT:

@@ -61,10 +61,8 @@ from ...core.references import (
     reference_segments,
     references_of,
 )
-from . import spec
 from .config import check_order
 from .score import python_bleu_scores
-from .spec import segment_tokens
 from .statistics import Statistics
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs about 16 M instructions
@@ -113,6 +111,9 @@ class PythonKernel:
     name = "python"
 
     def prepare_references(self, segments, tokenizer, lowercase, max_order, threads=None):
+        from . import spec
+        from .spec import segment_tokens
+
         check_order(max_order, "max_order")
         return [
             spec.reference_info([segment_tokens(ref, tokenizer, lowercase) for ref in refs],
@@ -126,6 +127,9 @@ class PythonKernel:
                 len(segments), num_refs)
 
     def statistics(self, hypotheses, prepared, tokenizer, lowercase, max_order, threads=None):
+        from . import spec
+        from .spec import segment_tokens
+
         check_order(max_order, "max_order")
         if len(hypotheses) != len(prepared):
             raise ValueError(
@@ -175,6 +179,8 @@ class PythonKernel:
         Refuses what the compiled core refuses, with its errors: containers other than lists
         and tuples, and an entry without references (its row would hold no reference length).
         """
+        from . import spec
+
         check_order(max_order, "max_order")
         if not (_is_list_or_tuple(hypotheses) and _is_list_or_tuple(references)):
             raise TypeError("hypotheses and references must be lists or tuples")
@@ -220,6 +226,8 @@ class PythonKernel:
         return out
 
     def tokens(self, lines, tokenizer, lowercase):
+        from .spec import segment_tokens
+
         check_strings(lines, "segments")
         return [segment_tokens(line, tokenizer, lowercase) for line in lines]
 
