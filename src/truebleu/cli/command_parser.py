@@ -1,5 +1,4 @@
-"""The scoring command's ``ArgumentParser``: it asks for the terminal's width only to print help,
-and for message catalogs only where one can exist.
+"""The scoring command's ``ArgumentParser``: it asks for the terminal's width only to print help.
 
 ``argparse`` checks each new argument's metavar by formatting it with a fresh help formatter
 (``add_argument`` calls ``_get_formatter()._format_args``), and every formatter asks for the
@@ -7,8 +6,7 @@ terminal's width when it is made: ``import shutil`` (with ``fnmatch`` and ``bz2`
 ``get_terminal_size`` per argument, for a width nothing reads. Here that check gets one
 formatter of a fixed width, made once; help, usage and error messages still get argparse's
 own formatter, made when they are printed (the same text, byte for byte). Callgrind, whole
-process, ``-pbs`` on 9 systems: see the commit that added this module. Its construction
-translates argparse's titles only where gettext could find a catalog (:func:`_catalogs_possible`).
+process, ``-pbs`` on 9 systems: see the commit that added this module.
 """
 
 from __future__ import annotations
@@ -66,10 +64,9 @@ def _catalogs_possible() -> bool:
     messages.mo`` over the languages of ``$LANGUAGE``/``$LC_ALL``/``$LC_MESSAGES``/``$LANG``,
     importing ``locale`` to normalise their names, and returns the message itself when
     there is none. With the domain and its folder as gettext starts them (no
-    ``textdomain``/``bindtextdomain`` call) and that folder absent (an interpreter installed
-    without catalogs: this pyenv build, for one), there can be none: the titles are the
-    messages themselves, and ``locale`` is not imported (callgrind, ``-pbs`` on 9 systems,
-    whole process: 280.9 M -> 276.3 M instructions).
+    ``textdomain``/``bindtextdomain`` call) and that folder absent (Python builds that
+    install no catalogs: pyenv, python.org), there can be none: the titles are the messages
+    themselves. Callgrind, whole process, ``-pbs`` on 9 systems: see the commit.
     """
     import gettext
 
