@@ -7,8 +7,6 @@ loaded only by a chrF or TER run.
 
 from __future__ import annotations
 
-import gettext
-import os
 import subprocess
 import sys
 
@@ -160,8 +158,6 @@ def test_the_paired_bootstrap_command_loads_only_what_it_uses(tmp_path, flags, d
     assert "truebleu.significance.native" in loaded  # the core resampled
     assert "truebleu.reports.paired" in loaded  # the report was written
     unused = set(NOT_ON_THE_PBS_PATH) | (set(NOT_IN_PBS_JSON) if dependency is None else set())
-    if not os.path.isdir(gettext._default_localedir):  # type: ignore[attr-defined]
-        unused.add("locale")  # (argparse's titles: no catalog to look for, command_parser.py)
     heavy = (unused & loaded) - loaded_at_start_up()
     if dependency is not None:
         heavy -= loaded_by_import(dependency)
