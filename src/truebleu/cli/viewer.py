@@ -233,8 +233,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     set_quiet(args.quiet)
     try:
         from ..viewer.collector import collector_paused
+        from ..viewer.early_gzip import texts_deflated_early
 
-        with collector_paused():  # (millions of objects, no cycles to find: viewer/collector.py)
+        # (millions of objects, no cycles to find: viewer/collector.py); the page will be
+        # made, so its texts are deflated while the report is computed (viewer/early_gzip.py)
+        with collector_paused(), texts_deflated_early():
             result = build_report(args)
             if command == "report":
                 path = result.save(args.output, inputs=input_files(args))

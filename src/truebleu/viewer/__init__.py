@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Optional, Sequence, Union
 
 from .collector import collector_paused
+from .early_gzip import EarlyTexts, start_early_texts
 from .metrics_model import MetricChoice
 from .model import ReportData, ReportInputs, build_report_data
 from .page import encode_payload, page_pieces
@@ -49,9 +50,10 @@ Systems = Union[Mapping[str, Sequence[str]], Sequence[Sequence[str]]]
 class Report:
     """A computed report: its data, its HTML, and exact tests on any subset of segments."""
 
-    def __init__(self, data: ReportData) -> None:
+    def __init__(self, data: ReportData, early: Optional[EarlyTexts] = None) -> None:
         self.data = data
         self._payload: Optional[bytes] = None
+        self._early = early  # its texts, deflated while it was computed (.early_gzip)
 
     @property
     def title(self) -> str:
@@ -67,7 +69,8 @@ class Report:
         the cyclic collector's walks: :mod:`.collector`)."""
         if self._payload is None:
             with collector_paused():
-                self._payload = encode_payload(self.data.payload())
+                early, self._early = self._early, None
+                self._payload = encode_payload(self.data.payload(), early)
         return self._payload
 
     def html(self, mode: str = "file") -> str:
@@ -196,11 +199,18 @@ def report(references: Sequence[Sequence[Optional[str]]], systems: Systems, *,
         systems=streams, system_names=names,
         source=list(source) if source is not None else None,
         doc_ids=[str(doc) for doc in doc_ids] if doc_ids is not None else None)
-    data = build_report_data(inputs, bleu_options, seed=seed, n_samples=n_samples,
-                             options={"title": title, **_shown_options(bleu_options)},
-                             metrics=metrics, scores=scores, higher_is_better=higher_is_better,
-                             gold=gold, n_permutations=n_permutations)
-    return Report(data)
+    early = start_early_texts(inputs)
+    try:
+        data = build_report_data(inputs, bleu_options, seed=seed, n_samples=n_samples,
+                                 options={"title": title, **_shown_options(bleu_options)},
+                                 metrics=metrics, scores=scores,
+                                 higher_is_better=higher_is_better, gold=gold,
+                                 n_permutations=n_permutations)
+    except BaseException:
+        if early is not None:
+            early.abandon()
+        raise
+    return Report(data, early)
 
 
 def _shown_options(bleu_options: dict[str, Any]) -> dict[str, Any]:

@@ -109,7 +109,9 @@ class ReportData:
     metric_rows: Optional[list[MetricRows]] = None
 
     def payload(self) -> dict[str, Any]:
-        """The JSON-ready document the page reads (columnar)."""
+        """The document the page reads (columnar): JSON's types, but for each system's
+        ``stats``, its row table's ``array.array`` as it is (viewer/page.py sends the
+        number columns as blocks of binary numbers, never as JSON)."""
         inputs = self.inputs
         order = self.metric.max_ngram_order
         document = {
@@ -173,7 +175,7 @@ def _system_payload(result: SystemResult, text: list[str]) -> dict[str, Any]:
         "name": result.name,
         "text": text,
         "tokens": _token_column(text, result.tokens),
-        "stats": result.statistics.data.tolist(),
+        "stats": result.statistics.data,  # (an array: viewer/page.py's block reads it as it is)
         "sentence_bleu": result.sentence_bleu,
         "bleu_without": result.bleu_without,
         "corpus": {

@@ -20,10 +20,15 @@ import hashlib
 import html
 import json
 import re
+import sys
 from array import array
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterable, Iterator, Optional, Sequence, Union
+from itertools import chain
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Protocol, Sequence, Union
+
+if TYPE_CHECKING:
+    from .parallel_gzip import DeflatedHead
 
 MODES = ("file", "serve")
 _MARKER = re.compile(r"\{(csp|generator|title|css|mode|payload|script)\}")
@@ -67,7 +72,7 @@ def content_security_policy(mode: str) -> str:
             "form-action 'none'")
 
 
-def encode_payload(payload: dict) -> bytes:
+def encode_payload(payload: dict, early: Optional[EarlyColumns] = None) -> bytes:
     """The payload as the page reads it: one gzip stream of its columns' blocks, then JSON.
 
     A 200,000-segment report's texts (every segment of the source, the references and
@@ -85,12 +90,17 @@ def encode_payload(payload: dict) -> bytes:
     JSON has no NaN: the model gives ``None`` where a number is undefined, and
     ``allow_nan=False`` (and :func:`_number_block`) makes a missed case an error rather
     than a broken page. The bytes are compressed on every core while the next ones are
-    made (:mod:`.parallel_gzip`).
+    made (:mod:`.parallel_gzip`). ``early``: the first text columns, made and partly
+    deflated while the report was computed (:mod:`.early_gzip`); used if they are the
+    payload's first columns, else the payload is written whole here.
     """
     from .parallel_gzip import gzip_compress
 
     encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    return gzip_compress(_payload_pieces(payload, encoder))
+    columns = _block_columns(payload)
+    head = early.take(columns) if early is not None else None
+    written = early.written if early is not None and head is not None else Written()
+    return gzip_compress(_payload_pieces(payload, encoder, columns, written), head=head)
 
 
 def decode_payload(data: bytes) -> dict:
@@ -106,6 +116,9 @@ def decode_payload(data: bytes) -> dict:
             dtype = dict(NUMBER_TYPES)[column["type"]]
             _place(document, column["path"], numpy().frombuffer(raw[start:end], dtype=dtype).tolist())
             continue
+        if column["kind"] == "tokens":
+            _place(document, column["path"], _token_column_back(raw[start:end], column))
+            continue
         text, texts, at = raw[start:end].decode("utf-8"), [], 0
         for length in column["lengths"]:
             texts.append(None if length < 0 else text[at:at + length])
@@ -117,27 +130,43 @@ def decode_payload(data: bytes) -> dict:
 
 
 Path = list[Union[str, int]]
-#: each system's number columns, sent as blocks of numbers (:func:`_number_block`)
+#: a column that travels as a block: (kind, path in the payload, values)
+Column = tuple[str, Path, Sequence[Any]]
+#: each system's number columns, sent as blocks of numbers (:func:`_number_block`): lists,
+#: or arrays (``array.array``, as a row table holds its statistics: no list of millions of
+#: ints made for them)
 NUMBER_COLUMNS = ("stats", "sentence_bleu", "bleu_without")
 
 
-def _block_columns(payload: dict) -> list[tuple[str, Path, Sequence[Any]]]:
+def _block_columns(payload: dict) -> list[Column]:
     """The payload's columns that travel as blocks: (kind, path in the payload, values),
-    kind "text" (the source's, each reference's and system's texts) or "numbers"
-    (:data:`NUMBER_COLUMNS` of each system)."""
-    columns: list[tuple[str, Path, Sequence[Any]]] = []
+    kind "text" (the source's, each reference's and system's texts: first, since they are
+    known before anything is scored, :mod:`.early_gzip`), "tokens" (each reference's and
+    system's token column: :func:`_token_block`) or "numbers" (:data:`NUMBER_COLUMNS` of
+    each system)."""
+    streams = [(group, k, stream) for group in ("references", "systems")
+               for k, stream in enumerate(payload.get(group) or ()) if isinstance(stream, dict)]
+    columns: list[Column] = []
     if isinstance(payload.get("source"), list):
         columns.append(("text", ["source"], payload["source"]))
-    for group in ("references", "systems"):
-        for k, stream in enumerate(payload.get(group) or ()):
-            if not isinstance(stream, dict):
-                continue
-            if isinstance(stream.get("text"), list):
-                columns.append(("text", [group, k, "text"], stream["text"]))
-            for key in NUMBER_COLUMNS if group == "systems" else ():
-                if isinstance(stream.get(key), list):
-                    columns.append(("numbers", [group, k, key], stream[key]))
+    columns += [("text", [group, k, "text"], stream["text"])
+                for group, k, stream in streams if isinstance(stream.get("text"), list)]
+    columns += [("tokens", [group, k, "tokens"], stream["tokens"])
+                for group, k, stream in streams if isinstance(stream.get("tokens"), list)]
+    columns += [("numbers", [group, k, key], stream[key])
+                for group, k, stream in streams if group == "systems"
+                for key in NUMBER_COLUMNS if isinstance(stream.get(key), (list, array))]
     return columns
+
+
+class EarlyColumns(Protocol):
+    """Text columns made and deflated before the payload was (:mod:`.early_gzip`)."""
+
+    written: Written
+
+    def take(self, columns: Sequence[Column]) -> Optional[DeflatedHead]:
+        """What is deflated, if its columns are the first of ``columns`` (the same kind,
+        path and lists); else None (the payload is then written whole)."""
 
 
 def _place(document: Any, path: Sequence[Union[str, int]], value: Any) -> None:
@@ -160,31 +189,49 @@ def _without(payload: dict, paths: Iterable[Sequence[Union[str, int]]]) -> dict:
     return document
 
 
-def _payload_pieces(payload: dict, encoder: json.JSONEncoder) -> Iterator[bytes]:
-    """The bytes :func:`encode_payload` compresses, in pieces: each column's block (a text
-    column's :data:`_SLICE` segments a piece), a newline, then the JSON of the rest."""
-    columns = _block_columns(payload)
-    document = _without(payload, [path for _, path, _ in columns])
-    document["format"] = 3  # 3: the texts and number columns in blocks before the JSON
-    placed: list[dict[str, Any]] = []
-    at = 0
-    for kind, path, values in columns:
-        start = at
-        if kind == "numbers":
-            number_type, block = _number_block(values, path)
-            at += len(block)
-            yield block
-            placed.append({"kind": kind, "path": path, "bytes": [start, at], "type": number_type})
-            continue
+class Written:
+    """The columns at the head of a payload's stream so far: each one's entry in the JSON's
+    ``blocks`` and the bytes written."""
+
+    def __init__(self) -> None:
+        self.placed: list[dict[str, Any]] = []
+        self.at = 0
+
+
+def column_pieces(kind: str, path: Path, values: Sequence[Any], written: Written) -> Iterator[bytes]:
+    """One column's block, in pieces (a text column's :data:`_SLICE` segments a piece);
+    its entry is added to ``written`` after its last piece."""
+    start = written.at
+    if kind == "text":
         lengths: list[int] = []
         escaped: dict[str, str] = {}
         for first in range(0, len(values), _SLICE):
             block = _text_block(values[first:first + _SLICE], first, lengths, escaped)
-            at += len(block)
+            written.at += len(block)
             yield block
-        placed.append({"kind": kind, "path": path, "bytes": [start, at], "lengths": lengths,
-                       "escaped": escaped})
-    document["blocks"] = placed
+        written.placed.append({"kind": kind, "path": path, "bytes": [start, written.at],
+                               "lengths": lengths, "escaped": escaped})
+        return
+    if kind == "tokens":
+        entry, block = _token_block(values, path)
+    else:
+        number_type, block = _number_block(values, path)
+        entry = {"type": number_type}
+    written.at += len(block)
+    yield block
+    written.placed.append({"kind": kind, "path": path, "bytes": [start, written.at], **entry})
+
+
+def _payload_pieces(payload: dict, encoder: json.JSONEncoder, columns: list[Column],
+                    written: Written) -> Iterator[bytes]:
+    """The bytes :func:`encode_payload` compresses after those ``written`` (the first of
+    ``columns``, the payload's :func:`_block_columns`), in pieces: each column's block, a
+    newline, then the JSON of the rest."""
+    document = _without(payload, [path for _, path, _ in columns])
+    document["format"] = 4  # 4: the texts, token and number columns in blocks before the JSON
+    for kind, path, values in columns[len(written.placed):]:
+        yield from column_pieces(kind, path, values, written)
+    document["blocks"] = written.placed
     yield b"\n"
     yield from map(_utf8, _json_pieces(document, encoder, _DEPTH))
 
@@ -202,14 +249,17 @@ def _number_block(values: Sequence[Any], path: Path) -> tuple[str, bytes]:
 
     np = numpy()
     where = ".".join(map(str, path))
-    types = set(map(type, values))
-    if not types <= {int, float, bool}:
-        raise ValueError(f"the payload's {where} must hold numbers only, not {types}")
-    try:
-        numbers = np.frombuffer(array("q" if float not in types else "d", values),
-                                dtype=np.int64 if float not in types else np.float64)
-    except OverflowError:
-        raise ValueError(f"the payload's {where} holds an integer beyond 64 bits") from None
+    if isinstance(values, array):  # (its type says what it holds: no value looked at alone)
+        numbers = _array_numbers(values, where)
+    else:
+        types = set(map(type, values))
+        if not types <= {int, float, bool}:
+            raise ValueError(f"the payload's {where} must hold numbers only, not {types}")
+        try:
+            numbers = np.frombuffer(array("q" if float not in types else "d", values),
+                                    dtype=np.int64 if float not in types else np.float64)
+        except OverflowError:
+            raise ValueError(f"the payload's {where} holds an integer beyond 64 bits") from None
     if not np.isfinite(numbers).all():
         raise ValueError(f"the payload's {where} holds a value that is not finite")
     for name, dtype in NUMBER_TYPES:
@@ -218,6 +268,68 @@ def _number_block(values: Sequence[Any], path: Path) -> tuple[str, bytes]:
                 np.iinfo(kind).min <= numbers.min() and numbers.max() <= np.iinfo(kind).max))):
             return name, numbers.astype(kind).tobytes()
     raise AssertionError("float64 holds every number")
+
+
+def _array_numbers(values: array[Any], where: str) -> Any:
+    """An ``array.array`` of numbers as int64 or float64 (NumPy's array on its buffer),
+    with :func:`_number_block`'s errors: no integer beyond int64 (an unsigned one may be),
+    no characters."""
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    if values.typecode == "u" or values.typecode == "w":
+        raise ValueError(f"the payload's {where} must hold numbers only, not characters")
+    numbers = (np.frombuffer(values, dtype=values.typecode) if len(values)
+               else np.zeros(0, dtype=values.typecode))
+    if numbers.dtype.kind == "f":
+        return numbers.astype(np.float64)
+    if numbers.dtype.kind == "u" and len(numbers) and numbers.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"the payload's {where} holds an integer beyond 64 bits")
+    return numbers.astype(np.int64)
+
+
+def _token_block(values: Sequence[Any], path: Path) -> tuple[dict[str, Any], bytes]:
+    """(its entry in the JSON's ``blocks``, bytes) of a token column
+    (:func:`.tokens.page_token_column`: per segment None, a list of UTF-16 offsets, or a
+    str): each segment's count as int32 (-1: None; -2: a str, given in the entry's
+    ``strings``; else its number of offsets), then all the offsets, in order, in the
+    narrowest of :data:`NUMBER_TYPES` (:func:`_number_block`). As JSON, a 200,000-segment
+    column was about 3 MB and a fifth of a second of the encoder's."""
+    where = ".".join(map(str, path))
+    kinds = set(map(type, values))
+    if not kinds <= {type(None), list, str}:
+        wrong = ", ".join(sorted(kind.__name__ for kind in kinds - {type(None), list, str}))
+        raise ValueError(f"the payload's {where} must hold None, str or lists of offsets, "
+                         f"not {wrong}")
+    counts = array("i", [len(item) if type(item) is list else -1 if item is None else -2
+                         for item in values])
+    offsets = list(chain.from_iterable(item for item in values if type(item) is list))
+    strings = ({str(i): item for i, item in enumerate(values) if type(item) is str}
+               if str in kinds else {})
+    number_type, block = _number_block(offsets, [*path, "offsets"])
+    if number_type == "float64" and offsets:
+        raise ValueError(f"the payload's {where} must hold offsets that are int")
+    if sys.byteorder == "big":
+        counts.byteswap()
+    return {"n": len(values), "type": number_type, "strings": strings}, counts.tobytes() + block
+
+
+def _token_column_back(block: bytes, column: dict[str, Any]) -> list[Any]:
+    """:func:`_token_block`'s column from its bytes."""
+    from ..core.lazy_numpy import numpy
+
+    np = numpy()
+    n = column["n"]
+    counts = np.frombuffer(block[:4 * n], dtype="<i4").tolist()
+    offsets = np.frombuffer(block[4 * n:], dtype=dict(NUMBER_TYPES)[column["type"]]).tolist()
+    out: list[Any] = []
+    at = 0
+    for count in counts:
+        out.append(None if count < 0 else offsets[at:at + count])
+        at += max(count, 0)
+    for index, text in column["strings"].items():
+        out[int(index)] = text
+    return out
 
 
 def _text_block(texts: Sequence[Optional[str]], first: int, lengths: list[int],

@@ -20,9 +20,13 @@ import struct
 import zlib
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Iterable, Iterator, Optional
+from dataclasses import dataclass
+from typing import Iterable, Optional, Sequence, Union
 
-__all__ = ["BLOCK", "gzip_compress"]
+__all__ = ["BLOCK", "DeflatedHead", "deflate_block", "gzip_compress"]
+
+#: bytes, or a view of them (the early texts' blocks are views of one buffer)
+Buffer = Union[bytes, memoryview]
 
 #: bytes deflated per task: large enough that a task's overhead is nothing beside its
 #: deflating, small enough that every thread gets work and few bytes wait in memory
@@ -35,7 +39,7 @@ LEVEL = 1
 HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x04\xff"
 
 
-def _deflate(block: bytes, history: bytes) -> bytes:
+def deflate_block(block: Buffer, history: Buffer) -> bytes:
     """``block`` as raw deflate blocks after ``history``, ending on a sync flush."""
     if history:
         compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS, zdict=history)
@@ -44,36 +48,58 @@ def _deflate(block: bytes, history: bytes) -> bytes:
     return compressor.compress(block) + compressor.flush(zlib.Z_SYNC_FLUSH)
 
 
-def _blocks(pieces: Iterable[bytes]) -> Iterator[bytes]:
-    """The bytes of ``pieces``, in order, cut into blocks of exactly :data:`BLOCK` bytes
-    (the last one shorter; none if there are no bytes)."""
-    pending = bytearray()
-    for piece in pieces:
-        pending += piece
-        while len(pending) >= BLOCK:
-            yield bytes(pending[:BLOCK])
-            del pending[:BLOCK]
-    if pending:
-        yield bytes(pending)
+@dataclass
+class DeflatedHead:
+    """A stream's first whole blocks, some already deflated (:mod:`.early_gzip`):
+    ``deflated[i]`` is ``blocks[i]``'s; ``pending`` are the whole blocks after them, not
+    deflated; ``tail`` the bytes after those, less than a block (what follows continues it)."""
+
+    deflated: Sequence[bytes]
+    blocks: Sequence[Buffer]
+    pending: Sequence[Buffer]
+    tail: bytes
 
 
-def gzip_compress(pieces: Iterable[bytes], threads: Optional[int] = None) -> bytes:
-    """The gzip stream of the bytes of ``pieces`` (joined), deflated on ``threads`` threads
-    (default: the cores this process may use) while the next pieces are made here."""
+def gzip_compress(pieces: Iterable[bytes], threads: Optional[int] = None,
+                  head: Optional[DeflatedHead] = None) -> bytes:
+    """The gzip stream of the bytes of ``pieces`` (joined; after ``head``'s, if given),
+    deflated on ``threads`` threads (default: the cores this process may use) while the
+    next pieces are made here."""
     from ..core.kernels import default_threads
 
     workers = max(1, threads if threads is not None else default_threads())
     out = [HEADER]
-    crc, size, history = 0, 0, b""
+    crc, size = 0, 0
+    history: Buffer = b""
+    pending = bytearray()
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="truebleu-gzip") as pool:
         in_flight: deque[Future[bytes]] = deque()
-        for block in _blocks(pieces):
+
+        def submit(block: Buffer) -> None:
+            nonlocal crc, size, history
             if len(in_flight) >= 2 * workers:
                 out.append(in_flight.popleft().result())
-            in_flight.append(pool.submit(_deflate, block, history))
+            in_flight.append(pool.submit(deflate_block, block, history))
             crc = zlib.crc32(block, crc)  # (lets go of the GIL too)
             size += len(block)
             history = block[-WINDOW:]
+
+        if head is not None:
+            for block, deflated in zip(head.blocks, head.deflated):
+                out.append(deflated)
+                crc = zlib.crc32(block, crc)
+                size += len(block)
+                history = block[-WINDOW:]
+            for block in head.pending:
+                submit(block)
+            pending += head.tail
+        for piece in pieces:
+            pending += piece
+            while len(pending) >= BLOCK:
+                submit(bytes(pending[:BLOCK]))
+                del pending[:BLOCK]
+        if pending:
+            submit(bytes(pending))
         while in_flight:
             out.append(in_flight.popleft().result())
     out.append(zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS).flush(zlib.Z_FINISH))

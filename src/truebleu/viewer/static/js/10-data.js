@@ -13,7 +13,8 @@ async function decodePayload(base64) {
 // The payload as viewer/page.py's encode_payload writes it: one gzip stream of the
 // columns' blocks, a newline, then the JSON, whose "blocks" say where each column goes
 // back (its path) and its bytes: a text column's UTF-8 with each segment's length in
-// code points (-1: null), or a number column's binary numbers.
+// code points (-1: null), a token column's counts and offsets, or a number column's
+// binary numbers.
 async function parsePayload(bytes) {
   const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   const data = new Uint8Array(await new Response(stream).arrayBuffer());
@@ -23,7 +24,8 @@ async function parsePayload(bytes) {
     const path = column.path;
     let at = d;
     for (const key of path.slice(0, -1)) at = at[key];
-    at[path[path.length - 1]] = column.kind === "numbers" ? numberColumn(data, column) : textColumn(data, column);
+    at[path[path.length - 1]] = column.kind === "numbers" ? numberColumn(data, column)
+      : column.kind === "tokens" ? tokenColumn(data, column) : textColumn(data, column);
   }
   delete d.blocks;
   return d;
@@ -35,6 +37,25 @@ const NUMBER_ARRAYS = {uint16: Uint16Array, int32: Int32Array, float64: Float64A
 function numberColumn(data, column) {
   const numbers = new NUMBER_ARRAYS[column.type](data.slice(column.bytes[0], column.bytes[1]).buffer);  // (a copy: aligned)
   return numbers instanceof Float64Array ? numbers : Float64Array.from(numbers);
+}
+
+// One token column (viewer/page.py, _token_block): each segment's count of offsets as
+// int32 (-1: null; -2: a string, in the column's "strings"), then all the offsets in
+// order, of the column's "type". Each segment's offsets are a view of them.
+function tokenColumn(data, column) {
+  const n = column.n, split = column.bytes[0] + 4 * n;
+  const counts = new Int32Array(data.slice(column.bytes[0], split).buffer);  // (copies: aligned)
+  const offsets = new NUMBER_ARRAYS[column.type](data.slice(split, column.bytes[1]).buffer);
+  const out = new Array(n);
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const count = counts[i];
+    if (count < 0) { out[i] = null; continue; }
+    out[i] = offsets.subarray(at, at + count);
+    at += count;
+  }
+  for (const [i, tokens] of Object.entries(column.strings)) out[Number(i)] = tokens;
+  return out;
 }
 
 // One text column: its block cut at each segment's length. Lengths count code points; a
@@ -84,10 +105,11 @@ function prepareData(d) {
 
 // A segment's tokens as the payload carries them (viewer/tokens.py, page_token_column):
 // null (the text itself), the UTF-16 offsets into the text before which a space goes
-// (the usual case: a space before punctuation), or the tokens joined by single spaces.
-// Returns null or the joined tokens, the form the rest of the page reads.
+// (the usual case: a space before punctuation; a typed array, tokenColumn), or the tokens
+// joined by single spaces. Returns null or the joined tokens, the form the rest of the
+// page reads.
 function pageTokens(text, item) {
-  if (!Array.isArray(item)) return item;
+  if (item === null || typeof item === "string") return item;
   let joined = "", from = 0;
   for (const at of item) { joined += text.slice(from, at) + " "; from = at; }
   return joined + text.slice(from);
