@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import random
 import threading
+import zlib
 
 import pytest
 
@@ -50,14 +51,15 @@ def test_a_head_partly_deflated_gives_the_stream_written_whole(done, small_block
     rng = random.Random(done)
     head_bytes = bytes(rng.randrange(97, 123) for _ in range(9500))
     rest = [bytes(rng.randrange(256) for _ in range(rng.randint(0, 1500))) for _ in range(5)]
-    blocks = [memoryview(head_bytes)[at:at + 1000] for at in range(0, 9000, 1000)]
+    blocks = [head_bytes[at:at + 1000] for at in range(0, 9000, 1000)]
     done = len(blocks) if done is None else done
-    deflated, history = [], b""
+    deflated, history, crc = [], b"", 0
     for block in blocks[:done]:
         deflated.append(parallel_gzip.deflate_block(block, history))
-        history = block[-parallel_gzip.WINDOW:]
-    head = parallel_gzip.DeflatedHead(deflated=deflated, blocks=blocks[:done],
-                                      pending=blocks[done:], tail=head_bytes[9000:])
+        history, crc = block[-parallel_gzip.WINDOW:], zlib.crc32(block, crc)
+    head = parallel_gzip.DeflatedHead(deflated=deflated, crc=crc, size=1000 * done,
+                                      history=history, pending=blocks[done:],
+                                      tail=head_bytes[9000:])
     for threads in (1, 2):
         out = parallel_gzip.gzip_compress(rest, threads=threads, head=head)
         assert out == parallel_gzip.gzip_compress([head_bytes, *rest], threads=threads)

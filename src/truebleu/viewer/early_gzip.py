@@ -18,6 +18,7 @@ done before it starts, on the caller's thread, which would do it later anyway).
 from __future__ import annotations
 
 import threading
+import zlib
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
@@ -66,34 +67,42 @@ def leading_text_columns(inputs: ReportInputs) -> list[Column]:
 
 class EarlyTexts:
     """The leading text columns of a payload as UTF-8 (their blocks' entries made as the
-    payload's writer makes them), deflated block after block on a thread started here.
-    :meth:`take` stops it and hands over what is done."""
+    payload's writer makes them), deflated block after block on a thread started here,
+    each block's bytes let go of once deflated. :meth:`take` stops it and hands over what
+    is done."""
 
     def __init__(self, columns: Sequence[Column]) -> None:
         from .page import Written, column_pieces
 
         self.columns = list(columns)
         self.written = Written()
-        data = b"".join(piece for kind, path, values in self.columns
-                        for piece in column_pieces(kind, path, values, self.written))
-        block = parallel_gzip.BLOCK
-        whole = len(data) - len(data) % block
-        view = memoryview(data)
-        self._blocks = [view[at:at + block] for at in range(0, whole, block)]
-        self._tail = data[whole:]
+        size = parallel_gzip.BLOCK
+        blocks: list[Optional[bytes]] = []
+        pending = bytearray()
+        for kind, path, values in self.columns:
+            for piece in column_pieces(kind, path, values, self.written):
+                pending += piece
+                while len(pending) >= size:
+                    blocks.append(bytes(pending[:size]))
+                    del pending[:size]
+        self._blocks = blocks
+        self._tail = bytes(pending)
         self._deflated: list[bytes] = []
+        self._crc, self._size, self._history = 0, 0, b""
         self._stop = threading.Event()
         self._taken = False
         self._thread = threading.Thread(target=self._run, name="truebleu-early-gzip", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
-        history: Any = b""
-        for block in self._blocks:
-            if self._stop.is_set():
+        for k, block in enumerate(self._blocks):
+            if self._stop.is_set() or block is None:
                 return
-            self._deflated.append(deflate_block(block, history))
-            history = block[-parallel_gzip.WINDOW:]
+            self._deflated.append(deflate_block(block, self._history))
+            self._crc = zlib.crc32(block, self._crc)  # (zlib lets go of the GIL for both)
+            self._size += len(block)
+            self._history = block[-parallel_gzip.WINDOW:]
+            self._blocks[k] = None  # (its deflated bytes are all that is kept)
 
     def take(self, columns: Sequence[Column]) -> Optional[DeflatedHead]:
         """What is deflated so far and what is not, if this object's columns are the first
@@ -109,8 +118,9 @@ class EarlyTexts:
         if not same:
             return None
         done = len(self._deflated)
-        return DeflatedHead(deflated=self._deflated, blocks=self._blocks[:done],
-                            pending=self._blocks[done:], tail=self._tail)
+        pending = [block for block in self._blocks[done:] if block is not None]
+        return DeflatedHead(deflated=self._deflated, crc=self._crc, size=self._size,
+                            history=self._history, pending=pending, tail=self._tail)
 
     def abandon(self) -> None:
         """Stops the thread (the report was not saved)."""

@@ -21,12 +21,9 @@ import zlib
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence, Union
+from typing import Iterable, Optional, Sequence
 
 __all__ = ["BLOCK", "DeflatedHead", "deflate_block", "gzip_compress"]
-
-#: bytes, or a view of them (the early texts' blocks are views of one buffer)
-Buffer = Union[bytes, memoryview]
 
 #: bytes deflated per task: large enough that a task's overhead is nothing beside its
 #: deflating, small enough that every thread gets work and few bytes wait in memory
@@ -39,7 +36,7 @@ LEVEL = 1
 HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x04\xff"
 
 
-def deflate_block(block: Buffer, history: Buffer) -> bytes:
+def deflate_block(block: bytes, history: bytes) -> bytes:
     """``block`` as raw deflate blocks after ``history``, ending on a sync flush."""
     if history:
         compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS, zdict=history)
@@ -50,13 +47,16 @@ def deflate_block(block: Buffer, history: Buffer) -> bytes:
 
 @dataclass
 class DeflatedHead:
-    """A stream's first whole blocks, some already deflated (:mod:`.early_gzip`):
-    ``deflated[i]`` is ``blocks[i]``'s; ``pending`` are the whole blocks after them, not
-    deflated; ``tail`` the bytes after those, less than a block (what follows continues it)."""
+    """A stream's first whole blocks, the first of them already deflated (:mod:`.early_gzip`):
+    ``deflated``, their deflated bytes in order, of ``size`` bytes whose CRC-32 is ``crc``
+    and whose last 32 KiB are ``history``; ``pending``, the whole blocks after them, not
+    deflated; ``tail``, the bytes after those, less than a block (what follows continues it)."""
 
     deflated: Sequence[bytes]
-    blocks: Sequence[Buffer]
-    pending: Sequence[Buffer]
+    crc: int
+    size: int
+    history: bytes
+    pending: Sequence[bytes]
     tail: bytes
 
 
@@ -70,12 +70,12 @@ def gzip_compress(pieces: Iterable[bytes], threads: Optional[int] = None,
     workers = max(1, threads if threads is not None else default_threads())
     out = [HEADER]
     crc, size = 0, 0
-    history: Buffer = b""
+    history = b""
     pending = bytearray()
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="truebleu-gzip") as pool:
         in_flight: deque[Future[bytes]] = deque()
 
-        def submit(block: Buffer) -> None:
+        def submit(block: bytes) -> None:
             nonlocal crc, size, history
             if len(in_flight) >= 2 * workers:
                 out.append(in_flight.popleft().result())
@@ -85,11 +85,8 @@ def gzip_compress(pieces: Iterable[bytes], threads: Optional[int] = None,
             history = block[-WINDOW:]
 
         if head is not None:
-            for block, deflated in zip(head.blocks, head.deflated):
-                out.append(deflated)
-                crc = zlib.crc32(block, crc)
-                size += len(block)
-                history = block[-WINDOW:]
+            out += head.deflated
+            crc, size, history = head.crc, head.size, head.history
             for block in head.pending:
                 submit(block)
             pending += head.tail
