@@ -71,7 +71,7 @@ step "native tests" "$PY" -m pytest -q -p no:cacheprovider ${SANITIZE_TESTS:-tes
     tests/metrics/bleu/test_native_matcher.py tests/metrics/bleu/test_corpus_totals.py tests/core/test_stats_sums.py \
     tests/metrics/bleu/test_tokenized_periods.py tests/native/test_native_runtime.py \
     tests/metrics/chrf/test_chrf_native.py tests/viewer/test_viewer_word_buckets.py \
-    tests/viewer/test_viewer_compact.py}
+    tests/viewer/test_viewer_compact.py tests/viewer/test_viewer_tokens.py}
 if [ -n "${SANITIZE_TESTS:-}" ]; then
     if [ "$FUZZ_GIVEN" -eq 1 ]; then
         step "fuzz_native" "$PY" bench/fuzz_native.py -n "$FUZZ_N" --seed 7 --threads 2

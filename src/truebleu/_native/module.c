@@ -124,9 +124,10 @@ static PyMethodDef core_methods[] = {
     {"tokens_vocabulary", core_tokens_vocabulary, METH_NOARGS,
      "tokens_vocabulary() -> an empty vocabulary for tokens_stream (a capsule)"},
     {"tokens_stream", KW(core_tokens_stream),
-     "tokens_stream(lines, mode, lowercase, vocabulary) -> (joined, lengths, ids, size)\n\n"
-     "BLEU's tokens of every line (a list of str or None) in one call: each line's tokens\n"
-     "joined by single spaces (None for None), its number of tokens (bytes of int64), every\n"
+     "tokens_stream(lines, mode, lowercase, vocabulary) -> (column, lengths, ids, size)\n\n"
+     "BLEU's tokens of every line (a list of str or None) in one call: the page's token\n"
+     "column of the lines (as page_token_column of the lines and their tokens joined by\n"
+     "single spaces; None for None), each line's number of tokens (bytes of int64), every\n"
      "token's id in `vocabulary` (bytes of uint32; ids numbered in order of first occurrence\n"
      "over the calls sharing it), and the vocabulary's size after the call."},
     {"page_token_column", KW(core_page_token_column),

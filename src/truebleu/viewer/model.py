@@ -27,7 +27,7 @@ from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.score import BLEUScore
 from .buckets import FREQUENCY_BUCKETS, frequency_buckets, length_buckets
 from .metrics_model import MetricChoice, metric_objects, metrics_payload
-from .tokens import PageTokens, Tokens, Vocabulary, page_token_column, stream_tokens
+from .tokens import PageTokens, Tokens, Vocabulary, stream_tokens
 
 if TYPE_CHECKING:
     from ..significance.multimetric import ExternalScoresArgument, MetricRows
@@ -161,8 +161,9 @@ def _smooth_value(metric: BLEU) -> Optional[float]:
 
 
 def _token_column(texts: Sequence[Optional[str]], tokens: Tokens) -> list[PageTokens]:
-    """The tokens as the page reads them (:func:`.tokens.page_token_column`)."""
-    return page_token_column(texts, tokens.joined)
+    """The tokens as the page reads them (:func:`.tokens.page_token_column`; made with
+    the tokens where the core made them)."""
+    return tokens.page_column(texts)
 
 
 def _finite(value: float) -> Optional[float]:

@@ -11,7 +11,10 @@ so that no stream is split into token strings a second time. Where the core runs
 tokenizer (:func:`stream_tokens`), one call per stream gives the joined strings, the
 counts and the ids (``tokens_stream``: no ``str`` per token, the 200,000-segment report
 made 18 million of them); otherwise the ids come from the tokenizer's own lists (one
-``dict.setdefault`` per token, in C through ``map``, :func:`tokenize_stream`).
+``dict.setdefault`` per token, in C through ``map``, :func:`tokenize_stream`). The core
+gives the page's column of the tokens (:func:`page_token_column`) in the same call, in
+place of the joined strings: at 13a most segments' items are None or a few offsets, so
+that few strings are made at all; the joined strings are made from it when read.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ __all__ = ["Tokens", "Vocabulary", "stream_tokens", "tokenize_stream"]
 
 #: lines tokenized per call of the kernel (its lists of tokens are joined at once)
 CHUNK = 8192
+
+#: a page token column's item: None (the text itself), offsets of inserted spaces, or the tokens
+PageTokens = Union[None, list[int], str]
 
 
 class Vocabulary:
@@ -96,19 +102,47 @@ class Vocabulary:
 
 
 class Tokens(Sequence[Optional[list[str]]]):
-    """A stream's tokens: ``tokens[i]`` is segment ``i``'s list (None: no segment)."""
+    """A stream's tokens: ``tokens[i]`` is segment ``i``'s list (None: no segment).
 
-    def __init__(self, joined: list[Optional[str]], lengths: Optional[NDArray[Any]] = None,
+    Kept as each segment's tokens joined by single spaces (``joined``), or, where the core
+    made them (:func:`stream_tokens`), as the page's column of them (``column``, with the
+    ``texts`` it is of: see :func:`page_token_column`), from which ``joined`` is made
+    when first read (the report itself reads only the column)."""
+
+    def __init__(self, joined: Optional[list[Optional[str]]], lengths: Optional[NDArray[Any]] = None,
                  raw_ids: Optional[NDArray[Any]] = None,
-                 vocabulary: Optional[Vocabulary] = None) -> None:
-        #: each segment's tokens joined by single spaces (None where it has none)
-        self.joined = joined
+                 vocabulary: Optional[Vocabulary] = None, *,
+                 texts: Optional[Sequence[Optional[str]]] = None,
+                 column: Optional[list[PageTokens]] = None) -> None:
+        if joined is None and (texts is None or column is None or len(texts) != len(column)):
+            raise ValueError("tokens need their joined strings, or texts and their page column")
+        self._joined = joined
         self._lengths = lengths
         self._raw_ids = raw_ids
         self.vocabulary = vocabulary
+        self._texts = texts
+        self._column = column
+
+    @property
+    def joined(self) -> list[Optional[str]]:
+        """Each segment's tokens joined by single spaces (None where it has none)."""
+        if self._joined is None:
+            assert self._texts is not None and self._column is not None
+            self._joined = list(map(_joined_of_page, self._texts, self._column))
+        return self._joined
+
+    def page_column(self, texts: Sequence[Optional[str]]) -> list[PageTokens]:
+        """The page's column of these tokens of ``texts`` (:func:`page_token_column`): the
+        one the core made with them where ``texts`` are the lines they were made of."""
+        if self._column is not None and (texts is self._texts or texts == self._texts):
+            return list(self._column)
+        return page_token_column(texts, self.joined)
 
     def __len__(self) -> int:
-        return len(self.joined)
+        if self._joined is not None:
+            return len(self._joined)
+        assert self._column is not None
+        return len(self._column)
 
     @overload
     def __getitem__(self, i: int) -> Optional[list[str]]: ...
@@ -197,15 +231,16 @@ def stream_tokens(lines: Sequence[Optional[str]], kernel: Any, tokenizer: Any, l
 
     np = numpy()
     words = vocabulary if vocabulary is not None else Vocabulary()
-    joined, lengths, ids, size = native_core().tokens_stream(
-        list(lines), mode, bool(lowercase), words.core_vocabulary())
+    texts = list(lines)
+    column, lengths, ids, size = native_core().tokens_stream(
+        texts, mode, bool(lowercase), words.core_vocabulary())
     words.core_numbered(size)
     counts = np.frombuffer(lengths, dtype=np.int64)
     raw = np.frombuffer(ids, dtype=np.uint32)
     raw = raw.view(np.int32) if size < 2**31 else raw.astype(np.int64)  # (ids below size)
     if vocabulary is None:
-        return Tokens(joined, counts)
-    return Tokens(joined, counts, raw, vocabulary)
+        return Tokens(None, counts, texts=texts, column=column)
+    return Tokens(None, counts, raw, vocabulary, texts=texts, column=column)
 
 
 def _core_mode(kernel: Any, tokenizer: Any) -> Optional[int]:
@@ -216,10 +251,6 @@ def _core_mode(kernel: Any, tokenizer: Any) -> Optional[int]:
 
     mode: Optional[int] = core_mode(tokenizer)
     return mode
-
-
-#: a page token column's item: None (the text itself), offsets of inserted spaces, or the tokens
-PageTokens = Union[None, list[int], str]
 
 
 def page_token_column(texts: Sequence[Optional[str]], joined: Sequence[Optional[str]]) -> list[PageTokens]:
@@ -256,3 +287,15 @@ def _page_tokens(text: Optional[str], tokens: Optional[str]) -> PageTokens:
         else:
             return tokens
     return offsets if i == len(text) and offsets else tokens
+
+
+def _joined_of_page(text: Optional[str], item: PageTokens) -> Optional[str]:
+    """A segment's joined tokens from its page column item (the page's reading of it,
+    static/js/10-data.js ``pageTokens``): None is the text itself, a list the UTF-16
+    offsets into the text before which a space goes, a str the tokens themselves."""
+    if not isinstance(item, list):
+        return text if item is None else item
+    assert text is not None
+    units = text.encode("utf-16-le", "surrogatepass")
+    cuts = [0, *(2 * at for at in item), len(units)]
+    return " ".join(units[a:b].decode("utf-16-le", "surrogatepass") for a, b in zip(cuts, cuts[1:]))
