@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 from . import parallel_gzip
-from .parallel_gzip import DeflatedHead, deflate_block
+from .parallel_gzip import DeflatedHead, deflate_block, whole_blocks
 
 if TYPE_CHECKING:
     from .model import ReportInputs
@@ -76,16 +76,10 @@ class EarlyTexts:
 
         self.columns = list(columns)
         self.written = Written()
-        size = parallel_gzip.BLOCK
-        blocks: list[Optional[bytes]] = []
         pending = bytearray()
-        for kind, path, values in self.columns:
-            for piece in column_pieces(kind, path, values, self.written):
-                pending += piece
-                while len(pending) >= size:
-                    blocks.append(bytes(pending[:size]))
-                    del pending[:size]
-        self._blocks = blocks
+        pieces = (piece for kind, path, values in self.columns
+                  for piece in column_pieces(kind, path, values, self.written))
+        self._blocks: list[Optional[bytes]] = list(whole_blocks(pieces, pending))
         self._tail = bytes(pending)
         self._deflated: list[bytes] = []
         self._crc, self._size, self._history = 0, 0, b""

@@ -21,9 +21,9 @@ import zlib
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Iterator, Optional, Sequence
 
-__all__ = ["BLOCK", "DeflatedHead", "deflate_block", "gzip_compress"]
+__all__ = ["BLOCK", "DeflatedHead", "deflate_block", "gzip_compress", "whole_blocks"]
 
 #: bytes deflated per task: large enough that a task's overhead is nothing beside its
 #: deflating, small enough that every thread gets work and few bytes wait in memory
@@ -60,6 +60,16 @@ class DeflatedHead:
     tail: bytes
 
 
+def whole_blocks(pieces: Iterable[bytes], pending: bytearray) -> Iterator[bytes]:
+    """The bytes of ``pending`` then ``pieces``, in order, as blocks of exactly :data:`BLOCK`
+    bytes; what is left (less than a block) stays in ``pending``."""
+    for piece in pieces:
+        pending += piece
+        while len(pending) >= BLOCK:
+            yield bytes(pending[:BLOCK])
+            del pending[:BLOCK]
+
+
 def gzip_compress(pieces: Iterable[bytes], threads: Optional[int] = None,
                   head: Optional[DeflatedHead] = None) -> bytes:
     """The gzip stream of the bytes of ``pieces`` (joined; after ``head``'s, if given),
@@ -90,11 +100,8 @@ def gzip_compress(pieces: Iterable[bytes], threads: Optional[int] = None,
             for block in head.pending:
                 submit(block)
             pending += head.tail
-        for piece in pieces:
-            pending += piece
-            while len(pending) >= BLOCK:
-                submit(bytes(pending[:BLOCK]))
-                del pending[:BLOCK]
+        for block in whole_blocks(pieces, pending):
+            submit(block)
         if pending:
             submit(bytes(pending))
         while in_flight:
