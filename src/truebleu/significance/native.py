@@ -316,11 +316,8 @@ def bootstrap_p_value(scores_a: Sequence[float], scores_b: Sequence[float],
     operations, 1.30 M -> 0.92 M instructions a p-value of 1,000 samples (callgrind).
     """
     diffs = [abs(b - a) for a, b in zip(scores_a, scores_b)]
-    mean, observed = numpy_mean(diffs), abs(observed_delta)
-    if strict:  # (count_above's comparisons on the centred differences, without their list)
-        above = len([None for d in diffs if d - mean > observed])
-    else:
-        above = len([None for d in diffs if d - mean >= observed])
+    mean = numpy_mean(diffs)
+    above = count_above([d - mean for d in diffs], abs(observed_delta), strict)
     return (above + 1) / (len(diffs) + 1)
 
 
