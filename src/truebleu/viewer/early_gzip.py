@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import threading
 import zlib
+from collections import deque
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Iterator, Optional, Sequence
@@ -79,7 +80,7 @@ class EarlyTexts:
         pending = bytearray()
         pieces = (piece for kind, path, values in self.columns
                   for piece in column_pieces(kind, path, values, self.written))
-        self._blocks: list[Optional[bytes]] = list(whole_blocks(pieces, pending))
+        self._blocks = deque(whole_blocks(pieces, pending))  # (those not deflated yet)
         self._tail = bytes(pending)
         self._deflated: list[bytes] = []
         self._crc, self._size, self._history = 0, 0, b""
@@ -89,14 +90,13 @@ class EarlyTexts:
         self._thread.start()
 
     def _run(self) -> None:
-        for k, block in enumerate(self._blocks):
-            if self._stop.is_set() or block is None:
-                return
+        while self._blocks and not self._stop.is_set():
+            block = self._blocks[0]
             self._deflated.append(deflate_block(block, self._history))
             self._crc = zlib.crc32(block, self._crc)  # (zlib lets go of the GIL for both)
             self._size += len(block)
             self._history = block[-parallel_gzip.WINDOW:]
-            self._blocks[k] = None  # (its deflated bytes are all that is kept)
+            self._blocks.popleft()  # (its deflated bytes are all that is kept)
 
     def take(self, columns: Sequence[Column]) -> Optional[DeflatedHead]:
         """What is deflated so far and what is not, if this object's columns are the first
@@ -111,10 +111,8 @@ class EarlyTexts:
         self._taken = True
         if not same:
             return None
-        done = len(self._deflated)
-        pending = [block for block in self._blocks[done:] if block is not None]
         return DeflatedHead(deflated=self._deflated, crc=self._crc, size=self._size,
-                            history=self._history, pending=pending, tail=self._tail)
+                            history=self._history, pending=list(self._blocks), tail=self._tail)
 
     def abandon(self) -> None:
         """Stops the thread (the report was not saved)."""
