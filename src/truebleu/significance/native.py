@@ -313,7 +313,9 @@ def bootstrap_p_value(scores_a: Sequence[float], scores_b: Sequence[float],
     """:func:`.paired.bootstrap_p_value` with ``statistic="sacrebleu"`` on Python floats.
 
     Comprehensions, not maps of ``operator.sub`` and ``observed.__lt__``: the same float
-    operations, 1.30 M -> 0.92 M instructions a p-value of 1,000 samples (callgrind).
+    operations, 1.45 M -> 1.13 M instructions a p-value of 1,000 samples (callgrind, 200
+    calls; counting the centred list inline instead of in :func:`count_above` saved 0.06 M
+    more, not kept: one count, in one place).
     """
     diffs = [abs(b - a) for a, b in zip(scores_a, scores_b)]
     mean = numpy_mean(diffs)
