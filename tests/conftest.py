@@ -1,8 +1,10 @@
-"""Shared test fixtures: where the shared WMT data lives, and the backends to test."""
+"""Shared test fixtures: where the shared WMT data lives, and the backends (and the page's
+deflaters) to test."""
 
 from __future__ import annotations
 
 import os
+import zlib
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,20 @@ def available_backends() -> list[str]:
 @pytest.fixture(params=available_backends())
 def backend(request) -> str:
     return request.param
+
+
+@pytest.fixture(params=["zlib", "isal"])
+def deflater(request, monkeypatch):
+    """The report page's stream made by each deflater (``viewer.parallel_gzip.DEFLATER``):
+    zlib's, and ISA-L's where the ``isal`` extra is installed (the test extra installs it)."""
+    from truebleu.viewer import parallel_gzip
+
+    if request.param == "isal":
+        module = pytest.importorskip("isal.isal_zlib", reason="the isal extra is not installed")
+    else:
+        module = zlib
+    monkeypatch.setattr(parallel_gzip, "DEFLATER", module)
+    return module
 
 
 # --- CI: a skipped oracle is a failure -------------------------------------------------------

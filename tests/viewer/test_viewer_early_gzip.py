@@ -45,7 +45,7 @@ def page(rep, path) -> bytes:
 
 
 @pytest.mark.parametrize("done", [0, 1, 7, None])
-def test_a_head_partly_deflated_gives_the_stream_written_whole(done, small_blocks):
+def test_a_head_partly_deflated_gives_the_stream_written_whole(done, small_blocks, deflater):
     """gzip_compress after a DeflatedHead (the first ``done`` blocks deflated, the rest of
     its whole blocks pending, a tail) is gzip_compress of all the bytes."""
     rng = random.Random(done)
@@ -66,7 +66,7 @@ def test_a_head_partly_deflated_gives_the_stream_written_whole(done, small_block
         assert gzip.decompress(out) == head_bytes + b"".join(rest)
 
 
-def test_the_page_is_the_same_with_its_texts_deflated_early(tmp_path, small_blocks):
+def test_the_page_is_the_same_with_its_texts_deflated_early(tmp_path, small_blocks, deflater):
     refs, systems, source = inputs()
     plain = page(report(refs, systems, source=source, n_samples=20), tmp_path / "plain.html")
     with texts_deflated_early():

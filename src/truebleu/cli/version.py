@@ -34,6 +34,7 @@ FEATURES: dict[str, tuple[str, tuple[str, ...]]] = {
     "spark": ("spark", ("pyspark", "pyarrow", "pandas", "numpy")),
     "torch": ("torch", ("torch", "torchmetrics")),
     "hf": ("hf", ("evaluate",)),
+    "isal": ("isal", ("isal",)),  # the report's pages deflated by ISA-L, not zlib
 }
 
 

@@ -10,15 +10,15 @@ UTF-8 at once and deflated on one thread of their own from the start (:class:`Ea
 is the one it would have written alone, byte for byte, since each block's deflate depends
 only on its bytes and the 32 KiB before them (:mod:`.parallel_gzip`).
 
-The thread does nothing but call zlib, which lets go of the GIL: it takes the GIL for a
-moment between two blocks of a megabyte, never for long (making the texts into UTF-8 is
-done before it starts, on the caller's thread, which would do it later anyway).
+The thread does nothing but call the deflater (zlib's or ISA-L's,
+:data:`.parallel_gzip.DEFLATER`), which lets go of the GIL: it takes the GIL for a moment
+between two blocks of a megabyte, never for long (making the texts into UTF-8 is done
+before it starts, on the caller's thread, which would do it later anyway).
 """
 
 from __future__ import annotations
 
 import threading
-import zlib
 from collections import deque
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -93,7 +93,7 @@ class EarlyTexts:
         while self._blocks and not self._stop.is_set():
             block = self._blocks[0]
             self._deflated.append(deflate_block(block, self._history))
-            self._crc = zlib.crc32(block, self._crc)  # (zlib lets go of the GIL for both)
+            self._crc = parallel_gzip.crc32(block, self._crc)  # (both let go of the GIL)
             self._size += len(block)
             self._history = block[-parallel_gzip.WINDOW:]
             self._blocks.popleft()  # (its deflated bytes are all that is kept)

@@ -10,8 +10,17 @@ blocks are joined in order and closed by an empty final block: one ordinary defl
 stream in one gzip member, which ``gzip.decompress`` and the browser's
 ``DecompressionStream("gzip")`` read like any other.
 
-The output depends only on the bytes, never on the number of threads or on how the
-caller cuts its pieces: a report gives the same file on every machine.
+The deflater is ISA-L's where its Python binding is installed (the ``isal`` extra), else
+zlib's: the same calls (ISA-L's binding copies zlib's interface), and the same stream
+structure. ISA-L deflates the page's texts about five times as fast as zlib at level 1 on
+this project's machine (2026-11-29: 201 against 42 MB/s on 60 MB of the report's texts),
+into a slightly smaller stream (0.442 of the bytes against 0.452): at 200,000 segments, the
+longest step of the report after the resampling was zlib's.
+
+The output depends only on the bytes and the deflater, never on the number of threads or on
+how the caller cuts its pieces. With zlib, a report gives the same file wherever zlib is the
+same version; ISA-L chooses its code by the processor and does not promise the same bytes
+across processors or versions. The data a page holds are the same whichever made it.
 """
 
 from __future__ import annotations
@@ -21,9 +30,11 @@ import zlib
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Iterable, Iterator, Optional, Sequence
 
-__all__ = ["BLOCK", "DeflatedHead", "deflate_block", "gzip_compress", "whole_blocks"]
+__all__ = ["BLOCK", "DEFLATER", "DeflatedHead", "crc32", "deflate_block", "gzip_compress",
+           "whole_blocks"]
 
 #: bytes deflated per task: large enough that a task's overhead is nothing beside its
 #: deflating, small enough that every thread gets work and few bytes wait in memory
@@ -36,13 +47,34 @@ LEVEL = 1
 HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x04\xff"
 
 
+def _deflater() -> ModuleType:
+    """ISA-L's zlib interface (``isal.isal_zlib``) where it is installed, else zlib."""
+    try:
+        from isal import isal_zlib
+    except ImportError:
+        return zlib
+    return isal_zlib
+
+
+#: the module whose ``compressobj`` and ``crc32`` make the stream (zlib's interface; both
+#: let go of the GIL while they work, so the blocks deflate on several threads at once)
+DEFLATER = _deflater()
+
+
 def deflate_block(block: bytes, history: bytes) -> bytes:
     """``block`` as raw deflate blocks after ``history``, ending on a sync flush."""
+    deflater = DEFLATER
     if history:
-        compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS, zdict=history)
+        compressor = deflater.compressobj(LEVEL, deflater.DEFLATED, -zlib.MAX_WBITS, zdict=history)
     else:
-        compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
-    return compressor.compress(block) + compressor.flush(zlib.Z_SYNC_FLUSH)
+        compressor = deflater.compressobj(LEVEL, deflater.DEFLATED, -zlib.MAX_WBITS)
+    return compressor.compress(block) + compressor.flush(deflater.Z_SYNC_FLUSH)
+
+
+def crc32(data: bytes, value: int = 0) -> int:
+    """gzip's CRC-32 of ``data`` after ``value`` (the deflater's: the same number either way)."""
+    result: int = DEFLATER.crc32(data, value)
+    return result
 
 
 @dataclass
@@ -90,7 +122,7 @@ def gzip_compress(pieces: Iterable[bytes], threads: Optional[int] = None,
             if len(in_flight) >= 2 * workers:
                 out.append(in_flight.popleft().result())
             in_flight.append(pool.submit(deflate_block, block, history))
-            crc = zlib.crc32(block, crc)  # (lets go of the GIL too)
+            crc = crc32(block, crc)  # (lets go of the GIL too)
             size += len(block)
             history = block[-WINDOW:]
 
