@@ -30,7 +30,7 @@ fi
 WORK=$(mktemp -d /tmp/truebleu-sanitize.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-cp -r "$REPO/src" "$REPO/tests" "$REPO/bench" "$REPO/setup.py" "$REPO/pyproject.toml" "$WORK/"
+cp -r "$REPO/src" "$REPO/tests" "$REPO/bench" "$REPO/tools" "$REPO/setup.py" "$REPO/pyproject.toml" "$WORK/"
 [ -f "$REPO/README.md" ] && cp "$REPO/README.md" "$WORK/"
 find "$WORK/src" -name '*.so' -delete
 cd "$WORK"
