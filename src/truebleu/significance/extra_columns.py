@@ -44,8 +44,6 @@ class ExtraColumns:
             raise ValueError("extra columns: counts must not be negative")
         self.table = table
         self.sums: Optional[NDArray[Any]] = None
-        #: how many shared passes were completed (tests count them)
-        self.passes = 0
 
     def sum_chunks(self, stacked: NDArray[Any], n_samples: int, state: bytearray
                    ) -> Iterator[tuple[slice, NDArray[Any]]]:
@@ -79,4 +77,3 @@ class ExtraColumns:
             yield part, test_sums
         self.sums = (np.concatenate(parts, axis=0) if parts
                      else np.zeros((0, self.table.shape[1]), dtype=np.int64))
-        self.passes += 1
