@@ -204,7 +204,9 @@ def test_length_bucket_intervals_run_in_the_core_with_bootstrap_cis_numbers(monk
 
 def test_frequency_bucket_intervals_run_in_the_core_with_numpys_numbers(monkeypatch):
     """The core's exact int64 sums of the bootstrap samples give the frequency buckets'
-    intervals; NumPy's path (sample counts times the rows) gives the same ones."""
+    intervals, in the significance test's pass (two systems or more: its draws, shared;
+    tests/viewer/test_viewer_shared_draws.py) or in their own; NumPy's path (sample counts
+    times the rows) gives the same ones."""
     pytest.importorskip("truebleu.metrics.bleu.native")
     from truebleu.viewer import buckets, report
 
@@ -216,11 +218,14 @@ def test_frequency_bucket_intervals_run_in_the_core_with_numpys_numbers(monkeypa
     references[0] = [f"{line} r{i} q{i % 40} s{i % 9}" for i, line in enumerate(references[0])]
     systems = {name: [f"{line} r{i} q{i % 40}" if i % 3 else f"{line} s{i % 9}"
                       for i, line in enumerate(hyps)] for name, hyps in systems.items()}
+    shared = report(references, systems, n_samples=300, seed=4).data.buckets["frequency"]
+    assert not calls  # (summed in the test's pass)
+    monkeypatch.setattr(buckets.FrequencyCounts, "shared_columns", lambda self, seed: None)
     fast = report(references, systems, n_samples=300, seed=4).data.buckets["frequency"]
     assert calls and real(np.ones((3, 2), dtype=np.int64), 4, 5, _Bar()) is not None
     monkeypatch.setattr(buckets, "_core_sums", lambda *a: None)
     slow = report(references, systems, n_samples=300, seed=4).data.buckets["frequency"]
-    assert fast == slow
+    assert shared == fast == slow
     assert sum(v is not None for row in fast["ci"] for v in row) >= 3 * len(systems)
 
 

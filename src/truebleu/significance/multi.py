@@ -60,6 +60,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
     from typing_extensions import TypedDict, Unpack
 
+    from .extra_columns import ExtraColumns
     from .scoring import BatchScorer
 
     class CompareOptions(TypedDict, total=False):
@@ -164,9 +165,9 @@ def clusters_from(ordered: Sequence[T], different: Callable[[T, T], bool]) -> li
 
 
 def _pairwise_bootstrap(matrices: list[NDArray[Any]], scores: list[float], scorer: BatchScorer,
-                        n_samples: int, rng: Generator, bar: Progress, statistic: str
-                        ) -> tuple[PairValues, NDArray[Any]]:
-    table = drawn_bootstrap_scores(rng, matrices, scorer, n_samples, bar)
+                        n_samples: int, rng: Generator, bar: Progress, statistic: str,
+                        extra: Optional[ExtraColumns] = None) -> tuple[PairValues, NDArray[Any]]:
+    table = drawn_bootstrap_scores(rng, matrices, scorer, n_samples, bar, extra=extra)
     p: PairValues = {}
     for i in range(len(matrices)):
         for j in range(i + 1, len(matrices)):
@@ -230,6 +231,28 @@ def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
         they are not the score of the summed rows (an external metric's official
         system scores); the tests and intervals stay those of the rows.
     """
+    return _compare_all(named_stats, scorer, test, n_samples, seed, alpha, holm_correction,
+                        ci_samples, statistic, system_scores, None)
+
+
+def compare_all_with_columns(extra: ExtraColumns,
+                             named_stats: Sequence[tuple[str, StatisticsMatrix]],
+                             scorer: BatchScorer, test: str, n_samples: int,
+                             seed: RandomSeed) -> MultiComparison:
+    """:func:`compare_all` (its other options at their defaults), whose paired bootstrap
+    also sums ``extra``'s columns on its own draws where it runs in the core: one pass
+    instead of two (:mod:`.extra_columns`; the report's frequency buckets). The result
+    is :func:`compare_all`'s; ``extra.sums`` is None where the shared pass did not run."""
+    return _compare_all(named_stats, scorer, test, n_samples, seed, 0.05, False, 1000,
+                        "centered", None, extra)
+
+
+def _compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
+                                    Sequence[tuple[str, StatisticsMatrix]]],
+                 scorer: BatchScorer, test: str, n_samples: Optional[int], seed: RandomSeed,
+                 alpha: float, holm_correction: bool, ci_samples: int, statistic: str,
+                 system_scores: Optional[Sequence[float]],
+                 extra: Optional[ExtraColumns]) -> MultiComparison:
     check_statistic(statistic)
     if test not in DEFAULT_SAMPLES:
         raise ValueError(f"test must be 'bs' or 'ar', got {test!r}")
@@ -255,7 +278,7 @@ def compare_all(named_stats: Union[Mapping[str, StatisticsMatrix],
                   "samples" if test == "bs" else "trials") as bar:
         if test == "bs":
             p, table = _pairwise_bootstrap(matrices, scores, scorer, n_samples, rng, bar,
-                                           statistic)
+                                           statistic, extra)
         else:
             p, table = _pairwise_randomization(matrices, scores, scorer, n_samples, rng,
                                                bar, ci_samples)

@@ -6,6 +6,7 @@ as the report's tests), so that the page can say whether two systems differ in a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional, Protocol, Sequence
 
 from ..core.progress import Progress
@@ -15,6 +16,7 @@ from .tokens import Tokens
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from ..significance.extra_columns import ExtraColumns
     from ..significance.scoring import BatchScorer
 
 
@@ -98,6 +100,58 @@ def frequency_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
     ``ref_tokens`` and every system's tokens carry word ids of one vocabulary
     (:func:`.tokens.tokenize_stream` with a :class:`.tokens.Vocabulary`).
     """
+    return frequency_counts(ref_tokens, systems).buckets(seed, n_samples)
+
+
+@dataclass
+class FrequencyCounts:
+    """The frequency buckets' counts, one row per segment: the reference's words per
+    bucket, then each system's matched and hypothesis words per bucket (int64). Made
+    before the report's significance test, so that its draws can sum them too
+    (:meth:`shared_columns`); :meth:`buckets` then reads those sums."""
+
+    table: NDArray[Any]
+    n_systems: int
+
+    def shared_columns(self, seed: int) -> Optional[ExtraColumns]:
+        """The columns :func:`_resampled_sums` would resample in the core (those not all
+        zeros), for the significance test to sum on its draws (the same ones: ``seed``'s);
+        None where this table takes no core pass (fewer than two segments, no such column,
+        the Python backend, a seed that is not a plain integer)."""
+        from ..core.kernels import backend_name
+        from ..significance.extra_columns import ExtraColumns
+        from ..significance.pcg64 import is_plain_seed
+
+        used = _used_columns(self.table)
+        if (len(self.table) < 2 or not len(used) or backend_name() != "native"
+                or not is_plain_seed(seed)):
+            return None
+        return ExtraColumns(self.table[:, used])
+
+    def buckets(self, seed: int, n_samples: int,
+                shared: Optional[ExtraColumns] = None) -> dict[str, Any]:
+        """The buckets' F-measures and intervals (:func:`frequency_buckets`); the resampled
+        sums are ``shared``'s where the significance test summed them, else this table's own."""
+        from ..core.lazy_numpy import numpy
+
+        np = numpy()
+        table, n_buckets = self.table, len(FREQUENCY_BUCKETS)
+        f = [_nullable(_f_measure(_system_counts(table.sum(axis=0), k, n_buckets)))
+             for k in range(self.n_systems)]
+        ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in range(self.n_systems)]
+        if len(table) >= 2:  # (no interval from one segment)
+            with Progress(n_samples, "frequency buckets", "samples") as bar:
+                resampled = _resampled_sums(table, seed, n_samples, bar, shared)
+            lower = n_samples // 40
+            for k in range(self.n_systems):
+                fs = np.sort(_f_measure(_system_counts(resampled, k, n_buckets)), axis=0)
+                ci[k] = _nullable(0.5 * (fs[n_samples - lower - 1] - fs[lower]))
+        return {"labels": _bucket_labels(FREQUENCY_BUCKETS), "f": f, "ci": ci,
+                "ref_words": table[:, :n_buckets].sum(axis=0).tolist(), "n_samples": n_samples}
+
+
+def frequency_counts(ref_tokens: Tokens, systems: Sequence[ScoredSystem]) -> FrequencyCounts:
+    """The counts :func:`frequency_buckets` resamples (see there)."""
     from ..core.lazy_numpy import numpy
 
     np = numpy()
@@ -112,19 +166,7 @@ def frequency_buckets(ref_tokens: Tokens, systems: Sequence[ScoredSystem],
     columns = [_per_bucket(ref_segs, word_bucket[ref_ids], n, n_buckets)]
     columns += _hypothesis_counts(ref_tokens, (ref_segs, ref_ids), [s.tokens for s in systems],
                                   word_bucket, n_buckets)
-    table = np.concatenate(columns, axis=1)
-    f = [_nullable(_f_measure(_system_counts(table.sum(axis=0), k, n_buckets)))
-         for k in range(len(systems))]
-    ci: list[list[Optional[float]]] = [[None] * n_buckets for _ in systems]
-    if n >= 2:  # (no interval from one segment)
-        with Progress(n_samples, "frequency buckets", "samples") as bar:
-            resampled = _resampled_sums(table, seed, n_samples, bar)
-        lower = n_samples // 40
-        for k in range(len(systems)):
-            fs = np.sort(_f_measure(_system_counts(resampled, k, n_buckets)), axis=0)
-            ci[k] = _nullable(0.5 * (fs[n_samples - lower - 1] - fs[lower]))
-    return {"labels": _bucket_labels(FREQUENCY_BUCKETS), "f": f, "ci": ci,
-            "ref_words": table[:, :n_buckets].sum(axis=0).tolist(), "n_samples": n_samples}
+    return FrequencyCounts(np.concatenate(columns, axis=1), len(systems))
 
 
 def _per_bucket(segs: NDArray[Any], buckets: NDArray[Any], n: int, n_buckets: int,
@@ -198,22 +240,37 @@ def _system_counts(sums: NDArray[Any], k: int, n_buckets: int) -> NDArray[Any]:
     return counts
 
 
-def _resampled_sums(table: NDArray[Any], seed: int, n_samples: int,
-                    bar: Progress) -> NDArray[Any]:
+def _used_columns(table: NDArray[Any]) -> NDArray[Any]:
+    """The columns that are not all zeros (a column of zeros sums to 0 in every sample)."""
+    from ..core.lazy_numpy import numpy
+
+    used: NDArray[Any] = numpy().flatnonzero(table.any(axis=0))
+    return used
+
+
+def _resampled_sums(table: NDArray[Any], seed: int, n_samples: int, bar: Progress,
+                    shared: Optional[ExtraColumns] = None) -> NDArray[Any]:
     """An int64 table's column sums on ``n_samples`` bootstrap samples of its rows,
     ``(n_samples, columns)``: ``default_rng(seed).choice(n, size=(n_samples, n))``'s
     draws, as every interval of the report. In the compiled core where it runs (exact
     int64 sums, the draws of :mod:`truebleu.significance.native`), else NumPy's sample
     counts times the rows in float64 on BLAS (exact below 2**53), in blocks of bounded
-    memory.
+    memory. ``shared``: :meth:`FrequencyCounts.shared_columns` after the significance test,
+    whose ``sums`` (where its pass summed them) are those of the used columns.
     """
     from ..core.lazy_numpy import numpy
     from ..significance.resampling import bootstrap_indices, make_rng, sample_counts
 
     np = numpy()
     sums = np.zeros((n_samples, table.shape[1]), dtype=np.int64)
-    used = np.flatnonzero(table.any(axis=0))  # a column of zeros sums to 0 in every sample
+    used = _used_columns(table)
     if not len(used):
+        bar.update(n_samples)
+        return sums
+    if shared is not None and shared.sums is not None:  # the test's draws, summed in its pass
+        if shared.sums.shape != (n_samples, len(used)):
+            raise ValueError("the shared sums are not this table's used columns")
+        sums[:, used] = shared.sums
         bar.update(n_samples)
         return sums
     table = table[:, used]

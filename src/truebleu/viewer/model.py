@@ -25,11 +25,12 @@ from ..core.resources import Cost
 from ..core.statistics import RowTable
 from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.score import BLEUScore
-from .buckets import FREQUENCY_BUCKETS, frequency_buckets, length_buckets
+from .buckets import FREQUENCY_BUCKETS, frequency_counts, length_buckets
 from .metrics_model import MetricChoice, metric_objects, metrics_payload
 from .tokens import PageTokens, Tokens, Vocabulary, stream_tokens
 
 if TYPE_CHECKING:
+    from ..significance.extra_columns import ExtraColumns
     from ..significance.multimetric import ExternalScoresArgument, MetricRows
     from ..significance.scoring import BatchScorer
 
@@ -238,11 +239,15 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
 
     reference_tokens = [tokens(stream, vocabulary if k == 0 else None)
                         for k, stream in enumerate(references)]
-    significance = _significance(systems, corpus_scorer, seed, n_samples, test)
+    # the frequency buckets' counts first: the significance test's core pass sums them on
+    # its own draws, which are theirs too (the same seed and n_samples), where both run there
+    frequency = frequency_counts(reference_tokens[0], systems)
+    shared = frequency.shared_columns(seed)
+    significance = _significance(systems, corpus_scorer, seed, n_samples, test, shared)
     documents = _documents(inputs.doc_ids, systems, metric_refs)
     buckets = {
         "length": length_buckets(reference_tokens[0], systems, corpus_scorer, seed, n_samples),
-        "frequency": frequency_buckets(reference_tokens[0], systems, seed, n_samples),
+        "frequency": frequency.buckets(seed, n_samples, shared),
     }
     signature = metric_refs.get_signature().format()
     sentence_metric = BLEU(**{**bleu_options, "effective_order": True})
@@ -306,9 +311,11 @@ def no_power_note(n_segments: int) -> str:
 
 
 def _significance(systems: list[SystemResult], scorer: BatchScorer, seed: int, n_samples: int,
-                  test: str) -> dict[str, Any]:
-    """Bootstrap CIs for every system and, with two or more, all-pairs tests and clusters."""
+                  test: str, shared: Optional[ExtraColumns] = None) -> dict[str, Any]:
+    """Bootstrap CIs for every system and, with two or more, all-pairs tests and clusters
+    (whose core pass, where it runs, also sums ``shared``'s columns: the frequency buckets')."""
     from ..significance import bootstrap_ci, compare_all
+    from ..significance.multi import compare_all_with_columns
     from ..significance.preconditions import MIN_SEGMENTS
 
     n_segments = len(systems[0].statistics)
@@ -322,8 +329,10 @@ def _significance(systems: list[SystemResult], scorer: BatchScorer, seed: int, n
         ci = bootstrap_ci(systems[0].statistics, scorer, n_samples, seed=seed)
         systems[0].ci_mean, systems[0].ci_half_width = ci.mean, ci.ci
         return {"test": None, "n_samples": n_samples, "seed": seed, "pairs": [], "clusters": [[0]]}
-    result = compare_all([(s.name, s.statistics) for s in systems], scorer, test=test,
-                         n_samples=n_samples, seed=seed)
+    named = [(s.name, s.statistics) for s in systems]
+    result = (compare_all(named, scorer, test=test, n_samples=n_samples, seed=seed)
+              if shared is None else
+              compare_all_with_columns(shared, named, scorer, test, n_samples, seed))
     index = {s.name: k for k, s in enumerate(systems)}
     for summary in result.systems:
         s = systems[index[summary.name]]
