@@ -62,6 +62,14 @@ def chrf(out: Any, scores: Any) -> None:
     core.chrf_statistics(HYPS, REFS, 6, 0, False, False, 4.0, 5.0, 1, out, scores)
 
 
+def stream_of_lengths(lengths: Any) -> None:
+    """ids_statistics_streams of a stream whose lines have ``lengths`` ids (as many as the
+    buffer's bytes read as int64 add up to: a buffer of the wrong type is refused first)."""
+    total = sum(memoryview(lengths).cast("B").cast("q"))
+    ids = array("q", [1]) * total
+    core.ids_statistics_streams(ids, lengths, [(ids, lengths)], ORDER, 1, zeros(INT64, N * WIDTH))
+
+
 # (entry point, argument): its type, how many items, and a call with that argument given
 WRITTEN: dict[tuple[str, str], tuple[str, int, Callable[[Any], Any]]] = {
     ("statistics", "out"): (INT64, N * WIDTH, lambda buf: core.statistics(
@@ -83,6 +91,9 @@ WRITTEN: dict[tuple[str, str], tuple[str, int, Callable[[Any], Any]]] = {
         [[1, 2], [3]], [[[1, 2]], [[4]]], array("q"), ORDER, 1, buf)),
     ("ids_statistics", "totals"): (INT64, WIDTH, lambda buf: core.ids_statistics(
         [[1, 2], [3]], [[[1, 2]], [[4]]], array("q"), ORDER, 1, None, buf)),
+    ("ids_statistics_streams", "out"): (INT64, N * WIDTH, lambda buf: core.ids_statistics_streams(
+        array("q", [1, 2, 3]), array("q", [2, 1]), [(array("q", [1, 2, 4]), array("q", [2, 1]))],
+        ORDER, 1, buf)),
     ("pair_statistics", "out"): (INT64, N * WIDTH, pair_statistics),
     ("cross_statistics", "rows"): (INT64, N * WIDTH, lambda buf: cross_statistics(
         buf, zeros(FLOAT64, N))),
@@ -106,6 +117,7 @@ READ: dict[tuple[str, str], tuple[str, int, Callable[[Any], Any]]] = {
         zeros(INT64, N * WIDTH), zeros(FLOAT64, N), buf)),
     ("ids_statistics", "dropped"): (INT64, N, lambda buf: core.ids_statistics(
         [[1, 2], [3]], [[[1, 2]], [[4]]], buf, ORDER, 1, zeros(INT64, N * WIDTH))),
+    ("ids_statistics_streams", "hyp_lengths"): (INT64, N, lambda buf: stream_of_lengths(buf)),
 }
 CASES = {**WRITTEN, **READ}
 INDEXES = [0, 1]  # valid as indexes of two sequences and as dropped ids (ascending)

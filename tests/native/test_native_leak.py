@@ -77,6 +77,11 @@ ID_DROPPED = array("q", [-100, 0])
 ID_UNREAD = ID_HYPS[:-1] + [[1.5]]  # not read by the core: False, nothing computed
 ID_BAD_DROPPED = array("q", [0, -100])
 ID_NO_REFS = ID_REFS[:-1] + [[]]
+# a stream of 2,000 lines as ids (the report's tokens), and two reference streams
+STREAM_IDS, STREAM_LENGTHS = array("i", [i % 50 for i in range(6000)]), array("q", [3] * 2000)
+STREAM_REFS = [(array("q", [i % 40 for i in range(4000)]), array("q", [2] * 2000)),
+               (array("i", [i % 7 for i in range(2000)]), array("q", [1] * 2000))]
+STREAM_BAD_LENGTHS = array("q", [3] * 1999 + [4])
 CALLS = 0
 
 def call(f, *args, **kwargs):
@@ -133,6 +138,7 @@ def one_round():
     call(core.ids_statistics, ID_HYPS, ID_REFS, ID_DROPPED, 4, 2, OUT)
     call(core.ids_statistics, ID_HYPS, ID_REFS, ID_DROPPED, 4, 2, None, TOTALS)
     call(core.ids_statistics, ID_UNREAD, ID_REFS, ID_DROPPED, 4, 2, OUT)
+    call(core.ids_statistics_streams, STREAM_IDS, STREAM_LENGTHS, STREAM_REFS, 4, 2, OUT)
     # error paths must release what they took
     for bad in ([["a", 1]], [b"x"], None):
         fails(core.prepare, bad, 1, True, 2)
@@ -146,6 +152,8 @@ def one_round():
     fails(core.stream_statistics, BAD_HYPS, STREAMS, 1, True, 4, 2, OUT)
     fails(core.ids_statistics, ID_HYPS, ID_REFS, ID_BAD_DROPPED, 4, 2, OUT)
     fails(core.ids_statistics, ID_HYPS, ID_NO_REFS, ID_DROPPED, 4, 2, OUT)
+    fails(core.ids_statistics_streams, STREAM_IDS, STREAM_BAD_LENGTHS, STREAM_REFS, 4, 2, OUT)
+    fails(core.ids_statistics_streams, STREAM_IDS, STREAM_LENGTHS, STREAM_REFS[:1] + [None], 4, 2, OUT)
 
 class MallInfo2(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t)

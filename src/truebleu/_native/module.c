@@ -103,6 +103,12 @@ static PyMethodDef core_methods[] = {
      "`dropped` (an ascending int64 buffer) left out. Fills `out` (one row per hypothesis), or with\n"
      "out None adds the rows' sum to totals; True. False, with nothing computed, when a sequence\n"
      "is in another form or holds an id outside [0, 2**63) once the dropped ids are out."},
+    {"ids_statistics_streams", KW(core_ids_statistics_streams),
+     "ids_statistics_streams(hyp_ids, hyp_lengths, references, max_order, threads, out) -> None\n\n"
+     "BLEU statistics of a stream of lines given as token ids: hyp_ids (int32 or int64, every\n"
+     "line's ids one after another) and hyp_lengths (int64, each line's number of ids), against\n"
+     "references, a list of (ids, lengths) pairs of the same form (line k's references: line k\n"
+     "of each). Each id is one token. Fills `out` (one row per line)."},
     {"pair_statistics", KW(core_pair_statistics),
      "pair_statistics(hyp_prepared, ref_prepared, hyp_index, ref_index, max_order, threads, out)\n\n"
      "Statistics of chosen (hypothesis segment, reference segment) pairs; all pairs when\n"

@@ -26,6 +26,7 @@ PyObject *core_bleu_scores(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_column_sums(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_tokenized_periods(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_ids_statistics(PyObject *module, PyObject *args, PyObject *kwargs);
+PyObject *core_ids_statistics_streams(PyObject *module, PyObject *args, PyObject *kwargs);
 
 /* The checks every BLEU entry point makes (bleu/bindings_shared.c): 0, or -1 with ValueError. */
 int tb_check_mode(int mode);

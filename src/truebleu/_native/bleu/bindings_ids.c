@@ -295,3 +295,178 @@ done:
     id_gather_free(&g);
     return result;
 }
+
+/* ------------------------------------------------------------------ */
+/* ids_statistics_streams: a report's tokens, already ids, counted as BLEU counts them */
+
+/* One stream's ids (int32 or int64, one after another) and each line's number of them
+ * (int64), both C-contiguous; checked to agree: `n` lines, every length >= 0, their sum the
+ * number of ids. Names the stream in errors (`which`: "hyp" or "references[r]"; its
+ * buffers as "hyp_ids", "references[0] lengths", ...). */
+typedef struct {
+    Py_buffer ids, lengths;
+    int wide; /* the ids are int64 (else int32) */
+} id_stream;
+
+static int id_stream_get(id_stream *s, PyObject *ids, PyObject *lengths, size_t n, const char *which)
+{
+    char ids_name[48], lengths_name[48];
+    const char *joint = strcmp(which, "hyp") ? " " : "_";  /* hyp_ids: the argument's name */
+    snprintf(ids_name, sizeof ids_name, "%s%sids", which, joint);
+    snprintf(lengths_name, sizeof lengths_name, "%s%slengths", which, joint);
+    if (PyObject_GetBuffer(ids, &s->ids, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (PyObject_GetBuffer(lengths, &s->lengths, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    s->wide = s->ids.itemsize == 8;
+    if (tb_check_item(&s->ids, s->wide ? TB_ITEM_INT64 : TB_ITEM_INT32, ids_name) < 0 ||
+        tb_check_item(&s->lengths, TB_ITEM_INT64, lengths_name) < 0)
+        return -1;
+    if ((size_t)s->lengths.len / 8 != n) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd lengths for %zu hypotheses", which, s->lengths.len / 8, n);
+        return -1;
+    }
+    const int64_t *len = s->lengths.buf;
+    size_t total = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (len[k] < 0 || (uint64_t)len[k] >= MAX_SEGMENT_IDS) {
+            PyErr_Format(PyExc_ValueError, "%s: line %zu has %lld ids", which, k, (long long)len[k]);
+            return -1;
+        }
+        total += (size_t)len[k];
+    }
+    if (total != (size_t)s->ids.len / (size_t)s->ids.itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: the lengths add up to %zu ids, but there are %zd", which, total,
+                     s->ids.len / s->ids.itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+static void id_stream_release(id_stream *s)
+{
+    tb_buffer_release(&s->ids);
+    tb_buffer_release(&s->lengths);
+}
+
+/* Appends `count` ids of stream s from its id `at` to g (room made): 0, or -1 (ValueError) for a
+ * negative id. */
+static int append_stream_ids(id_gather *g, const id_stream *s, size_t at, size_t count)
+{
+    int64_t *to = g->ids + g->nids, smallest = 0;
+    if (s->wide) {
+        const int64_t *from = (const int64_t *)s->ids.buf + at;
+        for (size_t i = 0; i < count; i++) {
+            to[i] = from[i];
+            smallest = from[i] < smallest ? from[i] : smallest;
+        }
+    } else {
+        const int32_t *from = (const int32_t *)s->ids.buf + at;
+        for (size_t i = 0; i < count; i++) {
+            to[i] = from[i];
+            smallest = from[i] < smallest ? from[i] : smallest;
+        }
+    }
+    if (smallest < 0) {
+        PyErr_SetString(PyExc_ValueError, "ids must not be negative");
+        return -1;
+    }
+    g->nids += count;
+    g->seq_off[++g->nseq] = g->nids;
+    return 0;
+}
+
+/* ids_statistics_streams(hyp_ids, hyp_lengths, references, max_order, threads, out) -> None
+ * The rows of a stream of hypotheses given as ids (int32 or int64: every line's ids one
+ * after another) and each line's number of ids (int64), against `references`, a list of
+ * (ids, lengths) pairs of the same form, one per reference stream: line k's references are
+ * line k of every stream. Each id is one token (the rows of the ids' written form with
+ * tokenize="none"), so ids numbered by one vocabulary of tokens (tokens_stream's) give the
+ * rows of the tokens' text. Fills out (one row per line). */
+PyObject *core_ids_statistics_streams(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static const char *const kwlist[] = {"hyp_ids", "hyp_lengths", "references", "max_order",
+                                         "threads", "out", NULL};
+    const tb_state *st = tb_state_of(module);
+    PyObject *hyp_ids, *hyp_lengths, *refs, *out;
+    int max_order, threads;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!iiO", (char **)kwlist, &hyp_ids, &hyp_lengths,
+                                     &PyList_Type, &refs, &max_order, &threads, &out))
+        return NULL;
+    if (tb_check_order(max_order) < 0)
+        return NULL;
+    const size_t nrefs = (size_t)PyList_GET_SIZE(refs);
+    if (nrefs == 0) {
+        PyErr_SetString(PyExc_ValueError, "at least one reference stream is needed");
+        return NULL;
+    }
+    Py_buffer probe;
+    if (PyObject_GetBuffer(hyp_lengths, &probe, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const size_t n = (size_t)probe.len / 8;  /* (checked to be whole int64s by id_stream_get) */
+    PyBuffer_Release(&probe);
+    id_stream *streams = calloc(nrefs + 1, sizeof *streams);
+    size_t *at = calloc(nrefs + 1, sizeof *at);  /* each stream's next id */
+    id_gather g = {0};
+    tb_bleu_output output = {0};
+    PyObject *result = NULL;
+    size_t nids = 0;
+    if (!streams || !at) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t s = 0; s <= nrefs; s++) {
+        char which[40] = "hyp";
+        PyObject *ids = hyp_ids, *lengths = hyp_lengths;
+        if (s) {
+            PyObject *pair = PyList_GET_ITEM(refs, (Py_ssize_t)(s - 1));
+            snprintf(which, sizeof which, "references[%zu]", s - 1);
+            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+                PyErr_Format(PyExc_TypeError, "%s must be a pair (ids, lengths)", which);
+                goto done;
+            }
+            ids = PyTuple_GET_ITEM(pair, 0);
+            lengths = PyTuple_GET_ITEM(pair, 1);
+        }
+        if (id_stream_get(&streams[s], ids, lengths, n, which) < 0)
+            goto done;
+        nids += (size_t)streams[s].ids.len / (size_t)streams[s].ids.itemsize;
+    }
+    if (!(g.first = malloc((n + 1) * sizeof(size_t))) ||
+        GROW(g.seq_off, g.seq_off_cap, n * (nrefs + 1) + 1) < 0 || GROW(g.ids, g.ids_cap, nids) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* line k: its hypothesis, then its references; the ids copied (what the job reads) */
+    g.seq_off[0] = 0;
+    for (size_t k = 0; k < n; k++) {
+        g.first[k] = g.nseq;
+        for (size_t s = 0; s <= nrefs; s++) {
+            size_t count = (size_t)((const int64_t *)streams[s].lengths.buf)[k];
+            if (append_stream_ids(&g, &streams[s], at[s], count) < 0)
+                goto done;
+            at[s] += count;
+        }
+        if (g.nids - g.seq_off[g.first[k]] >= MAX_SEGMENT_IDS) {
+            PyErr_Format(PyExc_ValueError, "line %zu has too many ids", k);
+            goto done;
+        }
+    }
+    g.first[n] = g.nseq;
+    tb_id_batch batch = {g.ids, g.seq_off, g.first, n};
+    tb_bleu_job j;
+    tb_bleu_job_init(&j, TB_BLEU_IDS, n, 32);
+    j.max_order = max_order;
+    j.id_batch = &batch;
+    if (tb_bleu_output_get(&output, &j, out, NULL, n) < 0 || tb_bleu_run_job(&j, threads, st) < 0)
+        goto done;
+    result = Py_NewRef(Py_None);
+done:
+    tb_bleu_output_release(&output);
+    for (size_t s = 0; streams && s <= nrefs; s++)
+        id_stream_release(&streams[s]);
+    free(streams);
+    free(at);
+    id_gather_free(&g);
+    return result;
+}

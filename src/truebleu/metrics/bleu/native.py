@@ -412,6 +412,18 @@ class NativeKernel:
             return None
         return Statistics(max_order, out) if totals is None else totals.tolist()
 
+    def stream_ids_statistics(self, hyp_ids, hyp_lengths, references, max_order, threads=None):
+        """One row per line of a stream given as token ids, every line's ids one after
+        another (int32 or int64 buffers) and each line's number of them (int64), against
+        ``references``: ``(ids, lengths)`` pairs of the same form, one per reference stream.
+        The report's tokens come so from one vocabulary (:func:`truebleu.viewer.tokens.
+        stream_tokens`): each id one token, so these are the rows of the tokens' text."""
+        check_max_order(max_order)
+        out = output_buffers(len(hyp_lengths), max_order, False)[0]
+        core.ids_statistics_streams(hyp_ids, hyp_lengths, list(references), max_order,
+                                    check_threads(threads), out)
+        return Statistics(max_order, out)
+
     def bleu_scores(self, statistics, config):
         """The core's replica of sacreBLEU's ``compute_bleu`` where floats add as there."""
         if not core.SUM_IS_PLAIN:
