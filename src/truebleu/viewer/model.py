@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
 
 from ..core.progress import Progress
 from ..core.resources import Cost
@@ -27,7 +27,7 @@ from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.score import BLEUScore
 from .buckets import FREQUENCY_BUCKETS, frequency_counts, length_buckets
 from .metrics_model import MetricChoice, metric_objects, metrics_payload
-from .tokens import PageTokens, Tokens, Vocabulary, stream_tokens
+from .tokens import PageTokens, Tokens, Vocabulary, _core_mode, statistics_of_tokens, stream_tokens
 
 if TYPE_CHECKING:
     from ..significance.extra_columns import ExtraColumns
@@ -212,33 +212,41 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     check_report(n_samples, inputs.n_segments, len(inputs.systems), test=test)
     bleu_options = {"force": True, **(bleu_options or {})}
     references = [list(stream) for stream in inputs.references]
-    metric_refs = BLEU(**bleu_options, references=references)
-    sentence = metric_refs.batch_scorer(effective_order=True)
-    corpus_scorer = metric_refs.batch_scorer()
-    kernel = metric_refs.kernel
-
-    vocabulary = Vocabulary()  # the words of the systems and the first reference (buckets)
+    metric = BLEU(**bleu_options)  # the settings; with the references only where needed
+    vocabulary = Vocabulary()  # the words of every stream (the buckets read the first reference's)
 
     def tokens(lines: Sequence[Optional[str]], words: Optional[Vocabulary] = vocabulary) -> Tokens:
-        return stream_tokens(lines, kernel, metric_refs.tokenizer, metric_refs.lowercase, words)
+        return stream_tokens(lines, metric.kernel, metric.tokenizer, metric.lowercase, words)
 
+    found = _statistics_of_tokens(inputs, references, metric, tokens)
+    if found is None:  # the references prepared, the systems tokenized for their rows
+        metric_refs = BLEU(**bleu_options, references=references)
+        # every system's rows in one call of the kernel where it has one (BLEU's native:
+        # each segment's references counted once for all systems)
+        all_statistics = metric_refs.systems_statistics(inputs.systems)
+        system_tokens = [tokens(hyps) for hyps in inputs.systems]
+        reference_tokens = [tokens(stream, vocabulary if k == 0 else None)
+                            for k, stream in enumerate(references)]
+    else:  # counted on the page's tokens' ids
+        system_tokens, reference_tokens, all_statistics = found
+        metric.num_refs = len(references)
+        # the other metrics take BLEU's references from the BLEU they are given
+        metric_refs = (metric if metrics is None and scores is None
+                       else BLEU(**bleu_options, references=references))
+    sentence = metric_refs.batch_scorer(effective_order=True)
+    corpus_scorer = metric_refs.batch_scorer()
     systems = []
-    # every system's rows in one call of the kernel where it has one (BLEU's native: each
-    # segment's references counted once for all systems)
-    all_statistics = metric_refs.systems_statistics(inputs.systems)
     with Progress(len(inputs.systems), "scoring systems", "systems") as bar:
-        for name, hyps, stats in zip(inputs.system_names, inputs.systems, all_statistics):
+        for name, stats, hyp_tokens in zip(inputs.system_names, all_statistics, system_tokens):
             matrix = stats.to_numpy()
             corpus = metric_refs.score_from_statistics(stats.sum())
             systems.append(SystemResult(
                 name=name, statistics=stats, corpus=corpus,
                 sentence_bleu=scored_int_rows(sentence, matrix),
                 bleu_without=scored_int_rows(corpus_scorer, matrix.sum(axis=0) - matrix),
-                tokens=tokens(hyps)))
+                tokens=hyp_tokens))
             bar.update()
 
-    reference_tokens = [tokens(stream, vocabulary if k == 0 else None)
-                        for k, stream in enumerate(references)]
     # the frequency buckets' counts first: the significance test's core pass sums them on
     # its own draws, which are theirs too (the same seed and n_samples), where both run there
     frequency = frequency_counts(reference_tokens[0], systems)
@@ -265,6 +273,34 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     return ReportData(inputs, metric_refs, signature, sentence_metric.get_signature().format(),
                       systems, reference_tokens, significance, documents, buckets,
                       options=dict(options or {}), metrics=every_metric, metric_rows=metric_rows)
+
+
+def _statistics_of_tokens(inputs: ReportInputs, references: list[list[Optional[str]]], metric: BLEU,
+                          tokens: Callable[[Sequence[Optional[str]]], Tokens]
+                          ) -> Optional[tuple[list[Tokens], list[Tokens], list[RowTable]]]:
+    """(each system's tokens, each reference's, each system's BLEU rows), the rows counted
+    on the tokens' word ids (:func:`.tokens.statistics_of_tokens`): each stream tokenized
+    once, for the page and the rows alike. None where that cannot be: the core does not
+    tokenize (Python's tokenizers, the Python backend), a segment has no reference in some
+    stream, a hypothesis or reference is not a str (then the references are prepared and
+    the systems scored as any BLEU scores them, which raises the errors it always has),
+    or ``force=False`` (the systems' " ." lines warned about as every BLEU call does)."""
+    if (not metric.force or _core_mode(metric.kernel, metric.tokenizer) is None
+            or any(None in stream for stream in references)):
+        return None
+    try:
+        system_tokens = [tokens(hyps) for hyps in inputs.systems]
+        reference_tokens = [tokens(stream) for stream in references]
+    except TypeError:
+        return None
+    order, threads = metric.max_ngram_order, metric.threads
+    rows: list[RowTable] = []
+    for hyps in system_tokens:
+        table = statistics_of_tokens(hyps, reference_tokens, metric.kernel, order, threads)
+        if table is None:
+            return None
+        rows.append(table)
+    return system_tokens, reference_tokens, rows
 
 
 def report_cost(n_samples: int, n_segments: int, n_systems: int, test: str = "bs") -> Cost:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Union, over
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["Tokens", "Vocabulary", "stream_tokens", "tokenize_stream"]
+__all__ = ["Tokens", "Vocabulary", "statistics_of_tokens", "stream_tokens", "tokenize_stream"]
 
 #: lines tokenized per call of the kernel (its lists of tokens are joined at once)
 CHUNK = 8192
@@ -176,6 +176,27 @@ class Tokens(Sequence[Optional[list[str]]]):
         np = numpy()
         segments = np.repeat(np.arange(len(self), dtype=np.int64), self.lengths())
         return segments, self.vocabulary.dense(self._raw_ids)
+
+
+def statistics_of_tokens(hypotheses: Tokens, references: Sequence[Tokens], kernel: Any,
+                         max_order: int, threads: Optional[int]) -> Optional[Any]:
+    """BLEU's rows (a ``Statistics``) of ``hypotheses`` against ``references`` counted on
+    their word ids, where the core numbered them all in one vocabulary (:func:`stream_tokens`
+    with the same :class:`Vocabulary`) and ``kernel`` is the core's; else None.
+
+    The ids are the tokens BLEU counts, one id per token and one token per id, so the
+    rows are those of the tokens' text: the report tokenizes each stream once, for its
+    page and its statistics alike, instead of a second time in the statistics' call."""
+    vocabulary = hypotheses.vocabulary
+    streams = [hypotheses, *references]
+    if (vocabulary is None or vocabulary._core is None or not references
+            or getattr(kernel, "name", None) != "native"
+            or any(t.vocabulary is not vocabulary or t._raw_ids is None or t._texts is None
+                   or None in t._texts for t in streams)):
+        return None
+    return kernel.stream_ids_statistics(hypotheses._raw_ids, hypotheses.lengths(),
+                                        [(t._raw_ids, t.lengths()) for t in references],
+                                        max_order, threads)
 
 
 def _split(line: Optional[str]) -> Optional[list[str]]:
