@@ -82,6 +82,7 @@ STREAM_IDS, STREAM_LENGTHS = array("i", [i % 50 for i in range(6000)]), array("q
 STREAM_REFS = [(array("q", [i % 40 for i in range(4000)]), array("q", [2] * 2000)),
                (array("i", [i % 7 for i in range(2000)]), array("q", [1] * 2000))]
 STREAM_BAD_LENGTHS = array("q", [3] * 1999 + [4])
+TOKEN_LINES = [None if i % 17 == 0 else h for i, h in enumerate(HYPS[:600])] + ["x\ud800 y."]
 CALLS = 0
 
 def call(f, *args, **kwargs):
@@ -120,6 +121,9 @@ def one_round():
             shared = call(core.prepare, SHARED_LINES, mode, lowercase, 2)
             call(core.cross_statistics, shared, INDEX, INDEX, 4, 2, CELLS, CELL_SCORES, 3, 0.0, True)
             call(core.bleu_scores, OUT, 4, 3, 0.0, True, SCORES)
+            words = call(core.tokens_vocabulary)
+            call(core.tokens_stream, TOKEN_LINES, mode, lowercase, words)
+            call(core.tokens_vocabulary_words, words)
     call(core.tokenize, LINE_UTF8, core.MODE_13A, False)
     call(core.column_sums, OUT, 10)
     call(core.tokenized_periods, HYPS)
@@ -153,6 +157,7 @@ def one_round():
     fails(core.ids_statistics, ID_HYPS, ID_REFS, ID_BAD_DROPPED, 4, 2, OUT)
     fails(core.ids_statistics, ID_HYPS, ID_NO_REFS, ID_DROPPED, 4, 2, OUT)
     fails(core.ids_statistics_streams, STREAM_IDS, STREAM_BAD_LENGTHS, STREAM_REFS, 4, 2, OUT)
+    fails(core.tokens_stream, TOKEN_LINES[:5] + [3], 1, False, core.tokens_vocabulary())
     fails(core.ids_statistics_streams, STREAM_IDS, STREAM_LENGTHS, STREAM_REFS[:1] + [None], 4, 2, OUT)
 
 class MallInfo2(ctypes.Structure):

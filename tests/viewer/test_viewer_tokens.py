@@ -93,6 +93,53 @@ def test_core_tokens_of_a_stream_refuse_what_they_cannot_number():
         stream_tokens(["a", 3], kernel, metric.tokenizer, False, Vocabulary())
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("lowercase", [False, True])
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "char", "zh", "none"])
+def test_streams_side_by_side_are_numbered_as_one_after_the_other(tokenize, lowercase, threads,
+                                                                   backend):
+    """``streams_tokens`` (the core: each stream on a thread with a vocabulary of its own,
+    the words numbered afterwards) gives every stream's column, lengths and word ids as
+    ``stream_tokens`` of one stream after the other in one vocabulary."""
+    from truebleu import BLEU
+    from truebleu.viewer.tokens import CHUNK, Vocabulary, stream_tokens, streams_tokens
+
+    metric = BLEU(tokenize=tokenize, lowercase=lowercase, backend=backend)
+    streams = [awkward_lines(k, n=CHUNK + 50 if k == 1 else 300) for k in range(4)]
+    streams[2][3] = "UPPER Straße ÀB lone \ud800 surrogate"
+    streams.append([])
+
+    def made(tokens, lines):
+        segments, ids = tokens.word_ids()
+        return tokens.page_column(lines), tokens.lengths().tolist(), segments.tolist(), ids.tolist()
+
+    one_by_one, side_by_side = Vocabulary(), Vocabulary()
+    want = [stream_tokens(lines, metric.kernel, metric.tokenizer, lowercase, one_by_one)
+            for lines in streams]
+    got = streams_tokens(streams, metric.kernel, metric.tokenizer, lowercase, side_by_side, threads)
+    assert len(side_by_side) == len(one_by_one)
+    for lines, a, b in zip(streams, want, got):
+        assert made(b, lines) == made(a, lines)
+
+
+def test_a_merged_vocabulary_is_numbered_by_no_other_means():
+    from truebleu import BLEU
+    from truebleu.viewer.tokens import Vocabulary, stream_tokens, streams_tokens, tokenize_stream
+
+    metric = BLEU(backend="native")
+    merged = Vocabulary()
+    streams_tokens([["a b"], ["b c"]], metric.kernel, metric.tokenizer, False, merged)
+    assert len(merged) == 3
+    with pytest.raises(ValueError, match="numbered in Python"):
+        stream_tokens(["a"], metric.kernel, metric.tokenizer, False, merged)
+    with pytest.raises(ValueError, match="numbered by the core"):
+        tokenize_stream(["a"], lambda present: [line.split() for line in present], merged)
+    by_core = Vocabulary()
+    stream_tokens(["a b"], metric.kernel, metric.tokenizer, False, by_core)
+    with pytest.raises(ValueError, match="numbered otherwise"):
+        streams_tokens([["a"]], metric.kernel, metric.tokenizer, False, by_core)
+
+
 def test_tokens_of_no_words_at_all():
     from truebleu.viewer.tokens import Tokens, Vocabulary, tokenize_stream
 

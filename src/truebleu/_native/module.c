@@ -129,6 +129,8 @@ static PyMethodDef core_methods[] = {
      "tokenized_periods(hypotheses) -> int: how many end in \" .\" (str.endswith, unstripped)"},
     {"tokens_vocabulary", core_tokens_vocabulary, METH_NOARGS,
      "tokens_vocabulary() -> an empty vocabulary for tokens_stream (a capsule)"},
+    {"tokens_vocabulary_words", core_tokens_vocabulary_words, METH_O,
+     "tokens_vocabulary_words(vocabulary) -> list of bytes: its words (UTF-8) in the order of their ids"},
     {"tokens_stream", KW(core_tokens_stream),
      "tokens_stream(lines, mode, lowercase, vocabulary) -> (column, lengths, ids, size)\n\n"
      "BLEU's tokens of every line (a list of str or None) in one call: the page's token\n"

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 from ..core.progress import Progress
 from ..core.resources import Cost
@@ -27,7 +27,15 @@ from ..metrics.bleu.metric import BLEU
 from ..metrics.bleu.score import BLEUScore
 from .buckets import FREQUENCY_BUCKETS, frequency_counts, length_buckets
 from .metrics_model import MetricChoice, metric_objects, metrics_payload
-from .tokens import PageTokens, Tokens, Vocabulary, _core_mode, statistics_of_tokens, stream_tokens
+from .tokens import (
+    PageTokens,
+    Tokens,
+    Vocabulary,
+    _core_mode,
+    statistics_of_tokens,
+    stream_tokens,
+    streams_tokens,
+)
 
 if TYPE_CHECKING:
     from ..significance.extra_columns import ExtraColumns
@@ -218,7 +226,7 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
     def tokens(lines: Sequence[Optional[str]], words: Optional[Vocabulary] = vocabulary) -> Tokens:
         return stream_tokens(lines, metric.kernel, metric.tokenizer, metric.lowercase, words)
 
-    found = _statistics_of_tokens(inputs, references, metric, tokens)
+    found = _statistics_of_tokens(inputs, references, metric, vocabulary)
     if found is None:  # the references prepared, the systems tokenized for their rows
         metric_refs = BLEU(**bleu_options, references=references)
         # every system's rows in one call of the kernel where it has one (BLEU's native:
@@ -276,11 +284,12 @@ def build_report_data(inputs: ReportInputs, bleu_options: Optional[dict[str, Any
 
 
 def _statistics_of_tokens(inputs: ReportInputs, references: list[list[Optional[str]]], metric: BLEU,
-                          tokens: Callable[[Sequence[Optional[str]]], Tokens]
+                          vocabulary: Vocabulary
                           ) -> Optional[tuple[list[Tokens], list[Tokens], list[RowTable]]]:
     """(each system's tokens, each reference's, each system's BLEU rows), the rows counted
     on the tokens' word ids (:func:`.tokens.statistics_of_tokens`): each stream tokenized
-    once, for the page and the rows alike. None where that cannot be: the core does not
+    once, for the page and the rows alike, the streams side by side on the metric's
+    threads (:func:`.tokens.streams_tokens`). None where that cannot be: the core does not
     tokenize (Python's tokenizers, the Python backend), a segment has no reference in some
     stream, a hypothesis or reference is not a str (then the references are prepared and
     the systems scored as any BLEU scores them, which raises the errors it always has),
@@ -289,10 +298,11 @@ def _statistics_of_tokens(inputs: ReportInputs, references: list[list[Optional[s
             or any(None in stream for stream in references)):
         return None
     try:
-        system_tokens = [tokens(hyps) for hyps in inputs.systems]
-        reference_tokens = [tokens(stream) for stream in references]
+        every = streams_tokens([*inputs.systems, *references], metric.kernel, metric.tokenizer,
+                               metric.lowercase, vocabulary, metric.threads)
     except TypeError:
         return None
+    system_tokens, reference_tokens = every[:len(inputs.systems)], every[len(inputs.systems):]
     order, threads = metric.max_ngram_order, metric.threads
     rows: list[RowTable] = []
     for hyps in system_tokens:

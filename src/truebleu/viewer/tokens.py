@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Union, over
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["Tokens", "Vocabulary", "statistics_of_tokens", "stream_tokens", "tokenize_stream"]
+__all__ = ["Tokens", "Vocabulary", "statistics_of_tokens", "stream_tokens", "streams_tokens",
+           "tokenize_stream"]
 
 #: lines tokenized per call of the kernel (its lists of tokens are joined at once)
 CHUNK = 8192
@@ -38,12 +39,15 @@ PageTokens = Union[None, list[int], str]
 class Vocabulary:
     """One id per distinct word, shared by the streams whose words are compared.
 
-    Numbered by one of two means, whichever numbers its first words, never both: by the
+    Numbered by one of three means, whichever numbers its first words, never two: by the
     core (:func:`stream_tokens`: :meth:`core_vocabulary`, whose ids are already ``0 ..
-    len(self) - 1`` in order of first occurrence), or here (:func:`tokenize_stream`): a
-    word's raw id is the number of tokens numbered before its first occurrence (so one
-    C-level ``setdefault`` per token numbers it, with no Python code per token), and
-    :meth:`dense` renumbers raw ids to ``0 .. len(self) - 1`` in order of first occurrence.
+    len(self) - 1`` in order of first occurrence); from the core's vocabularies of
+    streams tokenized side by side (:func:`streams_tokens`: :meth:`merged_ids`, the
+    words of each numbered in turn, so the same ids again); or here
+    (:func:`tokenize_stream`): a word's raw id is the number of tokens numbered before
+    its first occurrence (so one C-level ``setdefault`` per token numbers it, with no
+    Python code per token), and :meth:`dense` renumbers raw ids to ``0 .. len(self) - 1``
+    in order of first occurrence.
     """
 
     def __init__(self) -> None:
@@ -53,14 +57,36 @@ class Vocabulary:
         self._table: Optional[NDArray[Any]] = None
         self._core: Any = None  # the core's vocabulary (a capsule), once the core numbers words
         self._core_size = 0
+        self._merged: Optional[dict[bytes, int]] = None  # words (UTF-8) of merged_ids
 
     def __len__(self) -> int:
+        if self._merged is not None:
+            return len(self._merged)
         return self._core_size if self._core is not None else len(self._ids)
+
+    @property
+    def dense_ids(self) -> bool:
+        """Whether the ids given are already ``0 .. len(self) - 1`` (the core's, or merged)."""
+        return self._core is not None or self._merged is not None
+
+    def merged_ids(self, words: list[bytes]) -> NDArray[Any]:
+        """The ids here of a core vocabulary's ``words`` (``tokens_vocabulary_words``: its
+        words in id order), numbering the new ones: int32 (int64 beyond), by its ids."""
+        from ..core.lazy_numpy import numpy
+
+        if self._core is not None or self.numbered:
+            raise ValueError("this vocabulary's words are numbered otherwise")
+        np = numpy()
+        merged = self._merged = {} if self._merged is None else self._merged
+        ids = [merged.setdefault(word, len(merged)) for word in words]
+        kind = np.int32 if len(merged) < 2**31 else np.int64
+        table: NDArray[Any] = np.array(ids, dtype=kind)
+        return table
 
     def core_vocabulary(self) -> Any:
         """The core's vocabulary for ``tokens_stream`` (made at the first call)."""
         if self._core is None:
-            if self.numbered:
+            if self.numbered or self._merged is not None:
                 raise ValueError("this vocabulary's words were numbered in Python, not by the core")
             from ..core.kernels import native_core
 
@@ -75,7 +101,7 @@ class Vocabulary:
         """The raw ids of ``words`` (exactly ``n_words`` of them), int64, numbering new ones."""
         from ..core.lazy_numpy import numpy
 
-        if self._core is not None:
+        if self.dense_ids:
             raise ValueError("this vocabulary's words are numbered by the core")
         np = numpy()
         ids: NDArray[Any] = np.fromiter(map(self._ids.setdefault, words, count(self.numbered)),
@@ -89,7 +115,7 @@ class Vocabulary:
         entry per numbered token is made once); the core's ids are those already."""
         from ..core.lazy_numpy import numpy
 
-        if self._core is not None:
+        if self.dense_ids:
             return raw
         np = numpy()
         if self._table is None:
@@ -189,7 +215,7 @@ def statistics_of_tokens(hypotheses: Tokens, references: Sequence[Tokens], kerne
     page and its statistics alike, instead of a second time in the statistics' call."""
     vocabulary = hypotheses.vocabulary
     streams = [hypotheses, *references]
-    if (vocabulary is None or vocabulary._core is None or not references
+    if (vocabulary is None or not vocabulary.dense_ids or not references
             or getattr(kernel, "name", None) != "native"
             or any(t.vocabulary is not vocabulary or t._raw_ids is None or t._texts is None
                    or None in t._texts for t in streams)):
@@ -262,6 +288,45 @@ def stream_tokens(lines: Sequence[Optional[str]], kernel: Any, tokenizer: Any, l
     if vocabulary is None:
         return Tokens(None, counts, texts=texts, column=column)
     return Tokens(None, counts, raw, vocabulary, texts=texts, column=column)
+
+
+def streams_tokens(streams: Sequence[Sequence[Optional[str]]], kernel: Any, tokenizer: Any,
+                   lowercase: bool, vocabulary: Vocabulary, threads: Optional[int] = None
+                   ) -> list[Tokens]:
+    """:func:`stream_tokens` of each stream, their words numbered in ``vocabulary`` as one
+    call after the other would number them. Where the core tokenizes, the streams are
+    tokenized side by side on ``threads`` threads (default: the available cores), each with
+    a vocabulary of its own (the core's call holds no GIL while it tokenizes and reads
+    the tokens against the text), whose words are then numbered here in the streams'
+    order; elsewhere one after the other."""
+    mode = _core_mode(kernel, tokenizer)
+    if mode is None:
+        return [stream_tokens(lines, kernel, tokenizer, lowercase, vocabulary) for lines in streams]
+    from ..core.kernels import native_core, thread_count
+    from ..core.lazy_numpy import numpy
+
+    np, core = numpy(), native_core()
+
+    def tokenized(lines: Sequence[Optional[str]]) -> tuple[Any, ...]:
+        texts, own = list(lines), core.tokens_vocabulary()
+        return (texts, *core.tokens_stream(texts, mode, bool(lowercase), own)[:3],
+                core.tokens_vocabulary_words(own))
+
+    workers = min(thread_count(threads), len(streams))
+    if workers > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(workers, thread_name_prefix="truebleu-tokens") as pool:
+            made = list(pool.map(tokenized, streams))
+    else:
+        made = [tokenized(lines) for lines in streams]
+    out = []
+    for texts, column, lengths, ids, words in made:  # (numbered in the streams' order)
+        local = np.frombuffer(ids, dtype=np.uint32)
+        out.append(Tokens(None, np.frombuffer(lengths, dtype=np.int64),
+                          vocabulary.merged_ids(words).take(local), vocabulary, texts=texts,
+                          column=column))
+    return out
 
 
 def _core_mode(kernel: Any, tokenizer: Any) -> Optional[int]:

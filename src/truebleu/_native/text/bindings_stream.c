@@ -59,6 +59,32 @@ PyObject *core_tokens_vocabulary(PyObject *module, PyObject *noargs)
     return capsule;
 }
 
+/* tokens_vocabulary_words(vocabulary) -> list of bytes: its words (UTF-8) in the order of
+ * their ids, for a caller that numbers the words of several vocabularies as one (the
+ * report's streams, each tokenized on a thread with a vocabulary of its own). */
+PyObject *core_tokens_vocabulary_words(PyObject *module, PyObject *capsule)
+{
+    (void)module;
+    vocabulary *v = PyCapsule_GetPointer(capsule, VOCABULARY_CAPSULE);
+    if (!v)
+        return NULL;
+    if (v->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this tokens vocabulary is in use by another call");
+        return NULL;
+    }
+    const tb_builder *b = &v->builder;
+    PyObject *words = PyList_New((Py_ssize_t)b->nvocab);
+    for (size_t k = 0; words && k < b->nvocab; k++) {
+        const tb_tok *t = &b->vocab[k];
+        PyObject *word = PyBytes_FromStringAndSize(b->bytes + t->off, (Py_ssize_t)t->len);
+        if (!word)
+            Py_CLEAR(words);
+        else
+            PyList_SET_ITEM(words, (Py_ssize_t)k, word);
+    }
+    return words;
+}
+
 /* Line k's tokens (the builder's ids[first .. first+n)) joined by single spaces, as
  * UTF-8 in `scratch` (grown to hold them); their size in bytes, or (size_t)-1 with
  * MemoryError. */
@@ -88,22 +114,21 @@ static size_t joined_bytes(const tb_builder *b, size_t first, size_t n, char **s
     return size;
 }
 
-/* A line's offsets of inserted spaces, as page_walk finds them (kept from line to line). */
+/* The offsets of inserted spaces page_walk finds, every line's after the last's. */
 typedef struct {
     Py_ssize_t *at;
     size_t n, cap;
 } offset_list;
 
-/* Appends `at` to *offsets: 0, or -1 with MemoryError. */
+/* Appends `at` to *offsets: 0, or -1 when out of memory (no exception set: the walk runs
+ * without the GIL). */
 static int append_offset(offset_list *offsets, Py_ssize_t at)
 {
     if (offsets->n == offsets->cap) {
         size_t want = offsets->cap ? 2 * offsets->cap : 64;
         Py_ssize_t *grown = realloc(offsets->at, want * sizeof *grown);
-        if (!grown) {
-            PyErr_NoMemory();
+        if (!grown)
             return -1;
-        }
         offsets->at = grown;
         offsets->cap = want;
     }
@@ -177,8 +202,8 @@ SAME_ASCII(Py_UCS4)
 
 /* The walk of page_item over one PyUnicode kind (`T`: its code unit type), the tokens
  * read one after the other where they are kept (no joined copy): 1 if the tokens are
- * the text with spaces inserted (their offsets appended), 0 if not, -1 with an
- * exception. A token of ASCII characters that the text has next is taken whole; any
+ * the text with spaces inserted (their offsets appended), 0 if not, -1 when out of
+ * memory. A token of ASCII characters that the text has next is taken whole; any
  * other is read a character at a time (decoded only where it is not ASCII). */
 #define PAGE_WALK(T)                                                                        \
     do {                                                                                    \
@@ -218,10 +243,11 @@ SAME_ASCII(Py_UCS4)
         }                                                                                   \
     } while (0)
 
-/* Appends to `offsets` (empty) the UTF-16 offsets into `text` where spaces
- * inserted make line's tokens (the builder's ids[first .. first+n)) joined by single
- * spaces, read greedily (a character equal in both is the text's, any other space of
- * the tokens is inserted): 1 if that makes them, 0 if not, -1 with an exception. */
+/* Appends to `offsets` the UTF-16 offsets into `text` where spaces inserted make
+ * line's tokens (the builder's ids[first .. first+n)) joined by single spaces, read
+ * greedily (a character equal in both is the text's, any other space of the tokens is
+ * inserted): 1 if that makes them, 0 if not, -1 when out of memory. Reads only the
+ * str's data (ready, kept alive by the caller): it runs without the GIL. */
 static int page_walk(PyObject *text, const tb_builder *b, size_t first, size_t n, offset_list *offsets)
 {
     int kind = PyUnicode_KIND(text);
@@ -239,30 +265,41 @@ static int page_walk(PyObject *text, const tb_builder *b, size_t first, size_t n
 
 #undef PAGE_WALK
 
-/* The page's column item of a line (viewer/tokens.py's _page_tokens, its definition)
- * from its text and its tokens (the builder's ids[first .. first+n)): None where the
- * tokens joined by single spaces are the text; the list of UTF-16 offsets into the text
- * before which a space inserted makes them (page_walk); else the joined tokens as a str
- * (made in `scratch`; "surrogatepass": a lone surrogate of the line comes back as it
- * was). No str of the tokens is made unless it is the item (at 13a, few are). NULL
- * with an exception. */
-static PyObject *page_item(PyObject *text, const tb_builder *b, size_t first, size_t n,
-                           offset_list *offsets, char **scratch, size_t *cap)
+/* page_walk of a line, its offsets left in `offsets` after the other lines': their
+ * number (0: the tokens are the text's characters), WALK_JOINED where the item is the
+ * joined tokens (nothing appended), WALK_NO_MEMORY. Without the GIL. */
+#define WALK_JOINED (-1)
+#define WALK_NO_MEMORY (-2)
+
+static int64_t walk_line(PyObject *text, const tb_builder *b, size_t first, size_t n, offset_list *offsets)
 {
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(text) < 0)
-        return NULL;
-#endif
-    offsets->n = 0;
+    const size_t start = offsets->n;
     int found = page_walk(text, b, first, n, offsets);
     if (found < 0)
-        return NULL;
-    if (found && offsets->n == 0)  /* (the same characters) */
+        return WALK_NO_MEMORY;
+    if (!found) {
+        offsets->n = start;
+        return WALK_JOINED;
+    }
+    return (int64_t)(offsets->n - start);
+}
+
+/* The page's column item of a line (viewer/tokens.py's _page_tokens, its definition)
+ * from its walk (walk_line: `walked`, and its offsets `at`) and its tokens (the
+ * builder's ids[first .. first+n)): None where the tokens joined by single spaces are
+ * the text; the list of UTF-16 offsets into the text before which a space inserted
+ * makes them; else the joined tokens as a str (made in `scratch`; "surrogatepass": a
+ * lone surrogate of the line comes back as it was). No str of the tokens is made unless
+ * it is the item (at 13a, few are). NULL with an exception. */
+static PyObject *page_item(const tb_builder *b, size_t first, size_t n, int64_t walked,
+                           const Py_ssize_t *at, char **scratch, size_t *cap)
+{
+    if (walked == 0)  /* (the same characters) */
         return Py_NewRef(Py_None);
-    if (found) {
-        PyObject *list = PyList_New((Py_ssize_t)offsets->n);
-        for (size_t k = 0; list && k < offsets->n; k++) {
-            PyObject *value = PyLong_FromSsize_t(offsets->at[k]);
+    if (walked > 0) {
+        PyObject *list = PyList_New((Py_ssize_t)walked);
+        for (int64_t k = 0; list && k < walked; k++) {
+            PyObject *value = PyLong_FromSsize_t(at[k]);
             if (!value)
                 Py_CLEAR(list);
             else
@@ -312,6 +349,7 @@ PyObject *core_tokens_stream(PyObject *module, PyObject *args, PyObject *kwargs)
     char *scratch = NULL;
     size_t scratch_cap = 0;
     offset_list offsets = {NULL, 0, 0};
+    int64_t *walked = NULL;  /* each present line's walk_line */
     v->busy = 1;
     if (tb_gather_alloc(&texts, n) < 0)
         goto done;
@@ -323,16 +361,37 @@ PyObject *core_tokens_stream(PyObject *module, PyObject *args, PyObject *kwargs)
             PyErr_Format(PyExc_TypeError, "segments must be str, got %.200s", Py_TYPE(line)->tp_name);
             goto done;
         }
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(line) < 0)  /* (page_walk reads its data without the GIL) */
+            goto done;
+#endif
         if (tb_gather_set(&texts, present++, line,
                           TB_GATHER_BORROWED | (lowercase ? TB_GATHER_LOWER : 0)) < 0)
             goto done;
     }
-    /* the lines' tokens, after the vocabulary's (the previous calls' lines are dropped) */
+    if (!(walked = malloc((present ? present : 1) * sizeof *walked))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* the lines' tokens, after the vocabulary's (the previous calls' lines are dropped),
+     * then each line's page walk: all without the GIL (the snapshot is this call's own
+     * list, its str kept alive by it), so that streams tokenized on several threads run
+     * side by side */
     b->nids = b->nseq = 0;
     int rc = 0;
+    size_t first = 0;
     Py_BEGIN_ALLOW_THREADS
     for (size_t k = 0; k < present && rc == 0; k++)
         rc = tb_builder_add_line(b, &texts.texts[k], mode);
+    for (size_t i = 0, k = 0; i < n && rc == 0; i++) {
+        PyObject *text = PyList_GET_ITEM(snapshot, (Py_ssize_t)i);
+        if (text == Py_None)
+            continue;
+        size_t len = b->seq_len[k];
+        walked[k] = walk_line(text, b, first, len, &offsets);
+        rc = walked[k++] == WALK_NO_MEMORY ? -1 : 0;
+        first += len;
+    }
     Py_END_ALLOW_THREADS
     if (rc < 0 || b->nvocab >= UINT32_MAX) {
         b->nids = b->nseq = 0;
@@ -344,17 +403,20 @@ PyObject *core_tokens_stream(PyObject *module, PyObject *args, PyObject *kwargs)
         !(ids = PyBytes_FromStringAndSize((const char *)b->ids, (Py_ssize_t)(b->nids * sizeof(uint32_t)))))
         goto done;
     int64_t *count = (int64_t *)PyBytes_AS_STRING(lengths);
-    size_t first = 0, seq = 0;
+    size_t seq = 0, at = 0;
+    first = 0;
     for (size_t i = 0; i < n; i++) {
         PyObject *text = PyList_GET_ITEM(snapshot, (Py_ssize_t)i), *item;
         if (text == Py_None) {
             count[i] = 0;
             item = Py_NewRef(Py_None);
         } else {
-            size_t len = b->seq_len[seq++];
+            size_t len = b->seq_len[seq];
+            int64_t walk = walked[seq++];
             count[i] = (int64_t)len;
-            item = page_item(text, b, first, len, &offsets, &scratch, &scratch_cap);
+            item = page_item(b, first, len, walk, offsets.at + at, &scratch, &scratch_cap);
             first += len;
+            at += walk > 0 ? (size_t)walk : 0;
             if (!item)
                 goto done;
         }
@@ -366,6 +428,7 @@ done:
     v->busy = 0;
     free(scratch);
     free(offsets.at);
+    free(walked);
     Py_XDECREF(column);
     Py_XDECREF(lengths);
     Py_XDECREF(ids);

@@ -7,6 +7,7 @@
 #include <Python.h>
 
 PyObject *core_tokens_vocabulary(PyObject *module, PyObject *noargs);
+PyObject *core_tokens_vocabulary_words(PyObject *module, PyObject *capsule);
 PyObject *core_tokens_stream(PyObject *module, PyObject *args, PyObject *kwargs);
 PyObject *core_page_token_column(PyObject *module, PyObject *args, PyObject *kwargs);
 
