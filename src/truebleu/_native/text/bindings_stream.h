@@ -1,5 +1,6 @@
-/* truebleu core: a whole stream's BLEU tokens in one call (text/bindings_stream.c),
- * for module.c's method table. */
+/* truebleu core: a whole stream's BLEU tokens in one call (text/bindings_stream.c) and
+ * the page's column of given tokens (text/bindings_page_column.c), for module.c's method
+ * table. */
 #ifndef TB_TEXT_BINDINGS_STREAM_H
 #define TB_TEXT_BINDINGS_STREAM_H
 
