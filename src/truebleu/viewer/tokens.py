@@ -207,8 +207,8 @@ class Tokens(Sequence[Optional[list[str]]]):
 def statistics_of_tokens(hypotheses: Tokens, references: Sequence[Tokens], kernel: Any,
                          max_order: int, threads: Optional[int]) -> Optional[Any]:
     """BLEU's rows (a ``Statistics``) of ``hypotheses`` against ``references`` counted on
-    their word ids, where the core numbered them all in one vocabulary (:func:`stream_tokens`
-    with the same :class:`Vocabulary`) and ``kernel`` is the core's; else None.
+    their word ids, where they were all numbered in one :class:`Vocabulary` by the core
+    (:func:`stream_tokens`, :func:`streams_tokens`) and ``kernel`` is the core's; else None.
 
     The ids are the tokens BLEU counts, one id per token and one token per id, so the
     rows are those of the tokens' text: the report tokenizes each stream once, for its

@@ -59,19 +59,27 @@ PyObject *core_tokens_vocabulary(PyObject *module, PyObject *noargs)
     return capsule;
 }
 
+/* The vocabulary of a capsule tokens_vocabulary() made, unless a call is using it (its
+ * builder is changed without the GIL): NULL with an exception. */
+static vocabulary *idle_vocabulary(PyObject *capsule)
+{
+    vocabulary *v = PyCapsule_GetPointer(capsule, VOCABULARY_CAPSULE);
+    if (v && v->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this tokens vocabulary is in use by another call");
+        return NULL;
+    }
+    return v;
+}
+
 /* tokens_vocabulary_words(vocabulary) -> list of bytes: its words (UTF-8) in the order of
  * their ids, for a caller that numbers the words of several vocabularies as one (the
  * report's streams, each tokenized on a thread with a vocabulary of its own). */
 PyObject *core_tokens_vocabulary_words(PyObject *module, PyObject *capsule)
 {
     (void)module;
-    vocabulary *v = PyCapsule_GetPointer(capsule, VOCABULARY_CAPSULE);
+    vocabulary *v = idle_vocabulary(capsule);
     if (!v)
         return NULL;
-    if (v->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "this tokens vocabulary is in use by another call");
-        return NULL;
-    }
     const tb_builder *b = &v->builder;
     PyObject *words = PyList_New((Py_ssize_t)b->nvocab);
     for (size_t k = 0; words && k < b->nvocab; k++) {
@@ -329,13 +337,9 @@ PyObject *core_tokens_stream(PyObject *module, PyObject *args, PyObject *kwargs)
         return NULL;
     if (tb_check_mode(mode) < 0)
         return NULL;
-    vocabulary *v = PyCapsule_GetPointer(capsule, VOCABULARY_CAPSULE);
+    vocabulary *v = idle_vocabulary(capsule);
     if (!v)
         return NULL;
-    if (v->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "this tokens vocabulary is in use by another call");
-        return NULL;
-    }
     tb_builder *b = &v->builder;
     /* the lines as they are now: they are read again after the GIL was released, when
      * the caller's list may have changed (the copy keeps them alive: read in place) */
