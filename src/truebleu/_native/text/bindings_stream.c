@@ -418,7 +418,8 @@ PyObject *core_tokens_stream(PyObject *module, PyObject *args, PyObject *kwargs)
             size_t len = b->seq_len[seq];
             int64_t walk = walked[seq++];
             count[i] = (int64_t)len;
-            item = page_item(b, first, len, walk, offsets.at + at, &scratch, &scratch_cap);
+            item = page_item(b, first, len, walk, walk > 0 ? offsets.at + at : NULL, &scratch,
+                             &scratch_cap);
             first += len;
             at += walk > 0 ? (size_t)walk : 0;
             if (!item)
